@@ -1,0 +1,99 @@
+import type { AssistantModelMessage, ProviderMetadata } from 'ai';
+import type { StepPart, StepToolCall } from './step.js';
+
+type AssistantPart = Exclude<AssistantModelMessage['content'], string>[number];
+
+interface TextBlock {
+  type: 'text' | 'reasoning';
+  chunks: string[];
+  providerMetadata?: ProviderMetadata;
+}
+
+type Block = TextBlock | { type: 'tool-call'; toolCall: StepToolCall };
+
+/**
+ * Collects one step's parts into the assistant message it will leave in the
+ * history. Constant work per chunk: deltas are pushed, and joined once when the
+ * message is built.
+ */
+export class StepAccumulator {
+  private readonly blocks: Block[] = [];
+  private readonly open = new Map<string, TextBlock>();
+  readonly toolCalls: StepToolCall[] = [];
+
+  add(part: StepPart): void {
+    switch (part.type) {
+      case 'text-start':
+      case 'reasoning-start':
+        this.startBlock(part.type === 'text-start' ? 'text' : 'reasoning', part.id, part.providerMetadata);
+        break;
+      case 'text-delta':
+      case 'reasoning-delta': {
+        const kind = part.type === 'text-delta' ? 'text' : 'reasoning';
+        const block = this.open.get(`${kind}:${part.id}`) ?? this.startBlock(kind, part.id, undefined);
+        block.chunks.push(part.text);
+        if (part.providerMetadata) block.providerMetadata = { ...block.providerMetadata, ...part.providerMetadata };
+        break;
+      }
+      case 'text-end':
+      case 'reasoning-end': {
+        const key = `${part.type === 'text-end' ? 'text' : 'reasoning'}:${part.id}`;
+        const block = this.open.get(key);
+        if (block && part.providerMetadata) block.providerMetadata = { ...block.providerMetadata, ...part.providerMetadata };
+        this.open.delete(key);
+        break;
+      }
+      case 'tool-call':
+        this.blocks.push({ type: 'tool-call', toolCall: part.toolCall });
+        this.toolCalls.push(part.toolCall);
+        break;
+      default:
+        break;
+    }
+  }
+
+  /** The text of the step (all text blocks, in order). */
+  text(): string {
+    let text = '';
+    for (const block of this.blocks) if (block.type === 'text') text += block.chunks.join('');
+    return text;
+  }
+
+  /** True once anything that belongs in the history has arrived. */
+  get isEmpty(): boolean {
+    return this.blocks.length === 0;
+  }
+
+  /** The assistant message for the history, or undefined when the step produced nothing. */
+  toMessage(): AssistantModelMessage | undefined {
+    const content: AssistantPart[] = [];
+    for (const block of this.blocks) {
+      if (block.type === 'tool-call') {
+        const { toolCall } = block;
+        content.push({
+          type: 'tool-call',
+          toolCallId: toolCall.toolCallId,
+          toolName: toolCall.toolName,
+          input: toolCall.invalid && (typeof toolCall.input !== 'object' || toolCall.input === null) ? {} : toolCall.input,
+          ...(toolCall.providerMetadata ? { providerOptions: toolCall.providerMetadata } : {}),
+        });
+        continue;
+      }
+      const text = block.chunks.join('');
+      if (text.length === 0 && !block.providerMetadata) continue;
+      content.push({
+        type: block.type,
+        text,
+        ...(block.providerMetadata ? { providerOptions: block.providerMetadata } : {}),
+      });
+    }
+    return content.length > 0 ? { role: 'assistant', content } : undefined;
+  }
+
+  private startBlock(type: TextBlock['type'], id: string, providerMetadata: ProviderMetadata | undefined): TextBlock {
+    const block: TextBlock = { type, chunks: [], ...(providerMetadata ? { providerMetadata } : {}) };
+    this.blocks.push(block);
+    this.open.set(`${type}:${id}`, block);
+    return block;
+  }
+}

@@ -1,0 +1,46 @@
+import type { FinishReason, LanguageModel, LanguageModelUsage, ModelMessage, SystemModelMessage, ToolSet } from 'ai';
+import type { ProviderMetadata } from 'ai';
+
+/**
+ * The seam between the machine and the model: one step is exactly one model
+ * call. A step function performs it and yields its parts; it never loops,
+ * never retries and never executes tools — the machine owns all of that.
+ */
+export type StepFunction = (request: StepRequest) => AsyncIterable<StepPart>;
+
+export interface StepRequest {
+  model: LanguageModel;
+  instructions?: string | SystemModelMessage | SystemModelMessage[];
+  messages: ModelMessage[];
+  tools: ToolSet;
+  abortSignal: AbortSignal;
+}
+
+/** A tool call as the model made it, parsed and validated against the tool's `inputSchema`. */
+export interface StepToolCall {
+  toolCallId: string;
+  toolName: string;
+  /** The parsed input; for an invalid call, whatever could be parsed (or the raw text). */
+  input: unknown;
+  /** Set when the tool is unknown or the input failed validation; `error` says why. */
+  invalid?: boolean;
+  error?: string;
+  providerMetadata?: ProviderMetadata;
+}
+
+/**
+ * The parts a step yields. A step ends with exactly one `finish` or `error`
+ * part; a stream that just stops is reported by the llm actor as an
+ * `interrupted` finish.
+ */
+export type StepPart =
+  | { type: 'text-start' | 'text-end' | 'reasoning-start' | 'reasoning-end'; id: string; providerMetadata?: ProviderMetadata }
+  | { type: 'text-delta' | 'reasoning-delta'; id: string; text: string; providerMetadata?: ProviderMetadata }
+  | { type: 'tool-call'; toolCall: StepToolCall }
+  | {
+      type: 'finish';
+      finishReason: FinishReason;
+      rawFinishReason?: string;
+      usage: LanguageModelUsage;
+    }
+  | { type: 'error'; error: unknown };

@@ -1,0 +1,163 @@
+import type { ModelMessage } from 'ai';
+import { Observable, Subject } from 'rxjs';
+import { createActor, type Actor } from 'xstate';
+import type { AgentEvent } from './events.js';
+import { agentImplementations } from './implementations.js';
+import { agentMachine, type AgentMachine } from './machines/agent-machine.js';
+import type { AgentMachineInput } from './machines/context.js';
+import { errorAnswer, toolMessage, unansweredToolCalls } from './machines/history.js';
+import { parseAgentOptions, type AgentOptions } from './options.js';
+import type { RunResult } from './result.js';
+
+/** What `agent.run` accepts: a user text, one message, or several. */
+export type Prompt = string | ModelMessage | ModelMessage[];
+
+/** Thrown (as a rejection) by `agent.run` while another run is active. */
+export class AgentBusyError extends Error {
+  override readonly name = 'AgentBusyError';
+  constructor() {
+    super('A run is already active on this agent: wait for it, abort it, or use steer() or followUp() to add to it.');
+  }
+}
+
+/** An agent: a running statechart actor with a small, promise-based facade. */
+export interface Agent {
+  /** Runs the loop on `prompt`, continuing the history. Resolves with the outcome; never rejects for loop-level failures. */
+  run(prompt: Prompt): Promise<RunResult>;
+  /** Every event the agent reports, in order. */
+  readonly events$: Observable<AgentEvent>;
+  /** Aborts the active run (its `run` promise resolves with outcome `aborted`). Does nothing while idle. */
+  abort(reason?: string): void;
+  /** The current history. */
+  readonly messages: ModelMessage[];
+  /** True while a run is active. */
+  readonly isRunning: boolean;
+  /** The XState actor, for inspection, snapshots and advanced use. */
+  readonly actor: Actor<AgentMachine>;
+}
+
+/**
+ * Creates an agent whose loop is the `agentMachine` statechart.
+ *
+ * @example
+ * ```ts
+ * import { createAgent } from 'loopchart';
+ * import { openai } from '@ai-sdk/openai';
+ *
+ * const agent = createAgent({ model: openai.chat('gpt-4o-mini'), instructions: 'Be brief.', tools, maxSteps: 10 });
+ * agent.events$.subscribe((event) => event.type === 'text-delta' && process.stdout.write(event.text));
+ * const result = await agent.run('What is in README.md?');
+ * console.log(result.outcome, result.usage);
+ * ```
+ * @throws AgentOptionsError when an option is invalid; the message names each bad option.
+ */
+export function createAgent(options: AgentOptions): Agent {
+  const validated = parseAgentOptions(options);
+  return new StatechartAgent(validated);
+}
+
+class StatechartAgent implements Agent {
+  private readonly subject = new Subject<AgentEvent>();
+  readonly events$ = this.subject.asObservable();
+  private readonly machine: AgentMachine;
+  private current: Actor<AgentMachine>;
+  private pending: ((result: RunResult) => void) | undefined;
+
+  constructor(private readonly options: AgentOptions) {
+    this.machine = agentMachine.provide(
+      agentImplementations({
+        model: options.model,
+        tools: options.tools ?? {},
+        ...(options.step ? { step: options.step } : {}),
+        emit: (event) => this.subject.next(event),
+      }),
+    );
+    this.current = this.startActor(options.messages ?? []);
+  }
+
+  get actor(): Actor<AgentMachine> {
+    return this.current;
+  }
+
+  get messages(): ModelMessage[] {
+    return this.current.getSnapshot().context.messages;
+  }
+
+  get isRunning(): boolean {
+    return this.current.getSnapshot().context.run !== undefined;
+  }
+
+  run(prompt: Prompt): Promise<RunResult> {
+    if (this.isRunning || this.pending) return Promise.reject(new AgentBusyError());
+    const messages = toMessages(prompt);
+    return new Promise<RunResult>((resolve) => {
+      this.pending = resolve;
+      this.current.send({ type: 'agent.prompt', messages });
+    });
+  }
+
+  abort(reason?: string): void {
+    if (!this.isRunning) return;
+    this.current.send({ type: 'agent.abort', ...(reason !== undefined ? { reason } : {}) });
+  }
+
+  private startActor(messages: ModelMessage[]): Actor<AgentMachine> {
+    const input: AgentMachineInput = {
+      messages,
+      config: {
+        ...(this.options.maxSteps !== undefined ? { maxSteps: this.options.maxSteps } : {}),
+        ...(this.options.doomLoop !== undefined
+          ? { doomLoopThreshold: this.options.doomLoop === false ? 0 : (this.options.doomLoop.threshold ?? 3) }
+          : {}),
+        ...(this.options.toolExecution ? { toolExecution: this.options.toolExecution } : {}),
+        ...(this.options.instructions !== undefined ? { instructions: this.options.instructions } : {}),
+      },
+    };
+    const actor = createActor(this.machine, { input, ...(this.options.inspect ? { inspect: this.options.inspect } : {}) });
+    actor.on('*', (event) => {
+      if (event.type === 'run-end') this.settle(event.result);
+      this.subject.next(event);
+    });
+    actor.subscribe({ error: (error) => this.recoverFromCrash(actor, error) });
+    actor.start();
+    return actor;
+  }
+
+  private settle(result: RunResult): void {
+    const resolve = this.pending;
+    this.pending = undefined;
+    resolve?.(result);
+  }
+
+  /**
+   * A crash inside the machine (a bug, or a throwing custom actor) must not
+   * lose the history or leave `run` pending: the run ends `failed`, dangling
+   * tool calls get results, and a fresh actor continues from that history.
+   */
+  private recoverFromCrash(crashed: Actor<AgentMachine>, error: unknown): void {
+    const snapshot = crashed.getSnapshot();
+    const run = snapshot.context.run;
+    let messages = snapshot.context.messages;
+    const dangling = unansweredToolCalls(messages, run?.startIndex ?? 0);
+    if (dangling.length > 0) {
+      messages = [...messages, toolMessage(dangling.map((call) => errorAnswer(call, 'Tool call interrupted: the agent crashed.')))];
+    }
+    this.current = this.startActor(messages);
+    const message = error instanceof Error ? error.message : String(error);
+    this.settle({
+      outcome: 'failed',
+      text: run?.text ?? '',
+      messages,
+      usage: run?.usage ?? { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
+      steps: run?.steps ?? 0,
+      toolCalls: run?.toolCalls ?? 0,
+      durationMs: run ? Date.now() - run.startedAt : 0,
+      error: { kind: 'unknown', message: `loopchart internal error: ${message}` },
+    });
+  }
+}
+
+function toMessages(prompt: Prompt): ModelMessage[] {
+  if (typeof prompt === 'string') return [{ role: 'user', content: prompt }];
+  return Array.isArray(prompt) ? prompt : [prompt];
+}

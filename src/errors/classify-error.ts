@@ -1,0 +1,49 @@
+import { APICallError } from '@ai-sdk/provider';
+import type { ErrorKind, RunError } from '../result.js';
+import { errorMessage } from './error-message.js';
+
+const NETWORK_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT']);
+const CONTEXT_OVERFLOW = /context(?:[ _-]length| window)|maximum context|too many tokens|prompt is too long|input is too long|exceeds? the (?:context|max(?:imum)? (?:input )?tokens)|context_length_exceeded/i;
+
+/**
+ * Classifies any error a step can end with into a {@link RunError}: provider
+ * HTTP errors by status, network failures by code or message, aborts.
+ * Pure: no I/O, never throws.
+ */
+export function classifyError(error: unknown): RunError {
+  const message = errorMessage(error);
+  if (isAbortError(error)) return { kind: 'aborted', message };
+  if (APICallError.isInstance(error)) {
+    const status = error.statusCode;
+    return { kind: kindForStatus(status, message, error.isRetryable), message, ...(status !== undefined ? { status } : {}) };
+  }
+  if (CONTEXT_OVERFLOW.test(message)) return { kind: 'context-overflow', message };
+  if (isNetworkError(error)) return { kind: 'network', message };
+  return { kind: 'unknown', message };
+}
+
+export function kindForStatus(status: number | undefined, message: string, isRetryable = false): ErrorKind {
+  if (status === undefined) return isRetryable ? 'network' : 'unknown';
+  if (status === 429) return 'rate-limit';
+  if (status === 401 || status === 403) return 'auth';
+  if (status === 529 || status === 503) return 'overloaded';
+  if (status === 408 || status === 409 || status >= 500) return 'server';
+  if ((status === 400 || status === 413) && CONTEXT_OVERFLOW.test(message)) return 'context-overflow';
+  if (status >= 400) return 'invalid-request';
+  return isRetryable ? 'server' : 'unknown';
+}
+
+function isAbortError(error: unknown): boolean {
+  return error instanceof Error && (error.name === 'AbortError' || error.name === 'ResponseAborted');
+}
+
+function isNetworkError(error: unknown): boolean {
+  for (let current: unknown = error, depth = 0; current && depth < 5; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string' && NETWORK_CODES.has(code)) return true;
+    const message = current instanceof Error ? current.message : '';
+    if (/fetch failed|socket hang up|network error|ECONNRESET|ETIMEDOUT|ECONNREFUSED/i.test(message)) return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
+}

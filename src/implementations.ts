@@ -1,0 +1,28 @@
+import { createLlmActor } from './actors/llm-actor.js';
+import { streamLanguageModelCallStep } from './actors/stream-language-model-call-step.js';
+import { createToolActor } from './actors/tool-actor.js';
+import type { AgentRuntime } from './runtime.js';
+
+/**
+ * The actor implementations that bind `agentMachine` to a model and tools,
+ * for `agentMachine.provide(...)`. `createAgent` does this for you.
+ *
+ * @example
+ * ```ts
+ * const machine = agentMachine.provide(agentImplementations({ model, tools, emit: (e) => console.log(e) }));
+ * ```
+ */
+export function agentImplementations(runtime: Partial<Pick<AgentRuntime, 'step' | 'emit' | 'tools'>> & Pick<AgentRuntime, 'model'>) {
+  const resolved: AgentRuntime = {
+    model: runtime.model,
+    tools: runtime.tools ?? {},
+    step: runtime.step ?? streamLanguageModelCallStep,
+    emit: runtime.emit ?? (() => {}),
+  };
+  return {
+    actors: {
+      llm: createLlmActor(resolved),
+      tool: createToolActor(resolved),
+    },
+  };
+}

@@ -1,0 +1,12 @@
+export { createAgent, AgentBusyError, type Agent, type Prompt } from './agent.js';
+export { agentMachine, type AgentMachine, type AgentMachineEvent } from './machines/agent-machine.js';
+export type { AgentContext, AgentConfig, AgentMachineInput, RunState } from './machines/context.js';
+export { agentImplementations } from './implementations.js';
+export type { AgentRuntime } from './runtime.js';
+export type { AgentEvent, AgentEventType } from './events.js';
+export type { Outcome, RunResult, RunError, ErrorKind } from './result.js';
+export type { Usage } from './machines/usage.js';
+export { AgentOptionsError, type AgentOptions } from './options.js';
+export type { StepFunction, StepRequest, StepPart, StepToolCall } from './actors/step.js';
+export { streamLanguageModelCallStep } from './actors/stream-language-model-call-step.js';
+export { classifyError } from './errors/classify-error.js';

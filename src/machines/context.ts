@@ -1,0 +1,72 @@
+import type { FinishReason, ModelMessage, SystemModelMessage } from 'ai';
+import type { StepToolCall } from '../actors/step.js';
+import type { RunError } from '../result.js';
+import type { DoomStreaks } from './doom-loop.js';
+import type { ToolAnswer } from './history.js';
+import type { Usage } from './usage.js';
+
+/**
+ * Everything the machine knows, as plain JSON data: no functions, no models,
+ * no tools (those live in the runtime the machine is provided with), so a
+ * snapshot can be persisted, inspected and restored.
+ */
+export interface AgentContext {
+  config: AgentConfig;
+  messages: ModelMessage[];
+  /** Present while a run is active. */
+  run?: RunState;
+}
+
+export interface AgentConfig {
+  /** LLM calls per run. */
+  maxSteps: number;
+  /** Consecutive steps with the same tool call that end the run; 0 disables detection. */
+  doomLoopThreshold: number;
+  toolExecution: 'parallel' | 'sequential';
+  instructions?: string | SystemModelMessage | SystemModelMessage[];
+}
+
+export interface RunState {
+  id: string;
+  startedAt: number;
+  /** Index in `messages` where this run's messages begin. */
+  startIndex: number;
+  /** LLM calls made so far in this run. */
+  steps: number;
+  /** Tool calls executed so far in this run. */
+  toolCalls: number;
+  usage: Usage;
+  /** Usage of the last LLM call alone. */
+  stepUsage: Usage;
+  doomStreaks: DoomStreaks;
+  /** The text of the last finished LLM call. */
+  text: string;
+  finishReason?: FinishReason;
+  /** What the last LLM call ended with; read by the `deciding` guards. */
+  step?: StepOutcome;
+  /** True between `step-start` and `step-end`. */
+  stepOpen: boolean;
+  /** Tool calls of the current step, in call order, and their answers by index. */
+  calls: StepToolCall[];
+  answers: Array<ToolAnswer | null>;
+  /** Sequential execution: index of the next call to start. */
+  nextCall: number;
+  /** Set by `agent.abort`; the run ends `aborted` at the next decision. */
+  abortReason?: string;
+}
+
+export type StepOutcome =
+  | { status: 'finished'; finishReason: FinishReason; toolCalls: StepToolCall[] }
+  | { status: 'failed'; error: RunError }
+  | { status: 'aborted' };
+
+export interface AgentMachineInput {
+  config?: Partial<AgentConfig>;
+  messages?: ModelMessage[];
+}
+
+export const defaultConfig: AgentConfig = {
+  maxSteps: 25,
+  doomLoopThreshold: 3,
+  toolExecution: 'parallel',
+};

@@ -1,0 +1,105 @@
+import type { FinishReason } from 'ai';
+import type { Outcome, RunError } from '../result.js';
+import type { AgentContext, RunState } from './context.js';
+import { doomLoopFingerprint } from './doom-loop.js';
+
+/**
+ * The `deciding` guards, as pure functions of the context. They are evaluated
+ * in the order of the DESIGN table; each is unit-tested on its own.
+ */
+
+export type FinishVerdict = { next: 'tools' } | { next: 'end'; outcome: Outcome; error?: RunError };
+
+/**
+ * What a finished LLM call means for the run.
+ *
+ * | finishReason            | tool calls | verdict                       |
+ * |-------------------------|------------|-------------------------------|
+ * | stop, other, tool-calls | yes        | run the tools                 |
+ * | stop, other             | no         | `completed`                   |
+ * | tool-calls              | no         | `failed` (invalid-response)   |
+ * | length                  | any        | `context-limit`               |
+ * | content-filter          | any        | `content-filter`              |
+ * | error                   | any        | `failed` (stream)             |
+ * | interrupted             | any        | `failed` (stream)             |
+ *
+ * A step that made tool calls runs them whatever the provider called its
+ * finish (some providers report `stop` with tool calls); `length` and
+ * `content-filter` win because their tool input may be cut off.
+ */
+export function finishVerdict(finishReason: FinishReason, toolCallCount: number): FinishVerdict {
+  switch (finishReason) {
+    case 'length':
+      return { next: 'end', outcome: 'context-limit' };
+    case 'content-filter':
+      return { next: 'end', outcome: 'content-filter' };
+    case 'error':
+      return { next: 'end', outcome: 'failed', error: { kind: 'stream', message: 'The model stopped with finishReason "error".' } };
+    case 'interrupted':
+      return {
+        next: 'end',
+        outcome: 'failed',
+        error: { kind: 'stream', message: 'The model stream ended without a finish (finishReason "interrupted").' },
+      };
+    case 'tool-calls':
+      return toolCallCount > 0
+        ? { next: 'tools' }
+        : {
+            next: 'end',
+            outcome: 'failed',
+            error: { kind: 'invalid-response', message: 'The model finished with "tool-calls" but made no tool call.' },
+          };
+    case 'stop':
+    case 'other':
+    default:
+      return toolCallCount > 0 ? { next: 'tools' } : { next: 'end', outcome: 'completed' };
+  }
+}
+
+function finished(run: RunState | undefined) {
+  return run?.step?.status === 'finished' ? run.step : undefined;
+}
+
+export function isAbortRequested(context: AgentContext): boolean {
+  return context.run?.abortReason !== undefined;
+}
+
+export function hasStepFailed(context: AgentContext): boolean {
+  return context.run?.step?.status === 'failed';
+}
+
+/** The finished step ends the run with `outcome`. */
+export function isFinishedWith(context: AgentContext, outcome: Outcome): boolean {
+  const step = finished(context.run);
+  if (step === undefined) return false;
+  const verdict = finishVerdict(step.finishReason, step.toolCalls.length);
+  return verdict.next === 'end' && verdict.outcome === outcome;
+}
+
+/** Why the step failed, whether the call itself failed or its finish means failure. */
+export function stepError(context: AgentContext): RunError | undefined {
+  const step = context.run?.step;
+  if (step?.status === 'failed') return step.error;
+  if (step?.status !== 'finished') return undefined;
+  const verdict = finishVerdict(step.finishReason, step.toolCalls.length);
+  return verdict.next === 'end' ? verdict.error : undefined;
+}
+
+export function wantsTools(context: AgentContext): boolean {
+  const step = finished(context.run);
+  return step !== undefined && finishVerdict(step.finishReason, step.toolCalls.length).next === 'tools';
+}
+
+export function isDoomLoop(context: AgentContext): boolean {
+  const threshold = context.config.doomLoopThreshold;
+  return threshold > 0 && context.run !== undefined && doomLoopFingerprint(context.run.doomStreaks, threshold) !== undefined;
+}
+
+export function isMaxStepsReached(context: AgentContext): boolean {
+  return context.run !== undefined && context.run.steps >= context.config.maxSteps;
+}
+
+export function areAllToolsAnswered(context: AgentContext): boolean {
+  const answers = context.run?.answers;
+  return answers !== undefined && answers.every((answer) => answer !== null);
+}

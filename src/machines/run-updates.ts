@@ -1,0 +1,244 @@
+import type { ModelMessage } from 'ai';
+import type { LlmActorEvent } from '../actors/llm-actor.js';
+import type { ToolActorOutput } from '../actors/tool-actor.js';
+import type { AgentEvent } from '../events.js';
+import type { Outcome, RunError, RunResult } from '../result.js';
+import type { AgentContext, RunState } from './context.js';
+import { nextDoomStreaks } from './doom-loop.js';
+import { errorAnswer, toolMessage, unansweredToolCalls, type ToolAnswer } from './history.js';
+import { addUsage, emptyUsage } from './usage.js';
+
+/**
+ * The machine's context updates as pure functions: each takes the context
+ * and returns the next one plus the events it reports. The machine's actions
+ * only wire these to `assign` and `emit`.
+ */
+export interface Update {
+  context: AgentContext;
+  events: AgentEvent[];
+}
+
+function activeRun(context: AgentContext): RunState {
+  if (context.run === undefined) throw new Error('loopchart: no active run (machine invariant broken)');
+  return context.run;
+}
+
+export function beginRun(context: AgentContext, prompt: ModelMessage[], runId: string, now: number): Update {
+  const run: RunState = {
+    id: runId,
+    startedAt: now,
+    startIndex: context.messages.length,
+    steps: 0,
+    toolCalls: 0,
+    usage: emptyUsage,
+    stepUsage: emptyUsage,
+    doomStreaks: {},
+    text: '',
+    stepOpen: false,
+    calls: [],
+    answers: [],
+    nextCall: 0,
+  };
+  return {
+    context: { ...context, messages: [...context.messages, ...prompt], run },
+    events: [
+      { type: 'run-start', runId, prompt },
+      ...prompt.map((message): AgentEvent => ({ type: 'message', runId, message })),
+    ],
+  };
+}
+
+export function beginStep(context: AgentContext): Update {
+  const run = activeRun(context);
+  const steps = run.steps + 1;
+  const { step: _previous, ...rest } = run;
+  return {
+    context: { ...context, run: { ...rest, steps, stepOpen: true, stepUsage: emptyUsage } },
+    events: [{ type: 'step-start', runId: run.id, step: steps }],
+  };
+}
+
+type StepEnd = Extract<LlmActorEvent, { type: 'llm.finish' | 'llm.aborted' }>;
+
+function appendStepOutput(context: AgentContext, run: RunState, event: StepEnd): { messages: ModelMessage[]; events: AgentEvent[] } {
+  const events: AgentEvent[] = [];
+  if (event.message === undefined) return { messages: context.messages, events };
+  events.push({ type: 'message', runId: run.id, message: event.message });
+  for (const call of event.toolCalls) {
+    events.push({
+      type: 'tool-call',
+      runId: run.id,
+      step: run.steps,
+      toolCallId: call.toolCallId,
+      toolName: call.toolName,
+      input: call.input,
+      ...(call.invalid ? { invalid: true } : {}),
+    });
+  }
+  return { messages: [...context.messages, event.message], events };
+}
+
+export function recordFinishedStep(context: AgentContext, event: Extract<LlmActorEvent, { type: 'llm.finish' }>): Update {
+  const run = activeRun(context);
+  const { messages, events } = appendStepOutput(context, run, event);
+  return {
+    context: {
+      ...context,
+      messages,
+      run: {
+        ...run,
+        usage: addUsage(run.usage, event.usage),
+        stepUsage: event.usage,
+        text: event.text,
+        finishReason: event.finishReason,
+        doomStreaks: nextDoomStreaks(run.doomStreaks, event.toolCalls),
+        step: { status: 'finished', finishReason: event.finishReason, toolCalls: event.toolCalls },
+      },
+    },
+    events,
+  };
+}
+
+/** A failed call leaves nothing in the history: what it streamed is not part of the conversation. */
+export function recordFailedStep(context: AgentContext, error: RunError): Update {
+  const run = activeRun(context);
+  return { context: { ...context, run: { ...run, step: { status: 'failed', error } } }, events: [] };
+}
+
+/** An aborted call keeps what it streamed: the user saw it. */
+export function recordAbortedStep(context: AgentContext, event: Extract<LlmActorEvent, { type: 'llm.aborted' }>): Update {
+  const run = activeRun(context);
+  const { messages, events } = appendStepOutput(context, run, event);
+  return {
+    context: { ...context, messages, run: { ...run, text: event.text, step: { status: 'aborted' } } },
+    events,
+  };
+}
+
+export function requestAbort(context: AgentContext, reason: string): Update {
+  const run = activeRun(context);
+  if (run.abortReason !== undefined) return { context, events: [] };
+  return { context: { ...context, run: { ...run, abortReason: reason } }, events: [] };
+}
+
+export function beginToolExec(context: AgentContext): Update {
+  const run = activeRun(context);
+  const calls = run.step?.status === 'finished' ? run.step.toolCalls : [];
+  return {
+    context: { ...context, run: { ...run, calls, answers: calls.map(() => null), nextCall: 0 } },
+    events: [],
+  };
+}
+
+export function markToolStarted(context: AgentContext): Update {
+  const run = activeRun(context);
+  return { context: { ...context, run: { ...run, nextCall: run.nextCall + 1 } }, events: [] };
+}
+
+export function recordToolAnswer(context: AgentContext, output: ToolActorOutput): Update {
+  const run = activeRun(context);
+  const call = run.calls[output.index];
+  if (call === undefined || run.answers[output.index] !== null) return { context, events: [] };
+  const answers = run.answers.slice();
+  answers[output.index] = output.answer;
+  return {
+    context: { ...context, run: { ...run, answers, toolCalls: run.toolCalls + 1 } },
+    events: [
+      {
+        type: 'tool-result',
+        runId: run.id,
+        step: run.steps,
+        toolCallId: call.toolCallId,
+        toolName: call.toolName,
+        output: output.output,
+        isError: output.isError,
+        durationMs: output.durationMs,
+      },
+    ],
+  };
+}
+
+function stepEndEvent(run: RunState): AgentEvent {
+  return {
+    type: 'step-end',
+    runId: run.id,
+    step: run.steps,
+    ...(run.finishReason !== undefined ? { finishReason: run.finishReason } : {}),
+    usage: run.stepUsage,
+    text: run.text,
+    toolCalls: run.step?.status === 'finished' ? run.step.toolCalls.length : 0,
+  };
+}
+
+/** All answers are in: they enter the history as one tool message, in call order. */
+export function endToolStep(context: AgentContext): Update {
+  const run = activeRun(context);
+  const message = toolMessage(run.answers.filter((answer): answer is ToolAnswer => answer !== null));
+  return {
+    context: {
+      ...context,
+      messages: [...context.messages, message],
+      run: { ...run, calls: [], answers: [], nextCall: 0, stepOpen: false },
+    },
+    events: [{ type: 'message', runId: run.id, message }, stepEndEvent(run)],
+  };
+}
+
+/** Why a tool call got no real result, as the model will read it. */
+export function unansweredReason(outcome: Outcome, context: AgentContext): string {
+  switch (outcome) {
+    case 'aborted':
+      return `Tool call interrupted: the run was aborted (${context.run?.abortReason ?? 'no reason given'}).`;
+    case 'max-steps':
+      return `Tool call not executed: the run reached its step limit (maxSteps: ${context.config.maxSteps}).`;
+    case 'doom-loop':
+      return `Tool call not executed: the same tool call was repeated ${context.config.doomLoopThreshold} times in a row (doom loop).`;
+    default:
+      return `Tool call not executed: the run ended with outcome "${outcome}".`;
+  }
+}
+
+/**
+ * Ends the run: every tool call left without an answer gets one (invariant 2),
+ * the result is assembled, and the run state is cleared.
+ */
+export function endRun(
+  context: AgentContext,
+  outcome: Outcome,
+  error: RunError | undefined,
+  now: number,
+): Update & { result: RunResult } {
+  const run = activeRun(context);
+  const reason = unansweredReason(outcome, context);
+  const events: AgentEvent[] = [];
+  let messages = context.messages;
+
+  const answered = new Set<string>();
+  const pendingAnswers = run.calls.map((call, index) => {
+    const answer = run.answers[index] ?? errorAnswer(call, reason);
+    answered.add(call.toolCallId);
+    return answer;
+  });
+  const strays = unansweredToolCalls(messages, run.startIndex).filter((call) => !answered.has(call.toolCallId));
+  const answers = [...pendingAnswers, ...strays.map((call) => errorAnswer(call, reason))];
+  if (answers.length > 0) {
+    const message = toolMessage(answers);
+    messages = [...messages, message];
+    events.push({ type: 'message', runId: run.id, message });
+  }
+  if (run.stepOpen) events.push(stepEndEvent(run));
+
+  const result: RunResult = {
+    outcome,
+    text: run.text,
+    messages,
+    usage: run.usage,
+    steps: run.steps,
+    toolCalls: run.toolCalls,
+    ...(run.finishReason !== undefined ? { finishReason: run.finishReason } : {}),
+    durationMs: Math.max(0, now - run.startedAt),
+    ...(error !== undefined ? { error } : {}),
+  };
+  events.push({ type: 'run-end', runId: run.id, result });
+  return { context: { ...context, messages, run: undefined }, events, result };
+}

@@ -1,0 +1,84 @@
+import { modelMessageSchema, type LanguageModel, type ModelMessage, type SystemModelMessage, type ToolSet } from 'ai';
+import { z } from 'zod';
+import type { InspectionEvent, Observer } from 'xstate';
+import type { StepFunction } from './actors/step.js';
+
+export type InspectionObserver = Observer<InspectionEvent> | ((event: InspectionEvent) => void);
+
+/** Options of {@link createAgent}. */
+export interface AgentOptions {
+  /** Any AI SDK language model: `openai.chat('…')`, `MockLanguageModelV4`, `scriptedModel(...)`, … */
+  model: LanguageModel;
+  /** The system prompt. */
+  instructions?: string | SystemModelMessage | SystemModelMessage[];
+  /** AI SDK tools: `tool({ description, inputSchema: z.object(…), execute })`. */
+  tools?: ToolSet;
+  /** LLM calls per run. Default 25. */
+  maxSteps?: number;
+  /** Initial history. */
+  messages?: ModelMessage[];
+  /**
+   * Ends the run with outcome `doom-loop` when the same tool is called with the
+   * same input (key order and whitespace do not matter) in `threshold`
+   * consecutive steps. Default `{ threshold: 3 }`; `false` disables it.
+   */
+  doomLoop?: { threshold?: number } | false;
+  /** Run a step's tool calls at once (`parallel`, default) or one after another. Results enter the history in call order either way. */
+  toolExecution?: 'parallel' | 'sequential';
+  /** An XState inspection observer (for example the Stately inspector's `inspector.inspect`). */
+  inspect?: InspectionObserver;
+  /** Replaces how one model call is made (see `StepFunction`). Default: the AI SDK's `experimental_streamLanguageModelCall`. */
+  step?: StepFunction;
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
+
+const modelSchema = z.custom<LanguageModel>(
+  (value) =>
+    (typeof value === 'string' && value.length > 0) ||
+    (isObject(value) && typeof value.doStream === 'function' && typeof value.specificationVersion === 'string'),
+  { message: 'expected an AI SDK LanguageModel (for example openai.chat("gpt-4o-mini") or a MockLanguageModelV4)' },
+);
+
+const toolSchema = z.custom<ToolSet[string]>((value) => isObject(value) && 'inputSchema' in value, {
+  message: 'expected an AI SDK tool: tool({ description, inputSchema, execute })',
+});
+
+const systemMessageSchema = z.object({ role: z.literal('system'), content: z.string() }).loose();
+
+export const agentOptionsSchema = z
+  .object({
+    model: modelSchema,
+    instructions: z.union([z.string(), systemMessageSchema, z.array(systemMessageSchema)]).optional(),
+    tools: z.record(z.string(), toolSchema).optional(),
+    maxSteps: z.number().int().positive().optional(),
+    messages: z.array(modelMessageSchema).optional(),
+    doomLoop: z.union([z.literal(false), z.object({ threshold: z.number().int().min(2).optional() }).strict()]).optional(),
+    toolExecution: z.enum(['parallel', 'sequential']).optional(),
+    inspect: z
+      .custom<InspectionObserver>((value) => typeof value === 'function' || (isObject(value) && typeof value.next === 'function'), {
+        message: 'expected an XState inspection observer (a function or an object with next())',
+      })
+      .optional(),
+    step: z.custom<StepFunction>((value) => typeof value === 'function', { message: 'expected a step function' }).optional(),
+  })
+  .strict();
+
+/** Thrown by `createAgent` for invalid options; `issues` names each bad option. */
+export class AgentOptionsError extends Error {
+  override readonly name = 'AgentOptionsError';
+  constructor(readonly issues: ReadonlyArray<{ path: string; message: string }>) {
+    super(`Invalid agent options:\n${issues.map((issue) => `  - ${issue.path}: ${issue.message}`).join('\n')}`);
+  }
+}
+
+export function parseAgentOptions(options: unknown): AgentOptions {
+  const parsed = agentOptionsSchema.safeParse(options);
+  if (parsed.success) return options as AgentOptions;
+  throw new AgentOptionsError(
+    parsed.error.issues.map((issue) => ({
+      path: issue.path.length > 0 ? issue.path.map(String).join('.') : '(options)',
+      message: issue.message,
+    })),
+  );
+}

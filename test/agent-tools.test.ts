@@ -1,0 +1,94 @@
+import { tool } from 'ai';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { createAgent } from '../src/index.js';
+import { expectValidHistory } from './support/history.js';
+import { mockModel } from './support/mock-model.js';
+import { recordEvents } from './support/record.js';
+import { sleepTool } from './support/tools.js';
+
+const threeCalls = [
+  { id: 'slow', name: 'sleep', input: { ms: 40, label: 'slow' } },
+  { id: 'mid', name: 'sleep', input: { ms: 20, label: 'mid' } },
+  { id: 'fast', name: 'sleep', input: { ms: 1, label: 'fast' } },
+];
+
+function toolResultIds(messages: { role: string; content: unknown }[]): string[] {
+  return messages
+    .filter((message) => message.role === 'tool')
+    .flatMap((message) => (message.content as Array<{ toolCallId: string }>).map((part) => part.toolCallId));
+}
+
+describe('tool execution', () => {
+  it('parallel: starts every call at once and records results in call order', async () => {
+    const log: string[] = [];
+    const agent = createAgent({ model: mockModel([{ toolCalls: threeCalls }, { text: ['done'] }]), tools: { sleep: sleepTool(log) } });
+    const events = recordEvents(agent);
+    const result = await agent.run('go');
+
+    expect(log.slice(0, 3)).toEqual(['start slow', 'start mid', 'start fast']);
+    expect(events.flatMap((event) => (event.type === 'tool-result' ? [event.toolCallId] : []))).toEqual(['fast', 'mid', 'slow']);
+    expect(toolResultIds(result.messages)).toEqual(['slow', 'mid', 'fast']);
+    expect(result.messages.filter((message) => message.role === 'tool')).toHaveLength(1);
+    await expectValidHistory(result.messages);
+  });
+
+  it('sequential: runs one call at a time, in call order', async () => {
+    const log: string[] = [];
+    const agent = createAgent({
+      model: mockModel([{ toolCalls: threeCalls }, { text: ['done'] }]),
+      tools: { sleep: sleepTool(log) },
+      toolExecution: 'sequential',
+    });
+    const result = await agent.run('go');
+    expect(log).toEqual(['start slow', 'end slow', 'start mid', 'end mid', 'start fast', 'end fast']);
+    expect(toolResultIds(result.messages)).toEqual(['slow', 'mid', 'fast']);
+  });
+
+  it('passes the abort signal, the tool call id and the history to execute', async () => {
+    const seen: Array<{ toolCallId: string; messages: number; signal: boolean }> = [];
+    const probe = tool({
+      description: 'probe',
+      inputSchema: z.object({}),
+      execute: async (_input, options) => {
+        seen.push({ toolCallId: options.toolCallId, messages: options.messages.length, signal: options.abortSignal instanceof AbortSignal });
+        return 'ok';
+      },
+    });
+    await createAgent({ model: mockModel([{ toolCalls: [{ id: 'p1', name: 'probe', input: {} }] }, { text: ['done'] }]), tools: { probe } }).run('go');
+    expect(seen).toEqual([{ toolCallId: 'p1', messages: 2, signal: true }]);
+  });
+
+  it('reports each output of a streaming tool as tool-update and keeps the last as the result', async () => {
+    const counter = tool({
+      description: 'counts',
+      inputSchema: z.object({}),
+      async *execute() {
+        yield 'one';
+        yield 'two';
+        yield 'three';
+      },
+    });
+    const agent = createAgent({ model: mockModel([{ toolCalls: [{ id: 'k', name: 'counter', input: {} }] }, { text: ['done'] }]), tools: { counter } });
+    const events = recordEvents(agent);
+    await agent.run('go');
+    expect(events.flatMap((event) => (event.type === 'tool-update' ? [event.output] : []))).toEqual(['one', 'two', 'three']);
+    expect(events.find((event) => event.type === 'tool-result')).toMatchObject({ output: 'three', isError: false });
+  });
+
+  it('applies the tool’s toModelOutput to what the model sees', async () => {
+    const shout = tool({
+      description: 'shout',
+      inputSchema: z.object({}),
+      execute: async () => ({ secret: 'raw', visible: 'HELLO' }),
+      toModelOutput: ({ output }) => ({ type: 'text', value: output.visible }),
+    });
+    const model = mockModel([{ toolCalls: [{ id: 's', name: 'shout', input: {} }] }, { text: ['done'] }]);
+    const agent = createAgent({ model, tools: { shout } });
+    const events = recordEvents(agent);
+    await agent.run('go');
+    expect(JSON.stringify(model.doStreamCalls[1]!.prompt)).toContain('"HELLO"');
+    expect(JSON.stringify(model.doStreamCalls[1]!.prompt)).not.toContain('raw');
+    expect(events.find((event) => event.type === 'tool-result')).toMatchObject({ output: { secret: 'raw', visible: 'HELLO' } });
+  });
+});

@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { AgentOptionsError, createAgent } from '../src/index.js';
+import { mockModel } from './support/mock-model.js';
+
+function optionError(options: unknown): AgentOptionsError {
+  try {
+    createAgent(options as Parameters<typeof createAgent>[0]);
+  } catch (error) {
+    if (error instanceof AgentOptionsError) return error;
+    throw error;
+  }
+  throw new Error('createAgent accepted invalid options');
+}
+
+describe('createAgent options', () => {
+  it.each([
+    [{ maxSteps: 0 }, 'maxSteps'],
+    [{ maxSteps: 2.5 }, 'maxSteps'],
+    [{ toolExecution: 'chaotic' }, 'toolExecution'],
+    [{ doomLoop: { threshold: 1 } }, 'doomLoop.threshold'],
+    [{ tools: { read: () => 'not a tool' } }, 'tools.read'],
+    [{ messages: [{ role: 'robot', content: 'x' }] }, 'messages.0'],
+    [{ instructions: 42 }, 'instructions'],
+    [{ maxStep: 3 }, '(options)'],
+  ])('rejects %j naming the option %s', (bad, path) => {
+    const error = optionError({ model: mockModel([]), ...bad });
+    expect(error.issues.map((issue) => issue.path)).toContain(path);
+    expect(error.message).toContain(`- ${path}:`);
+  });
+
+  it('rejects a missing or wrong model with a message that says what a model is', () => {
+    const error = optionError({});
+    expect(error.issues[0]).toEqual({ path: 'model', message: expect.stringMatching(/LanguageModel/) });
+    expect(optionError({ model: { doStream: 1 } }).issues[0]!.path).toBe('model');
+  });
+
+  it('accepts a minimal agent', () => {
+    expect(() => createAgent({ model: mockModel([]) })).not.toThrow();
+  });
+});

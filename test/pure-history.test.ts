@@ -1,0 +1,93 @@
+import type { ModelMessage } from 'ai';
+import { describe, expect, it } from 'vitest';
+import { StepAccumulator } from '../src/actors/step-accumulator.js';
+import { classifyError } from '../src/errors/classify-error.js';
+import { APICallError } from '@ai-sdk/provider';
+import { errorAnswer, toolMessage, unansweredToolCalls } from '../src/machines/history.js';
+
+describe('unansweredToolCalls', () => {
+  const history: ModelMessage[] = [
+    { role: 'user', content: 'go' },
+    {
+      role: 'assistant',
+      content: [
+        { type: 'tool-call', toolCallId: 'a', toolName: 'read', input: {} },
+        { type: 'tool-call', toolCallId: 'b', toolName: 'ls', input: {} },
+      ],
+    },
+    toolMessage([errorAnswer({ toolCallId: 'a', toolName: 'read' }, 'no')]),
+    { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'c', toolName: 'read', input: {} }] },
+  ];
+
+  it('lists calls without results in call order', () => {
+    expect(unansweredToolCalls(history).map((call) => call.toolCallId)).toEqual(['b', 'c']);
+  });
+
+  it('only looks from the given index on', () => {
+    expect(unansweredToolCalls(history, 3).map((call) => call.toolCallId)).toEqual(['c']);
+  });
+});
+
+describe('StepAccumulator', () => {
+  it('builds the assistant message from reasoning, text blocks and tool calls in arrival order', () => {
+    const step = new StepAccumulator();
+    step.add({ type: 'reasoning-start', id: 'r', providerMetadata: { p: { sig: '1' } } });
+    step.add({ type: 'reasoning-delta', id: 'r', text: 'think' });
+    step.add({ type: 'reasoning-end', id: 'r' });
+    step.add({ type: 'text-start', id: 't' });
+    step.add({ type: 'text-delta', id: 't', text: 'Hel' });
+    step.add({ type: 'text-delta', id: 't', text: 'lo' });
+    step.add({ type: 'text-end', id: 't' });
+    step.add({ type: 'tool-call', toolCall: { toolCallId: 'x', toolName: 'ls', input: { path: '.' } } });
+    expect(step.text()).toBe('Hello');
+    expect(step.toMessage()).toEqual({
+      role: 'assistant',
+      content: [
+        { type: 'reasoning', text: 'think', providerOptions: { p: { sig: '1' } } },
+        { type: 'text', text: 'Hello' },
+        { type: 'tool-call', toolCallId: 'x', toolName: 'ls', input: { path: '.' } },
+      ],
+    });
+  });
+
+  it('gives no message for an empty step and replaces unparseable invalid input with {}', () => {
+    expect(new StepAccumulator().toMessage()).toBeUndefined();
+    const step = new StepAccumulator();
+    step.add({ type: 'tool-call', toolCall: { toolCallId: 'x', toolName: 'ls', input: '{bad', invalid: true, error: 'bad json' } });
+    expect(step.toMessage()?.content).toEqual([{ type: 'tool-call', toolCallId: 'x', toolName: 'ls', input: {} }]);
+  });
+});
+
+describe('classifyError', () => {
+  const apiError = (statusCode: number, message = 'x') =>
+    new APICallError({ message, url: 'u', requestBodyValues: {}, statusCode, isRetryable: statusCode === 429 || statusCode >= 500 });
+
+  it.each([
+    [429, 'rate-limit'],
+    [401, 'auth'],
+    [403, 'auth'],
+    [500, 'server'],
+    [502, 'server'],
+    [503, 'overloaded'],
+    [529, 'overloaded'],
+    [408, 'server'],
+    [404, 'invalid-request'],
+  ] as const)('HTTP %i is %s', (status, kind) => {
+    expect(classifyError(apiError(status))).toEqual({ kind, message: 'x', status });
+  });
+
+  it('recognises context overflow messages', () => {
+    expect(classifyError(apiError(400, "This model's maximum context length is 8192 tokens")).kind).toBe('context-overflow');
+  });
+
+  it('recognises network failures through the cause chain', () => {
+    const error = new TypeError('fetch failed', { cause: Object.assign(new Error('read'), { code: 'ECONNRESET' }) });
+    expect(classifyError(error)).toEqual({ kind: 'network', message: 'fetch failed' });
+  });
+
+  it('recognises aborts and never throws on odd values', () => {
+    expect(classifyError(new DOMException('x', 'AbortError')).kind).toBe('aborted');
+    expect(classifyError(undefined).kind).toBe('unknown');
+    expect(classifyError({ weird: true }).message).toBeTypeOf('string');
+  });
+});
