@@ -1,0 +1,86 @@
+import { tool } from 'ai';
+import { z } from 'zod';
+import type { BuiltinTool } from './builtin-tool.js';
+import { throwIfAborted } from './abort.js';
+import { runShellCommand, type ShellCommandResult } from './shell-command.js';
+import { truncateTail } from './truncate.js';
+import { realWorkspaceRoot } from './workspace.js';
+
+export const BASH_DEFAULT_TIMEOUT_MS = 120_000;
+export const BASH_MAX_OUTPUT_LINES = 2000;
+export const BASH_MAX_OUTPUT_BYTES = 50 * 1024;
+
+export interface BashToolOptions {
+  /** Directory the commands run in (the workspace root). */
+  cwd: string;
+  /** Default time limit per command. Default 120000 ms. */
+  timeoutMs?: number;
+  /** Time between SIGTERM and SIGKILL when a command is stopped. Default 1000 ms. */
+  killGraceMs?: number;
+}
+
+const bashInputSchema = z.object({
+  command: z.string().min(1).describe('Shell command, run with bash -c in the workspace root.'),
+  timeoutMs: z.number().int().positive().optional().describe('Time limit for this command in milliseconds.'),
+});
+
+export type BashToolInput = z.infer<typeof bashInputSchema>;
+
+/**
+ * The `bash` tool: runs a command with `bash -c` in the workspace root and
+ * returns the last 2000 lines / 50 KB of its combined stdout and stderr
+ * followed by `exit code N`. On timeout or abort the command's whole process
+ * group is killed and the call fails with an error saying so. Not confined
+ * to the workspace: enable it only when the model may run arbitrary commands.
+ *
+ * @example
+ * const bash = bashTool({ cwd: '/tmp/ws', timeoutMs: 30_000 });
+ * await bash.execute({ command: 'npm test' }, { toolCallId: 't1', messages: [], context: {} });
+ * // "…\n\nexit code 0"
+ */
+export function bashTool(options: BashToolOptions): BuiltinTool<BashToolInput> {
+  const { cwd, timeoutMs: defaultTimeoutMs = BASH_DEFAULT_TIMEOUT_MS, killGraceMs } = options;
+  return tool({
+    description:
+      'Run a shell command with bash -c in the workspace root. Returns combined stdout and stderr ' +
+      `(last ${BASH_MAX_OUTPUT_LINES} lines / ${BASH_MAX_OUTPUT_BYTES / 1024} KB) and the exit code. ` +
+      `Commands are killed after ${defaultTimeoutMs} ms unless timeoutMs is given. stdin is empty.`,
+    inputSchema: bashInputSchema,
+    execute: async ({ command, timeoutMs = defaultTimeoutMs }, { abortSignal }) => {
+      throwIfAborted(abortSignal, 'bash');
+      const result = await runShellCommand({
+        command,
+        cwd: await realWorkspaceRoot(cwd),
+        timeoutMs,
+        signal: abortSignal,
+        outputCapacityBytes: BASH_MAX_OUTPUT_BYTES * 2,
+        killGraceMs,
+      });
+      const output = formatOutput(result);
+      if (result.stoppedBy === 'timeout') {
+        throw new Error(`Command timed out after ${timeoutMs} ms; its process group was killed.\n\n${output}`);
+      }
+      if (result.stoppedBy === 'abort') {
+        throw new Error(`Command was aborted; its process group was killed.\n\n${output}`, { cause: abortSignal?.reason });
+      }
+      const ending = result.exitCode !== null ? `exit code ${result.exitCode}` : `terminated by signal ${result.exitSignal}`;
+      return `${output}\n\n${ending}`;
+    },
+  });
+}
+
+function formatOutput({ output }: ShellCommandResult): string {
+  const text = output.text.endsWith('\n') ? output.text.slice(0, -1) : output.text;
+  const tail = truncateTail(text, { maxLines: BASH_MAX_OUTPUT_LINES, maxBytes: BASH_MAX_OUTPUT_BYTES });
+  if (output.droppedBytes === 0 && !tail.truncated) return text === '' ? '(no output)' : text;
+  const omittedLines = output.droppedLines + tail.totalLines - tail.shownLines;
+  const omittedBytes = output.droppedBytes + tail.totalBytes - tail.shownBytes;
+  const firstShownIsPartial = tail.partialLine || (output.startsMidLine && tail.firstShownLine === 1);
+  const shown = `the last ${countOf(tail.shownLines, 'line')}${firstShownIsPartial ? ', the first only in part' : ''}`;
+  const marker = `[output truncated: ${countOf(omittedLines, 'line')} (${omittedBytes} bytes) omitted before; showing ${shown}]`;
+  return `${marker}\n${tail.text}`;
+}
+
+function countOf(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
+}

@@ -1,0 +1,91 @@
+import { readFile, stat, writeFile } from 'node:fs/promises';
+import { tool } from 'ai';
+import { z } from 'zod';
+import type { BuiltinTool } from './builtin-tool.js';
+import { throwIfAborted } from './abort.js';
+import { looksBinary } from './binary.js';
+import { findOccurrences, lineNumberAt, replaceOccurrences, toCrlf } from './exact-replace.js';
+import { describeFsError } from './fs-errors.js';
+import { resolveInWorkspace } from './workspace.js';
+
+export interface EditToolOptions {
+  /** Workspace root; every path is resolved against it and confined to it. */
+  cwd: string;
+}
+
+const editInputSchema = z.object({
+  path: z.string().describe('File to edit, relative to the workspace root.'),
+  oldText: z
+    .string()
+    .min(1, 'oldText must not be empty')
+    .describe(
+      'Exact text to replace, including whitespace and indentation. Must match exactly once unless replaceAll is set.',
+    ),
+  newText: z.string().describe('Text to put in place of oldText.'),
+  replaceAll: z.boolean().optional().describe('Replace every occurrence instead of requiring a unique match.'),
+});
+
+export type EditToolInput = z.infer<typeof editInputSchema>;
+
+/**
+ * The `edit` tool: replaces an exact piece of text in a file. The text must
+ * occur exactly once unless `replaceAll` is set.
+ *
+ * @example
+ * const edit = editTool({ cwd: '/tmp/ws' });
+ * await edit.execute({ path: 'a.ts', oldText: 'let x = 1', newText: 'const x = 1' }, { toolCallId: 't1', messages: [], context: {} });
+ * // "Replaced 1 occurrence in a.ts (line 3)"
+ */
+export function editTool({ cwd }: EditToolOptions): BuiltinTool<EditToolInput> {
+  return tool({
+    description:
+      'Replace exact text in an existing file. oldText must match the file exactly (whitespace included) ' +
+      'and be unique unless replaceAll is true; include surrounding lines to make it unique.',
+    inputSchema: editInputSchema,
+    execute: async ({ path: userPath, oldText, newText, replaceAll = false }, { abortSignal }) => {
+      if (oldText === newText) throw new Error('oldText and newText are identical; there is nothing to change');
+      const file = await resolveInWorkspace(cwd, userPath);
+      const stats = await stat(file).catch((error: unknown) => {
+        throw describeFsError(error, userPath);
+      });
+      if (!stats.isFile()) throw new Error(`Path '${userPath}' is not a regular file`);
+      const bytes = await readFile(file, { signal: abortSignal }).catch((error: unknown) => {
+        throwIfAborted(abortSignal, 'edit');
+        throw describeFsError(error, userPath);
+      });
+      if (looksBinary(bytes)) {
+        throw new Error(`File '${userPath}' looks binary (it contains NUL bytes); edit only changes text files`);
+      }
+      const content = bytes.toString('utf8');
+
+      let needle = oldText;
+      let replacement = newText;
+      let occurrences = findOccurrences(content, needle);
+      if (occurrences.length === 0 && content.includes('\r\n') && !oldText.includes('\r')) {
+        needle = toCrlf(oldText);
+        replacement = toCrlf(newText);
+        occurrences = findOccurrences(content, needle);
+      }
+
+      if (occurrences.length === 0) {
+        throw new Error(
+          `oldText not found in ${userPath}. It must match exactly, including whitespace and indentation; read the file again and copy the text`,
+        );
+      }
+      if (occurrences.length > 1 && !replaceAll) {
+        throw new Error(
+          `oldText matches ${occurrences.length} times in ${userPath}; add surrounding context to make it unique, or set replaceAll to true`,
+        );
+      }
+
+      throwIfAborted(abortSignal, 'edit');
+      const updated = replaceOccurrences(content, needle, occurrences, replacement);
+      await writeFile(file, updated, 'utf8').catch((error: unknown) => {
+        throw describeFsError(error, userPath);
+      });
+      const firstLine = lineNumberAt(content, occurrences[0]!);
+      const count = occurrences.length === 1 ? '1 occurrence' : `${occurrences.length} occurrences`;
+      return `Replaced ${count} in ${userPath} (${occurrences.length === 1 ? 'line' : 'first at line'} ${firstLine})`;
+    },
+  });
+}

@@ -1,0 +1,59 @@
+/** Exact (non-regex) text search and replacement used by the edit tool. */
+
+/**
+ * Start indices of the non-overlapping occurrences of `needle` in `text`.
+ *
+ * @example
+ * findOccurrences('a-a-a', 'a') // [0, 2, 4]
+ */
+export function findOccurrences(text: string, needle: string): number[] {
+  if (needle === '') return [];
+  const indices: number[] = [];
+  let index = text.indexOf(needle);
+  while (index !== -1) {
+    indices.push(index);
+    index = text.indexOf(needle, index + needle.length);
+  }
+  return indices;
+}
+
+/**
+ * Replaces the occurrences of `needle` starting at `indices` (as returned by
+ * `findOccurrences`) with `replacement`, taken literally (no `$&` patterns).
+ *
+ * @example
+ * replaceOccurrences('a-a', 'a', [2], 'b') // "a-b"
+ */
+export function replaceOccurrences(text: string, needle: string, indices: readonly number[], replacement: string): string {
+  let result = '';
+  let copiedUpTo = 0;
+  for (const index of indices) {
+    result += text.slice(copiedUpTo, index) + replacement;
+    copiedUpTo = index + needle.length;
+  }
+  return result + text.slice(copiedUpTo);
+}
+
+/**
+ * 1-based line number of the character at `index`.
+ *
+ * @example
+ * lineNumberAt('a\nb\nc', 4) // 3
+ */
+export function lineNumberAt(text: string, index: number): number {
+  let line = 1;
+  for (let newline = text.indexOf('\n'); newline !== -1 && newline < index; newline = text.indexOf('\n', newline + 1)) {
+    line += 1;
+  }
+  return line;
+}
+
+/**
+ * Converts bare `\n` line endings to `\r\n`, leaving existing `\r\n` alone.
+ *
+ * @example
+ * toCrlf('a\nb\r\n') // "a\r\nb\r\n"
+ */
+export function toCrlf(text: string): string {
+  return text.replace(/\r?\n/g, '\r\n');
+}

@@ -1,0 +1,123 @@
+import { readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { tool } from 'ai';
+import picomatch from 'picomatch';
+import { z } from 'zod';
+import type { BuiltinTool } from './builtin-tool.js';
+import { throwIfAborted } from './abort.js';
+import { looksBinary } from './binary.js';
+import { describeFsError } from './fs-errors.js';
+import { cutLongLine, stripCarriageReturn } from './line-format.js';
+import { compileSearchPattern } from './search-pattern.js';
+import { splitLines } from './truncate.js';
+import { listWorkspaceFiles, type WorkspaceFile } from './workspace-files.js';
+import { realWorkspaceRoot, resolveInWorkspace, toWorkspaceRelative } from './workspace.js';
+
+export const GREP_MAX_MATCHES = 200;
+export const GREP_MAX_LINE_CHARS = 500;
+/** Larger files are skipped (and the skip reported) rather than loaded whole. */
+export const GREP_MAX_FILE_BYTES = 10 * 1024 * 1024;
+
+export interface GrepToolOptions {
+  /** Workspace root; every path is resolved against it and confined to it. */
+  cwd: string;
+  /** Matches listed before the search stops with a notice. Default 200. */
+  maxMatches?: number;
+}
+
+const grepInputSchema = z.object({
+  pattern: z.string().min(1).describe('JavaScript regular expression to search for (or plain text with literal: true).'),
+  path: z.string().optional().describe('File or directory to search, relative to the workspace root. Default: the root.'),
+  glob: z
+    .string()
+    .optional()
+    .describe("Only search files matching this glob, e.g. '*.ts' (matched against the file name) or 'src/**/*.ts'."),
+  ignoreCase: z.boolean().optional().describe('Case-insensitive search.'),
+  literal: z.boolean().optional().describe('Treat pattern as plain text, not a regular expression.'),
+});
+
+export type GrepToolInput = z.infer<typeof grepInputSchema>;
+
+/**
+ * The `grep` tool: searches file contents line by line with a JavaScript
+ * regular expression and returns `file:line: text` matches (at most 200,
+ * lines cut at 500 characters), skipping binary files, node_modules and .git.
+ *
+ * @example
+ * const grep = grepTool({ cwd: '/tmp/ws' });
+ * await grep.execute({ pattern: 'TODO', glob: '*.ts' }, { toolCallId: 't1', messages: [], context: {} });
+ * // "src/a.ts:12: // TODO: handle errors"
+ */
+export function grepTool({ cwd, maxMatches = GREP_MAX_MATCHES }: GrepToolOptions): BuiltinTool<GrepToolInput> {
+  return tool({
+    description:
+      'Search file contents with a JavaScript regular expression. Returns matching lines as "file:line: text", ' +
+      `at most ${maxMatches}. Filter files with glob; binary files, node_modules and .git are skipped.`,
+    inputSchema: grepInputSchema,
+    execute: async ({ pattern, path: userPath = '.', glob, ignoreCase, literal }, { abortSignal }) => {
+      const regex = compileSearchPattern(pattern, { ignoreCase, literal });
+      const realRoot = await realWorkspaceRoot(cwd);
+      const target = await resolveInWorkspace(cwd, userPath);
+      const stats = await stat(target).catch((error: unknown) => {
+        throw describeFsError(error, userPath);
+      });
+
+      let files: WorkspaceFile[];
+      if (stats.isDirectory()) {
+        const all = await listWorkspaceFiles({
+          realRoot,
+          directory: target,
+          patterns: '**/*',
+          signal: abortSignal,
+          operation: 'grep',
+        });
+        const matchesGlob = glob === undefined ? () => true : fileGlobMatcher(glob);
+        files = all.filter((file) => matchesGlob(path.relative(target, file.absolutePath).split(path.sep).join('/')));
+      } else {
+        files = [{ absolutePath: target, workspacePath: toWorkspaceRelative(realRoot, target) }];
+      }
+
+      const matches: string[] = [];
+      let skippedLargeFiles = 0;
+      let hitMatchLimit = false;
+      for (const file of files) {
+        throwIfAborted(abortSignal, 'grep');
+        const size = (await stat(file.absolutePath).catch(() => undefined))?.size;
+        if (size === undefined) continue;
+        if (size > GREP_MAX_FILE_BYTES) {
+          skippedLargeFiles += 1;
+          continue;
+        }
+        const content = await readFile(file.absolutePath).catch(() => undefined);
+        if (content === undefined || looksBinary(content)) continue;
+
+        const lines = splitLines(content.toString('utf8'));
+        for (let index = 0; index < lines.length; index++) {
+          const line = stripCarriageReturn(lines[index]!);
+          if (!regex.test(line)) continue;
+          if (matches.length === maxMatches) {
+            hitMatchLimit = true;
+            break;
+          }
+          matches.push(`${file.workspacePath}:${index + 1}: ${cutLongLine(line, GREP_MAX_LINE_CHARS)}`);
+        }
+        if (hitMatchLimit) break;
+      }
+
+      const notices: string[] = [];
+      if (hitMatchLimit) {
+        notices.push(`[truncated: stopped after ${maxMatches} matches; narrow the pattern, path or glob]`);
+      }
+      if (skippedLargeFiles > 0) {
+        notices.push(`[skipped ${skippedLargeFiles} file(s) larger than ${GREP_MAX_FILE_BYTES / (1024 * 1024)} MB]`);
+      }
+      const body = matches.length > 0 ? matches.join('\n') : `No matches for /${pattern}/ in ${userPath}`;
+      return notices.length > 0 ? `${body}\n\n${notices.join('\n')}` : body;
+    },
+  });
+}
+
+/** A glob without `/` matches file names at any depth (like ripgrep's --glob); one with `/` matches the relative path. */
+function fileGlobMatcher(glob: string): (relativePath: string) => boolean {
+  return picomatch(glob, { dot: true, basename: !glob.includes('/') });
+}

@@ -1,0 +1,92 @@
+import type { ToolSet } from 'ai';
+import { z } from 'zod';
+import { bashTool } from './bash.js';
+import { editTool } from './edit.js';
+import { globTool } from './glob.js';
+import { grepTool } from './grep.js';
+import { lsTool } from './ls.js';
+import { readTool } from './read.js';
+import { writeTool } from './write.js';
+
+export type BuiltinToolName = 'read' | 'write' | 'edit' | 'ls' | 'glob' | 'grep' | 'bash';
+
+export const builtinToolNames: readonly BuiltinToolName[] = ['read', 'write', 'edit', 'ls', 'glob', 'grep', 'bash'];
+
+/** The tools `builtinTools` enables when no list is given: everything except `bash`. */
+export const defaultBuiltinToolNames: readonly BuiltinToolName[] = builtinToolNames.filter((name) => name !== 'bash');
+
+export interface BuiltinToolsOptions {
+  /** Workspace root. File tools cannot reach outside it; bash runs in it. */
+  cwd: string;
+  /** Which tools to enable. Default: all but `bash`. */
+  tools?: BuiltinToolName[];
+  bash?: {
+    /** Default time limit per command. Default 120000 ms. */
+    timeoutMs?: number;
+  };
+}
+
+const builtinToolNameSchema = z.enum(builtinToolNames as [BuiltinToolName, ...BuiltinToolName[]], {
+  error: (issue) => `Unknown built-in tool '${String(issue.input)}'; available tools: ${builtinToolNames.join(', ')}`,
+});
+
+const builtinToolsOptionsSchema = z.object({
+  cwd: z.string().min(1, 'cwd must be a non-empty path'),
+  tools: z.array(builtinToolNameSchema).optional(),
+  bash: z.object({ timeoutMs: z.number().int().positive().optional() }).optional(),
+});
+
+/**
+ * Creates the built-in tools for a workspace as an AI SDK `ToolSet`, keyed by
+ * tool name. Throws when the options are invalid, e.g. an unknown tool name.
+ *
+ * @example
+ * const tools = builtinTools({ cwd: process.cwd() });                          // read, write, edit, ls, glob, grep
+ * const withShell = builtinTools({ cwd: '/tmp/ws', tools: ['read', 'bash'], bash: { timeoutMs: 30_000 } });
+ */
+export function builtinTools(options: BuiltinToolsOptions): ToolSet {
+  const parsed = builtinToolsOptionsSchema.safeParse(options);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) =>
+      issue.path.length > 0 ? `${issue.path.join('.')}: ${issue.message}` : issue.message,
+    );
+    throw new Error(`Invalid builtinTools options: ${problems.join('; ')}`);
+  }
+  const { cwd, tools = defaultBuiltinToolNames, bash } = parsed.data;
+  const selected = new Set(tools);
+  const toolSet: ToolSet = {};
+  for (const name of builtinToolNames) {
+    if (selected.has(name)) toolSet[name] = createBuiltinTool(name, cwd, bash?.timeoutMs);
+  }
+  return toolSet;
+}
+
+function createBuiltinTool(name: BuiltinToolName, cwd: string, bashTimeoutMs: number | undefined): ToolSet[string] {
+  switch (name) {
+    case 'read':
+      return readTool({ cwd });
+    case 'write':
+      return writeTool({ cwd });
+    case 'edit':
+      return editTool({ cwd });
+    case 'ls':
+      return lsTool({ cwd });
+    case 'glob':
+      return globTool({ cwd });
+    case 'grep':
+      return grepTool({ cwd });
+    case 'bash':
+      return bashTool({ cwd, timeoutMs: bashTimeoutMs });
+  }
+}
+
+export type { BuiltinTool } from './builtin-tool.js';
+export { bashTool, type BashToolInput, type BashToolOptions } from './bash.js';
+export { editTool, type EditToolInput, type EditToolOptions } from './edit.js';
+export { globTool, type GlobToolInput, type GlobToolOptions } from './glob.js';
+export { grepTool, type GrepToolInput, type GrepToolOptions } from './grep.js';
+export { lsTool, type LsToolInput, type LsToolOptions } from './ls.js';
+export { readTool, type ReadToolInput, type ReadToolOptions } from './read.js';
+export { writeTool, type WriteToolInput, type WriteToolOptions } from './write.js';
+export { resolveInWorkspace } from './workspace.js';
+export { truncateHead, truncateTail, type TruncationLimits, type TruncationResult } from './truncate.js';

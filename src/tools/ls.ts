@@ -1,0 +1,70 @@
+import { readdir, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { tool } from 'ai';
+import { z } from 'zod';
+import type { BuiltinTool } from './builtin-tool.js';
+import { throwIfAborted } from './abort.js';
+import { describeFsError } from './fs-errors.js';
+import { resolveInWorkspace } from './workspace.js';
+
+export const LS_MAX_ENTRIES = 500;
+
+export interface LsToolOptions {
+  /** Workspace root; every path is resolved against it and confined to it. */
+  cwd: string;
+  /** Entries shown before the rest is summarised as `[… N more]`. Default 500. */
+  maxEntries?: number;
+}
+
+const lsInputSchema = z.object({
+  path: z.string().optional().describe('Directory to list, relative to the workspace root. Default: the root.'),
+});
+
+export type LsToolInput = z.infer<typeof lsInputSchema>;
+
+/**
+ * The `ls` tool: lists a directory's entries (hidden ones included) sorted by
+ * name, directories marked with a trailing `/`, at most 500 entries.
+ *
+ * @example
+ * const ls = lsTool({ cwd: '/tmp/ws' });
+ * await ls.execute({ path: 'src' }, { toolCallId: 't1', messages: [], context: {} });
+ * // "index.ts\ntools/"
+ */
+export function lsTool({ cwd, maxEntries = LS_MAX_ENTRIES }: LsToolOptions): BuiltinTool<LsToolInput> {
+  return tool({
+    description:
+      'List the entries of a directory in the workspace (default: the root), sorted by name. ' +
+      `Directories end with '/'. At most ${maxEntries} entries are shown.`,
+    inputSchema: lsInputSchema,
+    execute: async ({ path: userPath = '.' }, { abortSignal }) => {
+      const directory = await resolveInWorkspace(cwd, userPath);
+      const stats = await stat(directory).catch((error: unknown) => {
+        throw describeFsError(error, userPath);
+      });
+      if (!stats.isDirectory()) {
+        throw new Error(`Path '${userPath}' is a file, not a directory; use the read tool to read it`);
+      }
+
+      const entries = await readdir(directory, { withFileTypes: true }).catch((error: unknown) => {
+        throw describeFsError(error, userPath);
+      });
+      entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      if (entries.length === 0) return `(directory '${userPath}' is empty)`;
+
+      const shown: string[] = [];
+      for (const entry of entries.slice(0, maxEntries)) {
+        throwIfAborted(abortSignal, 'ls');
+        const isDirectory = entry.isDirectory() || (entry.isSymbolicLink() && (await pointsToDirectory(directory, entry.name)));
+        shown.push(isDirectory ? `${entry.name}/` : entry.name);
+      }
+      const hidden = entries.length - shown.length;
+      return hidden > 0 ? `${shown.join('\n')}\n[… ${hidden} more]` : shown.join('\n');
+    },
+  });
+}
+
+async function pointsToDirectory(directory: string, linkName: string): Promise<boolean> {
+  const target = await stat(path.join(directory, linkName)).catch(() => undefined);
+  return target?.isDirectory() === true;
+}

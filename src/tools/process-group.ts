@@ -1,0 +1,80 @@
+/**
+ * Signalling a whole process group, so that a command's children and
+ * grandchildren die with it. The command must have been spawned with
+ * `detached: true`, which makes its pid the group id.
+ */
+import { readdir, readFile } from 'node:fs/promises';
+import { errorCode } from './fs-errors.js';
+
+const POLL_INTERVAL_MS = 25;
+
+/**
+ * Sends `signal` to every process in group `groupId`. Returns false when the
+ * group no longer exists.
+ */
+export function signalProcessGroup(groupId: number, signal: NodeJS.Signals | 0): boolean {
+  try {
+    process.kill(-groupId, signal);
+    return true;
+  } catch (error) {
+    if (errorCode(error) === 'ESRCH') return false;
+    throw error;
+  }
+}
+
+/**
+ * Parses the state letter and process group id out of a Linux
+ * `/proc/<pid>/stat` line. The command name may contain spaces and
+ * parentheses, so fields are counted from its closing parenthesis.
+ *
+ * @example
+ * parseProcStat('42 (sleep) S 1 42 7 0') // { state: 'S', processGroupId: 42 }
+ */
+export function parseProcStat(stat: string): { state: string; processGroupId: number } | undefined {
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const state = fields[0];
+  const processGroupId = Number(fields[2]);
+  if (!state || !Number.isInteger(processGroupId)) return undefined;
+  return { state, processGroupId };
+}
+
+/**
+ * True while some process of the group is still running. Zombies (dead but
+ * not yet reaped, which happens under an init that does not reap orphans)
+ * count as gone; that needs `/proc`, so elsewhere any member counts.
+ */
+export async function processGroupIsRunning(groupId: number): Promise<boolean> {
+  try {
+    if (!signalProcessGroup(groupId, 0)) return false;
+  } catch {
+    return true;
+  }
+  if (process.platform !== 'linux') return true;
+  const entries = await readdir('/proc').catch(() => undefined);
+  if (entries === undefined) return true;
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    const stat = await readFile(`/proc/${entry}/stat`, 'utf8').catch(() => undefined);
+    const parsed = stat === undefined ? undefined : parseProcStat(stat);
+    if (parsed?.processGroupId === groupId && parsed.state !== 'Z') return true;
+  }
+  return false;
+}
+
+/**
+ * Terminates a process group: SIGTERM, then SIGKILL if anything is still
+ * running after `graceMs`. Resolves once the group is gone or SIGKILL was sent.
+ *
+ * @example
+ * const child = spawn('bash', ['-c', command], { detached: true });
+ * await killProcessGroup(child.pid!, 1000);
+ */
+export async function killProcessGroup(groupId: number, graceMs: number): Promise<void> {
+  if (!signalProcessGroup(groupId, 'SIGTERM')) return;
+  const deadline = Date.now() + graceMs;
+  while (Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, POLL_INTERVAL_MS));
+    if (!(await processGroupIsRunning(groupId))) return;
+  }
+  signalProcessGroup(groupId, 'SIGKILL');
+}

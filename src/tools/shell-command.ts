@@ -1,0 +1,99 @@
+/**
+ * Runs a `bash -c` command in its own process group, collecting the tail of
+ * its interleaved stdout and stderr, and kills the whole group on timeout or
+ * abort.
+ */
+import { spawn } from 'node:child_process';
+import { OutputTail, type OutputTailSnapshot } from './output-tail.js';
+import { killProcessGroup } from './process-group.js';
+
+/** How long to keep reading output after bash exited, in case a background child still holds the pipes. */
+const DRAIN_AFTER_EXIT_MS = 100;
+
+export interface ShellCommandOptions {
+  command: string;
+  cwd: string;
+  timeoutMs: number;
+  signal?: AbortSignal;
+  /** Bytes of the most recent output to keep in memory. */
+  outputCapacityBytes: number;
+  /** Time between SIGTERM and SIGKILL when the command is stopped. Default 1000. */
+  killGraceMs?: number;
+}
+
+export interface ShellCommandResult {
+  output: OutputTailSnapshot;
+  /** Exit code, or `null` when the command ended by a signal. */
+  exitCode: number | null;
+  /** The signal that ended the command, if any. */
+  exitSignal: NodeJS.Signals | null;
+  /** Set when the command was stopped by us rather than ending by itself. */
+  stoppedBy: 'timeout' | 'abort' | null;
+}
+
+/**
+ * Runs `command` with `bash -c` in `cwd`. Never rejects because of what the
+ * command does (non-zero exit, timeout, abort are all in the result); rejects
+ * only when bash cannot be started.
+ *
+ * @example
+ * const result = await runShellCommand({ command: 'ls', cwd: '/tmp/ws', timeoutMs: 5000, outputCapacityBytes: 100_000 });
+ * result.exitCode; // 0
+ */
+export function runShellCommand(options: ShellCommandOptions): Promise<ShellCommandResult> {
+  const { command, cwd, timeoutMs, signal, outputCapacityBytes, killGraceMs = 1000 } = options;
+  const output = new OutputTail(outputCapacityBytes);
+
+  return new Promise((resolve, reject) => {
+    const child = spawn('bash', ['-c', command], { cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout.on('data', (chunk: Buffer) => output.append(chunk));
+    child.stderr.on('data', (chunk: Buffer) => output.append(chunk));
+
+    let stoppedBy: ShellCommandResult['stoppedBy'] = null;
+    let killing: Promise<void> | undefined;
+    let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+    let drainTimer: NodeJS.Timeout | undefined;
+    let settled = false;
+
+    const stop = (reason: 'timeout' | 'abort'): void => {
+      if (stoppedBy !== null || exit !== undefined || child.pid === undefined) return;
+      stoppedBy = reason;
+      killing = killProcessGroup(child.pid, killGraceMs).catch(() => undefined);
+    };
+    const onAbort = (): void => stop('abort');
+    const timeoutTimer = setTimeout(() => stop('timeout'), timeoutMs);
+    signal?.addEventListener('abort', onAbort, { once: true });
+
+    const cleanUp = (): void => {
+      clearTimeout(timeoutTimer);
+      clearTimeout(drainTimer);
+      signal?.removeEventListener('abort', onAbort);
+    };
+
+    const finish = (): void => {
+      if (settled || exit === undefined) return;
+      settled = true;
+      cleanUp();
+      child.stdout.destroy();
+      child.stderr.destroy();
+      const { code, signal: exitSignal } = exit;
+      void (killing ?? Promise.resolve()).then(() =>
+        resolve({ output: output.snapshot(), exitCode: code, exitSignal, stoppedBy }),
+      );
+    };
+
+    child.on('error', (error) => {
+      if (settled) return;
+      settled = true;
+      cleanUp();
+      reject(new Error(`Could not start bash in ${cwd}: ${error.message}`, { cause: error }));
+    });
+    child.on('exit', (code, exitSignal) => {
+      exit = { code, signal: exitSignal };
+      drainTimer = setTimeout(finish, DRAIN_AFTER_EXIT_MS);
+    });
+    child.on('close', finish);
+
+    if (signal?.aborted) stop('abort');
+  });
+}

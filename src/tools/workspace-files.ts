@@ -1,0 +1,68 @@
+/**
+ * File enumeration shared by glob and grep: tinyglobby below a directory of
+ * the workspace, skipping node_modules and .git, never leaving the workspace
+ * through symbolic links.
+ */
+import { realpath } from 'node:fs/promises';
+import path from 'node:path';
+import { glob } from 'tinyglobby';
+import { throwIfAborted } from './abort.js';
+import { isWithinRoot, toWorkspaceRelative } from './workspace.js';
+
+/** Directories no built-in tool descends into. */
+export const IGNORED_DIRECTORY_GLOBS: readonly string[] = ['**/node_modules/**', '**/.git/**'];
+
+export interface WorkspaceFile {
+  /** Absolute path, as reached from the search directory. */
+  absolutePath: string;
+  /** Path relative to the workspace root, with `/` separators. */
+  workspacePath: string;
+}
+
+export interface ListWorkspaceFilesOptions {
+  /** Real path of the workspace root. */
+  realRoot: string;
+  /** Real path of the directory to search in (inside `realRoot`). */
+  directory: string;
+  /** Glob patterns relative to `directory`. */
+  patterns: string | readonly string[];
+  signal?: AbortSignal;
+  /** Name used in the abort error. */
+  operation: string;
+}
+
+/**
+ * Files below `directory` matching `patterns`, sorted by workspace path.
+ * Hidden files are included; entries whose real path is outside the
+ * workspace (symbolic links pointing out) are dropped.
+ *
+ * @example
+ * const files = await listWorkspaceFiles({ realRoot, directory: realRoot, patterns: '**\/*.ts', operation: 'glob' });
+ */
+export async function listWorkspaceFiles(options: ListWorkspaceFilesOptions): Promise<WorkspaceFile[]> {
+  const { realRoot, directory, patterns, signal, operation } = options;
+  throwIfAborted(signal, operation);
+  const matches = await glob(patterns, {
+    cwd: directory,
+    dot: true,
+    onlyFiles: true,
+    expandDirectories: false,
+    followSymbolicLinks: false,
+    ignore: [...IGNORED_DIRECTORY_GLOBS],
+    ...(signal ? { signal } : {}),
+  });
+  throwIfAborted(signal, operation);
+
+  const files = await Promise.all(
+    matches.map(async (match): Promise<WorkspaceFile | undefined> => {
+      const absolutePath = path.resolve(directory, match);
+      const realPath = await realpath(absolutePath).catch(() => undefined);
+      if (realPath === undefined || !isWithinRoot(realRoot, realPath)) return undefined;
+      return { absolutePath, workspacePath: toWorkspaceRelative(realRoot, absolutePath) };
+    }),
+  );
+  throwIfAborted(signal, operation);
+  return files
+    .filter((file): file is WorkspaceFile => file !== undefined)
+    .sort((a, b) => (a.workspacePath < b.workspacePath ? -1 : a.workspacePath > b.workspacePath ? 1 : 0));
+}

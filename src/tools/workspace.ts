@@ -1,0 +1,140 @@
+/**
+ * Confinement of tool paths to a workspace root. A path is accepted only when
+ * it stays inside the root both as written (no `../` escape, no absolute path
+ * elsewhere) and after resolving symbolic links (no link pointing outside).
+ */
+import { lstat, readlink, realpath } from 'node:fs/promises';
+import path from 'node:path';
+import { errorCode } from './fs-errors.js';
+
+const MAX_SYMLINK_HOPS = 40;
+
+/**
+ * True when `candidate` is `root` or lies below it. Both must be absolute and
+ * normalised; this only compares strings and never touches the file system.
+ *
+ * @example
+ * isWithinRoot('/ws', '/ws/src/a.ts') // true
+ * isWithinRoot('/ws', '/wsx/a.ts')    // false
+ */
+export function isWithinRoot(root: string, candidate: string): boolean {
+  const relative = path.relative(root, candidate);
+  if (relative === '') return true;
+  if (path.isAbsolute(relative)) return false;
+  return relative !== '..' && !relative.startsWith(`..${path.sep}`);
+}
+
+/**
+ * Resolves `userPath` against `root` without touching the file system and
+ * throws when the result lies outside every one of `roots` (a root may be
+ * known under several names, e.g. its given path and its real path).
+ *
+ * @example
+ * resolveLexically('/ws', 'src/../a.ts') // "/ws/a.ts"
+ * resolveLexically('/ws', '../x')        // throws "Path '../x' is outside the workspace root /ws"
+ */
+export function resolveLexically(root: string, userPath: string, alsoAcceptedRoots: readonly string[] = []): string {
+  if (userPath.includes('\0')) throw new Error(`Path '${userPath}' contains a NUL byte`);
+  const absoluteRoot = path.resolve(root);
+  const resolved = path.resolve(absoluteRoot, userPath);
+  const roots = [absoluteRoot, ...alsoAcceptedRoots];
+  if (!roots.some((candidateRoot) => isWithinRoot(candidateRoot, resolved))) {
+    throw new Error(`Path '${userPath}' is outside the workspace root ${absoluteRoot}`);
+  }
+  return resolved;
+}
+
+/**
+ * Throws when a glob pattern is absolute or walks up with a `..` segment, so
+ * that a pattern cannot reach outside the directory it is matched in.
+ *
+ * @example
+ * assertGlobPatternStaysInside('src/**\/*.ts'); // ok
+ * assertGlobPatternStaysInside('../**');        // throws
+ */
+export function assertGlobPatternStaysInside(pattern: string): void {
+  if (path.isAbsolute(pattern) || /^[a-zA-Z]:[\\/]/.test(pattern)) {
+    throw new Error(`Glob pattern '${pattern}' must be relative to the workspace, not absolute`);
+  }
+  if (/(^|[/\\{,])\.\.($|[/\\},])/.test(pattern)) {
+    throw new Error(`Glob pattern '${pattern}' must not contain '..' segments; use the path parameter inside the workspace instead`);
+  }
+}
+
+/**
+ * Workspace-relative form of an absolute path below `root`, for display;
+ * `'.'` for the root itself.
+ *
+ * @example
+ * toWorkspaceRelative('/ws', '/ws/src/a.ts') // "src/a.ts"
+ */
+export function toWorkspaceRelative(root: string, absolutePath: string): string {
+  return path.relative(root, absolutePath).split(path.sep).join('/') || '.';
+}
+
+/** Real path of the workspace root; throws a readable error when it does not exist. */
+export async function realWorkspaceRoot(root: string): Promise<string> {
+  const absoluteRoot = path.resolve(root);
+  try {
+    return await realpath(absoluteRoot);
+  } catch (error) {
+    throw new Error(`Workspace root ${absoluteRoot} is not accessible: ${errorCode(error) ?? String(error)}`, {
+      cause: error,
+    });
+  }
+}
+
+/**
+ * Like `fs.realpath`, but also for paths that do not exist yet: the deepest
+ * existing ancestor is resolved and the missing rest appended. Dangling
+ * symbolic links are followed to their (missing) target, so writing through
+ * one cannot create a file outside the workspace.
+ */
+export async function realpathAllowingMissing(absolutePath: string, symlinkHops = 0): Promise<string> {
+  try {
+    return await realpath(absolutePath);
+  } catch (error) {
+    if (!isMissingPathError(error)) throw error;
+  }
+  const parent = path.dirname(absolutePath);
+  if (parent === absolutePath) return absolutePath;
+  const realParent = await realpathAllowingMissing(parent, symlinkHops);
+  const candidate = path.join(realParent, path.basename(absolutePath));
+  const stats = await lstat(candidate).catch((error: unknown) => {
+    if (isMissingPathError(error)) return undefined;
+    throw error;
+  });
+  if (!stats?.isSymbolicLink()) return candidate;
+  if (symlinkHops >= MAX_SYMLINK_HOPS) throw new Error(`Too many levels of symbolic links at ${candidate}`);
+  const target = await readlink(candidate);
+  return realpathAllowingMissing(path.resolve(realParent, target), symlinkHops + 1);
+}
+
+/**
+ * Resolves a path given by the model to a real absolute path inside the
+ * workspace `root`, or throws an `Error` that explains why it is refused:
+ * a `../` escape, an absolute path outside the root, or a symbolic link
+ * (anywhere along the path) that leads outside. The path need not exist.
+ *
+ * @example
+ * const file = await resolveInWorkspace('/tmp/ws', 'src/index.ts');
+ * // "/tmp/ws/src/index.ts"
+ * await resolveInWorkspace('/tmp/ws', '../x');
+ * // throws "Path '../x' is outside the workspace root /tmp/ws"
+ */
+export async function resolveInWorkspace(root: string, userPath: string): Promise<string> {
+  const realRoot = await realWorkspaceRoot(root);
+  const lexicalPath = resolveLexically(root, userPath, [realRoot]);
+  const realPath = await realpathAllowingMissing(lexicalPath);
+  if (!isWithinRoot(realRoot, realPath)) {
+    throw new Error(
+      `Path '${userPath}' resolves through a symbolic link to ${realPath}, which is outside the workspace root ${path.resolve(root)}`,
+    );
+  }
+  return realPath;
+}
+
+function isMissingPathError(error: unknown): boolean {
+  const code = errorCode(error);
+  return code === 'ENOENT' || code === 'ENOTDIR';
+}

@@ -1,0 +1,61 @@
+import { mkdir, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { tool } from 'ai';
+import { z } from 'zod';
+import type { BuiltinTool } from './builtin-tool.js';
+import { throwIfAborted } from './abort.js';
+import { describeFsError, errorCode } from './fs-errors.js';
+import { utf8ByteLength } from './truncate.js';
+import { resolveInWorkspace } from './workspace.js';
+
+export interface WriteToolOptions {
+  /** Workspace root; every path is resolved against it and confined to it. */
+  cwd: string;
+}
+
+const writeInputSchema = z.object({
+  path: z.string().describe('File to write, relative to the workspace root. Parent directories are created.'),
+  content: z.string().describe('The complete new content of the file.'),
+});
+
+export type WriteToolInput = z.infer<typeof writeInputSchema>;
+
+/**
+ * The `write` tool: creates or overwrites a file with the given content,
+ * creating missing parent directories.
+ *
+ * @example
+ * const write = writeTool({ cwd: '/tmp/ws' });
+ * await write.execute({ path: 'notes/todo.md', content: '# Todo\n' }, { toolCallId: 't1', messages: [], context: {} });
+ * // "Wrote 7 bytes to notes/todo.md"
+ */
+export function writeTool({ cwd }: WriteToolOptions): BuiltinTool<WriteToolInput> {
+  return tool({
+    description:
+      'Create or overwrite a file in the workspace with the given content. Parent directories are created. ' +
+      'Prefer edit for changing part of an existing file.',
+    inputSchema: writeInputSchema,
+    execute: async ({ path: userPath, content }, { abortSignal }) => {
+      const file = await resolveInWorkspace(cwd, userPath);
+      const existing = await stat(file).catch(() => undefined);
+      if (existing?.isDirectory()) throw new Error(`Path '${userPath}' is a directory; cannot write a file there`);
+      throwIfAborted(abortSignal, 'write');
+      await mkdir(path.dirname(file), { recursive: true }).catch((error: unknown) => {
+        const code = errorCode(error);
+        if (code === 'EEXIST' || code === 'ENOTDIR') {
+          throw new Error(`Cannot create the parent directories of '${userPath}': part of that path is an existing file`, {
+            cause: error,
+          });
+        }
+        throw describeFsError(error, userPath);
+      });
+      try {
+        await writeFile(file, content, { encoding: 'utf8', signal: abortSignal });
+      } catch (error) {
+        throwIfAborted(abortSignal, 'write');
+        throw describeFsError(error, userPath);
+      }
+      return `Wrote ${utf8ByteLength(content)} bytes to ${userPath}`;
+    },
+  });
+}

@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { builtinToolNames, builtinTools, defaultBuiltinToolNames } from '../../src/tools/index.js';
+import { runTool, useTempWorkspace } from './helpers.js';
+
+describe('builtinTools', () => {
+  const ws = useTempWorkspace();
+
+  it('enables every tool except bash by default', () => {
+    const tools = builtinTools({ cwd: ws.root });
+    expect(Object.keys(tools)).toEqual(['read', 'write', 'edit', 'ls', 'glob', 'grep']);
+    expect(defaultBuiltinToolNames).toEqual(Object.keys(tools));
+  });
+
+  it('enables exactly the requested tools, bash included when asked for', () => {
+    const tools = builtinTools({ cwd: ws.root, tools: ['bash', 'read'] });
+    expect(Object.keys(tools).sort()).toEqual(['bash', 'read']);
+    expect(builtinToolNames).toContain('bash');
+  });
+
+  it('gives every tool a description and an execute function', () => {
+    const tools = builtinTools({ cwd: ws.root, tools: [...builtinToolNames] });
+    for (const name of builtinToolNames) {
+      expect(tools[name]?.description, name).toBeTruthy();
+      expect(typeof tools[name]?.execute, name).toBe('function');
+    }
+  });
+
+  it('wires cwd and the bash timeout into the tools', async () => {
+    await ws.file('a.txt', 'hello\n');
+    const tools = builtinTools({ cwd: ws.root, tools: ['read', 'bash'], bash: { timeoutMs: 100 } });
+    await expect(runTool(tools.read, { path: 'a.txt' })).resolves.toBe('     1\thello');
+    await expect(runTool(tools.bash, { command: 'sleep 5' })).rejects.toThrow(/timed out after 100 ms/);
+  });
+
+  it('rejects an unknown tool name, naming it and the available tools', () => {
+    expect(() => builtinTools({ cwd: ws.root, tools: ['read', 'rm' as never] })).toThrow(
+      "Invalid builtinTools options: tools.1: Unknown built-in tool 'rm'; available tools: read, write, edit, ls, glob, grep, bash",
+    );
+  });
+
+  it('rejects an empty cwd and a non-positive bash timeout', () => {
+    expect(() => builtinTools({ cwd: '' })).toThrow(/cwd: cwd must be a non-empty path/);
+    expect(() => builtinTools({ cwd: ws.root, bash: { timeoutMs: 0 } })).toThrow(/bash\.timeoutMs/);
+  });
+});

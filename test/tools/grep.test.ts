@@ -1,0 +1,89 @@
+import { symlink } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { grepTool } from '../../src/tools/grep.js';
+import { runTool, useTempWorkspace } from './helpers.js';
+
+describe('grep tool', () => {
+  const ws = useTempWorkspace();
+  const grep = (input: object, signal?: AbortSignal) => runTool(grepTool({ cwd: ws.root }), input, signal);
+
+  it('returns file:line: text for every matching line, files in sorted order', async () => {
+    await ws.file('src/b.ts', 'const x = 1;\n// TODO later\n');
+    await ws.file('src/a.ts', '// TODO first\nok\n');
+    await expect(grep({ pattern: 'TODO' })).resolves.toBe('src/a.ts:1: // TODO first\nsrc/b.ts:2: // TODO later');
+  });
+
+  it('supports regular expressions and case-insensitive search', async () => {
+    await ws.file('a.txt', 'Error: one\nwarning\nERROR two\n');
+    await expect(grep({ pattern: '^error', ignoreCase: true })).resolves.toBe('a.txt:1: Error: one\na.txt:3: ERROR two');
+  });
+
+  it('treats the pattern as plain text with literal', async () => {
+    await ws.file('a.txt', 'a.b(\naxb(\n');
+    await expect(grep({ pattern: 'a.b(', literal: true })).resolves.toBe('a.txt:1: a.b(');
+  });
+
+  it('rejects an invalid regular expression with a clear message', async () => {
+    await expect(grep({ pattern: 'foo(' })).rejects.toThrow(/Invalid regular expression 'foo\('/);
+  });
+
+  it('filters files by glob, matching name-only globs at any depth', async () => {
+    await ws.file('src/deep/a.ts', 'hit\n');
+    await ws.file('src/a.js', 'hit\n');
+    await expect(grep({ pattern: 'hit', glob: '*.ts' })).resolves.toBe('src/deep/a.ts:1: hit');
+    await expect(grep({ pattern: 'hit', glob: 'src/*.js' })).resolves.toBe('src/a.js:1: hit');
+  });
+
+  it('searches a single file given as path', async () => {
+    await ws.file('src/a.ts', 'one\nhit\n');
+    await ws.file('src/b.ts', 'hit\n');
+    await expect(grep({ pattern: 'hit', path: 'src/a.ts' })).resolves.toBe('src/a.ts:2: hit');
+  });
+
+  it('skips binary files, node_modules and .git', async () => {
+    await ws.file('bin.dat', Buffer.from('hit\0\n'));
+    await ws.file('node_modules/p/index.js', 'hit\n');
+    await ws.file('.git/HEAD', 'hit\n');
+    await ws.file('.hidden', 'hit\n');
+    await expect(grep({ pattern: 'hit' })).resolves.toBe('.hidden:1: hit');
+  });
+
+  it('cuts matched lines at 500 characters', async () => {
+    await ws.file('a.txt', `hit${'z'.repeat(1000)}\n`);
+    await expect(grep({ pattern: 'hit' })).resolves.toBe(`a.txt:1: hit${'z'.repeat(497)}… [line cut: 1003 chars]`);
+  });
+
+  it('stops after 200 matches with a notice', async () => {
+    await ws.file('a.txt', 'hit\n'.repeat(250));
+    const output = await grep({ pattern: 'hit' });
+    expect(output.split('\n').filter((line) => line.startsWith('a.txt:'))).toHaveLength(200);
+    expect(output).toMatch(/\[truncated: stopped after 200 matches; narrow the pattern, path or glob\]$/);
+  });
+
+  it('honours a custom maxMatches', async () => {
+    await ws.file('a.txt', 'hit\nhit\nhit\n');
+    await expect(runTool(grepTool({ cwd: ws.root, maxMatches: 2 }), { pattern: 'hit' })).resolves.toBe(
+      'a.txt:1: hit\na.txt:2: hit\n\n[truncated: stopped after 2 matches; narrow the pattern, path or glob]',
+    );
+  });
+
+  it('says so when nothing matches', async () => {
+    await ws.file('a.txt', 'nothing here\n');
+    await expect(grep({ pattern: 'absent' })).resolves.toBe('No matches for /absent/ in .');
+  });
+
+  it('does not search files reached through symlinks that point outside', async () => {
+    await symlink(ws.outside, path.join(ws.root, 'escape'));
+    await symlink(path.join(ws.outside, 'secret.txt'), path.join(ws.root, 'secret-link.txt'));
+    await expect(grep({ pattern: 'secret' })).resolves.toMatch(/^No matches/);
+    await expect(grep({ pattern: 'secret', glob: 'escape/*' })).resolves.toMatch(/^No matches/);
+  });
+
+  it('stops when the abort signal fires', async () => {
+    await ws.file('a.txt', 'hit\n');
+    const controller = new AbortController();
+    controller.abort();
+    await expect(grep({ pattern: 'hit' }, controller.signal)).rejects.toThrow('grep was aborted');
+  });
+});

@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import { throwIfAborted } from '../../src/tools/abort.js';
+import { looksBinary } from '../../src/tools/binary.js';
+import { findOccurrences, lineNumberAt, replaceOccurrences, toCrlf } from '../../src/tools/exact-replace.js';
+import { describeFsError } from '../../src/tools/fs-errors.js';
+import { parseProcStat } from '../../src/tools/process-group.js';
+import { compileSearchPattern, escapeRegExp } from '../../src/tools/search-pattern.js';
+
+describe('looksBinary', () => {
+  it('flags content with a NUL byte in the first 8 KB', () => {
+    expect(looksBinary(Buffer.from('plain text\n'))).toBe(false);
+    expect(looksBinary(Buffer.from([0x68, 0x00, 0x69]))).toBe(true);
+  });
+
+  it('ignores NUL bytes after the first 8 KB', () => {
+    const content = Buffer.concat([Buffer.alloc(8192, 0x61), Buffer.from([0])]);
+    expect(looksBinary(content)).toBe(false);
+  });
+});
+
+describe('exact replacement', () => {
+  it('finds non-overlapping occurrences', () => {
+    expect(findOccurrences('aaaa', 'aa')).toEqual([0, 2]);
+    expect(findOccurrences('abc', 'x')).toEqual([]);
+    expect(findOccurrences('abc', '')).toEqual([]);
+  });
+
+  it('replaces literally, without $ patterns', () => {
+    expect(replaceOccurrences('a-a', 'a', [0, 2], '$&$1')).toBe('$&$1-$&$1');
+    expect(replaceOccurrences('a-a', 'a', [2], 'b')).toBe('a-b');
+  });
+
+  it('computes 1-based line numbers', () => {
+    expect(lineNumberAt('a\nb\nc', 0)).toBe(1);
+    expect(lineNumberAt('a\nb\nc', 4)).toBe(3);
+  });
+
+  it('converts line endings to CRLF without doubling existing ones', () => {
+    expect(toCrlf('a\nb\r\nc')).toBe('a\r\nb\r\nc');
+  });
+});
+
+describe('compileSearchPattern', () => {
+  it('compiles regular expressions, optionally case-insensitive', () => {
+    expect(compileSearchPattern('fo+').test('foo')).toBe(true);
+    expect(compileSearchPattern('FOO', { ignoreCase: true }).test('foo')).toBe(true);
+  });
+
+  it('escapes the pattern in literal mode', () => {
+    expect(compileSearchPattern('a.b(', { literal: true }).test('a.b(')).toBe(true);
+    expect(compileSearchPattern('a.b', { literal: true }).test('axb')).toBe(false);
+    expect(new RegExp(escapeRegExp('[x]*?+^$|\\/-{}')).test('[x]*?+^$|\\/-{}')).toBe(true);
+  });
+
+  it('rejects an invalid regular expression with a message quoting it', () => {
+    expect(() => compileSearchPattern('foo(')).toThrow(/Invalid regular expression 'foo\('/);
+  });
+});
+
+describe('describeFsError', () => {
+  it('turns known error codes into path-relative messages', () => {
+    const missing = Object.assign(new Error('ENOENT: raw'), { code: 'ENOENT' });
+    expect(describeFsError(missing, 'a.txt').message).toBe("Path 'a.txt' does not exist");
+    const denied = Object.assign(new Error('EACCES: raw'), { code: 'EACCES' });
+    expect(describeFsError(denied, 'a.txt').message).toBe("Permission denied for 'a.txt'");
+  });
+});
+
+describe('throwIfAborted', () => {
+  it('throws an Error naming the operation only once aborted', () => {
+    const controller = new AbortController();
+    expect(() => throwIfAborted(controller.signal, 'grep')).not.toThrow();
+    controller.abort();
+    expect(() => throwIfAborted(controller.signal, 'grep')).toThrow('grep was aborted');
+  });
+});
+
+describe('parseProcStat', () => {
+  it('reads state and process group even when the command name has spaces and parentheses', () => {
+    expect(parseProcStat('42 (sleep) S 1 42 7 0')).toEqual({ state: 'S', processGroupId: 42 });
+    expect(parseProcStat('43 (my (odd) cmd) Z 1 40 7 0')).toEqual({ state: 'Z', processGroupId: 40 });
+  });
+});
