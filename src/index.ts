@@ -10,3 +10,6 @@ export { AgentOptionsError, type AgentOptions } from './options.js';
 export type { StepFunction, StepRequest, StepPart, StepToolCall } from './actors/step.js';
 export { streamLanguageModelCallStep } from './actors/stream-language-model-call-step.js';
 export { classifyError } from './errors/classify-error.js';
+export { scriptedModel, scriptTurnSchema, pullStream, type ScriptedModel, type ScriptTurn } from './models/index.js';
+export { builtinTools, builtinToolNames, type BuiltinToolName, type BuiltinToolsOptions } from './tools/index.js';
+export { toMermaid } from './machines/mermaid.js';

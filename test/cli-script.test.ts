@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { parseScript, ScriptError } from '../src/cli/script.js';
+
+function scriptError(text: string): ScriptError {
+  try {
+    parseScript(text, 'bad.yaml');
+  } catch (error) {
+    if (error instanceof ScriptError) return error;
+    throw error;
+  }
+  throw new Error('the script was accepted');
+}
+
+describe('script files', () => {
+  it('accepts a minimal YAML script and the same script as JSON', () => {
+    const yaml = parseScript('prompt: hi\nturns:\n  - text: hello\n');
+    const json = parseScript('{"prompt": "hi", "turns": [{"text": "hello"}]}');
+    expect(yaml).toEqual(json);
+  });
+
+  it('names the bad field and its line', () => {
+    const error = scriptError('prompt: hi\nmaxSteps: 2\nturns:\n  - text: ok\n  - toolCalls:\n      - input: {}\n');
+    expect(error.issues).toEqual([{ path: 'turns.1.toolCalls.0.name', line: 6, message: expect.any(String) }]);
+    expect(error.message).toContain('turns.1.toolCalls.0.name (line 6)');
+  });
+
+  it('rejects unknown fields instead of ignoring a typo', () => {
+    const error = scriptError('prompt: hi\nturns:\n  - text: ok\nmaxstep: 3\n');
+    expect(error.issues[0]).toMatchObject({ path: '(script)', message: expect.stringMatching(/maxstep/) });
+  });
+
+  it('reports YAML syntax errors with their line', () => {
+    const error = scriptError('prompt: hi\nturns: [\n');
+    expect(error.issues[0]).toMatchObject({ path: '(syntax)', line: expect.any(Number) });
+  });
+
+  it('rejects unknown tool names', () => {
+    expect(scriptError('prompt: hi\ntools: [read, teleport]\nturns:\n  - text: ok\n').issues[0]!.path).toBe('tools.1');
+  });
+});
