@@ -2,12 +2,12 @@ import type { FinishReason, ModelMessage } from 'ai';
 import type { RunResult } from './result.js';
 import type { Usage } from './machines/usage.js';
 
-interface RunScoped {
+export interface RunScoped {
   /** The run this event belongs to. */
   runId: string;
 }
 
-interface StepScoped extends RunScoped {
+export interface StepScoped extends RunScoped {
   /** The LLM call (1-based, counted per run) this event belongs to. */
   step: number;
 }

@@ -18,7 +18,7 @@ export interface LlmActorInput {
 /** Sent to the llm actor by the machine. */
 export type LlmActorCommand = { type: 'llm.abort' };
 
-interface StepOutput {
+export interface StepOutput {
   /** The assistant message for the history; undefined when the step produced nothing. */
   message: AssistantModelMessage | undefined;
   toolCalls: StepToolCall[];
