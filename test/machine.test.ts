@@ -1,0 +1,99 @@
+import { describe, expect, it } from 'vitest';
+import { createActor, fromCallback, fromPromise, waitFor } from 'xstate';
+import { agentImplementations, agentMachine, createAgent, type AgentEvent } from '../src/index.js';
+import type { LlmActorCommand, LlmActorEvent, LlmActorInput } from '../src/actors/llm-actor.js';
+import type { ToolActorInput, ToolActorOutput } from '../src/actors/tool-actor.js';
+import { expectValidHistory, toolOutputs } from './support/history.js';
+import { mockModel } from './support/mock-model.js';
+import { addTool } from './support/tools.js';
+
+const prompt = { type: 'agent.prompt' as const, messages: [{ role: 'user' as const, content: 'go' }] };
+
+function runEnd(actor: ReturnType<typeof createActor<typeof agentMachine>>): Promise<Extract<AgentEvent, { type: 'run-end' }>> {
+  return new Promise((resolve) => actor.on('run-end', resolve));
+}
+
+describe('agentMachine composed by hand', () => {
+  it('runs with agentImplementations and reports through actor.on', async () => {
+    const actor = createActor(agentMachine.provide(agentImplementations({ model: mockModel([{ text: ['hi'] }]) })), {
+      input: { config: { maxSteps: 3 } },
+    });
+    actor.start();
+    const ended = runEnd(actor);
+    actor.send(prompt);
+    const { result } = await ended;
+    expect(result.outcome).toBe('completed');
+    expect(result.text).toBe('hi');
+    expect(actor.getSnapshot().value).toBe('idle');
+  });
+
+  it('without a model, a run fails with a message that says how to provide one', async () => {
+    const actor = createActor(agentMachine, { input: {} });
+    actor.start();
+    const ended = runEnd(actor);
+    actor.send(prompt);
+    const { result } = await ended;
+    expect(result.outcome).toBe('failed');
+    expect(result.error?.message).toMatch(/agentMachine\.provide\(agentImplementations/);
+  });
+
+  it('a second abort ends the run even when a custom llm actor never answers the first', async () => {
+    const deaf = fromCallback<LlmActorCommand, LlmActorInput, LlmActorEvent>(({ sendBack }) => {
+      sendBack({ type: 'llm.firstChunk' });
+    });
+    const actor = createActor(agentMachine.provide({ actors: { llm: deaf } }), { input: {} });
+    actor.start();
+    const ended = runEnd(actor);
+    actor.send(prompt);
+    expect(actor.getSnapshot().matches({ running: { llm: 'streaming' } })).toBe(true);
+    actor.send({ type: 'agent.abort' });
+    expect(actor.getSnapshot().matches({ running: { llm: 'streaming' } })).toBe(true);
+    actor.send({ type: 'agent.abort' });
+    expect((await ended).result.outcome).toBe('aborted');
+  });
+
+  it('a custom tool actor that rejects still answers its call, and the loop goes on', async () => {
+    const crashing = fromPromise<ToolActorOutput, ToolActorInput>(async () => {
+      throw new Error('segfault');
+    });
+    const implementations = agentImplementations({
+      model: mockModel([{ toolCalls: [{ id: 'c1', name: 'add', input: { a: 1, b: 1 } }] }, { text: ['ok'] }]),
+      tools: { add: addTool },
+    });
+    const actor = createActor(agentMachine.provide({ actors: { ...implementations.actors, tool: crashing } }), { input: {} });
+    actor.start();
+    const ended = runEnd(actor);
+    actor.send(prompt);
+    const { result } = await ended;
+    expect(result.outcome).toBe('completed');
+    expect(toolOutputs(result.messages).c1).toEqual({ type: 'error-text', value: 'Tool "add" crashed: segfault' });
+    await expectValidHistory(result.messages);
+  });
+
+  it('an internal crash resolves the run as failed, keeps the history and leaves the agent usable', async () => {
+    let calls = 0;
+    const agent = createAgent({
+      model: mockModel([{ text: ['fine'] }]),
+      step: async function* (request) {
+        calls++;
+        if (calls === 1) {
+          // A broken step: a BigInt input cannot be fingerprinted, so the machine's doom-loop bookkeeping throws.
+          yield { type: 'tool-call', toolCall: { toolCallId: 'x', toolName: 'add', input: { a: 1n } } };
+          yield { type: 'finish', finishReason: 'tool-calls', usage: undefined as never };
+          return;
+        }
+        const { streamLanguageModelCallStep } = await import('../src/index.js');
+        yield* streamLanguageModelCallStep(request);
+      },
+      tools: { add: addTool },
+    });
+    const result = await agent.run('go');
+    expect(result.outcome).toBe('failed');
+    expect(result.error?.message).toMatch(/^loopchart internal error: /);
+    expect(result.messages[0]).toEqual({ role: 'user', content: 'go' });
+    await expectValidHistory(result.messages);
+    const next = await agent.run('again');
+    expect(next.outcome).toBe('completed');
+    await waitFor(agent.actor, (snapshot) => snapshot.value === 'idle');
+  });
+});
