@@ -8,6 +8,8 @@ import type { AgentMachineInput } from './machines/context.js';
 import { errorAnswer, toolMessage, unansweredToolCalls } from './machines/history.js';
 import { parseAgentOptions, type AgentOptions } from './options.js';
 import type { RunResult } from './result.js';
+import { defaultRetryConfig } from './resilience/retry-policy.js';
+import { defaultTruncationConfig } from './resilience/truncate-output.js';
 
 /** What `agent.run` accepts: a user text, one message, or several. */
 export type Prompt = string | ModelMessage | ModelMessage[];
@@ -69,6 +71,7 @@ class StatechartAgent implements Agent {
         model: options.model,
         tools: options.tools ?? {},
         ...(options.step ? { step: options.step } : {}),
+        hooks: options.hooks ?? {},
         emit: (event) => this.subject.next(event),
       }),
     );
@@ -111,6 +114,12 @@ class StatechartAgent implements Agent {
           : {}),
         ...(this.options.toolExecution ? { toolExecution: this.options.toolExecution } : {}),
         ...(this.options.instructions !== undefined ? { instructions: this.options.instructions } : {}),
+        retry: { ...defaultRetryConfig, ...this.options.retry },
+        timeouts: this.options.timeouts ?? {},
+        truncation:
+          this.options.truncation === false
+            ? false
+            : { ...defaultTruncationConfig, ...this.options.truncation },
       },
     };
     const actor = createActor(this.machine, { input, ...(this.options.inspect ? { inspect: this.options.inspect } : {}) });

@@ -1,5 +1,6 @@
 import type { FinishReason, ModelMessage } from 'ai';
-import type { RunResult } from './result.js';
+import type { HookName } from './hooks.js';
+import type { RunError, RunResult } from './result.js';
 import type { Usage } from './machines/usage.js';
 
 export interface RunScoped {
@@ -10,6 +11,14 @@ export interface RunScoped {
 export interface StepScoped extends RunScoped {
   /** The LLM call (1-based, counted per run) this event belongs to. */
   step: number;
+}
+
+export interface DeltaFields {
+  /** The text or reasoning block the delta belongs to. */
+  id: string;
+  text: string;
+  /** Which attempt of the step (1-based) streamed it; a failed attempt's text never enters the history. */
+  attempt: number;
 }
 
 /**
@@ -27,8 +36,23 @@ export type AgentEvent =
       text: string;
       toolCalls: number;
     })
-  | (StepScoped & { type: 'text-delta'; id: string; text: string })
-  | (StepScoped & { type: 'reasoning-delta'; id: string; text: string })
+  | (StepScoped & DeltaFields & { type: 'text-delta' })
+  | (StepScoped & DeltaFields & { type: 'reasoning-delta' })
+  | (StepScoped & {
+      type: 'retry';
+      /** The attempt about to be made (2 for the first retry). */
+      attempt: number;
+      delayMs: number;
+      error: RunError;
+    })
+  | (StepScoped & {
+      type: 'hook-error';
+      hook: HookName;
+      /** Position of the hook in its array. */
+      index: number;
+      message: string;
+      timedOut: boolean;
+    })
   | (StepScoped & { type: 'tool-call'; toolCallId: string; toolName: string; input: unknown; invalid?: boolean })
   | (StepScoped & { type: 'tool-update'; toolCallId: string; toolName: string; output: unknown })
   | (StepScoped & {

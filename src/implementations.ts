@@ -12,11 +12,12 @@ import type { AgentRuntime } from './runtime.js';
  * const machine = agentMachine.provide(agentImplementations({ model, tools, emit: (e) => console.log(e) }));
  * ```
  */
-export function agentImplementations(runtime: Partial<Pick<AgentRuntime, 'step' | 'emit' | 'tools'>> & Pick<AgentRuntime, 'model'>) {
+export function agentImplementations(runtime: Partial<Pick<AgentRuntime, 'step' | 'emit' | 'tools' | 'hooks'>> & Pick<AgentRuntime, 'model'>) {
   const resolved: AgentRuntime = {
     model: runtime.model,
     tools: runtime.tools ?? {},
     step: runtime.step ?? streamLanguageModelCallStep,
+    hooks: runtime.hooks ?? {},
     emit: runtime.emit ?? (() => {}),
   };
   return {

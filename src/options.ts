@@ -2,6 +2,10 @@ import { modelMessageSchema, type LanguageModel, type ModelMessage, type SystemM
 import { z } from 'zod';
 import type { InspectionEvent, Observer } from 'xstate';
 import type { StepFunction } from './actors/step.js';
+import type { AgentHooks } from './hooks.js';
+import type { TimeoutConfig } from './machines/context.js';
+import type { RetryConfig } from './resilience/retry-policy.js';
+import type { TruncationLimits } from './tools/truncate.js';
 
 export type InspectionObserver = Observer<InspectionEvent> | ((event: InspectionEvent) => void);
 
@@ -25,6 +29,14 @@ export interface AgentOptions {
   doomLoop?: { threshold?: number } | false;
   /** Run a step's tool calls at once (`parallel`, default) or one after another. Results enter the history in call order either way. */
   toolExecution?: 'parallel' | 'sequential';
+  /** Retries of failed LLM calls. Default `{ maxAttempts: 3, baseDelayMs: 2000, maxDelayMs: 30000 }`. */
+  retry?: Partial<RetryConfig>;
+  /** Time limits; each is off unless set. See docs/resilience.md. */
+  timeouts?: TimeoutConfig;
+  /** What the model sees of a tool result at most. Default `{ maxLines: 2000, maxBytes: 51200 }`; `false` sends results whole. */
+  truncation?: (Partial<TruncationLimits> & { tools?: Record<string, Partial<TruncationLimits>> }) | false;
+  /** Hooks around LLM and tool calls. See `AgentHooks`. */
+  hooks?: AgentHooks;
   /** An XState inspection observer (for example the Stately inspector's `inspector.inspect`). */
   inspect?: InspectionObserver;
   /** Replaces how one model call is made (see `StepFunction`). Default: the AI SDK's `experimental_streamLanguageModelCall`. */
@@ -44,6 +56,12 @@ const toolSchema = z.custom<ToolSet[string]>((value) => isObject(value) && 'inpu
   message: 'expected an AI SDK tool: tool({ description, inputSchema, execute })',
 });
 
+const positiveMs = z.number().positive().max(2 ** 31 - 1);
+const truncationLimitsSchema = z
+  .object({ maxLines: z.number().int().positive().optional(), maxBytes: z.number().int().positive().optional() })
+  .strict();
+const hookList = z.array(z.custom<(...args: never[]) => unknown>((value) => typeof value === 'function', { message: 'expected a function' }));
+
 const systemMessageSchema = z.object({ role: z.literal('system'), content: z.string() }).loose();
 
 export const agentOptionsSchema = z
@@ -55,6 +73,41 @@ export const agentOptionsSchema = z
     messages: z.array(modelMessageSchema).optional(),
     doomLoop: z.union([z.literal(false), z.object({ threshold: z.number().int().min(2).optional() }).strict()]).optional(),
     toolExecution: z.enum(['parallel', 'sequential']).optional(),
+    retry: z
+      .object({
+        maxAttempts: z.number().int().min(1).optional(),
+        baseDelayMs: z.number().nonnegative().optional(),
+        maxDelayMs: z.number().nonnegative().optional(),
+      })
+      .strict()
+      .optional(),
+    timeouts: z
+      .object({
+        totalMs: positiveMs.optional(),
+        stepMs: positiveMs.optional(),
+        firstChunkMs: positiveMs.optional(),
+        chunkMs: positiveMs.optional(),
+        toolMs: positiveMs.optional(),
+        tools: z.record(z.string(), positiveMs).optional(),
+        hookMs: positiveMs.optional(),
+      })
+      .strict()
+      .optional(),
+    truncation: z
+      .union([
+        z.literal(false),
+        truncationLimitsSchema.extend({ tools: z.record(z.string(), truncationLimitsSchema).optional() }).strict(),
+      ])
+      .optional(),
+    hooks: z
+      .object({
+        beforeLLMCall: hookList.optional(),
+        afterLLMCall: hookList.optional(),
+        beforeToolCall: hookList.optional(),
+        afterToolCall: hookList.optional(),
+      })
+      .strict()
+      .optional(),
     inspect: z
       .custom<InspectionObserver>((value) => typeof value === 'function' || (isObject(value) && typeof value.next === 'function'), {
         message: 'expected an XState inspection observer (a function or an object with next())',

@@ -36,6 +36,8 @@ export interface RunError {
   message: string;
   /** HTTP status of a provider error, when there was one. */
   status?: number;
+  /** The wait the provider asked for (`retry-after-ms` / `retry-after`), when it did. */
+  retryAfterMs?: number;
 }
 
 /** The result of `agent.run()`. `run` resolves with it for every outcome; it never rejects for loop-level failures. */

@@ -1,6 +1,7 @@
 import type { LanguageModel, ToolSet } from 'ai';
 import type { StepFunction } from './actors/step.js';
 import type { AgentEvent } from './events.js';
+import type { AgentHooks } from './hooks.js';
 
 /**
  * What the machine works with but does not keep in its (serialisable)
@@ -12,6 +13,7 @@ export interface AgentRuntime {
   model: LanguageModel;
   tools: ToolSet;
   step: StepFunction;
-  /** Receives per-chunk events. Must not throw. */
+  hooks: AgentHooks;
+  /** Receives the events that do not go through a transition (deltas, tool updates, hook errors). Must not throw. */
   emit: (event: AgentEvent) => void;
 }

@@ -109,6 +109,17 @@ describe('abort', () => {
     await expectValidHistory(result.messages);
   });
 
+  it('abort right after run() aborts before the model is called at all', async () => {
+    const model = mockModel([{ text: ['never'] }]);
+    const agent = createAgent({ model });
+    const run = agent.run('go');
+    agent.abort();
+    const result = await run;
+    expect(result.outcome).toBe('aborted');
+    expect(model.doStreamCalls).toHaveLength(0);
+    expect(result.messages.map((m) => m.role)).toEqual(['user']);
+  });
+
   it('abort while idle does nothing and the next run works', async () => {
     const agent = createAgent({ model: mockModel([{ text: ['fine'] }]) });
     agent.abort();
@@ -120,6 +131,7 @@ describe('abort', () => {
     const model = mockModel([{ text: ['x'], holdBeforeFirst: true }, { text: ['second'] }]);
     const agent = createAgent({ model });
     const first = agent.run('one');
+    await until(() => model.doStreamCalls.length === 1);
     agent.abort();
     expect((await first).outcome).toBe('aborted');
     const second = await agent.run('two');

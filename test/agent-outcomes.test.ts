@@ -148,7 +148,7 @@ describe('run outcomes', () => {
 
   it('fails on an error part mid-stream and does not keep the failed attempt’s text', async () => {
     const model = mockModel([{ text: ['half an ', 'answer'], errorPart: new Error('socket hang up') }]);
-    const agent = createAgent({ model });
+    const agent = createAgent({ model, retry: { maxAttempts: 1 } });
     const events = recordEvents(agent);
     const result = await agent.run('go');
     expect(result.outcome).toBe('failed');

@@ -21,6 +21,7 @@ function context(run: Partial<RunState> = {}, config: Partial<AgentContext['conf
       calls: [],
       answers: [],
       nextCall: 0,
+      attempt: 1,
       ...run,
     },
   };
@@ -61,7 +62,8 @@ describe('finishVerdict', () => {
 describe('deciding guards', () => {
   it('isAbortRequested is true only once abort was asked for', () => {
     expect(guards.isAbortRequested(context())).toBe(false);
-    expect(guards.isAbortRequested(context({ abortReason: 'x' }))).toBe(true);
+    expect(guards.isAbortRequested(context({ stop: { outcome: 'aborted', reason: 'x', requests: 1 } }))).toBe(true);
+    expect(guards.isAbortRequested(context({ stop: { outcome: 'timeout', reason: 'x', requests: 1 } }))).toBe(false);
     expect(guards.isAbortRequested({ config: defaultConfig, messages: [] })).toBe(false);
   });
 

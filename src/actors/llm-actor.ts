@@ -1,18 +1,24 @@
 import type { AssistantModelMessage, FinishReason, ModelMessage } from 'ai';
 import { fromCallback } from 'xstate';
 import { classifyError } from '../errors/classify-error.js';
+import type { LLMCallReplacements } from '../hooks.js';
 import type { AgentContext } from '../machines/context.js';
 import { usageFrom, type Usage } from '../machines/usage.js';
+import { runHook } from '../resilience/run-hook.js';
 import type { RunError } from '../result.js';
 import type { AgentRuntime } from '../runtime.js';
 import type { StepToolCall } from './step.js';
 import { StepAccumulator } from './step-accumulator.js';
+import { StepWatchdog, type StepLimits } from './step-watchdog.js';
 
 export interface LlmActorInput {
   runId: string;
   step: number;
+  attempt: number;
   messages: ModelMessage[];
   instructions: AgentContext['config']['instructions'];
+  limits: StepLimits;
+  hookMs?: number;
 }
 
 /** Sent to the llm actor by the machine. */
@@ -32,21 +38,31 @@ export type LlmActorEvent =
   | { type: 'llm.error'; error: RunError }
   | (StepOutput & { type: 'llm.aborted' });
 
+/** A provider error part mid-stream is a `stream` failure unless its own classification says more. */
+function classifyStreamError(error: unknown): RunError {
+  const classified = classifyError(error);
+  return classified.kind === 'unknown' ? { ...classified, kind: 'stream' } : classified;
+}
+
 /**
  * The llm actor: one model call per invocation through the runtime's step
  * function. Deltas go straight to the runtime's event sink; the machine only
  * hears about the first chunk and the end. On `llm.abort` it answers at once
  * with what has arrived so far (so nothing already reported is lost) and
- * aborts the call.
+ * aborts the call. `beforeLLMCall` hooks may replace the call's model,
+ * messages, instructions or tools; the chunk time limits end a hung stream as
+ * a `timeout` error.
  */
-export function createLlmActor(runtime: Pick<AgentRuntime, 'model' | 'tools' | 'step' | 'emit'>) {
+export function createLlmActor(runtime: AgentRuntime) {
   return fromCallback<LlmActorCommand, LlmActorInput, LlmActorEvent>(({ input, sendBack, receive }) => {
     const controller = new AbortController();
     const accumulator = new StepAccumulator();
+    let watchdog: StepWatchdog | undefined;
     let settled = false;
     const settle = (event: LlmActorEvent) => {
       if (settled) return;
       settled = true;
+      watchdog?.stop();
       sendBack(event);
     };
     const output = (): StepOutput => ({
@@ -54,6 +70,7 @@ export function createLlmActor(runtime: Pick<AgentRuntime, 'model' | 'tools' | '
       toolCalls: accumulator.toolCalls,
       text: accumulator.text(),
     });
+    const scope = { runId: input.runId, step: input.step };
 
     receive((command) => {
       if (command.type !== 'llm.abort') return;
@@ -61,17 +78,40 @@ export function createLlmActor(runtime: Pick<AgentRuntime, 'model' | 'tools' | '
       controller.abort();
     });
 
+    const prepareCall = async (): Promise<Required<Omit<LLMCallReplacements, 'instructions'>> & Pick<LLMCallReplacements, 'instructions'>> => {
+      let call = { model: runtime.model, messages: input.messages, instructions: input.instructions, tools: runtime.tools };
+      const hooks = runtime.hooks.beforeLLMCall ?? [];
+      for (const [index, hook] of hooks.entries()) {
+        const outcome = await runHook(() => hook({ ...scope, attempt: input.attempt, ...call }), input.hookMs);
+        if (settled) return call;
+        if (outcome.ok) call = { ...call, ...(outcome.value ?? {}) };
+        else runtime.emit({ type: 'hook-error', ...scope, hook: 'beforeLLMCall', index, message: outcome.error, timedOut: outcome.timedOut });
+      }
+      return call;
+    };
+
+    const afterCall = async (finish: Extract<LlmActorEvent, { type: 'llm.finish' }>) => {
+      for (const [index, hook] of (runtime.hooks.afterLLMCall ?? []).entries()) {
+        const outcome = await runHook(
+          () => hook({ ...scope, attempt: input.attempt, text: finish.text, toolCalls: finish.toolCalls, finishReason: finish.finishReason, usage: finish.usage }),
+          input.hookMs,
+        );
+        if (!outcome.ok) runtime.emit({ type: 'hook-error', ...scope, hook: 'afterLLMCall', index, message: outcome.error, timedOut: outcome.timedOut });
+      }
+    };
+
     const consume = async () => {
-      let started = false;
-      const parts = runtime.step({
-        model: runtime.model,
-        instructions: input.instructions,
-        messages: input.messages,
-        tools: runtime.tools,
-        abortSignal: controller.signal,
+      const call = await prepareCall();
+      if (settled) return;
+      watchdog = new StepWatchdog(input.limits, (message) => {
+        settle({ type: 'llm.error', error: { kind: 'timeout', message } });
+        controller.abort();
       });
+      let started = false;
+      const parts = runtime.step({ ...call, abortSignal: controller.signal });
       for await (const part of parts) {
         if (settled) return;
+        watchdog.chunk();
         if (!started && part.type !== 'error' && part.type !== 'finish') {
           started = true;
           sendBack({ type: 'llm.firstChunk' });
@@ -80,19 +120,23 @@ export function createLlmActor(runtime: Pick<AgentRuntime, 'model' | 'tools' | '
           case 'text-delta':
           case 'reasoning-delta':
             accumulator.add(part);
-            runtime.emit({ type: part.type, runId: input.runId, step: input.step, id: part.id, text: part.text });
+            runtime.emit({ type: part.type, ...scope, id: part.id, text: part.text, attempt: input.attempt });
             break;
-          case 'finish':
-            settle({
-              type: 'llm.finish',
+          case 'finish': {
+            watchdog.stop();
+            const finish = {
+              type: 'llm.finish' as const,
               ...output(),
               finishReason: part.finishReason,
               ...(part.rawFinishReason !== undefined ? { rawFinishReason: part.rawFinishReason } : {}),
               usage: usageFrom(part.usage),
-            });
+            };
+            await afterCall(finish);
+            settle(finish);
             return;
+          }
           case 'error':
-            settle({ type: 'llm.error', error: classifyError(part.error) });
+            settle({ type: 'llm.error', error: classifyStreamError(part.error) });
             return;
           default:
             accumulator.add(part);
@@ -105,6 +149,7 @@ export function createLlmActor(runtime: Pick<AgentRuntime, 'model' | 'tools' | '
 
     return () => {
       settled = true;
+      watchdog?.stop();
       controller.abort();
     };
   });

@@ -1,9 +1,12 @@
-import { executeTool } from '@ai-sdk/provider-utils';
+import { asSchema, executeTool, safeValidateTypes } from '@ai-sdk/provider-utils';
 import type { ModelMessage, Tool } from 'ai';
 import { createToolModelOutput } from 'ai/internal';
 import { fromPromise } from 'xstate';
 import { errorMessage } from '../errors/error-message.js';
 import { errorAnswer, type ToolAnswer } from '../machines/history.js';
+import { runHook } from '../resilience/run-hook.js';
+import { truncateToolOutput } from '../resilience/truncate-output.js';
+import type { TruncationLimits } from '../tools/truncate.js';
 import type { AgentRuntime } from '../runtime.js';
 import type { StepToolCall } from './step.js';
 
@@ -14,6 +17,11 @@ export interface ToolActorInput {
   index: number;
   call: StepToolCall;
   messages: ModelMessage[];
+  /** This tool's time limit (`timeouts.toolMs` or its per-tool override). */
+  timeoutMs?: number;
+  hookMs?: number;
+  /** What the model sees of the result at most; absent: the whole result. */
+  truncation?: TruncationLimits;
 }
 
 export interface ToolActorOutput {
@@ -25,68 +33,120 @@ export interface ToolActorOutput {
   durationMs: number;
 }
 
+type Outcome = { output: unknown; isError: boolean };
+
+class ToolTimeoutError extends Error {}
+
 /**
- * The tool actor: executes one tool call with the actor's abort `signal`.
- * It never rejects: an unknown tool, invalid input or a throw becomes an
- * error result that the model sees on the next step.
+ * The tool actor: executes one tool call with an abort signal that follows the
+ * actor's own and the tool's time limit. It never rejects: an unknown tool,
+ * invalid input, a block by a `beforeToolCall` hook, a throw or a timeout
+ * becomes an error result that the model sees on the next step.
  */
-export function createToolActor(runtime: Pick<AgentRuntime, 'tools' | 'emit'>) {
+export function createToolActor(runtime: AgentRuntime) {
   return fromPromise<ToolActorOutput, ToolActorInput>(async ({ input, signal }) => {
     const { call } = input;
+    const scope = { runId: input.runId, step: input.step };
     const startedAt = performance.now();
-    const fail = (message: string): ToolActorOutput => ({
-      index: input.index,
-      answer: errorAnswer(call, message),
-      output: message,
-      isError: true,
-      durationMs: performance.now() - startedAt,
-    });
 
     const tool: Tool | undefined = Object.hasOwn(runtime.tools, call.toolName) ? runtime.tools[call.toolName] : undefined;
-    if (tool === undefined) {
-      const available = Object.keys(runtime.tools).join(', ') || 'none';
-      return fail(`Unknown tool "${call.toolName}". Available tools: ${available}.`);
-    }
-    if (call.invalid) return fail(`Invalid input for tool "${call.toolName}": ${call.error ?? 'validation failed'}`);
-    if (tool.execute === undefined) return fail(`Tool "${call.toolName}" has no execute function.`);
+    let outcome = await execute(tool);
+    outcome = await afterHooks(outcome);
 
-    try {
-      let output: unknown;
-      const parts = executeTool({
-        tool: tool as Tool & { execute: NonNullable<Tool['execute']> },
-        input: call.input,
-        options: { toolCallId: call.toolCallId, messages: input.messages, abortSignal: signal, context: {} as never },
-      });
-      for await (const part of parts) {
-        if (part.type === 'final') {
-          output = part.output;
-        } else {
-          runtime.emit({
-            type: 'tool-update',
-            runId: input.runId,
-            step: input.step,
-            toolCallId: call.toolCallId,
-            toolName: call.toolName,
-            output: part.output,
-          });
+    const modelOutput = outcome.isError
+      ? errorAnswer(call, errorText(outcome.output)).output
+      : await createToolModelOutput({ toolCallId: call.toolCallId, input: call.input, output: outcome.output, tool, errorMode: 'none' });
+    return {
+      index: input.index,
+      answer: {
+        toolCallId: call.toolCallId,
+        toolName: call.toolName,
+        output: input.truncation ? truncateToolOutput(modelOutput, input.truncation) : modelOutput,
+      },
+      output: outcome.output,
+      isError: outcome.isError,
+      durationMs: performance.now() - startedAt,
+    };
+
+    async function execute(found: Tool | undefined): Promise<Outcome> {
+      const fail = (message: string): Outcome => ({ output: message, isError: true });
+      if (found === undefined) {
+        return fail(`Unknown tool "${call.toolName}". Available tools: ${Object.keys(runtime.tools).join(', ') || 'none'}.`);
+      }
+      if (call.invalid) return fail(`Invalid input for tool "${call.toolName}": ${call.error ?? 'validation failed'}`);
+      if (found.execute === undefined) return fail(`Tool "${call.toolName}" has no execute function.`);
+
+      let toolInput = call.input;
+      for (const [index, hook] of (runtime.hooks.beforeToolCall ?? []).entries()) {
+        const decision = await runHook(() => hook({ ...scope, toolCall: { ...call, input: toolInput }, messages: input.messages }), input.hookMs);
+        if (!decision.ok) {
+          runtime.emit({ type: 'hook-error', ...scope, hook: 'beforeToolCall', index, message: decision.error, timedOut: decision.timedOut });
+          return fail(`Tool call blocked: a beforeToolCall hook failed (${decision.error}).`);
+        }
+        if (decision.value && 'block' in decision.value) return fail(`Tool call blocked: ${decision.value.block}`);
+        if (decision.value && 'input' in decision.value) {
+          const validated = await safeValidateTypes({ value: decision.value.input, schema: asSchema(found.inputSchema) });
+          if (!validated.success) return fail(`Tool call blocked: a beforeToolCall hook gave invalid input (${errorMessage(validated.error)}).`);
+          toolInput = validated.value;
         }
       }
-      const modelOutput = await createToolModelOutput({
-        toolCallId: call.toolCallId,
-        input: call.input,
-        output,
-        tool,
-        errorMode: 'none',
-      });
-      return {
-        index: input.index,
-        answer: { toolCallId: call.toolCallId, toolName: call.toolName, output: modelOutput },
-        output,
-        isError: false,
-        durationMs: performance.now() - startedAt,
-      };
-    } catch (error) {
-      return fail(errorMessage(error));
+
+      const controller = new AbortController();
+      const abort = () => controller.abort(signal.reason);
+      signal.addEventListener('abort', abort, { once: true });
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      try {
+        const run = (async () => {
+          let output: unknown;
+          const parts = executeTool({
+            tool: found as Tool & { execute: NonNullable<Tool['execute']> },
+            input: toolInput,
+            options: { toolCallId: call.toolCallId, messages: input.messages, abortSignal: controller.signal, context: {} as never },
+          });
+          for await (const part of parts) {
+            if (part.type === 'final') output = part.output;
+            else runtime.emit({ type: 'tool-update', ...scope, toolCallId: call.toolCallId, toolName: call.toolName, output: part.output });
+          }
+          return output;
+        })();
+        const limit = input.timeoutMs;
+        const output =
+          limit === undefined
+            ? await run
+            : await Promise.race([
+                run,
+                new Promise<never>((_, reject) => {
+                  timer = setTimeout(() => reject(new ToolTimeoutError()), limit);
+                }),
+              ]);
+        return { output, isError: false };
+      } catch (error) {
+        if (error instanceof ToolTimeoutError) {
+          controller.abort(new Error('tool timeout'));
+          return fail(`Tool "${call.toolName}" timed out after ${input.timeoutMs} ms.`);
+        }
+        return fail(errorMessage(error));
+      } finally {
+        if (timer !== undefined) clearTimeout(timer);
+        signal.removeEventListener('abort', abort);
+      }
+    }
+
+    async function afterHooks(result: Outcome): Promise<Outcome> {
+      let current = result;
+      for (const [index, hook] of (runtime.hooks.afterToolCall ?? []).entries()) {
+        const replacement = await runHook(() => hook({ ...scope, toolCall: call, result: current }), input.hookMs);
+        if (!replacement.ok) {
+          runtime.emit({ type: 'hook-error', ...scope, hook: 'afterToolCall', index, message: replacement.error, timedOut: replacement.timedOut });
+        } else if (replacement.value) {
+          current = { output: replacement.value.output, isError: replacement.value.isError ?? current.isError };
+        }
+      }
+      return current;
     }
   });
+}
+
+function errorText(output: unknown): string {
+  return typeof output === 'string' ? output : (JSON.stringify(output) ?? String(output));
 }

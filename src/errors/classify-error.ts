@@ -1,5 +1,6 @@
 import { APICallError } from '@ai-sdk/provider';
 import type { ErrorKind, RunError } from '../result.js';
+import { parseRetryAfter } from '../resilience/retry-policy.js';
 import { errorMessage } from './error-message.js';
 
 const NETWORK_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT']);
@@ -10,12 +11,18 @@ const CONTEXT_OVERFLOW = /context(?:[ _-]length| window)|maximum context|too man
  * HTTP errors by status, network failures by code or message, aborts.
  * Pure: no I/O, never throws.
  */
-export function classifyError(error: unknown): RunError {
+export function classifyError(error: unknown, now: number = Date.now()): RunError {
   const message = errorMessage(error);
   if (isAbortError(error)) return { kind: 'aborted', message };
   if (APICallError.isInstance(error)) {
     const status = error.statusCode;
-    return { kind: kindForStatus(status, message, error.isRetryable), message, ...(status !== undefined ? { status } : {}) };
+    const retryAfterMs = parseRetryAfter(error.responseHeaders, now);
+    return {
+      kind: kindForStatus(status, message, error.isRetryable),
+      message,
+      ...(status !== undefined ? { status } : {}),
+      ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
+    };
   }
   if (CONTEXT_OVERFLOW.test(message)) return { kind: 'context-overflow', message };
   if (isNetworkError(error)) return { kind: 'network', message };

@@ -1,5 +1,5 @@
 import { generateId, type ModelMessage } from 'ai';
-import { enqueueActions, fromCallback, fromPromise, sendTo, setup } from 'xstate';
+import { enqueueActions, fromCallback, fromPromise, raise, sendTo, setup } from 'xstate';
 import type { LlmActorCommand, LlmActorEvent, LlmActorInput } from '../actors/llm-actor.js';
 import type { ToolActorInput, ToolActorOutput } from '../actors/tool-actor.js';
 import { errorMessage } from '../errors/error-message.js';
@@ -8,12 +8,15 @@ import type { Outcome, RunError } from '../result.js';
 import { defaultConfig, type AgentContext, type AgentMachineInput } from './context.js';
 import * as guards from './guards.js';
 import { errorAnswer } from './history.js';
+import { limitsFor } from '../resilience/truncate-output.js';
 import * as updates from './run-updates.js';
 
 /** Events the agent machine accepts. */
 export type AgentMachineEvent =
   | { type: 'agent.prompt'; messages: ModelMessage[] }
   | { type: 'agent.abort'; reason?: string }
+  /** Internal: raised when an abort or the run's deadline asks the current state to stop. */
+  | { type: 'run.stop' }
   | LlmActorEvent
   | { type: `xstate.done.actor.${string}`; output: ToolActorOutput }
   | { type: `xstate.error.actor.${string}`; error: unknown };
@@ -32,6 +35,9 @@ const unprovidedTool = fromPromise<ToolActorOutput, ToolActorInput>(async ({ inp
 function toolActorId(step: number, index: number): string {
   return `tool.${step}.${index}`;
 }
+
+/** The largest delay a timer takes; used for timers whose guard keeps them from firing. */
+const NEVER_MS = 2 ** 31 - 1;
 
 /** Builds the wiring action for a pure update: assign the context, emit its events. */
 function applyUpdate(update: updates.Update, enqueue: { assign: (context: AgentContext) => void; emit: (event: AgentEvent) => void }) {
@@ -67,8 +73,17 @@ export const agentMachine = setup({
     llm: unprovidedLlm,
     tool: unprovidedTool,
   },
+  delays: {
+    retryDelay: ({ context }) => Math.max(0, (context.run?.retry?.resumeAt ?? 0) - Date.now()),
+    runDeadline: ({ context }) => (context.run?.deadline === undefined ? NEVER_MS : Math.max(0, context.run.deadline - Date.now())),
+  },
   guards: {
     isAbortRequested: ({ context }) => guards.isAbortRequested(context),
+    isOverTimeBudget: ({ context }) => guards.isOverTimeBudget(context, Date.now()),
+    isStopRepeated: ({ context }) => guards.isStopRepeated(context),
+    hasDeadline: ({ context }) => context.run?.deadline !== undefined,
+    canRetry: ({ context }) => guards.canRetry(context),
+    isContextOverflow: ({ context }) => guards.isContextOverflow(context),
     hasStepFailed: ({ context }) => guards.hasStepFailed(context),
     isCompletedFinish: ({ context }) => guards.isFinishedWith(context, 'completed'),
     isLengthFinish: ({ context }) => guards.isFinishedWith(context, 'context-limit'),
@@ -100,9 +115,16 @@ export const agentMachine = setup({
       if (event.type === 'llm.aborted') applyUpdate(updates.recordAbortedStep(context, event), enqueue);
     }),
     requestAbort: enqueueActions(({ context, event, enqueue }) => {
-      if (event.type !== 'agent.abort') return;
-      applyUpdate(updates.requestAbort(context, event.reason ?? 'aborted by the caller'), enqueue);
+      if (event.type !== 'agent.abort' || !context.run) return;
+      applyUpdate(updates.requestStop(context, 'aborted', event.reason ?? 'aborted by the caller'), enqueue);
     }),
+    requestTimeout: enqueueActions(({ context, enqueue }) => {
+      if (!context.run) return;
+      applyUpdate(updates.requestStop(context, 'timeout', 'the run reached timeouts.totalMs'), enqueue);
+    }),
+    raiseStop: raise({ type: 'run.stop' }),
+    scheduleRetry: enqueueActions(({ context, enqueue }) => applyUpdate(updates.scheduleRetry(context, Date.now(), Math.random), enqueue)),
+    beginAttempt: enqueueActions(({ context, enqueue }) => applyUpdate(updates.beginAttempt(context), enqueue)),
     abortLlm: sendTo('llm', { type: 'llm.abort' }),
     beginToolExec: enqueueActions(({ context, enqueue }) => applyUpdate(updates.beginToolExec(context), enqueue)),
     startTools: enqueueActions(({ context, enqueue }) => {
@@ -112,9 +134,20 @@ export const agentMachine = setup({
       const last = sequential ? Math.min(run.nextCall + 1, run.calls.length) : run.calls.length;
       for (let index = run.nextCall; index < last; index++) {
         const call = run.calls[index]!;
+        const { timeouts, truncation } = context.config;
+        const timeoutMs = timeouts.tools?.[call.toolName] ?? timeouts.toolMs;
         enqueue.spawnChild('tool', {
           id: toolActorId(run.steps, index),
-          input: { runId: run.id, step: run.steps, index, call, messages: context.messages },
+          input: {
+            runId: run.id,
+            step: run.steps,
+            index,
+            call,
+            messages: context.messages,
+            ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+            ...(timeouts.hookMs !== undefined ? { hookMs: timeouts.hookMs } : {}),
+            ...(truncation ? { truncation: limitsFor(truncation, call.toolName) } : {}),
+          },
         });
       }
       enqueue.assign({ run: { ...run, nextCall: last } });
@@ -140,10 +173,15 @@ export const agentMachine = setup({
       }
     }),
     endToolStep: enqueueActions(({ context, enqueue }) => applyUpdate(updates.endToolStep(context), enqueue)),
-    /** Ends the run with `outcome`; a failure's error defaults to the step's own. */
+    /** Ends a run that was asked to stop, with the outcome of the first request (`aborted` or `timeout`). */
+    endStoppedRun: enqueueActions(({ context, enqueue }) => {
+      if (!context.run) return;
+      applyUpdate(updates.endRun(context, context.run.stop?.outcome ?? 'aborted', undefined, Date.now()), enqueue);
+    }),
+    /** Ends the run with `outcome`; the error defaults to the step's own, when it failed. */
     endRun: enqueueActions(({ context, enqueue }, params: { outcome: Outcome; error?: RunError }) => {
       if (!context.run) return;
-      const error = params.error ?? (params.outcome === 'failed' ? guards.stepError(context) : undefined);
+      const error = params.error ?? guards.stepError(context);
       applyUpdate(updates.endRun(context, params.outcome, error, Date.now()), enqueue);
     }),
   },
@@ -157,26 +195,41 @@ export const agentMachine = setup({
   states: {
     idle: {
       on: {
-        'agent.prompt': { target: 'running', actions: 'beginRun' },
+        'agent.prompt': { target: 'running', actions: ['beginRun', 'beginStep'] },
       },
     },
     running: {
       initial: 'llm',
+      on: {
+        'agent.abort': { actions: ['requestAbort', 'raiseStop'] },
+      },
+      after: {
+        runDeadline: { guard: 'hasDeadline', actions: ['requestTimeout', 'raiseStop'] },
+      },
       states: {
         compacting: {
           always: 'llm',
         },
         llm: {
-          entry: 'beginStep',
           invoke: {
             id: 'llm',
             src: 'llm',
-            input: ({ context }) => ({
-              runId: context.run!.id,
-              step: context.run!.steps,
-              messages: context.messages,
-              instructions: context.config.instructions,
-            }),
+            input: ({ context }) => {
+              const { timeouts, instructions } = context.config;
+              return {
+                runId: context.run!.id,
+                step: context.run!.steps,
+                attempt: context.run!.attempt,
+                messages: context.messages,
+                instructions,
+                limits: {
+                  ...(timeouts.firstChunkMs !== undefined ? { firstChunkMs: timeouts.firstChunkMs } : {}),
+                  ...(timeouts.chunkMs !== undefined ? { chunkMs: timeouts.chunkMs } : {}),
+                  ...(timeouts.stepMs !== undefined ? { stepMs: timeouts.stepMs } : {}),
+                },
+                ...(timeouts.hookMs !== undefined ? { hookMs: timeouts.hookMs } : {}),
+              };
+            },
           },
           initial: 'calling',
           states: {
@@ -189,19 +242,15 @@ export const agentMachine = setup({
             'llm.finish': { target: 'deciding', actions: 'recordFinishedStep' },
             'llm.error': { target: 'deciding', actions: 'recordFailedStep' },
             'llm.aborted': { target: 'deciding', actions: 'recordAbortedStep' },
-            'agent.abort': [
-              {
-                guard: 'isAbortRequested',
-                target: '#agent.idle',
-                actions: { type: 'endRun', params: { outcome: 'aborted' } },
-              },
-              { actions: ['requestAbort', 'abortLlm'] },
-            ],
+            'run.stop': [{ guard: 'isStopRepeated', target: '#agent.idle', actions: 'endStoppedRun' }, { actions: 'abortLlm' }],
           },
         },
         deciding: {
           always: [
             { guard: 'isAbortRequested', target: '#agent.idle', actions: { type: 'endRun', params: { outcome: 'aborted' } } },
+            { guard: 'isOverTimeBudget', target: '#agent.idle', actions: { type: 'endRun', params: { outcome: 'timeout' } } },
+            { guard: 'canRetry', target: 'retrying' },
+            { guard: 'isContextOverflow', target: '#agent.idle', actions: { type: 'endRun', params: { outcome: 'context-limit' } } },
             { guard: 'hasStepFailed', target: '#agent.idle', actions: { type: 'endRun', params: { outcome: 'failed' } } },
             {
               guard: 'isCompletedFinish',
@@ -236,17 +285,24 @@ export const agentMachine = setup({
             },
           ],
         },
+        retrying: {
+          entry: 'scheduleRetry',
+          after: {
+            retryDelay: { target: 'llm', actions: 'beginAttempt' },
+          },
+          on: {
+            'run.stop': { target: '#agent.idle', actions: 'endStoppedRun' },
+          },
+        },
         awaitingApproval: {
           on: {
-            'agent.abort': { target: '#agent.idle', actions: { type: 'endRun', params: { outcome: 'aborted' } } },
+            'run.stop': { target: '#agent.idle', actions: 'endStoppedRun' },
           },
         },
         toolExec: {
           entry: ['beginToolExec', 'startTools'],
           exit: 'stopRunningTools',
-          always: [
-            { guard: 'areAllToolsAnswered', target: 'llm', actions: 'endToolStep' },
-          ],
+          always: [{ guard: 'areAllToolsAnswered', target: 'llm', actions: ['endToolStep', 'beginStep'] }],
           on: {
             'xstate.done.actor.tool.*': [
               { guard: 'isSequential', actions: ['recordToolAnswer', 'startTools'] },
@@ -256,13 +312,9 @@ export const agentMachine = setup({
               { guard: 'isSequential', actions: ['recordToolCrash', 'startTools'] },
               { actions: 'recordToolCrash' },
             ],
-            'agent.abort': {
-              target: '#agent.idle',
-              actions: ['requestAbort', { type: 'endRun', params: { outcome: 'aborted' } }],
-            },
+            'run.stop': { target: '#agent.idle', actions: 'endStoppedRun' },
           },
         },
-        retrying: {},
       },
     },
   },

@@ -1,5 +1,7 @@
 import type { FinishReason, ModelMessage, SystemModelMessage } from 'ai';
 import type { StepToolCall } from '../actors/step.js';
+import { defaultRetryConfig, type RetryConfig } from '../resilience/retry-policy.js';
+import { defaultTruncationConfig, type TruncationConfig } from '../resilience/truncate-output.js';
 import type { RunError } from '../result.js';
 import type { DoomStreaks } from './doom-loop.js';
 import type { ToolAnswer } from './history.js';
@@ -17,6 +19,24 @@ export interface AgentContext {
   run?: RunState;
 }
 
+/** Time limits in milliseconds; each is off when absent. */
+export interface TimeoutConfig {
+  /** The whole run; then outcome `timeout`. */
+  totalMs?: number;
+  /** One LLM call, from request to finish; a retryable `timeout` error. */
+  stepMs?: number;
+  /** From request to the first chunk; a retryable `timeout` error. */
+  firstChunkMs?: number;
+  /** Between two chunks; a retryable `timeout` error. */
+  chunkMs?: number;
+  /** One tool call; the model gets an error result and the loop goes on. */
+  toolMs?: number;
+  /** `toolMs` per tool name. */
+  tools?: Record<string, number>;
+  /** One hook. */
+  hookMs?: number;
+}
+
 export interface AgentConfig {
   /** LLM calls per run. */
   maxSteps: number;
@@ -24,6 +44,10 @@ export interface AgentConfig {
   doomLoopThreshold: number;
   toolExecution: 'parallel' | 'sequential';
   instructions?: string | SystemModelMessage | SystemModelMessage[];
+  retry: RetryConfig;
+  timeouts: TimeoutConfig;
+  /** What the model sees of a tool result at most; `false` sends results whole. */
+  truncation: TruncationConfig | false;
 }
 
 export interface RunState {
@@ -51,8 +75,14 @@ export interface RunState {
   answers: Array<ToolAnswer | null>;
   /** Sequential execution: index of the next call to start. */
   nextCall: number;
-  /** Set by `agent.abort`; the run ends `aborted` at the next decision. */
-  abortReason?: string;
+  /** Attempt (1-based) of the current LLM call; retries raise it, a new step resets it. */
+  attempt: number;
+  /** The scheduled retry while in `retrying`: the deadline lives here, not only in a timer, so a restored snapshot can re-arm it. */
+  retry?: { attempt: number; delayMs: number; resumeAt: number };
+  /** Wall-clock deadline of the run (`timeouts.totalMs`). */
+  deadline?: number;
+  /** Set by `agent.abort` or the run's deadline; the run ends with `outcome` as soon as its current state allows. */
+  stop?: { outcome: 'aborted' | 'timeout'; reason: string; requests: number };
 }
 
 export type StepOutcome =
@@ -69,4 +99,7 @@ export const defaultConfig: AgentConfig = {
   maxSteps: 25,
   doomLoopThreshold: 3,
   toolExecution: 'parallel',
+  retry: defaultRetryConfig,
+  timeouts: {},
+  truncation: defaultTruncationConfig,
 };

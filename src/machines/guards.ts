@@ -1,6 +1,7 @@
 import type { FinishReason } from 'ai';
 import type { Outcome, RunError } from '../result.js';
 import type { AgentContext, RunState } from './context.js';
+import { isRetryableKind } from '../resilience/retry-policy.js';
 import { doomLoopFingerprint } from './doom-loop.js';
 
 /**
@@ -61,7 +62,32 @@ function finished(run: RunState | undefined) {
 }
 
 export function isAbortRequested(context: AgentContext): boolean {
-  return context.run?.abortReason !== undefined;
+  return context.run?.stop?.outcome === 'aborted';
+}
+
+/** The run's deadline passed, or its timer asked it to stop. */
+export function isOverTimeBudget(context: AgentContext, now: number): boolean {
+  const run = context.run;
+  if (run === undefined) return false;
+  return run.stop?.outcome === 'timeout' || (run.deadline !== undefined && now >= run.deadline);
+}
+
+/** A stop was asked for more than once (a second abort forces the run to end at once). */
+export function isStopRepeated(context: AgentContext): boolean {
+  return (context.run?.stop?.requests ?? 0) > 1;
+}
+
+/** The call failed in a way a later attempt may get past, and attempts are left. */
+export function canRetry(context: AgentContext): boolean {
+  const run = context.run;
+  if (run?.step?.status !== 'failed') return false;
+  return isRetryableKind(run.step.error.kind) && run.attempt < context.config.retry.maxAttempts;
+}
+
+/** The provider said the context is too long. */
+export function isContextOverflow(context: AgentContext): boolean {
+  const step = context.run?.step;
+  return step?.status === 'failed' && step.error.kind === 'context-overflow';
 }
 
 export function hasStepFailed(context: AgentContext): boolean {

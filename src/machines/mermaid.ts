@@ -56,6 +56,7 @@ function outcomeOf(actions: readonly unknown[]): string | undefined {
   for (const action of actions) {
     if (typeof action !== 'object' || action === null) continue;
     const { type, params } = action as { type?: unknown; params?: unknown };
+    if (type === 'endStoppedRun') return 'aborted or timeout';
     if (type !== 'endRun') continue;
     if (params && typeof params === 'object' && 'outcome' in params) return String((params).outcome);
     return 'outcome';

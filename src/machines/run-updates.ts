@@ -7,6 +7,7 @@ import type { AgentContext, RunState } from './context.js';
 import { nextDoomStreaks } from './doom-loop.js';
 import { errorAnswer, toolMessage, unansweredToolCalls, type ToolAnswer } from './history.js';
 import { addUsage, emptyUsage } from './usage.js';
+import { retryDelayMs } from '../resilience/retry-policy.js';
 
 /**
  * The machine's context updates as pure functions: each takes the context
@@ -38,6 +39,8 @@ export function beginRun(context: AgentContext, prompt: ModelMessage[], runId: s
     calls: [],
     answers: [],
     nextCall: 0,
+    attempt: 1,
+    ...(context.config.timeouts.totalMs !== undefined ? { deadline: now + context.config.timeouts.totalMs } : {}),
   };
   return {
     context: { ...context, messages: [...context.messages, ...prompt], run },
@@ -51,11 +54,36 @@ export function beginRun(context: AgentContext, prompt: ModelMessage[], runId: s
 export function beginStep(context: AgentContext): Update {
   const run = activeRun(context);
   const steps = run.steps + 1;
-  const { step: _previous, ...rest } = run;
+  const { step: _previous, retry: _retry, ...rest } = run;
   return {
-    context: { ...context, run: { ...rest, steps, stepOpen: true, stepUsage: emptyUsage } },
+    context: { ...context, run: { ...rest, steps, attempt: 1, stepOpen: true, stepUsage: emptyUsage } },
     events: [{ type: 'step-start', runId: run.id, step: steps }],
   };
+}
+
+/** Schedules the next attempt of a failed call: the deadline is kept in the context. */
+export function scheduleRetry(context: AgentContext, now: number, random: () => number): Update {
+  const run = activeRun(context);
+  if (run.step?.status !== 'failed') return { context, events: [] };
+  const error = run.step.error;
+  const attempt = run.attempt + 1;
+  const delayMs = retryDelayMs({
+    nextAttempt: attempt,
+    ...(error.retryAfterMs !== undefined ? { retryAfterMs: error.retryAfterMs } : {}),
+    config: context.config.retry,
+    random,
+  });
+  return {
+    context: { ...context, run: { ...run, retry: { attempt, delayMs, resumeAt: now + delayMs } } },
+    events: [{ type: 'retry', runId: run.id, step: run.steps, attempt, delayMs, error }],
+  };
+}
+
+/** The retry wait is over: the same step is called again, as its next attempt. */
+export function beginAttempt(context: AgentContext): Update {
+  const run = activeRun(context);
+  const { step: _failed, retry, ...rest } = run;
+  return { context: { ...context, run: { ...rest, attempt: retry?.attempt ?? run.attempt + 1 } }, events: [] };
 }
 
 type StepEnd = Extract<LlmActorEvent, { type: 'llm.finish' | 'llm.aborted' }>;
@@ -115,10 +143,11 @@ export function recordAbortedStep(context: AgentContext, event: Extract<LlmActor
   };
 }
 
-export function requestAbort(context: AgentContext, reason: string): Update {
+/** Asks the run to stop; the first request decides the outcome, later ones only count (a repeated abort forces the stop). */
+export function requestStop(context: AgentContext, outcome: 'aborted' | 'timeout', reason: string): Update {
   const run = activeRun(context);
-  if (run.abortReason !== undefined) return { context, events: [] };
-  return { context: { ...context, run: { ...run, abortReason: reason } }, events: [] };
+  const stop = run.stop ? { ...run.stop, requests: run.stop.requests + 1 } : { outcome, reason, requests: 1 };
+  return { context: { ...context, run: { ...run, stop } }, events: [] };
 }
 
 export function beginToolExec(context: AgentContext): Update {
@@ -188,7 +217,9 @@ export function endToolStep(context: AgentContext): Update {
 export function unansweredReason(outcome: Outcome, context: AgentContext): string {
   switch (outcome) {
     case 'aborted':
-      return `Tool call interrupted: the run was aborted (${context.run?.abortReason ?? 'no reason given'}).`;
+      return `Tool call interrupted: the run was aborted (${context.run?.stop?.reason ?? 'no reason given'}).`;
+    case 'timeout':
+      return `Tool call interrupted: the run's time budget ran out (timeouts.totalMs: ${context.config.timeouts.totalMs}).`;
     case 'max-steps':
       return `Tool call not executed: the run reached its step limit (maxSteps: ${context.config.maxSteps}).`;
     case 'doom-loop':
