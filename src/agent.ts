@@ -5,6 +5,7 @@ import type { AgentEvent } from './events.js';
 import { agentImplementations } from './implementations.js';
 import { agentMachine, type AgentMachine } from './machines/agent-machine.js';
 import type { AgentMachineInput } from './machines/context.js';
+import { pendingApprovalIds } from './machines/approval-updates.js';
 import { errorAnswer, toolMessage, unansweredToolCalls } from './machines/history.js';
 import { parseAgentOptions, type AgentOptions } from './options.js';
 import type { RunResult } from './result.js';
@@ -22,6 +23,11 @@ export class AgentBusyError extends Error {
   }
 }
 
+/** Thrown by `approve`/`deny` for an id that does not wait for an answer. */
+export class ApprovalError extends Error {
+  override readonly name = 'ApprovalError';
+}
+
 /** An agent: a running statechart actor with a small, promise-based facade. */
 export interface Agent {
   /** Runs the loop on `prompt`, continuing the history. Resolves with the outcome; never rejects for loop-level failures. */
@@ -30,6 +36,26 @@ export interface Agent {
   readonly events$: Observable<AgentEvent>;
   /** Aborts the active run (its `run` promise resolves with outcome `aborted`). Does nothing while idle. */
   abort(reason?: string): void;
+  /**
+   * Approves a tool call that waits in `awaitingApproval` (see the `approval` option).
+   * @throws ApprovalError when no call with that id waits (unknown, or already answered).
+   */
+  approve(toolCallId: string): void;
+  /**
+   * Denies a waiting tool call; the model sees the denial (with `reason`), or the run ends `denied` with `onDeny: 'stop'`.
+   * @throws ApprovalError when no call with that id waits (unknown, or already answered).
+   */
+  deny(toolCallId: string, reason?: string): void;
+  /** Tool-call ids waiting for approve/deny right now. */
+  readonly pendingApprovals: string[];
+  /**
+   * Redirects the active run: the tool call that is executing finishes, the calls of that step not yet
+   * started are skipped, the message is appended and the model is called again. While idle, the
+   * message waits for the next run and is appended after its prompt.
+   */
+  steer(message: string | ModelMessage): void;
+  /** Queues a message delivered when the run would otherwise complete, so the same run goes on. While idle, it waits for the next run. */
+  followUp(message: string | ModelMessage): void;
   /** The current history. */
   readonly messages: ModelMessage[];
   /** True while a run is active. */
@@ -72,6 +98,7 @@ class StatechartAgent implements Agent {
         tools: options.tools ?? {},
         ...(options.step ? { step: options.step } : {}),
         hooks: options.hooks ?? {},
+        ...(options.approval ? { approval: options.approval } : {}),
         emit: (event) => this.subject.next(event),
       }),
     );
@@ -104,6 +131,36 @@ class StatechartAgent implements Agent {
     this.current.send({ type: 'agent.abort', ...(reason !== undefined ? { reason } : {}) });
   }
 
+  get pendingApprovals(): string[] {
+    const snapshot = this.current.getSnapshot();
+    return snapshot.matches({ running: 'awaitingApproval' }) ? pendingApprovalIds(snapshot.context) : [];
+  }
+
+  approve(toolCallId: string): void {
+    this.assertWaiting(toolCallId);
+    this.current.send({ type: 'agent.approve', toolCallId });
+  }
+
+  deny(toolCallId: string, reason?: string): void {
+    this.assertWaiting(toolCallId);
+    this.current.send({ type: 'agent.deny', toolCallId, ...(reason !== undefined ? { reason } : {}) });
+  }
+
+  steer(message: string | ModelMessage): void {
+    this.current.send({ type: 'agent.steer', message: toMessages(message)[0]! });
+  }
+
+  followUp(message: string | ModelMessage): void {
+    this.current.send({ type: 'agent.followUp', message: toMessages(message)[0]! });
+  }
+
+  private assertWaiting(toolCallId: string): void {
+    const pending = this.pendingApprovals;
+    if (pending.includes(toolCallId)) return;
+    const waiting = pending.length > 0 ? `waiting: ${pending.join(', ')}` : 'no tool call is waiting for approval';
+    throw new ApprovalError(`Tool call "${toolCallId}" is not waiting for approval (unknown or already answered; ${waiting}).`);
+  }
+
   private startActor(messages: ModelMessage[]): Actor<AgentMachine> {
     const input: AgentMachineInput = {
       messages,
@@ -113,6 +170,12 @@ class StatechartAgent implements Agent {
           ? { doomLoopThreshold: this.options.doomLoop === false ? 0 : (this.options.doomLoop.threshold ?? 3) }
           : {}),
         ...(this.options.toolExecution ? { toolExecution: this.options.toolExecution } : {}),
+        ...(this.options.doomLoop ? { doomLoopAction: this.options.doomLoop.action ?? 'stop' } : {}),
+        hasApprovalPolicy: this.options.approval !== undefined,
+        ...(this.options.onDeny ? { onDeny: this.options.onDeny } : {}),
+        ...(this.options.approvalTimeoutMs !== undefined ? { approvalTimeoutMs: this.options.approvalTimeoutMs } : {}),
+        ...(this.options.steeringMode ? { steeringMode: this.options.steeringMode } : {}),
+        ...(this.options.followUpMode ? { followUpMode: this.options.followUpMode } : {}),
         ...(this.options.instructions !== undefined ? { instructions: this.options.instructions } : {}),
         retry: { ...defaultRetryConfig, ...this.options.retry },
         timeouts: this.options.timeouts ?? {},
@@ -167,6 +230,7 @@ class StatechartAgent implements Agent {
 }
 
 function toMessages(prompt: Prompt): ModelMessage[] {
+  if (prompt === '' || (Array.isArray(prompt) && prompt.length === 0)) throw new TypeError('The prompt is empty.');
   if (typeof prompt === 'string') return [{ role: 'user', content: prompt }];
   return Array.isArray(prompt) ? prompt : [prompt];
 }

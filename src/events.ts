@@ -64,6 +64,14 @@ export type AgentEvent =
       isError: boolean;
       durationMs: number;
     })
+  | (StepScoped & {
+      type: 'approval-request';
+      toolCallId: string;
+      toolName: string;
+      input: unknown;
+      /** `policy`: the approval policy said ask; `doom-loop`: the call repeated into a doom loop. */
+      reason: 'policy' | 'doom-loop';
+    })
   | (RunScoped & { type: 'message'; message: ModelMessage });
 
 export type AgentEventType = AgentEvent['type'];

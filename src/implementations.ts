@@ -1,4 +1,6 @@
+import { createApprovalActor } from './actors/approval-actor.js';
 import { createLlmActor } from './actors/llm-actor.js';
+import type { ApprovalPolicy } from './approval/approval-policy.js';
 import { streamLanguageModelCallStep } from './actors/stream-language-model-call-step.js';
 import { createToolActor } from './actors/tool-actor.js';
 import type { AgentRuntime } from './runtime.js';
@@ -12,7 +14,9 @@ import type { AgentRuntime } from './runtime.js';
  * const machine = agentMachine.provide(agentImplementations({ model, tools, emit: (e) => console.log(e) }));
  * ```
  */
-export function agentImplementations(runtime: Partial<Pick<AgentRuntime, 'step' | 'emit' | 'tools' | 'hooks'>> & Pick<AgentRuntime, 'model'>) {
+export function agentImplementations(
+  runtime: Partial<Pick<AgentRuntime, 'step' | 'emit' | 'tools' | 'hooks'>> & Pick<AgentRuntime, 'model'> & { approval?: ApprovalPolicy },
+) {
   const resolved: AgentRuntime = {
     model: runtime.model,
     tools: runtime.tools ?? {},
@@ -24,6 +28,7 @@ export function agentImplementations(runtime: Partial<Pick<AgentRuntime, 'step' 
     actors: {
       llm: createLlmActor(resolved),
       tool: createToolActor(resolved),
+      approval: createApprovalActor(runtime.approval),
     },
   };
 }

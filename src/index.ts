@@ -1,4 +1,6 @@
-export { createAgent, AgentBusyError, type Agent, type Prompt } from './agent.js';
+export { createAgent, AgentBusyError, ApprovalError, type Agent, type Prompt } from './agent.js';
+export type { ApprovalPolicy, ApprovalRules, ApprovalRule, ApprovalFunction, ApprovalDecision, ApprovalContext } from './approval/approval-policy.js';
+export type { AgentHooks, BeforeLLMCallArgs, AfterLLMCallArgs, BeforeToolCallArgs, AfterToolCallArgs, LLMCallReplacements, BeforeToolCallDecision, ToolResultReplacement } from './hooks.js';
 export { agentMachine, type AgentMachine, type AgentMachineEvent } from './machines/agent-machine.js';
 export type { AgentContext, AgentConfig, AgentMachineInput, RunState } from './machines/context.js';
 export { agentImplementations } from './implementations.js';

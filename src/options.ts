@@ -2,6 +2,7 @@ import { modelMessageSchema, type LanguageModel, type ModelMessage, type SystemM
 import { z } from 'zod';
 import type { InspectionEvent, Observer } from 'xstate';
 import type { StepFunction } from './actors/step.js';
+import type { ApprovalFunction, ApprovalPolicy } from './approval/approval-policy.js';
 import type { AgentHooks } from './hooks.js';
 import type { TimeoutConfig } from './machines/context.js';
 import type { RetryConfig } from './resilience/retry-policy.js';
@@ -26,7 +27,20 @@ export interface AgentOptions {
    * same input (key order and whitespace do not matter) in `threshold`
    * consecutive steps. Default `{ threshold: 3 }`; `false` disables it.
    */
-  doomLoop?: { threshold?: number } | false;
+  doomLoop?: { threshold?: number; action?: 'stop' | 'ask' } | false;
+  /**
+   * Which tool calls need a person's approval: a function `(toolCall, ctx) => 'allow' | 'deny' | 'ask'`
+   * (may be async) or rules of tool-name globs. Default: every call is allowed.
+   */
+  approval?: ApprovalPolicy;
+  /** What a denied call does: the model sees the denial and goes on (`continue`, default), or the run ends `denied` (`stop`). */
+  onDeny?: 'continue' | 'stop';
+  /** Denies calls still waiting for an answer after this long. Default: wait until answered or aborted. */
+  approvalTimeoutMs?: number;
+  /** Steering messages delivered per step boundary: one (default) or all that wait. */
+  steeringMode?: 'one-at-a-time' | 'all';
+  /** Follow-ups delivered when a run would complete: one (default) or all that wait. */
+  followUpMode?: 'one-at-a-time' | 'all';
   /** Run a step's tool calls at once (`parallel`, default) or one after another. Results enter the history in call order either way. */
   toolExecution?: 'parallel' | 'sequential';
   /** Retries of failed LLM calls. Default `{ maxAttempts: 3, baseDelayMs: 2000, maxDelayMs: 30000 }`. */
@@ -62,6 +76,18 @@ const truncationLimitsSchema = z
   .strict();
 const hookList = z.array(z.custom<(...args: never[]) => unknown>((value) => typeof value === 'function', { message: 'expected a function' }));
 
+const approvalRuleList = z.array(
+  z.union([
+    z.string().min(1),
+    z
+      .object({
+        tool: z.string().min(1),
+        when: z.custom<(input: unknown) => boolean>((value) => typeof value === 'function', { message: 'expected a function' }).optional(),
+      })
+      .strict(),
+  ]),
+);
+
 const systemMessageSchema = z.object({ role: z.literal('system'), content: z.string() }).loose();
 
 export const agentOptionsSchema = z
@@ -71,7 +97,26 @@ export const agentOptionsSchema = z
     tools: z.record(z.string(), toolSchema).optional(),
     maxSteps: z.number().int().positive().optional(),
     messages: z.array(modelMessageSchema).optional(),
-    doomLoop: z.union([z.literal(false), z.object({ threshold: z.number().int().min(2).optional() }).strict()]).optional(),
+    doomLoop: z
+      .union([z.literal(false), z.object({ threshold: z.number().int().min(2).optional(), action: z.enum(['stop', 'ask']).optional() }).strict()])
+      .optional(),
+    approval: z
+      .union([
+        z.custom<ApprovalFunction>((value) => typeof value === 'function'),
+        z
+          .object({
+            deny: approvalRuleList.optional(),
+            ask: approvalRuleList.optional(),
+            allow: approvalRuleList.optional(),
+            default: z.enum(['allow', 'deny', 'ask']).optional(),
+          })
+          .strict(),
+      ])
+      .optional(),
+    onDeny: z.enum(['continue', 'stop']).optional(),
+    approvalTimeoutMs: positiveMs.optional(),
+    steeringMode: z.enum(['one-at-a-time', 'all']).optional(),
+    followUpMode: z.enum(['one-at-a-time', 'all']).optional(),
     toolExecution: z.enum(['parallel', 'sequential']).optional(),
     retry: z
       .object({

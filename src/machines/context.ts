@@ -15,6 +15,8 @@ import type { Usage } from './usage.js';
 export interface AgentContext {
   config: AgentConfig;
   messages: ModelMessage[];
+  /** Messages waiting to be delivered: steering at the next step boundary, follow-ups when a run would complete. Kept between runs. */
+  queues: { steering: ModelMessage[]; followUps: ModelMessage[] };
   /** Present while a run is active. */
   run?: RunState;
 }
@@ -48,6 +50,18 @@ export interface AgentConfig {
   timeouts: TimeoutConfig;
   /** What the model sees of a tool result at most; `false` sends results whole. */
   truncation: TruncationConfig | false;
+  /** True when the runtime has an approval policy; steps with tool calls then pass through `approving`. */
+  hasApprovalPolicy: boolean;
+  /** What a denial does: the model sees it and goes on, or the run ends `denied`. */
+  onDeny: 'continue' | 'stop';
+  /** Denies what still waits for an answer after this long. */
+  approvalTimeoutMs?: number;
+  /** What a doom loop does: end the run, or ask a person whether the repeated call may run. */
+  doomLoopAction: 'stop' | 'ask';
+  /** How many queued steering messages are delivered at once. */
+  steeringMode: 'one-at-a-time' | 'all';
+  /** How many queued follow-ups are delivered at once. */
+  followUpMode: 'one-at-a-time' | 'all';
 }
 
 export interface RunState {
@@ -73,8 +87,12 @@ export interface RunState {
   /** Tool calls of the current step, in call order, and their answers by index. */
   calls: StepToolCall[];
   answers: Array<ToolAnswer | null>;
-  /** Sequential execution: index of the next call to start. */
+  /** Index of the next call to start; calls before it have started or been answered without running. */
   nextCall: number;
+  /** The approval decisions of the current step's calls, by index; absent when no policy ran. */
+  approvals?: ApprovalState[];
+  /** When unanswered approvals are denied (`approvalTimeoutMs`). */
+  approvalDeadline?: number;
   /** Attempt (1-based) of the current LLM call; retries raise it, a new step resets it. */
   attempt: number;
   /** The scheduled retry while in `retrying`: the deadline lives here, not only in a timer, so a restored snapshot can re-arm it. */
@@ -83,6 +101,16 @@ export interface RunState {
   deadline?: number;
   /** Set by `agent.abort` or the run's deadline; the run ends with `outcome` as soon as its current state allows. */
   stop?: { outcome: 'aborted' | 'timeout'; reason: string; requests: number };
+}
+
+export interface ApprovalState {
+  decision: 'allow' | 'deny' | 'ask';
+  /** Why a person is asked: the policy said so, or the call repeated into a doom loop. */
+  reason: 'policy' | 'doom-loop';
+  /** A person's (or the timeout's) answer to an `ask`. */
+  answer?: 'approved' | 'denied';
+  /** The denial's reason, shown to the model. */
+  message?: string;
 }
 
 export type StepOutcome =
@@ -102,4 +130,9 @@ export const defaultConfig: AgentConfig = {
   retry: defaultRetryConfig,
   timeouts: {},
   truncation: defaultTruncationConfig,
+  hasApprovalPolicy: false,
+  onDeny: 'continue',
+  doomLoopAction: 'stop',
+  steeringMode: 'one-at-a-time',
+  followUpMode: 'one-at-a-time',
 };

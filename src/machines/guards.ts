@@ -2,7 +2,9 @@ import type { FinishReason } from 'ai';
 import type { Outcome, RunError } from '../result.js';
 import type { AgentContext, RunState } from './context.js';
 import { isRetryableKind } from '../resilience/retry-policy.js';
+import { isDenied, isUnanswered } from './approval-updates.js';
 import { doomLoopFingerprint } from './doom-loop.js';
+import { hasQueuedMessages } from './queue-updates.js';
 
 /**
  * The `deciding` guards, as pure functions of the context. They are evaluated
@@ -128,4 +130,33 @@ export function isMaxStepsReached(context: AgentContext): boolean {
 export function areAllToolsAnswered(context: AgentContext): boolean {
   const answers = context.run?.answers;
   return answers !== undefined && answers.every((answer) => answer !== null);
+}
+
+/** The run would complete, but steering or follow-up messages wait and steps are left: the same run goes on. */
+export function isCompletedWithQueuedMessages(context: AgentContext): boolean {
+  return isFinishedWith(context, 'completed') && hasQueuedMessages(context) && !isMaxStepsReached(context);
+}
+
+/** The step's tool calls go through the approval actor: a policy is set, or a doom loop is to be asked about. */
+export function needsApproval(context: AgentContext): boolean {
+  if (!wantsTools(context)) return false;
+  return context.config.hasApprovalPolicy || (context.config.doomLoopAction === 'ask' && isDoomLoop(context));
+}
+
+export function hasUnansweredApprovals(context: AgentContext): boolean {
+  return context.run?.approvals?.some(isUnanswered) ?? false;
+}
+
+/** Every answer is in and a doom-loop call was denied: the run ends `doom-loop`. */
+export function isDoomLoopDenied(context: AgentContext): boolean {
+  const approvals = context.run?.approvals;
+  if (!approvals || hasUnansweredApprovals(context)) return false;
+  return approvals.some((approval) => approval.reason === 'doom-loop' && approval.answer === 'denied');
+}
+
+/** Every answer is in, something was denied, and `onDeny` is `stop`: the run ends `denied`. */
+export function isDeniedStop(context: AgentContext): boolean {
+  const approvals = context.run?.approvals;
+  if (!approvals || hasUnansweredApprovals(context) || context.config.onDeny !== 'stop') return false;
+  return approvals.some(isDenied);
 }

@@ -4,25 +4,16 @@ import type { ToolActorOutput } from '../actors/tool-actor.js';
 import type { AgentEvent } from '../events.js';
 import type { Outcome, RunError, RunResult } from '../result.js';
 import type { AgentContext, RunState } from './context.js';
+export type { Update } from './update.js';
 import { nextDoomStreaks } from './doom-loop.js';
 import { errorAnswer, toolMessage, unansweredToolCalls, type ToolAnswer } from './history.js';
 import { addUsage, emptyUsage } from './usage.js';
+import { denialMessage, isDenied, stepCalls } from './approval-updates.js';
+import { deliverSteering } from './queue-updates.js';
+import { activeRun, withRun, type Update } from './update.js';
 import { retryDelayMs } from '../resilience/retry-policy.js';
 
-/**
- * The machine's context updates as pure functions: each takes the context
- * and returns the next one plus the events it reports. The machine's actions
- * only wire these to `assign` and `emit`.
- */
-export interface Update {
-  context: AgentContext;
-  events: AgentEvent[];
-}
-
-function activeRun(context: AgentContext): RunState {
-  if (context.run === undefined) throw new Error('loopchart: no active run (machine invariant broken)');
-  return context.run;
-}
+/** The run's lifecycle as pure context updates: start, steps, retries, tools, end. */
 
 export function beginRun(context: AgentContext, prompt: ModelMessage[], runId: string, now: number): Update {
   const run: RunState = {
@@ -42,13 +33,15 @@ export function beginRun(context: AgentContext, prompt: ModelMessage[], runId: s
     attempt: 1,
     ...(context.config.timeouts.totalMs !== undefined ? { deadline: now + context.config.timeouts.totalMs } : {}),
   };
-  return {
+  const started: Update = {
     context: { ...context, messages: [...context.messages, ...prompt], run },
     events: [
       { type: 'run-start', runId, prompt },
       ...prompt.map((message): AgentEvent => ({ type: 'message', runId, message })),
     ],
   };
+  const steered = deliverSteering(started.context, runId);
+  return { context: steered.context, events: [...started.events, ...steered.events] };
 }
 
 export function beginStep(context: AgentContext): Update {
@@ -150,18 +143,61 @@ export function requestStop(context: AgentContext, outcome: 'aborted' | 'timeout
   return { context: { ...context, run: { ...run, stop } }, events: [] };
 }
 
-export function beginToolExec(context: AgentContext): Update {
-  const run = activeRun(context);
-  const calls = run.step?.status === 'finished' ? run.step.toolCalls : [];
-  return {
-    context: { ...context, run: { ...run, calls, answers: calls.map(() => null), nextCall: 0 } },
-    events: [],
-  };
+/** Answers a call without running it, reporting the answer as an error `tool-result`. */
+function answerWithoutRunning(run: RunState, index: number, message: string, events: AgentEvent[]): ToolAnswer {
+  const call = run.calls[index]!;
+  events.push({
+    type: 'tool-result',
+    runId: run.id,
+    step: run.steps,
+    toolCallId: call.toolCallId,
+    toolName: call.toolName,
+    output: message,
+    isError: true,
+    durationMs: 0,
+  });
+  return errorAnswer(call, message);
 }
 
-export function markToolStarted(context: AgentContext): Update {
+/** The step's calls become pending; denied calls are answered at once with their denial. */
+export function beginToolExec(context: AgentContext): Update {
   const run = activeRun(context);
-  return { context: { ...context, run: { ...run, nextCall: run.nextCall + 1 } }, events: [] };
+  const calls = stepCalls(run);
+  const events: AgentEvent[] = [];
+  const pending: RunState = { ...run, calls, answers: calls.map(() => null), nextCall: 0 };
+  pending.answers = calls.map((_, index) => {
+    const approval = run.approvals?.[index];
+    return approval && isDenied(approval) ? answerWithoutRunning(pending, index, denialMessage(approval), events) : null;
+  });
+  return withRun(context, pending, events);
+}
+
+export const STEERING_SKIP_MESSAGE = 'Tool call skipped: a new user message arrived before it ran.';
+
+/**
+ * Which calls start now: all pending ones (parallel) or the next one
+ * (sequential). When a steering message waits, no further call starts: the
+ * ones not yet started are answered as skipped.
+ */
+export function startNextTools(context: AgentContext): Update & { start: number[] } {
+  const run = activeRun(context);
+  const events: AgentEvent[] = [];
+  const answers = run.answers.slice();
+  const pendingFrom = (from: number) => answers.findIndex((answer, index) => index >= from && answer === null);
+
+  if (context.queues.steering.length > 0) {
+    for (let index = run.nextCall; index < answers.length; index++) {
+      if (answers[index] === null) answers[index] = answerWithoutRunning(run, index, STEERING_SKIP_MESSAGE, events);
+    }
+    return { ...withRun(context, { ...run, answers, nextCall: answers.length }, events), start: [] };
+  }
+  if (context.config.toolExecution === 'parallel') {
+    const start = answers.flatMap((answer, index) => (index >= run.nextCall && answer === null ? [index] : []));
+    return { ...withRun(context, { ...run, nextCall: answers.length }), start };
+  }
+  const next = pendingFrom(run.nextCall);
+  if (next < 0) return { ...withRun(context, { ...run, nextCall: answers.length }), start: [] };
+  return { ...withRun(context, { ...run, nextCall: next + 1 }), start: [next] };
 }
 
 export function recordToolAnswer(context: AgentContext, output: ToolActorOutput): Update {
@@ -203,14 +239,14 @@ function stepEndEvent(run: RunState): AgentEvent {
 export function endToolStep(context: AgentContext): Update {
   const run = activeRun(context);
   const message = toolMessage(run.answers.filter((answer): answer is ToolAnswer => answer !== null));
-  return {
-    context: {
-      ...context,
-      messages: [...context.messages, message],
-      run: { ...run, calls: [], answers: [], nextCall: 0, stepOpen: false },
-    },
-    events: [{ type: 'message', runId: run.id, message }, stepEndEvent(run)],
+  const { approvals: _approvals, approvalDeadline: _deadline, ...rest } = run;
+  const ended: AgentContext = {
+    ...context,
+    messages: [...context.messages, message],
+    run: { ...rest, calls: [], answers: [], nextCall: 0, stepOpen: false },
   };
+  const steered = deliverSteering(ended, run.id);
+  return { context: steered.context, events: [{ type: 'message', runId: run.id, message }, stepEndEvent(run), ...steered.events] };
 }
 
 /** Why a tool call got no real result, as the model will read it. */
@@ -224,6 +260,8 @@ export function unansweredReason(outcome: Outcome, context: AgentContext): strin
       return `Tool call not executed: the run reached its step limit (maxSteps: ${context.config.maxSteps}).`;
     case 'doom-loop':
       return `Tool call not executed: the same tool call was repeated ${context.config.doomLoopThreshold} times in a row (doom loop).`;
+    case 'denied':
+      return 'Tool call not executed: the run stopped because a tool call was denied.';
     default:
       return `Tool call not executed: the run ended with outcome "${outcome}".`;
   }
@@ -250,8 +288,14 @@ export function endRun(
     answered.add(call.toolCallId);
     return answer;
   });
-  const strays = unansweredToolCalls(messages, run.startIndex).filter((call) => !answered.has(call.toolCallId));
-  const answers = [...pendingAnswers, ...strays.map((call) => errorAnswer(call, reason))];
+  const calls = stepCalls(run);
+  const strays = unansweredToolCalls(messages, run.startIndex)
+    .filter((call) => !answered.has(call.toolCallId))
+    .map((call) => {
+      const approval = run.approvals?.[calls.findIndex((stepCall) => stepCall.toolCallId === call.toolCallId)];
+      return errorAnswer(call, approval && isDenied(approval) ? denialMessage(approval) : reason);
+    });
+  const answers = [...pendingAnswers, ...strays];
   if (answers.length > 0) {
     const message = toolMessage(answers);
     messages = [...messages, message];

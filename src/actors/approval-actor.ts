@@ -1,0 +1,55 @@
+import type { ModelMessage } from 'ai';
+import { fromPromise } from 'xstate';
+import { decideByRules, type ApprovalDecision, type ApprovalPolicy } from '../approval/approval-policy.js';
+import { errorMessage } from '../errors/error-message.js';
+import { toolCallFingerprint } from '../machines/doom-loop.js';
+import type { StepToolCall } from './step.js';
+
+export interface ApprovalActorInput {
+  runId: string;
+  step: number;
+  calls: StepToolCall[];
+  messages: ModelMessage[];
+  /** With `doomLoop.action: 'ask'`: the fingerprint of the call that repeated too often. */
+  doomLoopFingerprint?: string;
+}
+
+/** One call's decision and why a person is asked, when they are. */
+export interface ApprovalVerdict {
+  decision: ApprovalDecision;
+  reason: 'policy' | 'doom-loop';
+  /** Why a call was denied without asking (a failing policy). */
+  message?: string;
+}
+
+/**
+ * The approval actor: decides every call of a step with the policy (rules or
+ * a function, possibly async). A policy that throws denies its call (fail
+ * closed). A call that repeats into a doom loop is asked about whatever the
+ * policy says (unless the policy denies it outright).
+ */
+export function createApprovalActor(policy: ApprovalPolicy | undefined) {
+  return fromPromise<ApprovalVerdict[], ApprovalActorInput>(async ({ input }) => {
+    const decide = async (call: StepToolCall): Promise<ApprovalVerdict> => {
+      let decision: ApprovalDecision = 'allow';
+      if (policy !== undefined && !call.invalid) {
+        try {
+          decision =
+            typeof policy === 'function'
+              ? await policy(call, { runId: input.runId, step: input.step, messages: input.messages })
+              : decideByRules(policy, call);
+        } catch (error) {
+          return { decision: 'deny', reason: 'policy', message: `the approval policy failed (${errorMessage(error)})` };
+        }
+        if (decision !== 'allow' && decision !== 'deny' && decision !== 'ask') {
+          return { decision: 'deny', reason: 'policy', message: `the approval policy answered ${JSON.stringify(decision)}, not allow, deny or ask` };
+        }
+      }
+      if (decision !== 'deny' && input.doomLoopFingerprint !== undefined && toolCallFingerprint(call) === input.doomLoopFingerprint) {
+        return { decision: 'ask', reason: 'doom-loop' };
+      }
+      return { decision, reason: 'policy' };
+    };
+    return Promise.all(input.calls.map(decide));
+  });
+}

@@ -1,0 +1,251 @@
+import { generateId, type ModelMessage } from 'ai';
+import { enqueueActions, fromCallback, fromPromise, raise, sendTo, setup } from 'xstate';
+import type { ApprovalActorInput, ApprovalVerdict } from '../actors/approval-actor.js';
+import type { LlmActorCommand, LlmActorEvent, LlmActorInput } from '../actors/llm-actor.js';
+import type { ToolActorInput, ToolActorOutput } from '../actors/tool-actor.js';
+import { errorMessage } from '../errors/error-message.js';
+import type { AgentEvent } from '../events.js';
+import { limitsFor } from '../resilience/truncate-output.js';
+import type { Outcome, RunError } from '../result.js';
+import * as approvals from './approval-updates.js';
+import type { AgentContext, AgentMachineInput } from './context.js';
+import { doomLoopFingerprint } from './doom-loop.js';
+import * as guards from './guards.js';
+import { errorAnswer } from './history.js';
+import * as queues from './queue-updates.js';
+import * as updates from './run-updates.js';
+import type { Update } from './update.js';
+
+/** Events the agent machine accepts. */
+export type AgentMachineEvent =
+  | { type: 'agent.prompt'; messages: ModelMessage[] }
+  | { type: 'agent.abort'; reason?: string }
+  | { type: 'agent.approve'; toolCallId: string }
+  | { type: 'agent.deny'; toolCallId: string; reason?: string }
+  | { type: 'agent.steer'; message: ModelMessage }
+  | { type: 'agent.followUp'; message: ModelMessage }
+  /** Internal: raised when an abort or the run's deadline asks the current state to stop. */
+  | { type: 'run.stop' }
+  | LlmActorEvent
+  | { type: `xstate.done.actor.${string}`; output: unknown }
+  | { type: `xstate.error.actor.${string}`; error: unknown };
+
+const missingRuntime =
+  'agentMachine has no model: provide one with agentMachine.provide(agentImplementations({ model, tools })) or use createAgent().';
+
+/** Placeholder actors: `agentMachine` must be provided with real ones (see `agentImplementations`). */
+const unprovidedLlm = fromCallback<LlmActorCommand, LlmActorInput, LlmActorEvent>(({ sendBack }) => {
+  sendBack({ type: 'llm.error', error: { kind: 'invalid-request', message: missingRuntime } });
+});
+const unprovidedTool = fromPromise<ToolActorOutput, ToolActorInput>(async ({ input }) => {
+  throw new Error(`${missingRuntime} (tool "${input.call.toolName}")`);
+});
+const allowAll = fromPromise<ApprovalVerdict[], ApprovalActorInput>(async ({ input }) =>
+  input.calls.map(() => ({ decision: 'allow' as const, reason: 'policy' as const })),
+);
+
+export function toolActorId(step: number, index: number): string {
+  return `tool.${step}.${index}`;
+}
+
+/** The largest delay a timer takes; used for timers whose guard keeps them from firing. */
+const NEVER_MS = 2 ** 31 - 1;
+
+function remaining(deadline: number | undefined): number {
+  return deadline === undefined ? NEVER_MS : Math.max(0, deadline - Date.now());
+}
+
+/** Wires a pure update into an action: assign the context, emit its events. */
+function applyUpdate(update: Update, enqueue: { assign: (context: AgentContext) => void; emit: (event: AgentEvent) => void }) {
+  enqueue.assign(update.context);
+  for (const event of update.events) enqueue.emit(event);
+}
+
+/**
+ * The machine's implementations: guards (pure functions of the context, in
+ * `guards.ts`), actions (pure updates, in `*-updates.ts`, wired to assign and
+ * emit), delays and placeholder actors. The state tree is in `agent-machine.ts`.
+ */
+export const agentSetup = setup({
+  types: {
+    context: {} as AgentContext,
+    events: {} as AgentMachineEvent,
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- XState's documented way to declare the input type
+    input: {} as AgentMachineInput,
+    emitted: {} as AgentEvent,
+  },
+  actors: {
+    llm: unprovidedLlm,
+    tool: unprovidedTool,
+    approval: allowAll,
+  },
+  delays: {
+    retryDelay: ({ context }) => remaining(context.run?.retry?.resumeAt),
+    runDeadline: ({ context }) => remaining(context.run?.deadline),
+    approvalDeadline: ({ context }) => remaining(context.run?.approvalDeadline),
+  },
+  guards: {
+    isAbortRequested: ({ context }) => guards.isAbortRequested(context),
+    isOverTimeBudget: ({ context }) => guards.isOverTimeBudget(context, Date.now()),
+    isStopRepeated: ({ context }) => guards.isStopRepeated(context),
+    hasDeadline: ({ context }) => context.run?.deadline !== undefined,
+    canRetry: ({ context }) => guards.canRetry(context),
+    isContextOverflow: ({ context }) => guards.isContextOverflow(context),
+    hasStepFailed: ({ context }) => guards.hasStepFailed(context),
+    hasQueuedMessages: ({ context }) => guards.isCompletedWithQueuedMessages(context),
+    isCompletedFinish: ({ context }) => guards.isFinishedWith(context, 'completed'),
+    isLengthFinish: ({ context }) => guards.isFinishedWith(context, 'context-limit'),
+    isContentFilterFinish: ({ context }) => guards.isFinishedWith(context, 'content-filter'),
+    isFailingFinish: ({ context }) => guards.isFinishedWith(context, 'failed'),
+    wantsTools: ({ context }) => guards.wantsTools(context),
+    isDoomLoop: ({ context }) => guards.isDoomLoop(context) && context.config.doomLoopAction === 'stop',
+    isMaxStepsReached: ({ context }) => guards.isMaxStepsReached(context),
+    needsApproval: ({ context }) => guards.needsApproval(context),
+    areApprovalsSettled: ({ context }) => !guards.hasUnansweredApprovals(context),
+    isDoomLoopDenied: ({ context }) => guards.isDoomLoopDenied(context),
+    isDeniedStop: ({ context }) => guards.isDeniedStop(context),
+    hasApprovalDeadline: ({ context }) => context.run?.approvalDeadline !== undefined,
+    areAllToolsAnswered: ({ context }) => guards.areAllToolsAnswered(context),
+    isSequential: ({ context }) => context.config.toolExecution === 'sequential',
+    /** Filled by the compaction policy (context issue). */
+    shouldCompact: () => false,
+  },
+  actions: {
+    beginRun: enqueueActions(({ context, event, enqueue }) => {
+      if (event.type !== 'agent.prompt') return;
+      applyUpdate(updates.beginRun(context, event.messages, generateId(), Date.now()), enqueue);
+    }),
+    beginStep: enqueueActions(({ context, enqueue }) => applyUpdate(updates.beginStep(context), enqueue)),
+    recordFinishedStep: enqueueActions(({ context, event, enqueue }) => {
+      if (event.type === 'llm.finish') applyUpdate(updates.recordFinishedStep(context, event), enqueue);
+    }),
+    recordFailedStep: enqueueActions(({ context, event, enqueue }) => {
+      if (event.type === 'llm.error') applyUpdate(updates.recordFailedStep(context, event.error), enqueue);
+    }),
+    recordAbortedStep: enqueueActions(({ context, event, enqueue }) => {
+      if (event.type === 'llm.aborted') applyUpdate(updates.recordAbortedStep(context, event), enqueue);
+    }),
+    requestAbort: enqueueActions(({ context, event, enqueue }) => {
+      if (event.type !== 'agent.abort' || !context.run) return;
+      applyUpdate(updates.requestStop(context, 'aborted', event.reason ?? 'aborted by the caller'), enqueue);
+    }),
+    requestTimeout: enqueueActions(({ context, enqueue }) => {
+      if (!context.run) return;
+      applyUpdate(updates.requestStop(context, 'timeout', 'the run reached timeouts.totalMs'), enqueue);
+    }),
+    raiseStop: raise({ type: 'run.stop' }),
+    scheduleRetry: enqueueActions(({ context, enqueue }) => applyUpdate(updates.scheduleRetry(context, Date.now(), Math.random), enqueue)),
+    beginAttempt: enqueueActions(({ context, enqueue }) => applyUpdate(updates.beginAttempt(context), enqueue)),
+    abortLlm: sendTo('llm', { type: 'llm.abort' }),
+    enqueueMessage: enqueueActions(({ context, event, enqueue }) => {
+      if (event.type === 'agent.steer') applyUpdate(queues.enqueueSteering(context, event.message), enqueue);
+      if (event.type === 'agent.followUp') applyUpdate(queues.enqueueFollowUp(context, event.message), enqueue);
+    }),
+    deliverQueued: enqueueActions(({ context, enqueue }) => {
+      if (context.run) applyUpdate(queues.deliverQueued(context, context.run.id), enqueue);
+    }),
+    recordApprovalVerdicts: enqueueActions(({ context, event, enqueue }) => {
+      if (!event.type.startsWith('xstate.done.actor.approval')) return;
+      applyUpdate(approvals.recordApprovalVerdicts(context, (event as { output: ApprovalVerdict[] }).output, Date.now()), enqueue);
+    }),
+    answerApproval: enqueueActions(({ context, event, enqueue }) => {
+      if (event.type === 'agent.approve') applyUpdate(approvals.answerApproval(context, event.toolCallId, 'approved'), enqueue);
+      if (event.type === 'agent.deny') applyUpdate(approvals.answerApproval(context, event.toolCallId, 'denied', event.reason), enqueue);
+    }),
+    denyUnansweredApprovals: enqueueActions(({ context, enqueue }) =>
+      applyUpdate(approvals.denyUnanswered(context, `no answer within ${context.config.approvalTimeoutMs} ms (approvalTimeoutMs)`), enqueue),
+    ),
+    beginToolExec: enqueueActions(({ context, enqueue }) => applyUpdate(updates.beginToolExec(context), enqueue)),
+    startTools: enqueueActions(({ context, enqueue }) => {
+      const run = context.run;
+      if (!run) return;
+      const next = updates.startNextTools(context);
+      const { timeouts, truncation } = context.config;
+      for (const index of next.start) {
+        const call = run.calls[index]!;
+        const timeoutMs = timeouts.tools?.[call.toolName] ?? timeouts.toolMs;
+        enqueue.spawnChild('tool', {
+          id: toolActorId(run.steps, index),
+          input: {
+            runId: run.id,
+            step: run.steps,
+            index,
+            call,
+            messages: context.messages,
+            ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+            ...(timeouts.hookMs !== undefined ? { hookMs: timeouts.hookMs } : {}),
+            ...(truncation ? { truncation: limitsFor(truncation, call.toolName) } : {}),
+          },
+        });
+      }
+      applyUpdate(next, enqueue);
+    }),
+    recordToolAnswer: enqueueActions(({ context, event, enqueue }) => {
+      if (!event.type.startsWith('xstate.done.actor.tool.')) return;
+      applyUpdate(updates.recordToolAnswer(context, (event as { output: ToolActorOutput }).output), enqueue);
+    }),
+    /** A tool actor that rejected (a custom one: the built-in never does) still answers its call. */
+    recordToolCrash: enqueueActions(({ context, event, enqueue }) => {
+      const index = Number(event.type.split('.').pop());
+      const call = context.run?.calls[index];
+      if (!call || !('error' in event)) return;
+      const message = `Tool "${call.toolName}" crashed: ${errorMessage(event.error)}`;
+      const output = { index, answer: errorAnswer(call, message), output: message, isError: true, durationMs: 0 };
+      applyUpdate(updates.recordToolAnswer(context, output), enqueue);
+    }),
+    stopRunningTools: enqueueActions(({ context, enqueue }) => {
+      const run = context.run;
+      if (!run) return;
+      for (let index = 0; index < run.nextCall; index++) {
+        if (run.answers[index] === null) enqueue.stopChild(toolActorId(run.steps, index));
+      }
+    }),
+    endToolStep: enqueueActions(({ context, enqueue }) => applyUpdate(updates.endToolStep(context), enqueue)),
+    /** Ends a run that was asked to stop, with the outcome of the first request (`aborted` or `timeout`). */
+    endStoppedRun: enqueueActions(({ context, enqueue }) => {
+      if (!context.run) return;
+      applyUpdate(updates.endRun(context, context.run.stop?.outcome ?? 'aborted', undefined, Date.now()), enqueue);
+    }),
+    /** Ends the run with `outcome`; the error defaults to the step's own, when it failed. */
+    endRun: enqueueActions(({ context, enqueue }, params: { outcome: Outcome; error?: RunError }) => {
+      if (!context.run) return;
+      const error = params.error ?? guards.stepError(context);
+      applyUpdate(updates.endRun(context, params.outcome, error, Date.now()), enqueue);
+    }),
+  },
+});
+
+/** What the approval actor gets for the current step. */
+export function approvalInput(context: AgentContext): ApprovalActorInput {
+  const run = context.run!;
+  const fingerprint =
+    context.config.doomLoopAction === 'ask' && context.config.doomLoopThreshold > 0
+      ? doomLoopFingerprint(run.doomStreaks, context.config.doomLoopThreshold)
+      : undefined;
+  return {
+    runId: run.id,
+    step: run.steps,
+    calls: approvals.stepCalls(run),
+    messages: context.messages,
+    ...(fingerprint !== undefined ? { doomLoopFingerprint: fingerprint } : {}),
+  };
+}
+
+/** What the llm actor gets for the current attempt. */
+export function llmInput(context: AgentContext): LlmActorInput {
+  const run = context.run!;
+  const { timeouts, instructions } = context.config;
+  return {
+    runId: run.id,
+    step: run.steps,
+    attempt: run.attempt,
+    messages: context.messages,
+    instructions,
+    limits: {
+      ...(timeouts.firstChunkMs !== undefined ? { firstChunkMs: timeouts.firstChunkMs } : {}),
+      ...(timeouts.chunkMs !== undefined ? { chunkMs: timeouts.chunkMs } : {}),
+      ...(timeouts.stepMs !== undefined ? { stepMs: timeouts.stepMs } : {}),
+    },
+    ...(timeouts.hookMs !== undefined ? { hookMs: timeouts.hookMs } : {}),
+  };
+}
