@@ -5,7 +5,9 @@ import type { AgentEvent } from './events.js';
 import { agentImplementations } from './implementations.js';
 import { agentMachine, type AgentMachine } from './machines/agent-machine.js';
 import type { AgentMachineInput } from './machines/context.js';
+import { defaultCompactionConfig, type CompactionConfig } from './context/compaction-config.js';
 import { pendingApprovalIds } from './machines/approval-updates.js';
+import { contextTokensOf } from './machines/compaction-updates.js';
 import { errorAnswer, toolMessage, unansweredToolCalls } from './machines/history.js';
 import { parseAgentOptions, type AgentOptions } from './options.js';
 import type { RunResult } from './result.js';
@@ -58,6 +60,8 @@ export interface Agent {
   followUp(message: string | ModelMessage): void;
   /** The current history. */
   readonly messages: ModelMessage[];
+  /** The context's size in tokens: the last LLM call's provider usage plus an estimate (characters / 4) of the messages added since. */
+  readonly contextTokens: number;
   /** True while a run is active. */
   readonly isRunning: boolean;
   /** The XState actor, for inspection, snapshots and advanced use. */
@@ -98,6 +102,8 @@ class StatechartAgent implements Agent {
         tools: options.tools ?? {},
         ...(options.step ? { step: options.step } : {}),
         hooks: options.hooks ?? {},
+        ...(options.transformContext ? { transformContext: options.transformContext } : {}),
+        ...(options.compaction && options.compaction.model ? { compactionModel: options.compaction.model } : {}),
         ...(options.approval ? { approval: options.approval } : {}),
         emit: (event) => this.subject.next(event),
       }),
@@ -111,6 +117,10 @@ class StatechartAgent implements Agent {
 
   get messages(): ModelMessage[] {
     return this.current.getSnapshot().context.messages;
+  }
+
+  get contextTokens(): number {
+    return contextTokensOf(this.current.getSnapshot().context);
   }
 
   get isRunning(): boolean {
@@ -172,6 +182,7 @@ class StatechartAgent implements Agent {
         ...(this.options.toolExecution ? { toolExecution: this.options.toolExecution } : {}),
         ...(this.options.doomLoop ? { doomLoopAction: this.options.doomLoop.action ?? 'stop' } : {}),
         hasApprovalPolicy: this.options.approval !== undefined,
+        compaction: compactionConfig(this.options.compaction),
         ...(this.options.onDeny ? { onDeny: this.options.onDeny } : {}),
         ...(this.options.approvalTimeoutMs !== undefined ? { approvalTimeoutMs: this.options.approvalTimeoutMs } : {}),
         ...(this.options.steeringMode ? { steeringMode: this.options.steeringMode } : {}),
@@ -227,6 +238,12 @@ class StatechartAgent implements Agent {
       error: { kind: 'unknown', message: `loopchart internal error: ${message}` },
     });
   }
+}
+
+function compactionConfig(option: AgentOptions['compaction']): CompactionConfig | false {
+  if (!option) return false;
+  const { model: _model, ...data } = option;
+  return { ...defaultCompactionConfig, ...data };
 }
 
 function toMessages(prompt: Prompt): ModelMessage[] {

@@ -1,4 +1,5 @@
 import type { FinishReason, ModelMessage } from 'ai';
+import type { CompactionReason } from './context/compaction-config.js';
 import type { HookName } from './hooks.js';
 import type { RunError, RunResult } from './result.js';
 import type { Usage } from './machines/usage.js';
@@ -71,6 +72,15 @@ export type AgentEvent =
       input: unknown;
       /** `policy`: the approval policy said ask; `doom-loop`: the call repeated into a doom loop. */
       reason: 'policy' | 'doom-loop';
+    })
+  | (StepScoped & { type: 'compaction-start'; reason: CompactionReason; tokensBefore: number })
+  | (StepScoped & {
+      type: 'compaction-end';
+      reason: CompactionReason;
+      /** `pruned`: old tool outputs hidden from the model; `summarised`: older messages replaced by a summary. */
+      kind: 'pruned' | 'summarised';
+      tokensBefore: number;
+      tokensAfter: number;
     })
   | (RunScoped & { type: 'message'; message: ModelMessage });
 

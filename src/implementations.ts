@@ -1,4 +1,6 @@
+import type { LanguageModel } from 'ai';
 import { createApprovalActor } from './actors/approval-actor.js';
+import { createCompactionActor } from './actors/compaction-actor.js';
 import { createLlmActor } from './actors/llm-actor.js';
 import type { ApprovalPolicy } from './approval/approval-policy.js';
 import { streamLanguageModelCallStep } from './actors/stream-language-model-call-step.js';
@@ -15,7 +17,8 @@ import type { AgentRuntime } from './runtime.js';
  * ```
  */
 export function agentImplementations(
-  runtime: Partial<Pick<AgentRuntime, 'step' | 'emit' | 'tools' | 'hooks'>> & Pick<AgentRuntime, 'model'> & { approval?: ApprovalPolicy },
+  runtime: Partial<Pick<AgentRuntime, 'step' | 'emit' | 'tools' | 'hooks' | 'transformContext'>> &
+    Pick<AgentRuntime, 'model'> & { approval?: ApprovalPolicy; compactionModel?: LanguageModel },
 ) {
   const resolved: AgentRuntime = {
     model: runtime.model,
@@ -23,12 +26,14 @@ export function agentImplementations(
     step: runtime.step ?? streamLanguageModelCallStep,
     hooks: runtime.hooks ?? {},
     emit: runtime.emit ?? (() => {}),
+    ...(runtime.transformContext ? { transformContext: runtime.transformContext } : {}),
   };
   return {
     actors: {
       llm: createLlmActor(resolved),
       tool: createToolActor(resolved),
       approval: createApprovalActor(runtime.approval),
+      compaction: createCompactionActor(runtime.compactionModel ?? runtime.model, resolved.step),
     },
   };
 }

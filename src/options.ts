@@ -3,7 +3,9 @@ import { z } from 'zod';
 import type { InspectionEvent, Observer } from 'xstate';
 import type { StepFunction } from './actors/step.js';
 import type { ApprovalFunction, ApprovalPolicy } from './approval/approval-policy.js';
+import { defaultCompactionConfig } from './context/compaction-config.js';
 import type { AgentHooks } from './hooks.js';
+import type { ContextTransform } from './runtime.js';
 import type { TimeoutConfig } from './machines/context.js';
 import type { RetryConfig } from './resilience/retry-policy.js';
 import type { TruncationLimits } from './tools/truncate.js';
@@ -49,6 +51,25 @@ export interface AgentOptions {
   timeouts?: TimeoutConfig;
   /** What the model sees of a tool result at most. Default `{ maxLines: 2000, maxBytes: 51200 }`; `false` sends results whole. */
   truncation?: (Partial<TruncationLimits> & { tools?: Record<string, Partial<TruncationLimits>> }) | false;
+  /**
+   * Context compaction (off by default): above `contextWindow - reserveTokens` old tool outputs are
+   * pruned first, then older messages are summarised. See docs/context.md.
+   */
+  compaction?:
+    | {
+        contextWindow: number;
+        reserveTokens?: number;
+        keepRecentTokens?: number;
+        protectToolOutputTokens?: number;
+        maxCompactions?: number;
+        /** The summariser; default the agent's model. */
+        model?: LanguageModel;
+        /** The summariser's system prompt. */
+        instructions?: string;
+      }
+    | false;
+  /** Runs before every LLM call on what the model will see (trim, inject, redact) without changing the stored history. A throw fails the call. */
+  transformContext?: ContextTransform;
   /** Hooks around LLM and tool calls. See `AgentHooks`. */
   hooks?: AgentHooks;
   /** An XState inspection observer (for example the Stately inspector's `inspector.inspect`). */
@@ -144,6 +165,27 @@ export const agentOptionsSchema = z
         truncationLimitsSchema.extend({ tools: z.record(z.string(), truncationLimitsSchema).optional() }).strict(),
       ])
       .optional(),
+    compaction: z
+      .union([
+        z.literal(false),
+        z
+          .object({
+            contextWindow: z.number().int().positive(),
+            reserveTokens: z.number().int().nonnegative().optional(),
+            keepRecentTokens: z.number().int().nonnegative().optional(),
+            protectToolOutputTokens: z.number().int().nonnegative().optional(),
+            maxCompactions: z.number().int().nonnegative().optional(),
+            model: modelSchema.optional(),
+            instructions: z.string().optional(),
+          })
+          .strict()
+          .refine((value) => value.contextWindow > (value.reserveTokens ?? defaultCompactionConfig.reserveTokens), {
+            message: 'contextWindow must be larger than reserveTokens',
+            path: ['contextWindow'],
+          }),
+      ])
+      .optional(),
+    transformContext: z.custom<ContextTransform>((value) => typeof value === 'function', { message: 'expected a function' }).optional(),
     hooks: z
       .object({
         beforeLLMCall: hookList.optional(),

@@ -1,4 +1,4 @@
-import type { LanguageModel, ToolSet } from 'ai';
+import type { LanguageModel, ModelMessage, ToolSet } from 'ai';
 import type { StepFunction } from './actors/step.js';
 import type { AgentEvent } from './events.js';
 import type { AgentHooks } from './hooks.js';
@@ -14,6 +14,11 @@ export interface AgentRuntime {
   tools: ToolSet;
   step: StepFunction;
   hooks: AgentHooks;
+  /** Runs before every LLM call on what the model will see (trim, inject, redact); the stored history is not changed. */
+  transformContext?: ContextTransform;
   /** Receives the events that do not go through a transition (deltas, tool updates, hook errors). Must not throw. */
   emit: (event: AgentEvent) => void;
 }
+
+/** See `AgentOptions.transformContext`. A throw fails the call (fail closed): nothing is sent. */
+export type ContextTransform = (messages: ModelMessage[], options: { signal: AbortSignal }) => ModelMessage[] | Promise<ModelMessage[]>;

@@ -32,7 +32,7 @@ describe('decideByRules', () => {
 });
 
 describe('message queues', () => {
-  const base: AgentContext = { config: defaultConfig, messages: [], queues: { steering: [], followUps: [] } };
+  const base: AgentContext = { config: defaultConfig, messages: [], queues: { steering: [], followUps: [] }, prunedToolCallIds: [] };
   const user = (text: string) => ({ role: 'user' as const, content: text });
 
   it('deliver steering one at a time or all at once', () => {

@@ -7,6 +7,8 @@ function context(run: Partial<RunState> = {}, config: Partial<AgentContext['conf
   return {
     config: { ...defaultConfig, ...config },
     messages: [],
+    queues: { steering: [], followUps: [] },
+    prunedToolCallIds: [],
     run: {
       id: 'r',
       startedAt: 0,
@@ -22,6 +24,7 @@ function context(run: Partial<RunState> = {}, config: Partial<AgentContext['conf
       answers: [],
       nextCall: 0,
       attempt: 1,
+      compactions: 0,
       ...run,
     },
   };
@@ -64,7 +67,7 @@ describe('deciding guards', () => {
     expect(guards.isAbortRequested(context())).toBe(false);
     expect(guards.isAbortRequested(context({ stop: { outcome: 'aborted', reason: 'x', requests: 1 } }))).toBe(true);
     expect(guards.isAbortRequested(context({ stop: { outcome: 'timeout', reason: 'x', requests: 1 } }))).toBe(false);
-    expect(guards.isAbortRequested({ config: defaultConfig, messages: [] })).toBe(false);
+    expect(guards.isAbortRequested({ config: defaultConfig, messages: [], queues: { steering: [], followUps: [] }, prunedToolCallIds: [] })).toBe(false);
   });
 
   it('hasStepFailed is true only for a failed step', () => {

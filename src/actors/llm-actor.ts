@@ -6,7 +6,8 @@ import type { AgentContext } from '../machines/context.js';
 import { usageFrom, type Usage } from '../machines/usage.js';
 import { runHook } from '../resilience/run-hook.js';
 import type { RunError } from '../result.js';
-import type { AgentRuntime } from '../runtime.js';
+import { errorMessage } from '../errors/error-message.js';
+import type { AgentRuntime, ContextTransform } from '../runtime.js';
 import type { StepToolCall } from './step.js';
 import { StepAccumulator } from './step-accumulator.js';
 import { StepWatchdog, type StepLimits } from './step-watchdog.js';
@@ -37,6 +38,18 @@ export type LlmActorEvent =
   | (StepOutput & { type: 'llm.finish'; finishReason: FinishReason; rawFinishReason?: string; usage: Usage })
   | { type: 'llm.error'; error: RunError }
   | (StepOutput & { type: 'llm.aborted' });
+
+class ContextTransformError extends Error {}
+
+async function transformContext(transform: ContextTransform, messages: ModelMessage[], signal: AbortSignal): Promise<ModelMessage[]> {
+  try {
+    const transformed = await transform(messages, { signal });
+    if (!Array.isArray(transformed)) throw new Error('it returned no message array');
+    return transformed;
+  } catch (error) {
+    throw new ContextTransformError(`transformContext failed, so the call was not made: ${errorMessage(error)}`);
+  }
+}
 
 /** A provider error part mid-stream is a `stream` failure unless its own classification says more. */
 function classifyStreamError(error: unknown): RunError {
@@ -79,7 +92,8 @@ export function createLlmActor(runtime: AgentRuntime) {
     });
 
     const prepareCall = async (): Promise<Required<Omit<LLMCallReplacements, 'instructions'>> & Pick<LLMCallReplacements, 'instructions'>> => {
-      let call = { model: runtime.model, messages: input.messages, instructions: input.instructions, tools: runtime.tools };
+      const messages = runtime.transformContext ? await transformContext(runtime.transformContext, input.messages, controller.signal) : input.messages;
+      let call = { model: runtime.model, messages, instructions: input.instructions, tools: runtime.tools };
       const hooks = runtime.hooks.beforeLLMCall ?? [];
       for (const [index, hook] of hooks.entries()) {
         const outcome = await runHook(() => hook({ ...scope, attempt: input.attempt, ...call }), input.hookMs);
@@ -145,7 +159,12 @@ export function createLlmActor(runtime: AgentRuntime) {
       settle({ type: 'llm.error', error: { kind: 'stream', message: 'The model stream ended without a finish part.' } });
     };
 
-    consume().catch((error: unknown) => settle({ type: 'llm.error', error: classifyError(error) }));
+    consume().catch((error: unknown) =>
+      settle({
+        type: 'llm.error',
+        error: error instanceof ContextTransformError ? { kind: 'invalid-request', message: error.message } : classifyError(error),
+      }),
+    );
 
     return () => {
       settled = true;

@@ -1,4 +1,5 @@
-import { agentSetup, approvalInput, llmInput } from './agent-setup.js';
+import { agentSetup, approvalInput, compactionInput, llmInput } from './agent-setup.js';
+import { errorMessage } from '../errors/error-message.js';
 import { defaultConfig } from './context.js';
 
 export { type AgentMachineEvent } from './agent-setup.js';
@@ -26,6 +27,7 @@ export const agentMachine = agentSetup.createMachine({
     config: { ...defaultConfig, ...input.config },
     messages: input.messages ?? [],
     queues: { steering: [], followUps: [] },
+    prunedToolCallIds: [],
   }),
   initial: 'idle',
   on: {
@@ -35,11 +37,11 @@ export const agentMachine = agentSetup.createMachine({
   states: {
     idle: {
       on: {
-        'agent.prompt': { target: 'running', actions: ['beginRun', 'beginStep'] },
+        'agent.prompt': { target: 'running', actions: 'beginRun' },
       },
     },
     running: {
-      initial: 'llm',
+      initial: 'nextStep',
       on: {
         'agent.abort': { actions: ['requestAbort', 'raiseStop'] },
       },
@@ -47,8 +49,43 @@ export const agentMachine = agentSetup.createMachine({
         runDeadline: { guard: 'hasDeadline', actions: ['requestTimeout', 'raiseStop'] },
       },
       states: {
+        nextStep: {
+          always: [
+            {
+              guard: 'isCompactionExhausted',
+              target: '#agent.idle',
+              actions: {
+                type: 'endRun',
+                params: { outcome: 'context-limit', error: { kind: 'context-overflow', message: 'The context is over budget and maxCompactions is used up.' } },
+              },
+            },
+            { guard: 'shouldCompact', target: 'compacting', actions: { type: 'beginCompaction', params: { reason: 'threshold' } } },
+            { target: 'llm', actions: 'beginStep' },
+          ],
+        },
         compacting: {
-          always: 'llm',
+          invoke: {
+            id: 'compaction',
+            src: 'compaction',
+            input: ({ context }) => compactionInput(context),
+            onDone: [
+              { guard: 'isOverflowCompaction', target: 'llm', actions: ['applyCompaction', 'beginAttempt'] },
+              { target: 'llm', actions: ['applyCompaction', 'beginStep'] },
+            ],
+            onError: {
+              target: '#agent.idle',
+              actions: {
+                type: 'endRun',
+                params: ({ event }) => ({
+                  outcome: 'context-limit' as const,
+                  error: { kind: 'context-overflow' as const, message: `Compaction failed: ${errorMessage(event.error)}` },
+                }),
+              },
+            },
+          },
+          on: {
+            'run.stop': { target: '#agent.idle', actions: 'endStoppedRun' },
+          },
         },
         llm: {
           invoke: { id: 'llm', src: 'llm', input: ({ context }) => llmInput(context) },
@@ -71,10 +108,12 @@ export const agentMachine = agentSetup.createMachine({
             { guard: 'isAbortRequested', target: '#agent.idle', actions: { type: 'endRun', params: { outcome: 'aborted' } } },
             { guard: 'isOverTimeBudget', target: '#agent.idle', actions: { type: 'endRun', params: { outcome: 'timeout' } } },
             { guard: 'canRetry', target: 'retrying' },
+            { guard: 'canCompactAfterOverflow', target: 'compacting', actions: { type: 'beginCompaction', params: { reason: 'overflow' } } },
             { guard: 'isContextOverflow', target: '#agent.idle', actions: { type: 'endRun', params: { outcome: 'context-limit' } } },
             { guard: 'hasStepFailed', target: '#agent.idle', actions: { type: 'endRun', params: { outcome: 'failed' } } },
-            { guard: 'hasQueuedMessages', target: 'llm', actions: ['deliverQueued', 'beginStep'] },
+            { guard: 'hasQueuedMessages', target: 'nextStep', actions: 'deliverQueued' },
             { guard: 'isCompletedFinish', target: '#agent.idle', actions: { type: 'endRun', params: { outcome: 'completed' } } },
+            { guard: 'canCompactAfterLength', target: 'compacting', actions: { type: 'beginCompaction', params: { reason: 'length' } } },
             { guard: 'isLengthFinish', target: '#agent.idle', actions: { type: 'endRun', params: { outcome: 'context-limit' } } },
             { guard: 'isContentFilterFinish', target: '#agent.idle', actions: { type: 'endRun', params: { outcome: 'content-filter' } } },
             { guard: 'isFailingFinish', target: '#agent.idle', actions: { type: 'endRun', params: { outcome: 'failed' } } },
@@ -129,7 +168,7 @@ export const agentMachine = agentSetup.createMachine({
         toolExec: {
           entry: ['beginToolExec', 'startTools'],
           exit: 'stopRunningTools',
-          always: [{ guard: 'areAllToolsAnswered', target: 'llm', actions: ['endToolStep', 'beginStep'] }],
+          always: [{ guard: 'areAllToolsAnswered', target: 'nextStep', actions: 'endToolStep' }],
           on: {
             'xstate.done.actor.tool.*': [
               { guard: 'isSequential', actions: ['recordToolAnswer', 'startTools'] },

@@ -7,7 +7,11 @@ import { errorMessage } from '../errors/error-message.js';
 import type { AgentEvent } from '../events.js';
 import { limitsFor } from '../resilience/truncate-output.js';
 import type { Outcome, RunError } from '../result.js';
+import type { CompactionActorInput, CompactionActorOutput } from '../actors/compaction-actor.js';
+import type { CompactionReason } from '../context/compaction-config.js';
+import { applyPruning } from '../context/prune-tool-outputs.js';
 import * as approvals from './approval-updates.js';
+import * as compaction from './compaction-updates.js';
 import type { AgentContext, AgentMachineInput } from './context.js';
 import { doomLoopFingerprint } from './doom-loop.js';
 import * as guards from './guards.js';
@@ -39,6 +43,9 @@ const unprovidedLlm = fromCallback<LlmActorCommand, LlmActorInput, LlmActorEvent
 });
 const unprovidedTool = fromPromise<ToolActorOutput, ToolActorInput>(async ({ input }) => {
   throw new Error(`${missingRuntime} (tool "${input.call.toolName}")`);
+});
+const noCompaction = fromPromise<CompactionActorOutput, CompactionActorInput>(async () => {
+  throw new Error(missingRuntime);
 });
 const allowAll = fromPromise<ApprovalVerdict[], ApprovalActorInput>(async ({ input }) =>
   input.calls.map(() => ({ decision: 'allow' as const, reason: 'policy' as const })),
@@ -78,6 +85,7 @@ export const agentSetup = setup({
     llm: unprovidedLlm,
     tool: unprovidedTool,
     approval: allowAll,
+    compaction: noCompaction,
   },
   delays: {
     retryDelay: ({ context }) => remaining(context.run?.retry?.resumeAt),
@@ -107,8 +115,11 @@ export const agentSetup = setup({
     hasApprovalDeadline: ({ context }) => context.run?.approvalDeadline !== undefined,
     areAllToolsAnswered: ({ context }) => guards.areAllToolsAnswered(context),
     isSequential: ({ context }) => context.config.toolExecution === 'sequential',
-    /** Filled by the compaction policy (context issue). */
-    shouldCompact: () => false,
+    shouldCompact: ({ context }) => guards.shouldCompact(context),
+    isCompactionExhausted: ({ context }) => guards.isCompactionExhausted(context),
+    canCompactAfterLength: ({ context }) => guards.canCompactAfterLength(context),
+    canCompactAfterOverflow: ({ context }) => guards.canCompactAfterOverflow(context),
+    isOverflowCompaction: ({ context }) => context.run?.compaction?.reason === 'overflow',
   },
   actions: {
     beginRun: enqueueActions(({ context, event, enqueue }) => {
@@ -200,6 +211,13 @@ export const agentSetup = setup({
         if (run.answers[index] === null) enqueue.stopChild(toolActorId(run.steps, index));
       }
     }),
+    beginCompaction: enqueueActions(({ context, enqueue }, params: { reason: CompactionReason }) =>
+      applyUpdate(compaction.beginCompaction(context, params.reason), enqueue),
+    ),
+    applyCompaction: enqueueActions(({ context, event, enqueue }) => {
+      if (!event.type.startsWith('xstate.done.actor.compaction')) return;
+      applyUpdate(compaction.applyCompaction(context, (event as { output: CompactionActorOutput }).output), enqueue);
+    }),
     endToolStep: enqueueActions(({ context, enqueue }) => applyUpdate(updates.endToolStep(context), enqueue)),
     /** Ends a run that was asked to stop, with the outcome of the first request (`aborted` or `timeout`). */
     endStoppedRun: enqueueActions(({ context, enqueue }) => {
@@ -239,7 +257,7 @@ export function llmInput(context: AgentContext): LlmActorInput {
     runId: run.id,
     step: run.steps,
     attempt: run.attempt,
-    messages: context.messages,
+    messages: applyPruning(context.messages, context.prunedToolCallIds),
     instructions,
     limits: {
       ...(timeouts.firstChunkMs !== undefined ? { firstChunkMs: timeouts.firstChunkMs } : {}),
@@ -247,5 +265,17 @@ export function llmInput(context: AgentContext): LlmActorInput {
       ...(timeouts.stepMs !== undefined ? { stepMs: timeouts.stepMs } : {}),
     },
     ...(timeouts.hookMs !== undefined ? { hookMs: timeouts.hookMs } : {}),
+  };
+}
+
+/** What the compaction actor gets. */
+export function compactionInput(context: AgentContext): CompactionActorInput {
+  const config = context.config.compaction;
+  if (config === false) throw new Error('loopchart: compaction entered while disabled (machine invariant broken)');
+  return {
+    reason: context.run?.compaction?.reason ?? 'threshold',
+    tokensBefore: context.run?.compaction?.tokensBefore ?? compaction.contextTokensOf(context),
+    messages: context.messages,
+    config,
   };
 }

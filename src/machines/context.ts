@@ -1,5 +1,7 @@
 import type { FinishReason, ModelMessage, SystemModelMessage } from 'ai';
 import type { StepToolCall } from '../actors/step.js';
+import type { CompactionConfig, CompactionReason } from '../context/compaction-config.js';
+import type { UsageMark } from '../context/token-estimate.js';
 import { defaultRetryConfig, type RetryConfig } from '../resilience/retry-policy.js';
 import { defaultTruncationConfig, type TruncationConfig } from '../resilience/truncate-output.js';
 import type { RunError } from '../result.js';
@@ -15,6 +17,10 @@ import type { Usage } from './usage.js';
 export interface AgentContext {
   config: AgentConfig;
   messages: ModelMessage[];
+  /** The provider's token count at the end of the last LLM call, for context accounting. */
+  usageMark?: UsageMark;
+  /** Tool results the model no longer sees (replaced by a marker); the history keeps them. */
+  prunedToolCallIds: string[];
   /** Messages waiting to be delivered: steering at the next step boundary, follow-ups when a run would complete. Kept between runs. */
   queues: { steering: ModelMessage[]; followUps: ModelMessage[] };
   /** Present while a run is active. */
@@ -50,6 +56,8 @@ export interface AgentConfig {
   timeouts: TimeoutConfig;
   /** What the model sees of a tool result at most; `false` sends results whole. */
   truncation: TruncationConfig | false;
+  /** Context compaction; `false` disables it. */
+  compaction: CompactionConfig | false;
   /** True when the runtime has an approval policy; steps with tool calls then pass through `approving`. */
   hasApprovalPolicy: boolean;
   /** What a denial does: the model sees it and goes on, or the run ends `denied`. */
@@ -97,6 +105,10 @@ export interface RunState {
   attempt: number;
   /** The scheduled retry while in `retrying`: the deadline lives here, not only in a timer, so a restored snapshot can re-arm it. */
   retry?: { attempt: number; delayMs: number; resumeAt: number };
+  /** Compactions made in this run. */
+  compactions: number;
+  /** The compaction in progress: why, and the context's size before it. */
+  compaction?: { reason: CompactionReason; tokensBefore: number };
   /** Wall-clock deadline of the run (`timeouts.totalMs`). */
   deadline?: number;
   /** Set by `agent.abort` or the run's deadline; the run ends with `outcome` as soon as its current state allows. */
@@ -130,6 +142,7 @@ export const defaultConfig: AgentConfig = {
   retry: defaultRetryConfig,
   timeouts: {},
   truncation: defaultTruncationConfig,
+  compaction: false,
   hasApprovalPolicy: false,
   onDeny: 'continue',
   doomLoopAction: 'stop',

@@ -2,7 +2,9 @@ import type { FinishReason } from 'ai';
 import type { Outcome, RunError } from '../result.js';
 import type { AgentContext, RunState } from './context.js';
 import { isRetryableKind } from '../resilience/retry-policy.js';
+import { contextBudget } from '../context/compaction-config.js';
 import { isDenied, isUnanswered } from './approval-updates.js';
+import { contextTokensOf } from './compaction-updates.js';
 import { doomLoopFingerprint } from './doom-loop.js';
 import { hasQueuedMessages } from './queue-updates.js';
 
@@ -159,4 +161,35 @@ export function isDeniedStop(context: AgentContext): boolean {
   const approvals = context.run?.approvals;
   if (!approvals || hasUnansweredApprovals(context) || context.config.onDeny !== 'stop') return false;
   return approvals.some(isDenied);
+}
+
+/** Compaction is on and the context is over its budget (`contextWindow - reserveTokens`). */
+export function isOverContextBudget(context: AgentContext): boolean {
+  const compaction = context.config.compaction;
+  return compaction !== false && contextTokensOf(context) > contextBudget(compaction);
+}
+
+function compactionsLeft(context: AgentContext): boolean {
+  const compaction = context.config.compaction;
+  return compaction !== false && (context.run?.compactions ?? 0) < compaction.maxCompactions;
+}
+
+/** Over budget at a step boundary, with compactions left. */
+export function shouldCompact(context: AgentContext): boolean {
+  return isOverContextBudget(context) && compactionsLeft(context);
+}
+
+/** Over budget at a step boundary, and `maxCompactions` already used: the run ends `context-limit`. */
+export function isCompactionExhausted(context: AgentContext): boolean {
+  return isOverContextBudget(context) && !compactionsLeft(context);
+}
+
+/** The step finished with `length`: compact (forced) and go on, if compaction is on and compactions are left. */
+export function canCompactAfterLength(context: AgentContext): boolean {
+  return compactionsLeft(context) && isFinishedWith(context, 'context-limit') && context.run?.step?.status === 'finished' && context.run.step.finishReason === 'length';
+}
+
+/** The provider said the context is too long: compact (forced) and call again, if compaction is on and compactions are left. */
+export function canCompactAfterOverflow(context: AgentContext): boolean {
+  return compactionsLeft(context) && isContextOverflow(context);
 }

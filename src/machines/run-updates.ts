@@ -31,6 +31,7 @@ export function beginRun(context: AgentContext, prompt: ModelMessage[], runId: s
     answers: [],
     nextCall: 0,
     attempt: 1,
+    compactions: 0,
     ...(context.config.timeouts.totalMs !== undefined ? { deadline: now + context.config.timeouts.totalMs } : {}),
   };
   const started: Update = {
@@ -102,10 +103,12 @@ function appendStepOutput(context: AgentContext, run: RunState, event: StepEnd):
 export function recordFinishedStep(context: AgentContext, event: Extract<LlmActorEvent, { type: 'llm.finish' }>): Update {
   const run = activeRun(context);
   const { messages, events } = appendStepOutput(context, run, event);
+  const tokens = event.usage.inputTokens + event.usage.outputTokens;
   return {
     context: {
       ...context,
       messages,
+      ...(tokens > 0 ? { usageMark: { tokens, messageCount: messages.length } } : {}),
       run: {
         ...run,
         usage: addUsage(run.usage, event.usage),

@@ -1,0 +1,77 @@
+import type { ModelMessage, SystemModelMessage } from 'ai';
+
+/**
+ * Token estimates for context accounting: one token per four characters of
+ * everything a message carries (text, reasoning, tool inputs and outputs).
+ * Rough on purpose — the provider's own count replaces it after every call.
+ */
+export function estimateTextTokens(text: string): number {
+  return Math.ceil(text.length / 4);
+}
+
+export function estimateMessageTokens(message: ModelMessage): number {
+  if (typeof message.content === 'string') return estimateTextTokens(message.content) + 4;
+  let characters = 0;
+  for (const part of message.content) {
+    switch (part.type) {
+      case 'text':
+      case 'reasoning':
+        characters += part.text.length;
+        break;
+      case 'tool-call':
+        characters += part.toolName.length + jsonLength(part.input);
+        break;
+      case 'tool-result':
+        characters += part.toolName.length + outputLength(part.output);
+        break;
+      default:
+        characters += jsonLength(part);
+    }
+  }
+  return Math.ceil(characters / 4) + 4;
+}
+
+export function estimateTokens(messages: readonly ModelMessage[], from = 0): number {
+  let tokens = 0;
+  for (let index = from; index < messages.length; index++) tokens += estimateMessageTokens(messages[index]!);
+  return tokens;
+}
+
+export function estimateInstructionsTokens(instructions: string | SystemModelMessage | SystemModelMessage[] | undefined): number {
+  if (instructions === undefined) return 0;
+  if (typeof instructions === 'string') return estimateTextTokens(instructions);
+  return [instructions].flat().reduce((sum, message) => sum + estimateTextTokens(message.content), 0);
+}
+
+/** The provider's count at the end of the last call, and how many messages the history had then. */
+export interface UsageMark {
+  tokens: number;
+  messageCount: number;
+}
+
+/**
+ * The context's size in tokens: the last call's provider usage (input plus
+ * output) plus an estimate of the messages added since; without a provider
+ * count yet, an estimate of everything.
+ */
+export function contextTokens(options: {
+  messages: readonly ModelMessage[];
+  instructions?: string | SystemModelMessage | SystemModelMessage[];
+  mark?: UsageMark;
+}): number {
+  const { messages, instructions, mark } = options;
+  if (mark && mark.messageCount <= messages.length && mark.tokens > 0) return mark.tokens + estimateTokens(messages, mark.messageCount);
+  return estimateInstructionsTokens(instructions) + estimateTokens(messages);
+}
+
+function jsonLength(value: unknown): number {
+  try {
+    return JSON.stringify(value)?.length ?? 0;
+  } catch {
+    return 0;
+  }
+}
+
+function outputLength(output: { type: string; value?: unknown }): number {
+  return typeof output.value === 'string' ? output.value.length : jsonLength(output.value);
+}

@@ -1,0 +1,72 @@
+import type { CompactionActorOutput } from '../actors/compaction-actor.js';
+import type { CompactionReason } from '../context/compaction-config.js';
+import { contextTokens } from '../context/token-estimate.js';
+import type { AgentEvent } from '../events.js';
+import type { AgentContext } from './context.js';
+import { errorAnswer, toolMessage, unansweredToolCalls } from './history.js';
+import { activeRun, unchanged, type Update } from './update.js';
+
+/** The context's size in tokens: the last call's provider usage plus an estimate of what was added since. */
+export function contextTokensOf(context: AgentContext): number {
+  return contextTokens({
+    messages: context.messages,
+    instructions: context.config.instructions,
+    ...(context.usageMark ? { mark: context.usageMark } : {}),
+  });
+}
+
+const CUT_OFF_CALL = 'Tool call not executed: the answer was cut off at the output limit (finishReason "length").';
+
+/**
+ * Starts a compaction. After a `length` finish, calls that the cut-off answer
+ * made are answered first, so the history stays valid.
+ */
+export function beginCompaction(context: AgentContext, reason: CompactionReason): Update {
+  const run = activeRun(context);
+  const events: AgentEvent[] = [];
+  let messages = context.messages;
+  if (reason === 'length') {
+    const dangling = unansweredToolCalls(messages, run.startIndex);
+    if (dangling.length > 0) {
+      const message = toolMessage(dangling.map((call) => errorAnswer(call, CUT_OFF_CALL)));
+      messages = [...messages, message];
+      events.push({ type: 'message', runId: run.id, message });
+    }
+  }
+  const tokensBefore = contextTokensOf({ ...context, messages });
+  events.push({ type: 'compaction-start', runId: run.id, step: run.steps, reason, tokensBefore });
+  return {
+    context: { ...context, messages, run: { ...run, compactions: run.compactions + 1, compaction: { reason, tokensBefore } } },
+    events,
+  };
+}
+
+/** Applies a compaction's result: pruned tool outputs, or the history with a summary in place of its older part. */
+export function applyCompaction(context: AgentContext, output: CompactionActorOutput): Update {
+  const run = activeRun(context);
+  if (!run.compaction) return unchanged(context);
+  const { compaction, ...rest } = run;
+  const end: AgentEvent = {
+    type: 'compaction-end',
+    runId: run.id,
+    step: run.steps,
+    reason: compaction.reason,
+    kind: output.kind,
+    tokensBefore: compaction.tokensBefore,
+    tokensAfter: output.tokensAfter,
+  };
+  if (output.kind === 'pruned') {
+    return { context: { ...context, prunedToolCallIds: output.prunedToolCallIds, run: rest }, events: [end] };
+  }
+  const removed = context.messages.length - output.messages.length;
+  const { usageMark: _stale, ...withoutMark } = context;
+  return {
+    context: {
+      ...withoutMark,
+      messages: output.messages,
+      prunedToolCallIds: [],
+      run: { ...rest, startIndex: Math.max(1, run.startIndex - removed) },
+    },
+    events: [end],
+  };
+}
