@@ -10,7 +10,8 @@ import { pendingApprovalIds } from './machines/approval-updates.js';
 import { contextTokensOf } from './machines/compaction-updates.js';
 import { errorAnswer, toolMessage, unansweredToolCalls } from './machines/history.js';
 import { parseAgentOptions, type AgentOptions } from './options.js';
-import type { RunResult } from './result.js';
+import { errorMessage } from './errors/error-message.js';
+import type { RunError, RunResult } from './result.js';
 import { defaultRetryConfig } from './resilience/retry-policy.js';
 import { defaultTruncationConfig } from './resilience/truncate-output.js';
 
@@ -94,6 +95,8 @@ class StatechartAgent implements Agent {
   private readonly machine: AgentMachine;
   private current: Actor<AgentMachine>;
   private pending: ((result: RunResult) => void) | undefined;
+  /** While `transformPrompt` runs for a new run. */
+  private preparing: AbortController | undefined;
 
   constructor(private readonly options: AgentOptions) {
     this.machine = agentMachine.provide(
@@ -132,11 +135,44 @@ class StatechartAgent implements Agent {
     const messages = toMessages(prompt);
     return new Promise<RunResult>((resolve) => {
       this.pending = resolve;
-      this.current.send({ type: 'agent.prompt', messages });
+      const transform = this.options.transformPrompt;
+      if (!transform) {
+        this.current.send({ type: 'agent.prompt', messages });
+        return;
+      }
+      const controller = new AbortController();
+      this.preparing = controller;
+      const startedAt = Date.now();
+      transform(messages, { signal: controller.signal }).then(
+        (transformed) => {
+          this.preparing = undefined;
+          if (controller.signal.aborted) this.settle(this.resultWithoutRun('aborted', startedAt));
+          else this.current.send({ type: 'agent.prompt', messages: transformed });
+        },
+        (error: unknown) => {
+          this.preparing = undefined;
+          this.settle(this.resultWithoutRun('failed', startedAt, { kind: 'invalid-request', message: `transformPrompt failed: ${errorMessage(error)}` }));
+        },
+      );
     });
   }
 
+  /** The result of a run that ended before its prompt reached the machine. */
+  private resultWithoutRun(outcome: RunResult['outcome'], startedAt: number, error?: RunError): RunResult {
+    return {
+      outcome,
+      text: '',
+      messages: this.messages,
+      usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
+      steps: 0,
+      toolCalls: 0,
+      durationMs: Date.now() - startedAt,
+      ...(error ? { error } : {}),
+    };
+  }
+
   abort(reason?: string): void {
+    this.preparing?.abort(reason);
     if (!this.isRunning) return;
     this.current.send({ type: 'agent.abort', ...(reason !== undefined ? { reason } : {}) });
   }

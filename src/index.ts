@@ -15,3 +15,19 @@ export { classifyError } from './errors/classify-error.js';
 export { scriptedModel, scriptTurnSchema, pullStream, type ScriptedModel, type ScriptTurn } from './models/index.js';
 export { builtinTools, builtinToolNames, type BuiltinToolName, type BuiltinToolsOptions } from './tools/index.js';
 export { toMermaid } from './machines/mermaid.js';
+export {
+  textToolProtocol,
+  ToolTagParser,
+  readToolArguments,
+  formatToolCall,
+  formatToolResult,
+  type TextToolProtocolOptions,
+  type TextToolCall,
+  type ToolTagEvent,
+  type ToolArguments,
+  type ToolArgumentsStatus,
+  type ToolResultText,
+} from './middleware/index.js';
+export { atMentions, DEFAULT_MENTION_DIRECTORY_ENTRIES, type AtMentionsOptions, type PromptTransform } from './context/at-mentions.js';
+export type { ContextTransform } from './runtime.js';
+export type { CompactionConfig, CompactionReason } from './context/compaction-config.js';

@@ -5,6 +5,7 @@ import type { StepFunction } from './actors/step.js';
 import type { ApprovalFunction, ApprovalPolicy } from './approval/approval-policy.js';
 import { defaultCompactionConfig } from './context/compaction-config.js';
 import type { AgentHooks } from './hooks.js';
+import type { PromptTransform } from './context/at-mentions.js';
 import type { ContextTransform } from './runtime.js';
 import type { TimeoutConfig } from './machines/context.js';
 import type { RetryConfig } from './resilience/retry-policy.js';
@@ -68,6 +69,11 @@ export interface AgentOptions {
         instructions?: string;
       }
     | false;
+  /**
+   * Runs once per run on the prompt's messages before they enter the history (for example
+   * `atMentions({ cwd })`, which inlines `@file` references). A throw ends the run `failed`.
+   */
+  transformPrompt?: PromptTransform;
   /** Runs before every LLM call on what the model will see (trim, inject, redact) without changing the stored history. A throw fails the call. */
   transformContext?: ContextTransform;
   /** Hooks around LLM and tool calls. See `AgentHooks`. */
@@ -185,6 +191,7 @@ export const agentOptionsSchema = z
           }),
       ])
       .optional(),
+    transformPrompt: z.custom<PromptTransform>((value) => typeof value === 'function', { message: 'expected a function' }).optional(),
     transformContext: z.custom<ContextTransform>((value) => typeof value === 'function', { message: 'expected a function' }).optional(),
     hooks: z
       .object({

@@ -1,0 +1,92 @@
+import type { ModelMessage, UserModelMessage } from 'ai';
+import { listDirectory } from './directory-listing.js';
+import { readFileExcerpt } from './file-excerpt.js';
+import { findMentions, type Mention } from './mention-syntax.js';
+import { resolveMentionTarget, type MentionTarget } from './mention-target.js';
+
+/** How many entries of a mentioned directory are listed when `maxDirectoryEntries` is not given. */
+export const DEFAULT_MENTION_DIRECTORY_ENTRIES = 200;
+
+export interface AtMentionsOptions {
+  /** Workspace root: mentions are resolved against it and cannot reach outside it. */
+  cwd: string;
+  /** Entries listed for a mentioned directory before the rest is summarised. Default 200. */
+  maxDirectoryEntries?: number;
+}
+
+/** Rewrites the messages of a prompt before a run; it never changes the messages it is given. */
+export type PromptTransform = (messages: ModelMessage[], options?: { signal?: AbortSignal }) => Promise<ModelMessage[]>;
+
+/**
+ * A prompt transform that inlines the files and directories a user mentions
+ * with `@path`. The user's text stays as written; after it come, in the order
+ * of the mentions, a `<file path="…">` block with each file's beginning
+ * (numbered and truncated as the `read` tool does), a `<directory path="…">`
+ * block with each directory's listing, and a one-line note for each mention
+ * that was not inlined and why (missing, outside the workspace, binary). Only
+ * user messages are read; `a@b.com` and code in backticks are left alone.
+ *
+ * @example
+ * const inlineMentions = atMentions({ cwd: process.cwd() });
+ * const [message] = await inlineMentions([{ role: 'user', content: 'Explain @src/agent.ts' }]);
+ * // { role: 'user', content: 'Explain @src/agent.ts\n\n<file path="src/agent.ts">\n     1\timport …\n</file>' }
+ */
+export function atMentions({ cwd, maxDirectoryEntries = DEFAULT_MENTION_DIRECTORY_ENTRIES }: AtMentionsOptions): PromptTransform {
+  if (!Number.isInteger(maxDirectoryEntries) || maxDirectoryEntries < 1) {
+    throw new RangeError(`maxDirectoryEntries must be a positive integer, got ${maxDirectoryEntries}`);
+  }
+  const inlineMention = async (mention: Mention, inlined: Set<string>, signal: AbortSignal | undefined): Promise<string | undefined> => {
+    const { target, triedPath } = await resolveFirstCandidate(cwd, mention);
+    if (target.kind === 'unavailable') return notInlined(triedPath, target.reason);
+    if (inlined.has(target.realPath)) return undefined;
+    inlined.add(target.realPath);
+    if (target.kind === 'directory') {
+      const listing = await listDirectory(target.realPath, target.displayPath, maxDirectoryEntries, signal);
+      return `<directory path="${attribute(target.displayPath)}">\n${listing}\n</directory>`;
+    }
+    const excerpt = await readFileExcerpt(target.realPath, target.displayPath, signal);
+    if (excerpt === undefined) return notInlined(triedPath, 'binary file');
+    return `<file path="${attribute(target.displayPath)}">\n${excerpt}\n</file>`;
+  };
+
+  const inlineMentionsOf = async (message: UserModelMessage, signal: AbortSignal | undefined): Promise<UserModelMessage> => {
+    const texts = typeof message.content === 'string' ? [message.content] : message.content.flatMap((part) => (part.type === 'text' ? [part.text] : []));
+    const mentions = findMentions(texts.join('\n'));
+    if (mentions.length === 0) return message;
+    const inlined = new Set<string>();
+    const blocks: string[] = [];
+    for (const mention of mentions) {
+      signal?.throwIfAborted();
+      const block = await inlineMention(mention, inlined, signal);
+      if (block !== undefined) blocks.push(block);
+    }
+    if (blocks.length === 0) return message;
+    const appended = blocks.join('\n\n');
+    if (typeof message.content === 'string') return { ...message, content: `${message.content}\n\n${appended}` };
+    return { ...message, content: [...message.content, { type: 'text', text: appended }] };
+  };
+
+  return async (messages, { signal } = {}) => {
+    const transformed: ModelMessage[] = [];
+    for (const message of messages) transformed.push(message.role === 'user' ? await inlineMentionsOf(message, signal) : message);
+    return transformed;
+  };
+}
+
+/** The first candidate path that names a file or directory; else why the last one did not. */
+async function resolveFirstCandidate(cwd: string, mention: Mention): Promise<{ target: MentionTarget; triedPath: string }> {
+  let last: { target: MentionTarget; triedPath: string } | undefined;
+  for (const candidate of mention.candidates) {
+    last = { target: await resolveMentionTarget(cwd, candidate), triedPath: candidate };
+    if (last.target.kind !== 'unavailable') return last;
+  }
+  return last ?? { target: { kind: 'unavailable', reason: 'no such file or directory' }, triedPath: mention.written.slice(1) };
+}
+
+function notInlined(mentionedPath: string, reason: string): string {
+  return `[@${mentionedPath} not inlined: ${reason}]`;
+}
+
+function attribute(value: string): string {
+  return value.replaceAll('&', '&amp;').replaceAll('"', '&quot;');
+}

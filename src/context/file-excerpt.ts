@@ -1,0 +1,32 @@
+import { numberLines } from '../tools/line-format.js';
+import { readLineWindow } from '../tools/line-window.js';
+import { READ_DEFAULT_LINE_LIMIT, READ_MAX_LINE_CHARS, READ_MAX_OUTPUT_BYTES } from '../tools/read.js';
+import { truncateHead } from '../tools/truncate.js';
+
+/**
+ * The beginning of a text file exactly as the `read` tool shows it without
+ * `offset` and `limit`: numbered lines, at most 2000 lines and 50 KB, long
+ * lines cut, and the read tool's notice when the file goes on. `undefined`
+ * for a binary file.
+ *
+ * @example
+ * await readFileExcerpt('/ws/src/a.ts', 'src/a.ts');
+ * // "     1\texport const a = 1;"
+ */
+export async function readFileExcerpt(file: string, displayPath: string, signal?: AbortSignal): Promise<string | undefined> {
+  const window = await readLineWindow(file, {
+    firstLine: 1,
+    maxLines: READ_DEFAULT_LINE_LIMIT,
+    maxBytes: READ_MAX_OUTPUT_BYTES,
+    maxLineChars: READ_MAX_LINE_CHARS,
+    ...(signal ? { signal } : {}),
+  });
+  if (window.binary) return undefined;
+  if (window.totalLines === 0) return `(file '${displayPath}' is empty)`;
+  const shown = truncateHead(numberLines(window.lines, 1), { maxLines: READ_DEFAULT_LINE_LIMIT, maxBytes: READ_MAX_OUTPUT_BYTES });
+  if (shown.shownLines >= window.totalLines) return shown.text;
+  return (
+    `${shown.text}\n\n[truncated: showing lines 1-${shown.shownLines} of ${window.totalLines}. ` +
+    `Continue with offset=${shown.shownLines + 1}]`
+  );
+}
