@@ -94,9 +94,16 @@ describe('bash tool', () => {
   it('kills the whole process tree on abort and fails saying so', async () => {
     const controller = new AbortController();
     const pending = errorOf(
-      bash({ command: '(sleep 30 & echo "pid=$!"; sleep 30) & echo "pid=$!"; wait' }, { signal: controller.signal }),
+      bash(
+        { command: '(sleep 30 & echo "pid=$!" | tee -a started; sleep 30) & echo "pid=$!" | tee -a started; wait' },
+        { signal: controller.signal },
+      ),
     );
-    await new Promise((resolve) => setTimeout(resolve, 150));
+    // Abort only once both background processes have started, however slow the machine is.
+    const started = path.join(ws.root, 'started');
+    for (let i = 0; i < 500 && (!existsSync(started) || readFileSync(started, 'utf8').trim().split('\n').length < 2); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
     controller.abort();
     const error = await pending;
     expect(error.message).toMatch(/^Command was aborted; its process group was killed/);
