@@ -1,97 +1,95 @@
 #!/usr/bin/env node
-import { parseArgs } from 'node:util';
-import { USAGE_ERROR } from './cli/exit-codes.js';
+import { terminalAsker } from './cli/approval-prompt.js';
+import { parseCommandLine, type RunArguments } from './cli/args.js';
+import { chartCommand } from './cli/chart-command.js';
+import { USAGE_ERROR, exitCodeByOutcome } from './cli/exit-codes.js';
+import { helpText } from './cli/help.js';
+import { onInterrupt } from './cli/interrupt.js';
+import { colorAllowed } from './cli/palette.js';
 import { runCommand } from './cli/run-command.js';
-import { ScriptError } from './cli/script.js';
-import { agentMachine } from './machines/agent-machine.js';
-import { toMermaid } from './machines/mermaid.js';
-import { builtinToolNames, type BuiltinToolName } from './tools/index.js';
-
-const HELP = `loopchart — run an LLM agent's tool loop as an XState statechart
-
-Usage:
-  loopchart run <script.yaml> [options]   run a scripted agent (the scripted model replays the script's turns)
-  loopchart chart                         print the agent statechart as Mermaid
-  loopchart --help                        this help
-
-Options for run:
-  --cwd DIR          workspace root for the built-in tools (default: a new temporary directory)
-  --tools LIST       built-in tools to enable, comma-separated (${builtinToolNames.join(',')})
-  --max-steps N      LLM calls per run
-  --json             print the final RunResult as one JSON object
-  --events           print every AgentEvent as NDJSON
-  --no-color         no colours (NO_COLOR is honoured too)
-
-Exit codes: 0 completed, 1 failed, 2 usage or invalid script, 3 max-steps, 4 doom-loop,
-5 context-limit, 6 content-filter, 7 timeout, 8 denied, 9 expect block failed, 130 aborted.`;
+import { runTarget } from './cli/run-target.js';
+import { UsageError } from './cli/usage-error.js';
 
 async function main(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      help: { type: 'boolean', short: 'h' },
-      cwd: { type: 'string' },
-      tools: { type: 'string' },
-      'max-steps': { type: 'string' },
-      json: { type: 'boolean' },
-      events: { type: 'boolean' },
-      'no-color': { type: 'boolean' },
-    },
-  });
-  const [command, target] = positionals;
-  if (values.help || command === undefined || command === 'help') {
-    process.stdout.write(`${HELP}\n`);
-    return command === undefined && !values.help ? USAGE_ERROR : 0;
+  let command;
+  try {
+    command = parseCommandLine(argv);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    const topic = argv[0] === 'run' || argv[0] === 'chart' ? `loopchart ${argv[0]} --help` : 'loopchart --help';
+    process.stderr.write(`loopchart: ${error.message}\nRun ${topic} for usage.\n`);
+    return USAGE_ERROR;
   }
-  if (command === 'chart') {
-    process.stdout.write(toMermaid(agentMachine));
-    return 0;
+  switch (command.name) {
+    case 'help':
+      process.stdout.write(`${helpText(command.topic)}\n`);
+      return 0;
+    case 'chart':
+      return chartCommand(process.stdout);
+    case 'run':
+      return run(command.args);
   }
-  if (command !== 'run') return usage(`unknown command "${command}"`);
-  if (target === undefined) return usage('run needs a script file');
+}
 
-  const maxSteps = values['max-steps'] === undefined ? undefined : Number(values['max-steps']);
-  if (maxSteps !== undefined && (!Number.isInteger(maxSteps) || maxSteps < 1)) return usage('--max-steps takes a positive whole number');
-  const tools = values.tools?.split(',').map((name) => name.trim()).filter(Boolean);
-  const unknown = tools?.filter((name) => !builtinToolNames.includes(name as BuiltinToolName));
-  if (unknown?.length) return usage(`unknown tool(s) ${unknown.join(', ')}; known: ${builtinToolNames.join(', ')}`);
-
-  let interrupts = 0;
+/** `loopchart run` wired to this process: its streams, environment, terminal and Ctrl+C. */
+async function run(args: RunArguments): Promise<number> {
+  const target = await runTarget(args.target);
+  const color = colorAllowed({ isTTY: process.stderr.isTTY === true, noColorFlag: args.noColor, env: process.env });
+  let stopListening = () => {};
   const interrupted = new Promise<void>((resolve) => {
-    process.on('SIGINT', () => {
-      interrupts++;
-      if (interrupts > 1) process.exit(130);
-      resolve();
+    stopListening = onInterrupt(process, {
+      first: () => {
+        process.stderr.write('\nloopchart: interrupted, stopping the run (press Ctrl+C again to exit at once)\n');
+        resolve();
+      },
+      again: () => process.exit(exitCodeByOutcome.aborted),
     });
   });
-  return runCommand({
-    script: target,
-    ...(values.cwd !== undefined ? { cwd: values.cwd } : {}),
-    ...(maxSteps !== undefined ? { maxSteps } : {}),
-    ...(tools ? { tools: tools as BuiltinToolName[] } : {}),
-    json: values.json ?? false,
-    events: values.events ?? false,
-    stdout: process.stdout,
-    stderr: process.stderr,
-    color: !values['no-color'] && !process.env.NO_COLOR && process.stderr.isTTY === true,
-    interrupted,
-  });
+  // A run that waits on nothing Node tracks (a stalled stream, a pending approval) must not let the process exit early with 0.
+  const keepAlive = setInterval(() => {}, 2 ** 30);
+  try {
+    return await runCommand({
+      ...(target.kind === 'script' ? { script: target.file } : { prompt: target.text }),
+      ...(args.model ? { model: args.model } : {}),
+      ...(args.baseURL !== undefined ? { baseURL: args.baseURL } : {}),
+      apiKeyEnv: args.apiKeyEnv,
+      env: process.env,
+      ...(args.cwd !== undefined ? { cwd: args.cwd } : {}),
+      ...(args.maxSteps !== undefined ? { maxSteps: args.maxSteps } : {}),
+      ...(args.tools ? { tools: args.tools } : {}),
+      yes: args.yes,
+      ...(process.stdin.isTTY && process.stderr.isTTY
+        ? { askUser: terminalAsker({ input: process.stdin, output: process.stderr, onInterrupt: () => process.kill(process.pid, 'SIGINT') }) }
+        : {}),
+      json: args.output === 'json',
+      events: args.output === 'events',
+      stdout: process.stdout,
+      stderr: process.stderr,
+      color,
+      spinner: color,
+      interrupted,
+    });
+  } finally {
+    clearInterval(keepAlive);
+    stopListening();
+  }
 }
 
-function usage(message: string): number {
-  process.stderr.write(`loopchart: ${message}\nRun loopchart --help for usage.\n`);
-  return USAGE_ERROR;
+/** Exits once everything written to stdout and stderr has been handed to the OS. */
+function exit(code: number): void {
+  let pending = 2;
+  const done = () => --pending === 0 && process.exit(code);
+  process.stdout.write('', done);
+  process.stderr.write('', done);
 }
 
-main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    if (error instanceof ScriptError) {
-      process.stderr.write(`${error.message}\n`);
-      process.exit(USAGE_ERROR);
-    }
-    process.stderr.write(`loopchart: ${error instanceof Error ? error.message : String(error)}\n`);
-    process.exit(1);
-  },
-);
+// A reader that goes away (`loopchart run … --events | head -1`) ends the process quietly.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code !== 'EPIPE') throw error;
+  process.exit(1);
+});
+
+main(process.argv.slice(2)).then(exit, (error: unknown) => {
+  process.stderr.write(`loopchart: ${error instanceof Error ? error.message : String(error)}\n`);
+  exit(1);
+});

@@ -4,6 +4,8 @@ import { z } from 'zod';
 import { scriptTurnSchema } from '../models/index.js';
 import { builtinToolNames } from '../tools/index.js';
 
+const toolGlobs = z.array(z.string().min(1)).min(1);
+
 const outcomeSchema = z.enum(['completed', 'max-steps', 'doom-loop', 'aborted', 'failed', 'context-limit', 'content-filter', 'timeout', 'denied']);
 
 /**
@@ -18,11 +20,25 @@ export const scriptSchema = z.strictObject({
   tools: z.array(z.enum(builtinToolNames as [string, ...string[]])).optional(),
   maxSteps: z.number().int().positive().optional(),
   toolExecution: z.enum(['parallel', 'sequential']).optional(),
-  doomLoop: z.union([z.literal(false), z.strictObject({ threshold: z.number().int().min(2).optional() })]).optional(),
+  /** `action: ask` asks (see `approval`) about a call that repeats instead of ending the run. */
+  doomLoop: z
+    .union([z.literal(false), z.strictObject({ threshold: z.number().int().min(2).optional(), action: z.enum(['stop', 'ask']).optional() })])
+    .optional(),
+  /** Which tool calls need approval: tool-name globs; deny rules first, then ask, then allow; `default` for the rest (allow). */
+  approval: z
+    .strictObject({
+      deny: toolGlobs.optional(),
+      ask: toolGlobs.optional(),
+      allow: toolGlobs.optional(),
+      default: z.enum(['allow', 'deny', 'ask']).optional(),
+    })
+    .optional(),
+  /** What a denied call does: the model is told and goes on (`continue`, default), or the run ends `denied` (`stop`). */
+  onDeny: z.enum(['continue', 'stop']).optional(),
   /** Files to create in the workspace before the run (path relative to the workspace: content). */
   files: z.record(z.string(), z.string()).optional(),
-  /** The scripted model's turns, one per LLM call. */
-  turns: z.array(scriptTurnSchema).min(1),
+  /** The scripted model's turns, one per LLM call. Required unless the script is run with `--model`, which ignores them. */
+  turns: z.array(scriptTurnSchema).min(1).optional(),
   /** Checks after the run: the script doubles as a regression test. */
   expect: z
     .strictObject({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseScript, ScriptError } from '../src/cli/script.js';
+import { parseScript, ScriptError } from '../../src/cli/script.js';
 
 function scriptError(text: string): ScriptError {
   try {

@@ -1,0 +1,81 @@
+import type { Agent } from '../agent.js';
+import type { ApprovalRules } from '../approval/approval-policy.js';
+import type { AgentEvent } from '../events.js';
+import type { AgentOptions } from '../options.js';
+
+/**
+ * How `loopchart run` answers a tool call that asks for approval: `--yes`
+ * approves every one; otherwise a terminal asks the user, and anything else
+ * (a pipe, CI) denies with a message that names `--yes`.
+ */
+export type ApprovalMode = 'approve-all' | 'ask' | 'deny';
+
+export function approvalMode({ yes, interactive }: { yes: boolean; interactive: boolean }): ApprovalMode {
+  if (yes) return 'approve-all';
+  return interactive ? 'ask' : 'deny';
+}
+
+/** Which calls ask, for a prompt run: the tools that change files or run commands. Scripts bring their own `approval` rules. */
+export const PROMPT_APPROVAL_RULES: ApprovalRules = { ask: ['write', 'edit', 'bash'] };
+
+/** The `createAgent` approval options: the rules that make calls ask (or deny), and what a denial does. */
+export function approvalOptions(rules: ApprovalRules | undefined, onDeny: 'continue' | 'stop' | undefined): Partial<AgentOptions> {
+  return { ...(rules ? { approval: rules } : {}), ...(onDeny ? { onDeny } : {}) };
+}
+
+export type ApprovalRequest = Extract<AgentEvent, { type: 'approval-request' }>;
+
+/** Asks the user about one call; resolves true for yes. Rejects (and asks no more) once `signal` aborts. */
+export type AskUser = (request: ApprovalRequest, signal: AbortSignal) => Promise<boolean>;
+
+export interface ApprovalAnswererOptions {
+  agent: Pick<Agent, 'events$' | 'approve' | 'deny'>;
+  mode: ApprovalMode;
+  /** How to ask in `ask` mode (a terminal prompt). */
+  askUser?: AskUser;
+  /** A line for people (approved calls). */
+  info: (line: string) => void;
+  /** A line everyone must see (denied calls). */
+  warn: (line: string) => void;
+}
+
+
+/**
+ * Answers every `approval-request` the agent emits, according to `mode`, one
+ * request at a time (so terminal questions do not overlap). Returns a function
+ * that stops answering and cancels a question still on screen.
+ */
+export function answerApprovals({ agent, mode, askUser, info, warn }: ApprovalAnswererOptions): () => void {
+  const stopped = new AbortController();
+  let queue = Promise.resolve();
+
+  const answer = async (request: ApprovalRequest) => {
+    const call = `${request.toolName} ${JSON.stringify(request.input)}`;
+    const why = request.reason === 'doom-loop' ? ' (repeated call: doom loop)' : '';
+    let approved: boolean;
+    if (mode === 'approve-all') approved = true;
+    else if (mode === 'deny' || !askUser) approved = false;
+    else approved = await askUser(request, stopped.signal);
+    if (stopped.signal.aborted) return;
+    if (approved) {
+      if (mode === 'approve-all') info(`approved by --yes: ${call}${why}`);
+      agent.approve(request.toolCallId);
+    } else if (mode === 'ask' && askUser) {
+      warn(`denied: ${call}${why}`);
+      agent.deny(request.toolCallId, 'the user declined it');
+    } else {
+      warn(`denied: ${call}${why}: it needs approval and there is no terminal to ask; run with --yes to approve such calls`);
+      agent.deny(request.toolCallId, 'no one could approve it (loopchart runs without a terminal and without --yes)');
+    }
+  };
+
+  const subscription = agent.events$.subscribe((event) => {
+    if (event.type !== 'approval-request') return;
+    // Answer after the event has been delivered, once the agent waits in awaitingApproval.
+    queue = queue.then(() => new Promise((resolve) => setImmediate(resolve))).then(() => answer(event).catch(() => {}));
+  });
+  return () => {
+    stopped.abort();
+    subscription.unsubscribe();
+  };
+}

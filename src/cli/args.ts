@@ -1,0 +1,148 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { builtinToolNames, type BuiltinToolName } from '../tools/index.js';
+import type { HelpTopic } from './help.js';
+import { DEFAULT_API_KEY_ENV, parseModelSpec, type ModelSpec } from './model.js';
+import type { OutputMode } from './reporter.js';
+import { UsageError } from './usage-error.js';
+
+/** What the command line asks for. */
+export type CliCommand = { name: 'help'; topic: HelpTopic } | { name: 'chart' } | { name: 'run'; args: RunArguments };
+
+/** `loopchart run`'s arguments, checked for form (not yet against the file system or the environment). */
+export interface RunArguments {
+  /** A script file or a prompt; see `runTarget`. */
+  target: string;
+  model?: ModelSpec;
+  baseURL?: string;
+  apiKeyEnv: string;
+  tools?: BuiltinToolName[];
+  cwd?: string;
+  maxSteps?: number;
+  yes: boolean;
+  output: OutputMode;
+  noColor: boolean;
+}
+
+const commands = ['run', 'chart', 'help'] as const;
+
+const runOptions = {
+  model: { type: 'string' },
+  'base-url': { type: 'string' },
+  'api-key-env': { type: 'string' },
+  tools: { type: 'string' },
+  cwd: { type: 'string' },
+  'max-steps': { type: 'string' },
+  yes: { type: 'boolean', short: 'y' },
+  json: { type: 'boolean' },
+  events: { type: 'boolean' },
+  'no-color': { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+const chartOptions = { help: { type: 'boolean', short: 'h' } } as const;
+
+/** The long names of `run`'s options, e.g. `max-steps`. */
+export const runOptionNames: readonly string[] = Object.keys(runOptions);
+
+/**
+ * Parses `loopchart`'s arguments (without `node` and the script path).
+ *
+ * @example
+ * parseCommandLine(['run', 'demo.yaml', '--json']) // { name: 'run', args: { target: 'demo.yaml', output: 'json', … } }
+ * parseCommandLine(['chart', '--help'])            // { name: 'help', topic: 'chart' }
+ * @throws UsageError naming the bad argument.
+ */
+export function parseCommandLine(argv: readonly string[]): CliCommand {
+  const [first, ...rest] = argv;
+  if (first === undefined) throw new UsageError('no command given');
+  if (first === '--help' || first === '-h') return { name: 'help', topic: 'main' };
+  if (!commands.includes(first as (typeof commands)[number])) {
+    throw new UsageError(first.startsWith('-') ? `unknown option ${first} (options come after the command)` : `unknown command "${first}"`);
+  }
+  if (first === 'help') return { name: 'help', topic: helpTopic(rest) };
+  if (asksForHelp(rest)) return { name: 'help', topic: first as HelpTopic };
+  if (first === 'chart') {
+    const { positionals } = parse(rest, chartOptions);
+    if (positionals.length > 0) throw new UsageError(`chart takes no arguments, got "${positionals[0]}"`);
+    return { name: 'chart' };
+  }
+  return { name: 'run', args: runArguments(rest) };
+}
+
+function runArguments(argv: readonly string[]): RunArguments {
+  const { values, positionals } = parse(argv, runOptions);
+  if (positionals.length === 0) throw new UsageError('run needs a script file or a prompt');
+  if (positionals.length > 1) {
+    throw new UsageError(`run takes one script file or one prompt, got ${positionals.length} arguments (quote a prompt that has spaces)`);
+  }
+  if (values.json && values.events) throw new UsageError('--json and --events both claim stdout; choose one');
+  return {
+    target: positionals[0]!,
+    ...(values.model !== undefined ? { model: parseModelSpec(values.model) } : {}),
+    ...(values['base-url'] !== undefined ? { baseURL: baseURL(values['base-url']) } : {}),
+    apiKeyEnv: values['api-key-env'] !== undefined ? envName(values['api-key-env']) : DEFAULT_API_KEY_ENV,
+    ...(values.tools !== undefined ? { tools: toolList(values.tools) } : {}),
+    ...(values.cwd !== undefined ? { cwd: nonEmpty('--cwd', values.cwd) } : {}),
+    ...(values['max-steps'] !== undefined ? { maxSteps: positiveInteger('--max-steps', values['max-steps']) } : {}),
+    yes: values.yes ?? false,
+    output: values.json ? 'json' : values.events ? 'events' : 'human',
+    noColor: values['no-color'] ?? false,
+  };
+}
+
+function parse<Options extends NonNullable<ParseArgsConfig['options']>>(argv: readonly string[], options: Options) {
+  try {
+    return parseArgs({ args: [...argv], options, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+}
+
+/** `--help` or `-h` anywhere before a `--` separator. */
+function asksForHelp(argv: readonly string[]): boolean {
+  const end = argv.indexOf('--');
+  return (end < 0 ? argv : argv.slice(0, end)).some((arg) => arg === '--help' || arg === '-h');
+}
+
+function helpTopic(argv: readonly string[]): HelpTopic {
+  const [topic, extra] = argv;
+  if (extra !== undefined) throw new UsageError('help takes at most one command');
+  if (topic === undefined) return 'main';
+  if (topic === 'run' || topic === 'chart') return topic;
+  throw new UsageError(`no help for "${topic}"; commands: run, chart`);
+}
+
+function toolList(text: string): BuiltinToolName[] {
+  const names = text.split(',').map((name) => name.trim()).filter(Boolean);
+  const unknown = names.filter((name) => !builtinToolNames.includes(name as BuiltinToolName));
+  if (unknown.length > 0) throw new UsageError(`--tools: unknown tool ${unknown.join(', ')}; known: ${builtinToolNames.join(', ')}`);
+  return [...new Set(names)] as BuiltinToolName[];
+}
+
+function positiveInteger(option: string, text: string): number {
+  if (!/^\d+$/.test(text) || Number(text) < 1 || !Number.isSafeInteger(Number(text))) {
+    throw new UsageError(`${option} takes a positive whole number, got "${text}"`);
+  }
+  return Number(text);
+}
+
+function baseURL(text: string): string {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new UsageError(`--base-url "${text}" is not a URL`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--base-url must be an http or https URL, got "${text}"`);
+  return text;
+}
+
+function envName(text: string): string {
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(text)) throw new UsageError(`--api-key-env takes the name of an environment variable, got "${text}"`);
+  return text;
+}
+
+function nonEmpty(option: string, text: string): string {
+  if (text.trim() === '') throw new UsageError(`${option} needs a value`);
+  return text;
+}

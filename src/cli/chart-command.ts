@@ -1,0 +1,9 @@
+import { agentMachine } from '../machines/agent-machine.js';
+import { toMermaid } from '../machines/mermaid.js';
+import type { TextSink } from './redact.js';
+
+/** `loopchart chart`: the agent statechart as a Mermaid `stateDiagram-v2`. */
+export function chartCommand(stdout: TextSink): number {
+  stdout.write(toMermaid(agentMachine));
+  return 0;
+}

@@ -1,0 +1,31 @@
+/** Something text can be written to: a stream, or a wrapper around one. */
+export interface TextSink {
+  write(text: string): unknown;
+}
+
+export const REDACTED = '[redacted]';
+
+/**
+ * Replaces every occurrence of each secret in `text` (as written, and as it
+ * appears inside a JSON string) by `[redacted]`.
+ */
+export function redact(text: string, secrets: readonly string[]): string {
+  let result = text;
+  for (const secret of secrets) {
+    if (secret.length === 0) continue;
+    const forms = new Set([secret, JSON.stringify(secret).slice(1, -1)]);
+    for (const form of forms) result = result.split(form).join(REDACTED);
+  }
+  return result;
+}
+
+/**
+ * A sink that redacts `secrets` from every write before passing it on.
+ * `secrets` is read at each write, so a secret added later (once the API key
+ * has been read) is redacted from then on. Each write is redacted on its own:
+ * the CLI writes whole lines, JSON documents and model text deltas, so a
+ * secret is caught unless a model streams it split across two deltas.
+ */
+export function redactingSink(target: TextSink, secrets: readonly string[]): TextSink {
+  return { write: (text: string) => target.write(secrets.length > 0 ? redact(text, secrets) : text) };
+}

@@ -1,0 +1,46 @@
+import type { AgentEvent } from '../events.js';
+import type { RunResult } from '../result.js';
+import { humanReporter } from './human-reporter.js';
+import type { Palette } from './palette.js';
+import type { TextSink } from './redact.js';
+import type { ActivityIndicator } from './spinner.js';
+
+/** How `loopchart run` writes a run: for people, or as JSON for programs. */
+export type OutputMode = 'human' | 'json' | 'events';
+
+/** Turns a run into output. stdout carries the run; stderr carries everything else. */
+export interface Reporter {
+  /** Every event the agent reports, in order. */
+  event(event: AgentEvent): void;
+  /** Called once, after the last run, with its result. */
+  finish(result: RunResult): void;
+  /** Context for people (the workspace, …): on stderr in human mode, dropped otherwise. */
+  info(line: string): void;
+  /** Something the user must see (expectation failures, errors): on stderr in every mode. */
+  warn(line: string): void;
+}
+
+export interface ReporterOptions {
+  stdout: TextSink;
+  stderr: TextSink;
+  palette: Palette;
+  indicator: ActivityIndicator;
+}
+
+/**
+ * - `human`: assistant text streams to stdout; tool activity, the spinner and
+ *   the summary go to stderr.
+ * - `json`: stdout gets the final `RunResult` as one JSON object, nothing else.
+ * - `events`: stdout gets every `AgentEvent` as one JSON object per line (NDJSON), nothing else.
+ */
+export function createReporter(mode: OutputMode, options: ReporterOptions): Reporter {
+  const warn = (line: string) => void options.stderr.write(`${options.palette.red(line)}\n`);
+  switch (mode) {
+    case 'human':
+      return humanReporter(options);
+    case 'json':
+      return { event() {}, finish: (result) => void options.stdout.write(`${JSON.stringify(result)}\n`), info() {}, warn };
+    case 'events':
+      return { event: (event) => void options.stdout.write(`${JSON.stringify(event)}\n`), finish() {}, info() {}, warn };
+  }
+}

@@ -1,0 +1,33 @@
+import { readFile } from 'node:fs/promises';
+import { describe, expect, it } from 'vitest';
+import { runOptionNames } from '../../src/cli/args.js';
+import { EXPECTATION_FAILED, exitCodeByOutcome, USAGE_ERROR } from '../../src/cli/exit-codes.js';
+import { scriptSchema } from '../../src/cli/script.js';
+import { scriptTurnSchema } from '../../src/models/index.js';
+
+const docs = await readFile('docs/cli.md', 'utf8');
+
+describe('docs/cli.md', () => {
+  it('documents every run option in its options table', () => {
+    for (const option of runOptionNames) expect(docs).toMatch(new RegExp(`^\\| (\`-\\w\`, )?\`--${option}[ \`]`, 'm'));
+  });
+
+  it('has a row for every exit code, with the outcome it stands for', () => {
+    for (const [outcome, code] of Object.entries(exitCodeByOutcome)) expect(docs).toMatch(new RegExp(`^\\| ${code} \\| .*\`${outcome}\``, 'm'));
+    expect(docs).toMatch(new RegExp(`^\\| ${USAGE_ERROR} \\| usage error`, 'm'));
+    expect(docs).toMatch(new RegExp(`^\\| ${EXPECTATION_FAILED} \\| the script's \`expect\` block failed`, 'm'));
+  });
+
+  it('documents every script field, every expect field and every turn field', () => {
+    const fields = [
+      ...Object.keys(scriptSchema.shape),
+      ...Object.keys(scriptSchema.shape.expect.unwrap().shape).map((key) => `expect.${key}`),
+      ...Object.keys(scriptTurnSchema.shape),
+    ];
+    for (const field of fields) expect(docs).toMatch(new RegExp(`^\\| \`${field.replace('.', '\\.')}\` \\|`, 'm'));
+  });
+
+  it('shows the bundled demo script verbatim as its example', async () => {
+    expect(docs).toContain(`\`\`\`yaml\n${await readFile('examples/demo.yaml', 'utf8')}\`\`\``);
+  });
+});

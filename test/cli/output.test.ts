@@ -1,0 +1,205 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { AgentEvent } from '../../src/events.js';
+import { colorAllowed, createPalette } from '../../src/cli/palette.js';
+import { redact, redactingSink } from '../../src/cli/redact.js';
+import { createReporter, type OutputMode } from '../../src/cli/reporter.js';
+import { createSpinner, noIndicator, type ActivityIndicator } from '../../src/cli/spinner.js';
+import type { RunResult } from '../../src/result.js';
+import { asJsonArray } from './support/scripts.js';
+
+function capture() {
+  let text = '';
+  return { sink: { write: (chunk: string) => (text += chunk) }, get text() { return text; } };
+}
+
+const runId = 'r1';
+const result: RunResult = {
+  outcome: 'completed',
+  text: 'Done.',
+  messages: [],
+  usage: { inputTokens: 10, outputTokens: 5, totalTokens: 15 },
+  steps: 2,
+  toolCalls: 1,
+  durationMs: 1234,
+};
+const events: AgentEvent[] = [
+  { type: 'run-start', runId, prompt: [{ role: 'user', content: 'hi' }] },
+  { type: 'step-start', runId, step: 1 },
+  { type: 'reasoning-delta', runId, step: 1, id: 'r', text: 'Let me look', attempt: 1 },
+  { type: 'text-delta', runId, step: 1, id: 't', text: 'Looking', attempt: 1 },
+  { type: 'text-delta', runId, step: 1, id: 't', text: ' now.', attempt: 1 },
+  { type: 'tool-call', runId, step: 1, toolCallId: 'c1', toolName: 'read', input: { path: 'a.txt' } },
+  { type: 'tool-result', runId, step: 1, toolCallId: 'c1', toolName: 'read', output: '     1\thello\n     2\tworld', isError: false, durationMs: 3.4 },
+  { type: 'tool-call', runId, step: 1, toolCallId: 'c2', toolName: 'read', input: { path: '../x' } },
+  { type: 'tool-result', runId, step: 1, toolCallId: 'c2', toolName: 'read', output: "Path '../x' is outside the workspace root /ws", isError: true, durationMs: 1 },
+  { type: 'step-end', runId, step: 1, usage: result.usage, text: 'Looking now.', toolCalls: 2 },
+  { type: 'step-start', runId, step: 2 },
+  { type: 'text-delta', runId, step: 2, id: 't', text: 'Done.', attempt: 1 },
+  { type: 'step-end', runId, step: 2, usage: result.usage, text: 'Done.', toolCalls: 0 },
+  { type: 'run-end', runId, result },
+];
+
+function render(mode: OutputMode, { color = false, indicator = noIndicator }: { color?: boolean; indicator?: ActivityIndicator } = {}) {
+  const stdout = capture();
+  const stderr = capture();
+  const reporter = createReporter(mode, { stdout: stdout.sink, stderr: stderr.sink, palette: createPalette(color), indicator });
+  reporter.info('workspace: /ws');
+  for (const event of events) reporter.event(event);
+  reporter.finish(result);
+  return { stdout: stdout.text, stderr: stderr.text };
+}
+
+describe('human output', () => {
+  it('streams only the assistant text to stdout, one line per step', () => {
+    expect(render('human').stdout).toBe('Looking now.\nDone.\n');
+  });
+
+  it('puts reasoning, tool activity and the summary on stderr', () => {
+    expect(render('human').stderr).toBe(
+      [
+        'workspace: /ws',
+        'Let me look',
+        '→ read {"path":"a.txt"}',
+        '✓ read (3 ms) 1\thello …',
+        '→ read {"path":"../x"}',
+        "✗ read (1 ms) Path '../x' is outside the workspace root /ws",
+        'completed · 2 steps · 1 tool call · 15 tokens · 1.2 s',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('adds the error to the summary when the run has one', () => {
+    const stderr = capture();
+    const reporter = createReporter('human', { stdout: capture().sink, stderr: stderr.sink, palette: createPalette(false), indicator: noIndicator });
+    reporter.finish({ ...result, outcome: 'failed', error: { kind: 'auth', message: 'Incorrect API key', status: 401 } });
+    expect(stderr.text).toContain('failed · 2 steps');
+    expect(stderr.text).toContain('auth: Incorrect API key');
+  });
+
+  it('colours stderr only when colour is on, and never stdout', () => {
+    const plain = render('human');
+    const coloured = render('human', { color: true });
+    expect(plain.stderr).not.toContain('\u001b[');
+    expect(coloured.stderr).toContain('\u001b[32mcompleted');
+    expect(coloured.stdout).toBe(plain.stdout);
+  });
+
+  it('tells the activity indicator which tools run, and clears it before each log line', () => {
+    const calls: string[] = [];
+    const indicator: ActivityIndicator = {
+      add: (id, label) => calls.push(`add ${id} ${label}`),
+      remove: (id) => calls.push(`remove ${id}`),
+      clear: () => calls.push('clear'),
+      stop: () => calls.push('stop'),
+    };
+    render('human', { indicator });
+    expect(calls.filter((call) => call !== 'clear')).toEqual(['add c1 read', 'remove c1', 'add c2 read', 'remove c2', 'stop']);
+    expect(calls.filter((call) => call === 'clear').length).toBeGreaterThanOrEqual(5);
+  });
+
+  it('stops the spinner when calls wait for approval, so it cannot draw over a question', () => {
+    const stop = vi.fn();
+    const reporter = createReporter('human', {
+      stdout: capture().sink,
+      stderr: capture().sink,
+      palette: createPalette(false),
+      indicator: { ...noIndicator, stop },
+    });
+    reporter.event({ type: 'approval-request', runId, step: 1, toolCallId: 'c1', toolName: 'write', input: {}, reason: 'policy' });
+    expect(stop).toHaveBeenCalledOnce();
+  });
+
+  it('notes a retry on stderr with its wait and the error', () => {
+    const stderr = capture();
+    const reporter = createReporter('human', { stdout: capture().sink, stderr: stderr.sink, palette: createPalette(false), indicator: noIndicator });
+    reporter.event({ type: 'retry', runId, step: 1, attempt: 2, delayMs: 1500, error: { kind: 'rate-limit', message: 'Slow down', status: 429 } });
+    expect(stderr.text).toBe('retrying in 1.5 s (attempt 2) after rate-limit: Slow down\n');
+  });
+});
+
+describe('machine output', () => {
+  it('--json writes only the final RunResult to stdout, as one JSON object', () => {
+    const { stdout, stderr } = render('json');
+    expect(stdout.endsWith('\n')).toBe(true);
+    expect(stdout.trim().split('\n')).toHaveLength(1);
+    expect(JSON.parse(stdout)).toEqual(result);
+    expect(stderr).toBe('');
+  });
+
+  it('--events writes every event to stdout as NDJSON and nothing else', () => {
+    const { stdout, stderr } = render('events');
+    expect(JSON.parse(asJsonArray(stdout))).toEqual(events);
+    expect(stderr).toBe('');
+  });
+
+  it('warnings still go to stderr', () => {
+    const stderr = capture();
+    createReporter('json', { stdout: capture().sink, stderr: stderr.sink, palette: createPalette(false), indicator: noIndicator }).warn('expectations failed');
+    expect(stderr.text).toBe('expectations failed\n');
+  });
+});
+
+describe('colour', () => {
+  it('needs a terminal, no --no-color and no non-empty NO_COLOR', () => {
+    expect(colorAllowed({ isTTY: true, noColorFlag: false, env: {} })).toBe(true);
+    expect(colorAllowed({ isTTY: true, noColorFlag: false, env: { NO_COLOR: '' } })).toBe(true);
+    expect(colorAllowed({ isTTY: false, noColorFlag: false, env: {} })).toBe(false);
+    expect(colorAllowed({ isTTY: true, noColorFlag: true, env: {} })).toBe(false);
+    expect(colorAllowed({ isTTY: true, noColorFlag: false, env: { NO_COLOR: '1' } })).toBe(false);
+  });
+});
+
+describe('spinner', () => {
+  afterEach(() => void vi.useRealTimers());
+
+  it('appears only for tools running longer than its delay, names them, and erases itself when they finish', () => {
+    vi.useFakeTimers();
+    const out = capture();
+    const spinner = createSpinner({ stream: out.sink, delayMs: 400, intervalMs: 100, now: () => Date.now() });
+    spinner.add('a', 'read');
+    vi.advanceTimersByTime(300);
+    spinner.remove('a');
+    expect(out.text).toBe('');
+
+    spinner.add('b', 'bash');
+    spinner.add('c', 'grep');
+    vi.advanceTimersByTime(500);
+    expect(out.text.startsWith('\r\u001b[2K')).toBe(true);
+    expect(out.text.endsWith(' bash, grep · 0.5 s')).toBe(true);
+    spinner.remove('b');
+    spinner.remove('c');
+    expect(out.text.endsWith('\r\u001b[2K')).toBe(true);
+    const written = out.text.length;
+    vi.advanceTimersByTime(1000);
+    expect(out.text.length).toBe(written);
+  });
+
+  it('clear() erases a drawn spinner so a log line can be written', () => {
+    vi.useFakeTimers();
+    const out = capture();
+    const spinner = createSpinner({ stream: out.sink, delayMs: 0, intervalMs: 50, now: () => Date.now() });
+    spinner.add('a', 'bash');
+    vi.advanceTimersByTime(50);
+    spinner.clear();
+    expect(out.text.endsWith('\r\u001b[2K')).toBe(true);
+    spinner.stop();
+  });
+});
+
+describe('redaction', () => {
+  it('replaces a secret as written and as escaped inside JSON', () => {
+    const secret = 'sk-"quoted"\\key';
+    expect(redact(`key ${secret} and ${JSON.stringify(secret)}`, [secret])).toBe('key [redacted] and "[redacted]"');
+  });
+
+  it('redacts secrets added after the sink was made', () => {
+    const out = capture();
+    const secrets: string[] = [];
+    const sink = redactingSink(out.sink, secrets);
+    sink.write('before sk-123\n');
+    secrets.push('sk-123');
+    sink.write('after sk-123\n');
+    expect(out.text).toBe('before sk-123\nafter [redacted]\n');
+  });
+});

@@ -1,0 +1,139 @@
+/**
+ * Runs the built CLI (`node dist/cli.js`) as a child process. `buildCli()`
+ * compiles `src` with tsconfig.build.json when dist/cli.js is missing or older
+ * than any source file; test files running in parallel share one build
+ * through a lock directory.
+ */
+import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+const ROOT = path.resolve(import.meta.dirname, '../../..');
+export const CLI = path.join(ROOT, 'dist/cli.js');
+const LOCK = path.join(os.tmpdir(), `loopchart-cli-build-${Buffer.from(ROOT).toString('base64url')}.lock`);
+const STALE_LOCK_MS = 120_000;
+
+function newestSourceMtime(dir = path.join(ROOT, 'src')): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestSourceMtime(full) : statSync(full).mtimeMs);
+  }
+  return newest;
+}
+
+function builtIsFresh(): boolean {
+  try {
+    return statSync(CLI).mtimeMs >= Math.max(newestSourceMtime(), statSync(path.join(ROOT, 'tsconfig.build.json')).mtimeMs);
+  } catch {
+    return false;
+  }
+}
+
+function tryLock(): boolean {
+  try {
+    mkdirSync(LOCK);
+    return true;
+  } catch {
+    try {
+      if (Date.now() - statSync(LOCK).mtimeMs > STALE_LOCK_MS) rmSync(LOCK, { recursive: true, force: true });
+    } catch {
+      // the builder released it meanwhile
+    }
+    return false;
+  }
+}
+
+/** Builds dist/ unless it is up to date. Type errors elsewhere in src do not stop it: tsc still emits. */
+export async function buildCli(): Promise<void> {
+  for (;;) {
+    if (builtIsFresh()) return;
+    if (tryLock()) break;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  try {
+    if (builtIsFresh()) return;
+    const tsc = spawnSync(process.execPath, [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+    });
+    // 0: built; 2: built, with type errors (tsc emits anyway).
+    if (tsc.status !== 0 && tsc.status !== 2) throw new Error(`tsc failed (${tsc.status}):\n${tsc.stdout}${tsc.stderr}`);
+    if (tsc.status === 2) console.warn(`dist built with type errors:\n${tsc.stdout}`);
+  } finally {
+    rmSync(LOCK, { recursive: true, force: true });
+  }
+}
+
+/** An environment without the caller's API keys, base URL or colour settings. */
+export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const name of ['OPENAI_API_KEY', 'OPENAI_BASE_URL', 'NO_COLOR', 'FORCE_COLOR']) delete env[name];
+  return { ...env, ...extra };
+}
+
+export interface CliRun {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface CliOptions {
+  env?: NodeJS.ProcessEnv;
+  cwd?: string;
+  /** The child is killed after this long. Default 15000 ms. */
+  timeoutMs?: number;
+}
+
+/** A running CLI child process, for tests that signal it while it runs. */
+export interface CliProcess {
+  child: ChildProcessWithoutNullStreams;
+  /** Output so far. */
+  readonly stdout: string;
+  readonly stderr: string;
+  /** Resolves when the process has exited and its output is complete. */
+  done: Promise<CliRun>;
+}
+
+export function startCli(args: readonly string[], { env = cleanEnv(), cwd = ROOT, timeoutMs = 15_000 }: CliOptions = {}): CliProcess {
+  const child = spawn(process.execPath, [CLI, ...args], { cwd, env, stdio: 'pipe' });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  child.stdin.end();
+  const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+  const done = new Promise<CliRun>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, stdout, stderr });
+    });
+  });
+  return {
+    child,
+    get stdout() {
+      return stdout;
+    },
+    get stderr() {
+      return stderr;
+    },
+    done,
+  };
+}
+
+/** Runs the CLI to the end. */
+export function runCli(args: readonly string[], options?: CliOptions): Promise<CliRun> {
+  return startCli(args, options).done;
+}
+
+/** Polls `condition` every 20 ms; rejects after `timeoutMs`. */
+export async function waitFor(condition: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
