@@ -42,11 +42,10 @@ export const agentMachine = agentSetup.createMachine({
     },
     running: {
       initial: 'nextStep',
+      invoke: { id: 'runDeadline', src: 'runDeadline', input: ({ context }) => ({ at: context.run?.deadline }) },
       on: {
         'agent.abort': { actions: ['requestAbort', 'raiseStop'] },
-      },
-      after: {
-        runDeadline: { guard: 'hasDeadline', actions: ['requestTimeout', 'raiseStop'] },
+        'run.deadline': { actions: ['requestTimeout', 'raiseStop'] },
       },
       states: {
         nextStep: {
@@ -132,10 +131,9 @@ export const agentMachine = agentSetup.createMachine({
         },
         retrying: {
           entry: 'scheduleRetry',
-          after: {
-            retryDelay: { target: 'llm', actions: 'beginAttempt' },
-          },
+          invoke: { id: 'retryDeadline', src: 'retryDeadline', input: ({ context }) => ({ at: context.run?.retry?.resumeAt }) },
           on: {
+            'retry.due': { target: 'llm', actions: 'beginAttempt' },
             'run.stop': { target: '#agent.idle', actions: 'endStoppedRun' },
           },
         },
@@ -156,10 +154,9 @@ export const agentMachine = agentSetup.createMachine({
             { guard: 'isDeniedStop', target: '#agent.idle', actions: { type: 'endRun', params: { outcome: 'denied' } } },
             { guard: 'areApprovalsSettled', target: 'toolExec' },
           ],
-          after: {
-            approvalDeadline: { guard: 'hasApprovalDeadline', actions: 'denyUnansweredApprovals' },
-          },
+          invoke: { id: 'approvalDeadline', src: 'approvalDeadline', input: ({ context }) => ({ at: context.run?.approvalDeadline }) },
           on: {
+            'approval.expired': { actions: 'denyUnansweredApprovals' },
             'agent.approve': { actions: 'answerApproval' },
             'agent.deny': { actions: 'answerApproval' },
             'run.stop': { target: '#agent.idle', actions: 'endStoppedRun' },

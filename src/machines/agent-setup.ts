@@ -2,6 +2,7 @@ import { generateId, type ModelMessage } from 'ai';
 import { enqueueActions, fromCallback, fromPromise, raise, sendTo, setup } from 'xstate';
 import type { ApprovalActorInput, ApprovalVerdict } from '../actors/approval-actor.js';
 import type { LlmActorCommand, LlmActorEvent, LlmActorInput } from '../actors/llm-actor.js';
+import { deadlineActor } from '../actors/deadline-actor.js';
 import type { ToolActorInput, ToolActorOutput } from '../actors/tool-actor.js';
 import { errorMessage } from '../errors/error-message.js';
 import type { AgentEvent } from '../events.js';
@@ -30,6 +31,10 @@ export type AgentMachineEvent =
   | { type: 'agent.followUp'; message: ModelMessage }
   /** Internal: raised when an abort or the run's deadline asks the current state to stop. */
   | { type: 'run.stop' }
+  /** Internal: sent by the deadline actors. */
+  | { type: 'run.deadline' }
+  | { type: 'retry.due' }
+  | { type: 'approval.expired' }
   | LlmActorEvent
   | { type: `xstate.done.actor.${string}`; output: unknown }
   | { type: `xstate.error.actor.${string}`; error: unknown };
@@ -53,13 +58,6 @@ const allowAll = fromPromise<ApprovalVerdict[], ApprovalActorInput>(async ({ inp
 
 export function toolActorId(step: number, index: number): string {
   return `tool.${step}.${index}`;
-}
-
-/** The largest delay a timer takes; used for timers whose guard keeps them from firing. */
-const NEVER_MS = 2 ** 31 - 1;
-
-function remaining(deadline: number | undefined): number {
-  return deadline === undefined ? NEVER_MS : Math.max(0, deadline - Date.now());
 }
 
 /** Wires a pure update into an action: assign the context, emit its events. */
@@ -86,17 +84,14 @@ export const agentSetup = setup({
     tool: unprovidedTool,
     approval: allowAll,
     compaction: noCompaction,
-  },
-  delays: {
-    retryDelay: ({ context }) => remaining(context.run?.retry?.resumeAt),
-    runDeadline: ({ context }) => remaining(context.run?.deadline),
-    approvalDeadline: ({ context }) => remaining(context.run?.approvalDeadline),
+    runDeadline: deadlineActor({ type: 'run.deadline' }),
+    retryDeadline: deadlineActor({ type: 'retry.due' }),
+    approvalDeadline: deadlineActor({ type: 'approval.expired' }),
   },
   guards: {
     isAbortRequested: ({ context }) => guards.isAbortRequested(context),
     isOverTimeBudget: ({ context }) => guards.isOverTimeBudget(context, Date.now()),
     isStopRepeated: ({ context }) => guards.isStopRepeated(context),
-    hasDeadline: ({ context }) => context.run?.deadline !== undefined,
     canRetry: ({ context }) => guards.canRetry(context),
     isContextOverflow: ({ context }) => guards.isContextOverflow(context),
     hasStepFailed: ({ context }) => guards.hasStepFailed(context),
@@ -112,7 +107,6 @@ export const agentSetup = setup({
     areApprovalsSettled: ({ context }) => !guards.hasUnansweredApprovals(context),
     isDoomLoopDenied: ({ context }) => guards.isDoomLoopDenied(context),
     isDeniedStop: ({ context }) => guards.isDeniedStop(context),
-    hasApprovalDeadline: ({ context }) => context.run?.approvalDeadline !== undefined,
     areAllToolsAnswered: ({ context }) => guards.areAllToolsAnswered(context),
     isSequential: ({ context }) => context.config.toolExecution === 'sequential',
     shouldCompact: ({ context }) => guards.shouldCompact(context),
@@ -193,6 +187,7 @@ export const agentSetup = setup({
     }),
     recordToolAnswer: enqueueActions(({ context, event, enqueue }) => {
       if (!event.type.startsWith('xstate.done.actor.tool.')) return;
+      enqueue.stopChild(event.type.slice('xstate.done.actor.'.length));
       applyUpdate(updates.recordToolAnswer(context, (event as { output: ToolActorOutput }).output), enqueue);
     }),
     /** A tool actor that rejected (a custom one: the built-in never does) still answers its call. */
@@ -200,6 +195,7 @@ export const agentSetup = setup({
       const index = Number(event.type.split('.').pop());
       const call = context.run?.calls[index];
       if (!call || !('error' in event)) return;
+      enqueue.stopChild(event.type.slice('xstate.error.actor.'.length));
       const message = `Tool "${call.toolName}" crashed: ${errorMessage(event.error)}`;
       const output = { index, answer: errorAnswer(call, message), output: message, isError: true, durationMs: 0 };
       applyUpdate(updates.recordToolAnswer(context, output), enqueue);
