@@ -1,19 +1,24 @@
 import type { ModelMessage } from 'ai';
 import { Observable, Subject } from 'rxjs';
-import { createActor, type Actor } from 'xstate';
+import { generateId } from 'ai';
+import { createActor, type Actor, type Snapshot } from 'xstate';
+import { machineConfig } from './agent-config.js';
+import { EventOutbox } from './event-outbox.js';
+import { restoreSnapshot } from './persistence/checkpoint-snapshot.js';
+import type { CheckpointInfo } from './persistence/session-recorder.js';
+import { SessionRecorder } from './persistence/session-recorder.js';
+import { replaySession } from './persistence/session-replay.js';
+import { sessionHeader, type SessionStore } from './persistence/session-store.js';
 import type { AgentEvent } from './events.js';
 import { agentImplementations } from './implementations.js';
 import { agentMachine, type AgentMachine } from './machines/agent-machine.js';
 import type { AgentMachineInput } from './machines/context.js';
-import { defaultCompactionConfig, type CompactionConfig } from './context/compaction-config.js';
 import { pendingApprovalIds } from './machines/approval-updates.js';
 import { contextTokensOf } from './machines/compaction-updates.js';
 import { errorAnswer, toolMessage, unansweredToolCalls } from './machines/history.js';
 import { parseAgentOptions, type AgentOptions } from './options.js';
 import { errorMessage } from './errors/error-message.js';
 import type { RunError, RunResult } from './result.js';
-import { defaultRetryConfig } from './resilience/retry-policy.js';
-import { defaultTruncationConfig } from './resilience/truncate-output.js';
 
 /** What `agent.run` accepts: a user text, one message, or several. */
 export type Prompt = string | ModelMessage | ModelMessage[];
@@ -67,6 +72,14 @@ export interface Agent {
   readonly isRunning: boolean;
   /** The XState actor, for inspection, snapshots and advanced use. */
   readonly actor: Actor<AgentMachine>;
+  /** The session id, when the agent has a `store`. */
+  readonly sessionId: string | undefined;
+  /** Resolves once the session is loaded (or created); `run` waits for it by itself. */
+  ready(): Promise<void>;
+  /** The run a restored session was in the middle of, continued from its last checkpoint; undefined when there was none. */
+  resume(): Promise<RunResult | undefined>;
+  /** The session's step boundaries so far (with a `store`), oldest first. */
+  checkpoints(): CheckpointInfo[];
 }
 
 /**
@@ -92,11 +105,19 @@ export function createAgent(options: AgentOptions): Agent {
 class StatechartAgent implements Agent {
   private readonly subject = new Subject<AgentEvent>();
   readonly events$ = this.subject.asObservable();
+  private readonly outbox = new EventOutbox((event) => this.deliver(event));
   private readonly machine: AgentMachine;
   private current: Actor<AgentMachine>;
   private pending: ((result: RunResult) => void) | undefined;
   /** While `transformPrompt` runs for a new run. */
   private preparing: AbortController | undefined;
+  readonly sessionId: string | undefined;
+  private recorder: SessionRecorder | undefined;
+  private readonly opened: Promise<void>;
+  /** The session is loaded (always true without a store): runs start synchronously. */
+  private isOpen = false;
+  /** The run a restored session was in the middle of. */
+  private resumed: Promise<RunResult> | undefined;
 
   constructor(private readonly options: AgentOptions) {
     this.machine = agentMachine.provide(
@@ -108,10 +129,55 @@ class StatechartAgent implements Agent {
         ...(options.transformContext ? { transformContext: options.transformContext } : {}),
         ...(options.compaction && options.compaction.model ? { compactionModel: options.compaction.model } : {}),
         ...(options.approval ? { approval: options.approval } : {}),
-        emit: (event) => this.subject.next(event),
+        emit: (event) => this.outbox.push(event),
       }),
     );
-    this.current = this.startActor(options.messages ?? []);
+    if (options.store) {
+      this.sessionId = options.sessionId ?? generateId();
+      this.current = this.createActorFrom({ messages: options.messages ?? [] });
+      this.opened = this.openSession(options.store, options.sessionId ?? this.sessionId).then(() => {
+        this.isOpen = true;
+      });
+    } else {
+      this.sessionId = undefined;
+      this.current = this.startActor({ messages: options.messages ?? [] });
+      this.opened = Promise.resolve();
+      this.isOpen = true;
+    }
+  }
+
+  ready(): Promise<void> {
+    return this.opened;
+  }
+
+  async resume(): Promise<RunResult | undefined> {
+    await this.opened;
+    return this.resumed;
+  }
+
+  checkpoints(): CheckpointInfo[] {
+    return this.recorder?.checkpoints ?? [];
+  }
+
+  /** Loads the session (or starts it), then starts the actor from its last checkpoint. */
+  private async openSession(store: SessionStore, sessionId: string): Promise<void> {
+    const log = await store.read(sessionId);
+    if (!log) {
+      await store.create(sessionHeader(sessionId));
+      this.recorder = new SessionRecorder(store, sessionId, { messages: [], checkpoints: [] });
+      this.current = this.startActor({ messages: this.options.messages ?? [] });
+      return;
+    }
+    for (const warning of log.warnings) this.outbox.push({ type: 'session-warning', sessionId, message: warning });
+    const replayed = replaySession(log.records);
+    this.recorder = new SessionRecorder(store, sessionId, replayed);
+    if (!replayed.last) {
+      this.current = this.startActor({ messages: replayed.messages });
+      return;
+    }
+    const snapshot = restoreSnapshot(replayed.last.snapshot, replayed.messages, machineConfig(this.options));
+    if (replayed.last.state !== 'idle') this.resumed = new Promise<RunResult>((resolve) => (this.pending = resolve));
+    this.current = this.startActor({ messages: replayed.messages, snapshot });
   }
 
   get actor(): Actor<AgentMachine> {
@@ -133,8 +199,24 @@ class StatechartAgent implements Agent {
   run(prompt: Prompt): Promise<RunResult> {
     if (this.isRunning || this.pending) return Promise.reject(new AgentBusyError());
     const messages = toMessages(prompt);
-    return new Promise<RunResult>((resolve) => {
+    return new Promise<RunResult>((resolve, reject) => {
       this.pending = resolve;
+      if (this.isOpen) {
+        this.startRun(messages);
+        return;
+      }
+      this.opened.then(
+        () => this.startRun(messages),
+        (error: unknown) => {
+          this.pending = undefined;
+          reject(error instanceof Error ? error : new Error(String(error)));
+        },
+      );
+    });
+  }
+
+  private startRun(messages: ModelMessage[]): void {
+    {
       const transform = this.options.transformPrompt;
       if (!transform) {
         this.current.send({ type: 'agent.prompt', messages });
@@ -154,7 +236,7 @@ class StatechartAgent implements Agent {
           this.settle(this.resultWithoutRun('failed', startedAt, { kind: 'invalid-request', message: `transformPrompt failed: ${errorMessage(error)}` }));
         },
       );
-    });
+    }
   }
 
   /** The result of a run that ended before its prompt reached the machine. */
@@ -207,39 +289,44 @@ class StatechartAgent implements Agent {
     throw new ApprovalError(`Tool call "${toolCallId}" is not waiting for approval (unknown or already answered; ${waiting}).`);
   }
 
-  private startActor(messages: ModelMessage[]): Actor<AgentMachine> {
-    const input: AgentMachineInput = {
-      messages,
-      config: {
-        ...(this.options.maxSteps !== undefined ? { maxSteps: this.options.maxSteps } : {}),
-        ...(this.options.doomLoop !== undefined
-          ? { doomLoopThreshold: this.options.doomLoop === false ? 0 : (this.options.doomLoop.threshold ?? 3) }
-          : {}),
-        ...(this.options.toolExecution ? { toolExecution: this.options.toolExecution } : {}),
-        ...(this.options.doomLoop ? { doomLoopAction: this.options.doomLoop.action ?? 'stop' } : {}),
-        hasApprovalPolicy: this.options.approval !== undefined,
-        compaction: compactionConfig(this.options.compaction),
-        ...(this.options.onDeny ? { onDeny: this.options.onDeny } : {}),
-        ...(this.options.approvalTimeoutMs !== undefined ? { approvalTimeoutMs: this.options.approvalTimeoutMs } : {}),
-        ...(this.options.steeringMode ? { steeringMode: this.options.steeringMode } : {}),
-        ...(this.options.followUpMode ? { followUpMode: this.options.followUpMode } : {}),
-        ...(this.options.instructions !== undefined ? { instructions: this.options.instructions } : {}),
-        retry: { ...defaultRetryConfig, ...this.options.retry },
-        timeouts: this.options.timeouts ?? {},
-        truncation:
-          this.options.truncation === false
-            ? false
-            : { ...defaultTruncationConfig, ...this.options.truncation },
-      },
-    };
-    const actor = createActor(this.machine, { input, ...(this.options.inspect ? { inspect: this.options.inspect } : {}) });
-    actor.on('*', (event) => {
-      if (event.type === 'run-end') this.settle(event.result);
-      this.subject.next(event);
+  private createActorFrom(from: { messages: ModelMessage[]; snapshot?: unknown }): Actor<AgentMachine> {
+    const input: AgentMachineInput = { messages: from.messages, config: machineConfig(this.options) };
+    return createActor(this.machine, {
+      input,
+      ...(from.snapshot ? { snapshot: from.snapshot as Snapshot<unknown> } : {}),
+      ...(this.options.inspect ? { inspect: this.options.inspect } : {}),
     });
-    actor.subscribe({ error: (error) => this.recoverFromCrash(actor, error) });
+  }
+
+  private startActor(from: { messages: ModelMessage[]; snapshot?: unknown }): Actor<AgentMachine> {
+    const actor = this.createActorFrom(from);
+    actor.on('*', (event) => {
+      if (event.type === 'run-end') this.recorder?.noteRunEnd(event.result.outcome, event.runId);
+      if (this.recorder) this.outbox.enqueue(event);
+      else this.deliver(event);
+    });
+    actor.subscribe({
+      next: (snapshot) => {
+        if (!this.recorder || actor !== this.current) return;
+        const write = this.recorder.observe(snapshot, () => actor.getPersistedSnapshot());
+        write?.catch((error: unknown) =>
+          this.outbox.push({ type: 'session-warning', sessionId: this.sessionId!, message: `writing the session failed: ${errorMessage(error)}` }),
+        );
+        this.outbox.settleMacrostep(write);
+      },
+      error: (error) => {
+        this.outbox.flush();
+        this.recoverFromCrash(actor, error);
+      },
+    });
+    this.current = actor;
     actor.start();
     return actor;
+  }
+
+  private deliver(event: AgentEvent): void {
+    if (event.type === 'run-end') this.settle(event.result);
+    this.subject.next(event);
   }
 
   private settle(result: RunResult): void {
@@ -261,7 +348,7 @@ class StatechartAgent implements Agent {
     if (dangling.length > 0) {
       messages = [...messages, toolMessage(dangling.map((call) => errorAnswer(call, 'Tool call interrupted: the agent crashed.')))];
     }
-    this.current = this.startActor(messages);
+    this.current = this.startActor({ messages });
     const message = error instanceof Error ? error.message : String(error);
     this.settle({
       outcome: 'failed',
@@ -274,12 +361,6 @@ class StatechartAgent implements Agent {
       error: { kind: 'unknown', message: `loopchart internal error: ${message}` },
     });
   }
-}
-
-function compactionConfig(option: AgentOptions['compaction']): CompactionConfig | false {
-  if (!option) return false;
-  const { model: _model, ...data } = option;
-  return { ...defaultCompactionConfig, ...data };
 }
 
 function toMessages(prompt: Prompt): ModelMessage[] {

@@ -82,6 +82,7 @@ export type AgentEvent =
       tokensBefore: number;
       tokensAfter: number;
     })
-  | (RunScoped & { type: 'message'; message: ModelMessage });
+  | (RunScoped & { type: 'message'; message: ModelMessage })
+  | { type: 'session-warning'; sessionId: string; message: string };
 
 export type AgentEventType = AgentEvent['type'];

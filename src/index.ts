@@ -31,3 +31,18 @@ export {
 export { atMentions, DEFAULT_MENTION_DIRECTORY_ENTRIES, type AtMentionsOptions, type PromptTransform } from './context/at-mentions.js';
 export type { ContextTransform } from './runtime.js';
 export type { CompactionConfig, CompactionReason } from './context/compaction-config.js';
+export { fileStore, type FileStoreOptions } from './persistence/file-store.js';
+export { forkSession } from './persistence/fork-session.js';
+export type { CheckpointInfo } from './persistence/session-recorder.js';
+export {
+  SessionFormatError,
+  SESSION_FORMAT,
+  SESSION_FORMAT_VERSION,
+  type SessionStore,
+  type SessionLog,
+  type SessionHeader,
+  type SessionRecord,
+  type MessageRecord,
+  type HistoryRecord,
+  type CheckpointRecord,
+} from './persistence/session-store.js';

@@ -6,6 +6,7 @@ import type { ApprovalFunction, ApprovalPolicy } from './approval/approval-polic
 import { defaultCompactionConfig } from './context/compaction-config.js';
 import type { AgentHooks } from './hooks.js';
 import type { PromptTransform } from './context/at-mentions.js';
+import type { SessionStore } from './persistence/session-store.js';
 import type { ContextTransform } from './runtime.js';
 import type { TimeoutConfig } from './machines/context.js';
 import type { RetryConfig } from './resilience/retry-policy.js';
@@ -78,6 +79,10 @@ export interface AgentOptions {
   transformContext?: ContextTransform;
   /** Hooks around LLM and tool calls. See `AgentHooks`. */
   hooks?: AgentHooks;
+  /** Where the session is kept (`fileStore(dir)` or your own `SessionStore`). With it the agent writes every step boundary and resumes from it. */
+  store?: SessionStore;
+  /** The session to start or resume (with `store`). Default: a new random id. */
+  sessionId?: string;
   /** An XState inspection observer (for example the Stately inspector's `inspector.inspect`). */
   inspect?: InspectionObserver;
   /** Replaces how one model call is made (see `StepFunction`). Default: the AI SDK's `experimental_streamLanguageModelCall`. */
@@ -202,6 +207,13 @@ export const agentOptionsSchema = z
       })
       .strict()
       .optional(),
+    store: z
+      .custom<SessionStore>(
+        (value) => isObject(value) && ['read', 'create', 'append'].every((method) => typeof value[method] === 'function'),
+        { message: 'expected a SessionStore (read, create, append), for example fileStore(dir)' },
+      )
+      .optional(),
+    sessionId: z.string().regex(/^[A-Za-z0-9._-]{1,128}$/, 'expected 1-128 letters, digits, dots, dashes or underscores').optional(),
     inspect: z
       .custom<InspectionObserver>((value) => typeof value === 'function' || (isObject(value) && typeof value.next === 'function'), {
         message: 'expected an XState inspection observer (a function or an object with next())',
@@ -209,7 +221,11 @@ export const agentOptionsSchema = z
       .optional(),
     step: z.custom<StepFunction>((value) => typeof value === 'function', { message: 'expected a step function' }).optional(),
   })
-  .strict();
+  .strict()
+  .refine((options) => options.sessionId === undefined || options.store !== undefined, {
+    message: 'sessionId needs a store to keep the session in',
+    path: ['sessionId'],
+  });
 
 /** Thrown by `createAgent` for invalid options; `issues` names each bad option. */
 export class AgentOptionsError extends Error {

@@ -61,7 +61,7 @@ describe('events$', () => {
     const events = recordEvents(agent);
     await agent.run('one');
     await agent.run('two');
-    const runIds = [...new Set(events.map((event) => event.runId))];
+    const runIds = [...new Set(events.map((event) => ('runId' in event ? event.runId : undefined)))];
     expect(runIds).toHaveLength(2);
     expect(events.filter((event) => event.type === 'step-start').map((event) => 'step' in event && event.step)).toEqual([1, 1]);
   });

@@ -1,0 +1,39 @@
+import type { ModelMessage } from 'ai';
+import { llmInput } from '../machines/agent-setup.js';
+import type { AgentContext } from '../machines/context.js';
+
+interface PersistedChild {
+  snapshot?: { input?: Record<string, unknown> };
+  src?: unknown;
+}
+
+interface PersistedAgentSnapshot {
+  value: unknown;
+  context: AgentContext;
+  children?: Record<string, PersistedChild>;
+}
+
+/**
+ * The persisted snapshot without the history: the session's message records
+ * hold it, so a checkpoint costs the same at 10 messages as at 10,000. Child
+ * inputs that carry the history lose it too; {@link restoreSnapshot} puts it back.
+ */
+export function checkpointSnapshot(persisted: unknown): unknown {
+  const snapshot = persisted as PersistedAgentSnapshot;
+  const children: Record<string, PersistedChild> = {};
+  for (const [id, child] of Object.entries(snapshot.children ?? {})) {
+    const input = child.snapshot?.input;
+    children[id] = input && 'messages' in input ? { ...child, snapshot: { ...child.snapshot, input: { ...input, messages: [] } } } : child;
+  }
+  return { ...snapshot, context: { ...snapshot.context, messages: [] }, children };
+}
+
+/** A checkpoint's snapshot with the history put back, ready for `createActor(machine, { snapshot })`. */
+export function restoreSnapshot(stored: unknown, messages: ModelMessage[], config: AgentContext['config']): unknown {
+  const snapshot = stored as PersistedAgentSnapshot;
+  const context: AgentContext = { ...snapshot.context, messages, config };
+  const children: Record<string, PersistedChild> = { ...snapshot.children };
+  const llm = children.llm;
+  if (llm?.snapshot && context.run) children.llm = { ...llm, snapshot: { ...llm.snapshot, input: { ...llmInput(context) } } };
+  return { ...snapshot, context, children };
+}

@@ -1,0 +1,44 @@
+import { SESSION_FORMAT, SESSION_FORMAT_VERSION, SessionFormatError, type SessionHeader, type SessionLog, type SessionRecord } from './session-store.js';
+
+/** One record as one line. */
+export function encodeLine(record: SessionHeader | SessionRecord): string {
+  return `${JSON.stringify(record)}\n`;
+}
+
+/**
+ * Parses a session file. A last line that is cut off (a crash mid-write) is
+ * skipped with a warning; a bad line anywhere else, a missing header or
+ * another format version is a `SessionFormatError`.
+ */
+export function decodeLog(text: string, source: string): SessionLog {
+  const lines = text.split('\n');
+  const complete = text.endsWith('\n');
+  if (complete) lines.pop();
+  const warnings: string[] = [];
+  const parsed: unknown[] = [];
+  lines.forEach((line, index) => {
+    const last = index === lines.length - 1;
+    try {
+      parsed.push(JSON.parse(line));
+    } catch {
+      if (last && !complete) {
+        warnings.push(`${source}: skipped a torn last line (line ${index + 1}, ${line.length} characters): the process was killed while writing it`);
+        return;
+      }
+      throw new SessionFormatError(`${source}: line ${index + 1} is not valid JSON`);
+    }
+    if (last && !complete) {
+      warnings.push(`${source}: the last line (line ${index + 1}) has no newline; it was read anyway`);
+    }
+  });
+  const [header, ...records] = parsed as [SessionHeader | undefined, ...SessionRecord[]];
+  if (!header || header.type !== 'header' || header.format !== SESSION_FORMAT) {
+    throw new SessionFormatError(`${source}: not a loopchart session (no "${SESSION_FORMAT}" header on line 1)`);
+  }
+  if (header.version !== SESSION_FORMAT_VERSION) {
+    throw new SessionFormatError(
+      `${source}: session format version ${String(header.version)} is not supported by this loopchart (it reads version ${SESSION_FORMAT_VERSION})`,
+    );
+  }
+  return { header, records, warnings };
+}

@@ -1,0 +1,118 @@
+import type { ModelMessage } from 'ai';
+import type { Outcome } from '../result.js';
+import type { AgentContext } from '../machines/context.js';
+import { checkpointSnapshot } from './checkpoint-snapshot.js';
+import type { CheckpointRecord, SessionRecord, SessionStore } from './session-store.js';
+
+/** What `agent.checkpoints()` lists: one step boundary of the session. */
+export interface CheckpointInfo {
+  id: number;
+  at: string;
+  state: string;
+  runId?: string;
+  step: number;
+  outcome?: Outcome;
+  messageCount: number;
+}
+
+interface ObservedSnapshot {
+  value: unknown;
+  context: AgentContext;
+}
+
+/** The machine's state as a dotted path: `running.llm.calling`. */
+export function stateName(value: unknown): string {
+  if (typeof value === 'string') return value;
+  const [key, child] = Object.entries(value as Record<string, unknown>)[0] ?? ['?', ''];
+  return `${key}.${stateName(child)}`;
+}
+
+/**
+ * Writes a session as the agent runs: at every step boundary — a new LLM call
+ * (or attempt) about to start, approvals awaited, a retry scheduled, a run
+ * ended — the messages added since the last boundary and a checkpoint. Only
+ * new lines are written, so a boundary costs the same however long the
+ * history is.
+ */
+export class SessionRecorder {
+  private written: ModelMessage[];
+  private lastKey: string | undefined;
+  private ended: { outcome: Outcome; runId: string } | undefined;
+  private readonly list: CheckpointInfo[];
+  private chain: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly store: SessionStore,
+    private readonly sessionId: string,
+    restored: { messages: ModelMessage[]; checkpoints: CheckpointRecord[] },
+  ) {
+    this.written = restored.messages;
+    this.list = restored.checkpoints.map(checkpointInfo);
+    const last = restored.checkpoints.at(-1);
+    if (last) this.lastKey = `${last.state}|${last.runId ?? ''}|${last.step}|restored`;
+  }
+
+  get checkpoints(): CheckpointInfo[] {
+    return this.list.slice();
+  }
+
+  /** The outcome of the run that just ended, for the checkpoint taken as the machine returns to idle. */
+  noteRunEnd(outcome: Outcome, runId: string): void {
+    this.ended = { outcome, runId };
+  }
+
+  /**
+   * Called after every macrostep. Returns the write's promise at a step
+   * boundary (writes are chained, in order), undefined elsewhere.
+   */
+  observe(snapshot: ObservedSnapshot, persisted: () => unknown): Promise<void> | undefined {
+    const state = stateName(snapshot.value);
+    const key = boundaryKey(state, snapshot.context, this.ended?.runId);
+    if (key === undefined || key === this.lastKey) return undefined;
+    this.lastKey = key;
+    const records: SessionRecord[] = this.messageRecords(snapshot.context.messages);
+    const run = snapshot.context.run;
+    const checkpoint: CheckpointRecord = {
+      type: 'checkpoint',
+      id: (this.list.at(-1)?.id ?? 0) + 1,
+      at: new Date().toISOString(),
+      state,
+      ...(run ? { runId: run.id } : {}),
+      step: run?.steps ?? 0,
+      ...(state === 'idle' && this.ended ? { runId: this.ended.runId, outcome: this.ended.outcome } : {}),
+      messageCount: snapshot.context.messages.length,
+      snapshot: checkpointSnapshot(persisted()),
+    };
+    if (state === 'idle') this.ended = undefined;
+    records.push(checkpoint);
+    this.list.push(checkpointInfo(checkpoint));
+    this.chain = this.chain.then(() => this.store.append(this.sessionId, records));
+    return this.chain;
+  }
+
+  /** New messages as message records; a replaced history (a compaction summary) as one history record. */
+  private messageRecords(messages: ModelMessage[]): SessionRecord[] {
+    const previous = this.written;
+    this.written = messages;
+    const kept = previous.length <= messages.length && (previous.length === 0 || messages[previous.length - 1] === previous.at(-1));
+    if (!kept) return [{ type: 'history', messages }];
+    return messages.slice(previous.length).map((message, offset) => ({ type: 'message', index: previous.length + offset, message }));
+  }
+}
+
+function boundaryKey(state: string, context: AgentContext, endedRunId: string | undefined): string | undefined {
+  const run = context.run;
+  if (state === 'idle') return endedRunId === undefined ? undefined : `idle|${endedRunId}`;
+  if (!run) return undefined;
+  if (state === 'running.llm.calling' || state === 'running.retrying') return `${state}|${run.id}|${run.steps}|${run.attempt}`;
+  if (state === 'running.awaitingApproval') {
+    const answered = run.approvals?.filter((approval) => approval.answer !== undefined).length ?? 0;
+    return `${state}|${run.id}|${run.steps}|${answered}`;
+  }
+  return undefined;
+}
+
+function checkpointInfo(record: CheckpointRecord): CheckpointInfo {
+  const { type: _type, snapshot: _snapshot, ...info } = record;
+  return info;
+}

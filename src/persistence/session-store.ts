@@ -1,0 +1,88 @@
+import type { ModelMessage } from 'ai';
+import type { Outcome } from '../result.js';
+
+/** The session log format this version writes and reads. */
+export const SESSION_FORMAT = 'loopchart-session';
+export const SESSION_FORMAT_VERSION = 1;
+
+export interface SessionHeader {
+  type: 'header';
+  format: typeof SESSION_FORMAT;
+  version: number;
+  sessionId: string;
+  createdAt: string;
+  /** Set on a fork: the session and checkpoint it started from. */
+  forkedFrom?: { sessionId: string; checkpoint: number };
+}
+
+/** One message of the history, at its index. A record with a lower index than the history's length rewinds it (a step re-run after a restart). */
+export interface MessageRecord {
+  type: 'message';
+  index: number;
+  message: ModelMessage;
+}
+
+/** The whole history replaced (after a compaction summary, or at the start of a fork). */
+export interface HistoryRecord {
+  type: 'history';
+  messages: ModelMessage[];
+}
+
+/** A step boundary: the machine's persisted snapshot (without the history, which the message records hold). */
+export interface CheckpointRecord {
+  type: 'checkpoint';
+  /** 1-based, per session. */
+  id: number;
+  at: string;
+  /** The machine's state, dotted (`running.llm.calling`, `running.awaitingApproval`, `idle`). */
+  state: string;
+  runId?: string;
+  /** LLM calls made so far in the run. */
+  step: number;
+  /** Set at a run's end. */
+  outcome?: Outcome;
+  /** The history's length at this checkpoint. */
+  messageCount: number;
+  snapshot: unknown;
+}
+
+export type SessionRecord = MessageRecord | HistoryRecord | CheckpointRecord;
+
+export interface SessionLog {
+  header: SessionHeader;
+  records: SessionRecord[];
+  /** Problems found and skipped while reading (a torn last line). */
+  warnings: string[];
+}
+
+/**
+ * Where sessions live. `fileStore(dir)` is the embedded default (one JSONL file
+ * per session); implement this interface to keep sessions elsewhere.
+ *
+ * Contract: `append` resolves only once the records are written (the agent
+ * reports a step boundary after that); records of one session are appended in
+ * call order; `read` returns the records in the order they were appended.
+ */
+export interface SessionStore {
+  /** The session's log, or undefined when there is no such session. Throws `SessionFormatError` for an unreadable one. */
+  read(sessionId: string): Promise<SessionLog | undefined>;
+  /** Starts a session. Throws when it exists already. */
+  create(header: SessionHeader): Promise<void>;
+  append(sessionId: string, records: SessionRecord[]): Promise<void>;
+}
+
+/** A session log this version cannot read: another format version, or a corrupt line that is not the last. */
+export class SessionFormatError extends Error {
+  override readonly name = 'SessionFormatError';
+}
+
+export function sessionHeader(sessionId: string, forkedFrom?: SessionHeader['forkedFrom']): SessionHeader {
+  return {
+    type: 'header',
+    format: SESSION_FORMAT,
+    version: SESSION_FORMAT_VERSION,
+    sessionId,
+    createdAt: new Date().toISOString(),
+    ...(forkedFrom ? { forkedFrom } : {}),
+  };
+}

@@ -1,0 +1,79 @@
+import type { ModelMessage } from 'ai';
+import { describe, expect, it } from 'vitest';
+import { decodeLog, encodeLine } from '../../src/persistence/jsonl.js';
+import { replaySession } from '../../src/persistence/session-replay.js';
+import { SessionFormatError, sessionHeader, type CheckpointRecord, type SessionRecord } from '../../src/persistence/session-store.js';
+
+const user = (content: string): ModelMessage => ({ role: 'user', content });
+const checkpoint = (id: number, messageCount: number): CheckpointRecord => ({
+  type: 'checkpoint',
+  id,
+  at: '2026-01-01T00:00:00.000Z',
+  state: 'running.llm.calling',
+  step: id,
+  messageCount,
+  snapshot: {},
+});
+
+describe('session log lines', () => {
+  const header = encodeLine(sessionHeader('s'));
+
+  it('skips a torn last line with a warning', () => {
+    const text = `${header}${encodeLine({ type: 'message', index: 0, message: user('a') })}{"type":"message","ind`;
+    const log = decodeLog(text, 's.jsonl');
+    expect(log.records).toHaveLength(1);
+    expect(log.warnings).toEqual([expect.stringMatching(/torn last line \(line 3/)]);
+  });
+
+  it('refuses a corrupt line that is not the last', () => {
+    const text = `${header}{broken\n${encodeLine({ type: 'message', index: 0, message: user('a') })}`;
+    expect(() => decodeLog(text, 's.jsonl')).toThrow(new SessionFormatError('s.jsonl: line 2 is not valid JSON'));
+  });
+
+  it('refuses another format version with an error that names both versions', () => {
+    const text = encodeLine({ ...sessionHeader('s'), version: 99 });
+    expect(() => decodeLog(text, 's.jsonl')).toThrow(/format version 99 is not supported by this loopchart \(it reads version 1\)/);
+  });
+
+  it('refuses a file that is not a session', () => {
+    expect(() => decodeLog('{"hello":1}\n', 'x.jsonl')).toThrow(/not a loopchart session/);
+  });
+});
+
+describe('replaySession', () => {
+  it('rebuilds the history at the last checkpoint, dropping what an unfinished step wrote', () => {
+    const records: SessionRecord[] = [
+      { type: 'message', index: 0, message: user('a') },
+      checkpoint(1, 1),
+      { type: 'message', index: 1, message: user('b-partial') },
+    ];
+    const replayed = replaySession(records);
+    expect(replayed.messages).toEqual([user('a')]);
+    expect(replayed.last?.id).toBe(1);
+  });
+
+  it('lets a re-run step rewrite the messages it wrote before a crash', () => {
+    const records: SessionRecord[] = [
+      { type: 'message', index: 0, message: user('a') },
+      checkpoint(1, 1),
+      { type: 'message', index: 1, message: user('b-first-try') },
+      { type: 'message', index: 2, message: user('c-first-try') },
+      { type: 'message', index: 1, message: user('b') },
+      checkpoint(2, 2),
+    ];
+    expect(replaySession(records).messages).toEqual([user('a'), user('b')]);
+  });
+
+  it('applies a history record (a compaction) and stops at a given checkpoint', () => {
+    const records: SessionRecord[] = [
+      { type: 'message', index: 0, message: user('a') },
+      checkpoint(1, 1),
+      { type: 'history', messages: [user('summary')] },
+      { type: 'message', index: 1, message: user('b') },
+      checkpoint(2, 2),
+    ];
+    expect(replaySession(records).messages).toEqual([user('summary'), user('b')]);
+    expect(replaySession(records, 1).messages).toEqual([user('a')]);
+    expect(() => replaySession(records, 7)).toThrow(/no checkpoint 7/);
+  });
+});
