@@ -1,0 +1,72 @@
+/**
+ * The memory benchmark's measuring process (started by bench/memory.ts with
+ * `--expose-gc`, so that the heap is measured after full collections in a
+ * process that has done nothing else). Prints one JSON line.
+ */
+import type { ModelMessage } from 'ai';
+import { createAgent, type Agent } from '../src/index.js';
+import { echoTool, toolLoopModel } from './support.js';
+
+export interface MemoryReport {
+  agents: number;
+  messagesPerAgent: number;
+  historyBytesPerAgent: number;
+  agentBytesPerAgent: number;
+  createMicrosPerAgent: number;
+}
+
+const AGENTS = 10_000;
+const gc = (globalThis as { gc?: () => void }).gc;
+if (gc === undefined) throw new Error('bench/memory-child.ts needs node --expose-gc');
+
+function heapUsed(): number {
+  for (let i = 0; i < 4; i++) gc!();
+  return process.memoryUsage().heapUsed;
+}
+
+/**
+ * A 20-message history of its own for agent `n`: five rounds of a question, a
+ * tool call, its result and an answer. Every string is built at run time, so
+ * nothing is shared between agents.
+ */
+function history(n: number): ModelMessage[] {
+  const messages: ModelMessage[] = [];
+  for (let round = 0; round < 5; round++) {
+    const toolCallId = `call-${n}-${round}`;
+    messages.push({ role: 'user', content: `Agent ${n}, round ${round}: what does src/module-${round}.ts export, and is it tested?` });
+    messages.push({
+      role: 'assistant',
+      content: [
+        { type: 'text', text: `Reading src/module-${round}.ts for agent ${n}.` },
+        { type: 'tool-call', toolCallId, toolName: 'echo', input: { n: n * 10 + round } },
+      ],
+    });
+    messages.push({ role: 'tool', content: [{ type: 'tool-result', toolCallId, toolName: 'echo', output: { type: 'json', value: n * 10 + round } }] });
+    messages.push({ role: 'assistant', content: [{ type: 'text', text: `It exports run${round}() and handler${n}; test/module-${round}.test.ts covers both.` }] });
+  }
+  return messages;
+}
+
+const model = toolLoopModel(0);
+const tools = { echo: echoTool };
+
+const base = heapUsed();
+const histories = Array.from({ length: AGENTS }, (_, n) => history(n));
+const withHistories = heapUsed();
+
+const started = performance.now();
+const agents: Agent[] = histories.map((messages) => createAgent({ model, tools, messages }));
+const createMs = performance.now() - started;
+const withAgents = heapUsed();
+
+if (!agents.every((agent) => !agent.isRunning && agent.messages.length === 20)) throw new Error('an agent is not idle with its 20 messages');
+if (histories.length !== AGENTS) throw new Error('histories lost');
+
+const report: MemoryReport = {
+  agents: AGENTS,
+  messagesPerAgent: 20,
+  historyBytesPerAgent: (withHistories - base) / AGENTS,
+  agentBytesPerAgent: (withAgents - withHistories) / AGENTS,
+  createMicrosPerAgent: (createMs * 1000) / AGENTS,
+};
+console.log(JSON.stringify(report));

@@ -1,0 +1,34 @@
+/**
+ * Memory: 10,000 idle agents, each holding a 20-message history. The
+ * measurement runs in a fresh `node --expose-gc` process (bench/memory-child.ts),
+ * so it needs no flag on the parent and sees no other benchmark's garbage.
+ */
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import type { MemoryReport } from './memory-child.js';
+import { check, type Row } from './support.js';
+
+const run = promisify(execFile);
+
+export async function memoryBench(): Promise<Row[]> {
+  const child = fileURLToPath(new URL('./memory-child.ts', import.meta.url));
+  const { stdout } = await run(process.execPath, ['--expose-gc', '--import', import.meta.resolve('tsx'), child], {
+    cwd: fileURLToPath(new URL('..', import.meta.url)),
+    maxBuffer: 1 << 20,
+  });
+  const report = JSON.parse(stdout.trim().split('\n').at(-1)!) as MemoryReport;
+  check(report.historyBytesPerAgent > 0 && report.agentBytesPerAgent > 0, `memory figures make no sense: ${stdout}`);
+  const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+  return [
+    {
+      figure: `${report.agents.toLocaleString('en-US')} idle agents: heap per agent beyond its history`,
+      value: kb(report.agentBytesPerAgent),
+      ratio: `${(report.agentBytesPerAgent / report.historyBytesPerAgent).toFixed(2)}x the history`,
+      target: '< 50 KB',
+      ok: report.agentBytesPerAgent < 50 * 1024,
+    },
+    { figure: `  the ${report.messagesPerAgent}-message history itself (plain arrays)`, value: kb(report.historyBytesPerAgent) },
+    { figure: '  createAgent, per agent', value: `${report.createMicrosPerAgent.toFixed(0)} µs` },
+  ];
+}
