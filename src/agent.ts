@@ -4,6 +4,7 @@ import { generateId } from 'ai';
 import { createActor, type Actor, type Snapshot } from 'xstate';
 import { machineConfig } from './agent-config.js';
 import { EventOutbox } from './event-outbox.js';
+import { TraceRecorder } from './trace/trace-recorder.js';
 import { restoreSnapshot } from './persistence/checkpoint-snapshot.js';
 import type { CheckpointInfo } from './persistence/session-recorder.js';
 import { SessionRecorder } from './persistence/session-recorder.js';
@@ -106,6 +107,7 @@ class StatechartAgent implements Agent {
   private readonly subject = new Subject<AgentEvent>();
   readonly events$ = this.subject.asObservable();
   private readonly outbox = new EventOutbox((event) => this.deliver(event));
+  private readonly tracer = new TraceRecorder(() => this.current);
   private readonly machine: AgentMachine;
   private current: Actor<AgentMachine>;
   private pending: ((result: RunResult) => void) | undefined;
@@ -130,6 +132,7 @@ class StatechartAgent implements Agent {
         ...(options.compaction && options.compaction.model ? { compactionModel: options.compaction.model } : {}),
         ...(options.approval ? { approval: options.approval } : {}),
         emit: (event) => this.outbox.push(event),
+        traceHook: (timing) => this.tracer.hook(timing),
       }),
     );
     if (options.store) {
@@ -291,19 +294,30 @@ class StatechartAgent implements Agent {
 
   private createActorFrom(from: { messages: ModelMessage[]; snapshot?: unknown }): Actor<AgentMachine> {
     const input: AgentMachineInput = { messages: from.messages, config: machineConfig(this.options) };
+    const user = this.options.inspect;
+    const userObserver = typeof user === 'function' ? user : user?.next?.bind(user);
     return createActor(this.machine, {
       input,
       ...(from.snapshot ? { snapshot: from.snapshot as Snapshot<unknown> } : {}),
-      ...(this.options.inspect ? { inspect: this.options.inspect } : {}),
+      inspect: (event) => {
+        this.tracer.inspect(event);
+        userObserver?.(event);
+      },
     });
   }
 
   private startActor(from: { messages: ModelMessage[]; snapshot?: unknown }): Actor<AgentMachine> {
     const actor = this.createActorFrom(from);
     actor.on('*', (event) => {
-      if (event.type === 'run-end') this.recorder?.noteRunEnd(event.result.outcome, event.runId);
-      if (this.recorder) this.outbox.enqueue(event);
-      else this.deliver(event);
+      const trace = this.tracer.event(event);
+      if (event.type === 'run-end') {
+        this.recorder?.noteRunEnd(event.result.outcome, event.runId);
+        if (trace) {
+          event.result.trace = trace;
+          this.emitMachineEvent({ type: 'trace', runId: event.runId, trace });
+        }
+      }
+      this.emitMachineEvent(event);
     });
     actor.subscribe({
       next: (snapshot) => {
@@ -322,6 +336,12 @@ class StatechartAgent implements Agent {
     this.current = actor;
     actor.start();
     return actor;
+  }
+
+  /** An event from the machine: with a store it waits for the macrostep's write. */
+  private emitMachineEvent(event: AgentEvent): void {
+    if (this.recorder) this.outbox.enqueue(event);
+    else this.deliver(event);
   }
 
   private deliver(event: AgentEvent): void {

@@ -2,6 +2,7 @@ import type { FinishReason, ModelMessage } from 'ai';
 import type { CompactionReason } from './context/compaction-config.js';
 import type { HookName } from './hooks.js';
 import type { RunError, RunResult } from './result.js';
+import type { RunTrace } from './trace/run-trace.js';
 import type { Usage } from './machines/usage.js';
 
 export interface RunScoped {
@@ -83,6 +84,8 @@ export type AgentEvent =
       tokensAfter: number;
     })
   | (RunScoped & { type: 'message'; message: ModelMessage })
-  | { type: 'session-warning'; sessionId: string; message: string };
+  | { type: 'session-warning'; sessionId: string; message: string }
+  /** The run's trace, right before its `run-end`. */
+  | (RunScoped & { type: 'trace'; trace: RunTrace });
 
 export type AgentEventType = AgentEvent['type'];

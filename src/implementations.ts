@@ -17,7 +17,7 @@ import type { AgentRuntime } from './runtime.js';
  * ```
  */
 export function agentImplementations(
-  runtime: Partial<Pick<AgentRuntime, 'step' | 'emit' | 'tools' | 'hooks' | 'transformContext'>> &
+  runtime: Partial<Pick<AgentRuntime, 'step' | 'emit' | 'tools' | 'hooks' | 'transformContext' | 'traceHook'>> &
     Pick<AgentRuntime, 'model'> & { approval?: ApprovalPolicy; compactionModel?: LanguageModel },
 ) {
   const resolved: AgentRuntime = {
@@ -27,6 +27,7 @@ export function agentImplementations(
     hooks: runtime.hooks ?? {},
     emit: runtime.emit ?? (() => {}),
     ...(runtime.transformContext ? { transformContext: runtime.transformContext } : {}),
+    ...(runtime.traceHook ? { traceHook: runtime.traceHook } : {}),
   };
   return {
     actors: {

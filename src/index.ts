@@ -12,7 +12,10 @@ export { AgentOptionsError, type AgentOptions } from './options.js';
 export type { StepFunction, StepRequest, StepPart, StepToolCall } from './actors/step.js';
 export { streamLanguageModelCallStep } from './actors/stream-language-model-call-step.js';
 export { classifyError } from './errors/classify-error.js';
-export { scriptedModel, scriptTurnSchema, pullStream, type ScriptedModel, type ScriptTurn } from './models/index.js';
+export { scriptedModel, scriptTurnSchema, pullStream, recordModel, type ScriptedModel, type ScriptTurn, type ModelRecording } from './models/index.js';
+export { directStep } from './actors/direct-step.js';
+export type { RunTrace, TraceState, TraceTransition, TraceStep, TraceToolCall, TraceRetry, TraceCompaction, TraceHook } from './trace/run-trace.js';
+export { machineGraph, type MachineGraph, type GraphNode, type GraphEdge } from './machines/machine-graph.js';
 export { builtinTools, builtinToolNames, type BuiltinToolName, type BuiltinToolsOptions } from './tools/index.js';
 export { toMermaid } from './machines/mermaid.js';
 export {

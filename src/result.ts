@@ -1,5 +1,6 @@
 import type { FinishReason, ModelMessage } from 'ai';
 import type { Usage } from './machines/usage.js';
+import type { RunTrace } from './trace/run-trace.js';
 
 /** How a run ended. Every run ends in exactly one outcome. */
 export type Outcome =
@@ -58,4 +59,6 @@ export interface RunResult {
   durationMs: number;
   /** Present for `failed`, and for other outcomes where it explains the stop. */
   error?: RunError;
+  /** What the run did, state by state and call by call (see `RunTrace`). */
+  trace?: RunTrace;
 }

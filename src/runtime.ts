@@ -2,6 +2,7 @@ import type { LanguageModel, ModelMessage, ToolSet } from 'ai';
 import type { StepFunction } from './actors/step.js';
 import type { AgentEvent } from './events.js';
 import type { AgentHooks } from './hooks.js';
+import type { HookTiming } from './resilience/call-hook.js';
 
 /**
  * What the machine works with but does not keep in its (serialisable)
@@ -14,6 +15,8 @@ export interface AgentRuntime {
   tools: ToolSet;
   step: StepFunction;
   hooks: AgentHooks;
+  /** Receives every hook's timing, for the run trace. Must not throw. */
+  traceHook?: (timing: HookTiming) => void;
   /** Runs before every LLM call on what the model will see (trim, inject, redact); the stored history is not changed. */
   transformContext?: ContextTransform;
   /** Receives the events that do not go through a transition (deltas, tool updates, hook errors). Must not throw. */

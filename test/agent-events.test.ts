@@ -38,6 +38,7 @@ describe('events$', () => {
       'text-delta',
       'message',
       'step-end',
+      'trace',
       'run-end',
     ]);
   });

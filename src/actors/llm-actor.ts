@@ -4,7 +4,7 @@ import { classifyError } from '../errors/classify-error.js';
 import type { LLMCallReplacements } from '../hooks.js';
 import type { AgentContext } from '../machines/context.js';
 import { usageFrom, type Usage } from '../machines/usage.js';
-import { runHook } from '../resilience/run-hook.js';
+import { callHook } from '../resilience/call-hook.js';
 import type { RunError } from '../result.js';
 import { errorMessage } from '../errors/error-message.js';
 import type { AgentRuntime, ContextTransform } from '../runtime.js';
@@ -96,21 +96,17 @@ export function createLlmActor(runtime: AgentRuntime) {
       let call = { model: runtime.model, messages, instructions: input.instructions, tools: runtime.tools };
       const hooks = runtime.hooks.beforeLLMCall ?? [];
       for (const [index, hook] of hooks.entries()) {
-        const outcome = await runHook(() => hook({ ...scope, attempt: input.attempt, ...call }), input.hookMs);
+        const outcome = await callHook(runtime, scope, 'beforeLLMCall', index, () => hook({ ...scope, attempt: input.attempt, ...call }), input.hookMs);
         if (settled) return call;
         if (outcome.ok) call = { ...call, ...(outcome.value ?? {}) };
-        else runtime.emit({ type: 'hook-error', ...scope, hook: 'beforeLLMCall', index, message: outcome.error, timedOut: outcome.timedOut });
       }
       return call;
     };
 
     const afterCall = async (finish: Extract<LlmActorEvent, { type: 'llm.finish' }>) => {
       for (const [index, hook] of (runtime.hooks.afterLLMCall ?? []).entries()) {
-        const outcome = await runHook(
-          () => hook({ ...scope, attempt: input.attempt, text: finish.text, toolCalls: finish.toolCalls, finishReason: finish.finishReason, usage: finish.usage }),
-          input.hookMs,
-        );
-        if (!outcome.ok) runtime.emit({ type: 'hook-error', ...scope, hook: 'afterLLMCall', index, message: outcome.error, timedOut: outcome.timedOut });
+        const args = { ...scope, attempt: input.attempt, text: finish.text, toolCalls: finish.toolCalls, finishReason: finish.finishReason, usage: finish.usage };
+        await callHook(runtime, scope, 'afterLLMCall', index, () => hook(args), input.hookMs);
       }
     };
 
@@ -167,9 +163,11 @@ export function createLlmActor(runtime: AgentRuntime) {
     );
 
     return () => {
+      // Aborting a call that already finished costs a few microseconds per step for nothing.
+      const finished = settled;
       settled = true;
       watchdog?.stop();
-      controller.abort();
+      if (!finished) controller.abort();
     };
   });
 }

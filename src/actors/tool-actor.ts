@@ -4,7 +4,7 @@ import { createToolModelOutput } from 'ai/internal';
 import { fromPromise } from 'xstate';
 import { errorMessage } from '../errors/error-message.js';
 import { errorAnswer, type ToolAnswer } from '../machines/history.js';
-import { runHook } from '../resilience/run-hook.js';
+import { callHook } from '../resilience/call-hook.js';
 import { truncateToolOutput } from '../resilience/truncate-output.js';
 import type { TruncationLimits } from '../tools/truncate.js';
 import type { AgentRuntime } from '../runtime.js';
@@ -78,11 +78,9 @@ export function createToolActor(runtime: AgentRuntime) {
 
       let toolInput = call.input;
       for (const [index, hook] of (runtime.hooks.beforeToolCall ?? []).entries()) {
-        const decision = await runHook(() => hook({ ...scope, toolCall: { ...call, input: toolInput }, messages: input.messages }), input.hookMs);
-        if (!decision.ok) {
-          runtime.emit({ type: 'hook-error', ...scope, hook: 'beforeToolCall', index, message: decision.error, timedOut: decision.timedOut });
-          return fail(`Tool call blocked: a beforeToolCall hook failed (${decision.error}).`);
-        }
+        const args = { ...scope, toolCall: { ...call, input: toolInput }, messages: input.messages };
+        const decision = await callHook(runtime, scope, 'beforeToolCall', index, () => hook(args), input.hookMs);
+        if (!decision.ok) return fail(`Tool call blocked: a beforeToolCall hook failed (${decision.error}).`);
         if (decision.value && 'block' in decision.value) return fail(`Tool call blocked: ${decision.value.block}`);
         if (decision.value && 'input' in decision.value) {
           const validated = await safeValidateTypes({ value: decision.value.input, schema: asSchema(found.inputSchema) });
@@ -135,10 +133,9 @@ export function createToolActor(runtime: AgentRuntime) {
     async function afterHooks(result: Outcome): Promise<Outcome> {
       let current = result;
       for (const [index, hook] of (runtime.hooks.afterToolCall ?? []).entries()) {
-        const replacement = await runHook(() => hook({ ...scope, toolCall: call, result: current }), input.hookMs);
-        if (!replacement.ok) {
-          runtime.emit({ type: 'hook-error', ...scope, hook: 'afterToolCall', index, message: replacement.error, timedOut: replacement.timedOut });
-        } else if (replacement.value) {
+        const args = { ...scope, toolCall: call, result: current };
+        const replacement = await callHook(runtime, scope, 'afterToolCall', index, () => hook(args), input.hookMs);
+        if (replacement.ok && replacement.value) {
           current = { output: replacement.value.output, isError: replacement.value.isError ?? current.isError };
         }
       }

@@ -1,6 +1,8 @@
 import type { ModelMessage } from 'ai';
 import type { Outcome } from '../result.js';
 import type { AgentContext } from '../machines/context.js';
+import { stateName } from '../machines/state-name.js';
+export { stateName } from '../machines/state-name.js';
 import { checkpointSnapshot } from './checkpoint-snapshot.js';
 import type { CheckpointRecord, SessionRecord, SessionStore } from './session-store.js';
 
@@ -20,12 +22,6 @@ interface ObservedSnapshot {
   context: AgentContext;
 }
 
-/** The machine's state as a dotted path: `running.llm.calling`. */
-export function stateName(value: unknown): string {
-  if (typeof value === 'string') return value;
-  const [key, child] = Object.entries(value as Record<string, unknown>)[0] ?? ['?', ''];
-  return `${key}.${stateName(child)}`;
-}
 
 /**
  * Writes a session as the agent runs: at every step boundary — a new LLM call

@@ -1,0 +1,44 @@
+import type { HookName } from '../hooks.js';
+import type { AgentRuntime } from '../runtime.js';
+import { runHook, type HookOutcome } from './run-hook.js';
+
+/** When and how long a hook ran, for the run trace. */
+export interface HookTiming {
+  runId: string;
+  step: number;
+  hook: HookName;
+  index: number;
+  /** Epoch milliseconds. */
+  startedAt: number;
+  durationMs: number;
+  ok: boolean;
+  message?: string;
+}
+
+/**
+ * Runs one hook of the runtime under its time limit, reports its timing to
+ * the trace and a failure as a `hook-error` event. Never throws.
+ */
+export async function callHook<T>(
+  runtime: Pick<AgentRuntime, 'emit' | 'traceHook'>,
+  scope: { runId: string; step: number },
+  hook: HookName,
+  index: number,
+  run: () => T | Promise<T>,
+  timeoutMs: number | undefined,
+): Promise<HookOutcome<T>> {
+  const startedAt = Date.now();
+  const started = performance.now();
+  const outcome = await runHook(run, timeoutMs);
+  runtime.traceHook?.({
+    ...scope,
+    hook,
+    index,
+    startedAt,
+    durationMs: performance.now() - started,
+    ok: outcome.ok,
+    ...(outcome.ok ? {} : { message: outcome.error }),
+  });
+  if (!outcome.ok) runtime.emit({ type: 'hook-error', ...scope, hook, index, message: outcome.error, timedOut: outcome.timedOut });
+  return outcome;
+}

@@ -1,0 +1,98 @@
+import type { FinishReason } from 'ai';
+import type { CompactionReason } from '../context/compaction-config.js';
+import type { HookName } from '../hooks.js';
+import type { Usage } from '../machines/usage.js';
+import type { Outcome, RunError } from '../result.js';
+
+/** The trace format version this loopchart writes. */
+export const TRACE_VERSION = 1;
+
+/**
+ * What one run did, as data: every state entered and left, every transition
+ * taken, each LLM call, tool call, retry, compaction and hook, with times in
+ * milliseconds from the run's start. On `result.trace` and the `trace` event;
+ * `loopchart run --trace` saves it and `loopchart report` draws it.
+ */
+export interface RunTrace {
+  version: typeof TRACE_VERSION;
+  runId: string;
+  /** Epoch milliseconds. */
+  startedAt: number;
+  durationMs: number;
+  outcome: Outcome;
+  error?: RunError;
+  /** Each state the machine was in, leaf states as dotted paths, in order; transient ones (`deciding`, `nextStep`) included. */
+  states: TraceState[];
+  /** Each transition taken, in order. */
+  transitions: TraceTransition[];
+  steps: TraceStep[];
+  retries: TraceRetry[];
+  compactions: TraceCompaction[];
+  hooks: TraceHook[];
+}
+
+export interface TraceState {
+  state: string;
+  enteredAt: number;
+  leftAt: number;
+}
+
+export interface TraceTransition {
+  from: string;
+  to: string;
+  event: string;
+  guard?: string;
+  at: number;
+}
+
+export interface TraceStep {
+  step: number;
+  /** Attempts made for this step (retries included). */
+  attempts: number;
+  startedAt: number;
+  /** From the (last) attempt's request to its first chunk. */
+  firstChunkMs?: number;
+  durationMs?: number;
+  finishReason?: FinishReason;
+  usage: Usage;
+  text: string;
+  toolCalls: TraceToolCall[];
+}
+
+export interface TraceToolCall {
+  toolCallId: string;
+  toolName: string;
+  input: unknown;
+  startedAt: number;
+  durationMs?: number;
+  isError?: boolean;
+  /** The start of the output, as text (at most 2,000 characters). */
+  outputPreview?: string;
+}
+
+export interface TraceRetry {
+  step: number;
+  attempt: number;
+  delayMs: number;
+  error: RunError;
+  at: number;
+}
+
+export interface TraceCompaction {
+  reason: CompactionReason;
+  kind?: 'pruned' | 'summarised';
+  tokensBefore: number;
+  tokensAfter?: number;
+  startedAt: number;
+  durationMs?: number;
+}
+
+export interface TraceHook {
+  hook: HookName;
+  index: number;
+  step: number;
+  startedAt: number;
+  durationMs: number;
+  ok: boolean;
+  message?: string;
+}

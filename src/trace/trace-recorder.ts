@@ -1,0 +1,162 @@
+import type { AnyActorRef, InspectionEvent } from 'xstate';
+import type { AgentEvent } from '../events.js';
+import { stateName } from '../machines/state-name.js';
+import { emptyUsage } from '../machines/usage.js';
+import type { HookTiming } from '../resilience/call-hook.js';
+import { TRACE_VERSION, type RunTrace, type TraceStep } from './run-trace.js';
+
+const PREVIEW_CHARS = 2000;
+
+function preview(output: unknown): string {
+  const text = typeof output === 'string' ? output : (JSON.stringify(output) ?? String(output));
+  return text.length > PREVIEW_CHARS ? `${text.slice(0, PREVIEW_CHARS)}…` : text;
+}
+
+/**
+ * Builds the trace of the current run from the root actor's microsteps (states
+ * and transitions, transient ones included), the agent's events and the hook
+ * timings. Constant work per event; nothing per streamed chunk.
+ */
+export class TraceRecorder {
+  private trace: RunTrace | undefined;
+  private origin = 0;
+  private state: { name: string; enteredAt: number } | undefined;
+
+  constructor(private readonly root: () => AnyActorRef | undefined) {}
+
+  private now(): number {
+    return Date.now() - this.origin;
+  }
+
+  private currentStep(): TraceStep | undefined {
+    return this.trace?.steps.at(-1);
+  }
+
+  /** An XState inspection event; only the root actor's microsteps and the first-chunk event count. */
+  inspect(event: InspectionEvent): void {
+    if (event.actorRef !== this.root()) return;
+    // A run starts with the prompt event, before the microsteps it causes; `run-start` arrives after them.
+    if (event.type === '@xstate.event' && event.event.type === 'agent.prompt') this.begin();
+    if (!this.trace) return;
+    if (event.type === '@xstate.microstep') {
+      const at = this.now();
+      for (const transition of event._transitions) {
+        for (const target of transition.target ?? []) {
+          const guard = transition.guard as { type?: unknown } | string | undefined;
+          this.trace.transitions.push({
+            from: transition.source.path.join('.'),
+            to: target.path.join('.'),
+            event: transition.eventType === '' ? 'always' : String(transition.eventType),
+            ...(guard ? { guard: typeof guard === 'string' ? guard : String(guard.type) } : {}),
+            at,
+          });
+        }
+      }
+      this.enter(stateName((event.snapshot as unknown as { value: unknown }).value), at);
+    } else if (event.type === '@xstate.event' && event.event.type === 'llm.firstChunk') {
+      const step = this.currentStep();
+      if (step) step.firstChunkMs = this.now() - step.startedAt;
+    }
+  }
+
+  private enter(name: string, at: number): void {
+    if (this.state?.name === name) return;
+    if (this.state) this.trace?.states.push({ state: this.state.name, enteredAt: this.state.enteredAt, leftAt: at });
+    this.state = { name, enteredAt: at };
+  }
+
+  hook(timing: HookTiming): void {
+    if (!this.trace || timing.runId !== this.trace.runId) return;
+    this.trace.hooks.push({
+      hook: timing.hook,
+      index: timing.index,
+      step: timing.step,
+      startedAt: timing.startedAt - this.origin,
+      durationMs: timing.durationMs,
+      ok: timing.ok,
+      ...(timing.message !== undefined ? { message: timing.message } : {}),
+    });
+  }
+
+  private begin(): void {
+    this.origin = Date.now();
+    this.trace = {
+      version: TRACE_VERSION,
+      runId: '',
+      startedAt: this.origin,
+      durationMs: 0,
+      outcome: 'completed',
+      states: [],
+      transitions: [],
+      steps: [],
+      retries: [],
+      compactions: [],
+      hooks: [],
+    };
+    this.state = { name: 'idle', enteredAt: 0 };
+  }
+
+  /** An agent event, as the machine emits it. Returns the finished trace on `run-end`. */
+  event(event: AgentEvent): RunTrace | undefined {
+    if (event.type === 'run-start') {
+      if (!this.trace) this.begin();
+      this.trace!.runId = event.runId;
+      return undefined;
+    }
+    const trace = this.trace;
+    if (!trace || !('runId' in event) || event.runId !== trace.runId) return undefined;
+    const at = this.now();
+    switch (event.type) {
+      case 'step-start':
+        trace.steps.push({ step: event.step, attempts: 1, startedAt: at, usage: emptyUsage, text: '', toolCalls: [] });
+        break;
+      case 'step-end': {
+        const step = this.currentStep();
+        if (!step) break;
+        step.durationMs = at - step.startedAt;
+        if (event.finishReason !== undefined) step.finishReason = event.finishReason;
+        step.usage = event.usage;
+        step.text = event.text;
+        break;
+      }
+      case 'retry': {
+        trace.retries.push({ step: event.step, attempt: event.attempt, delayMs: event.delayMs, error: event.error, at });
+        const step = this.currentStep();
+        if (step) step.attempts = event.attempt;
+        break;
+      }
+      case 'tool-call':
+        this.currentStep()?.toolCalls.push({ toolCallId: event.toolCallId, toolName: event.toolName, input: event.input, startedAt: at });
+        break;
+      case 'tool-result': {
+        const call = this.currentStep()?.toolCalls.find((candidate) => candidate.toolCallId === event.toolCallId && candidate.durationMs === undefined);
+        if (call) {
+          call.durationMs = event.durationMs;
+          call.isError = event.isError;
+          call.outputPreview = preview(event.output);
+        }
+        break;
+      }
+      case 'compaction-start':
+        trace.compactions.push({ reason: event.reason, tokensBefore: event.tokensBefore, startedAt: at });
+        break;
+      case 'compaction-end': {
+        const compaction = trace.compactions.at(-1);
+        if (compaction) Object.assign(compaction, { kind: event.kind, tokensAfter: event.tokensAfter, durationMs: at - compaction.startedAt });
+        break;
+      }
+      case 'run-end': {
+        this.enter('idle', at);
+        trace.durationMs = at;
+        trace.outcome = event.result.outcome;
+        if (event.result.error) trace.error = event.result.error;
+        this.trace = undefined;
+        this.state = undefined;
+        return trace;
+      }
+      default:
+        break;
+    }
+    return undefined;
+  }
+}

@@ -1,0 +1,72 @@
+import { APICallError } from '@ai-sdk/provider';
+import { describe, expect, it } from 'vitest';
+import { createAgent } from '../src/index.js';
+import { mockModel } from './support/mock-model.js';
+import { recordEvents } from './support/record.js';
+import { addTool, failTool } from './support/tools.js';
+
+describe('run trace', () => {
+  it('records every state entered and left, the transitions taken with their guards, steps and tool calls', async () => {
+    const model = mockModel([
+      { text: ['Adding.'], toolCalls: [{ id: 'a', name: 'add', input: { a: 1, b: 2 } }, { id: 'f', name: 'fail', input: {} }], usage: { input: 10, output: 3 } },
+      { text: ['3'], usage: { input: 20, output: 1 } },
+    ]);
+    const agent = createAgent({ model, tools: { add: addTool, fail: failTool } });
+    const events = recordEvents(agent);
+    const result = await agent.run('go');
+    const trace = result.trace!;
+
+    expect(trace).toMatchObject({ version: 1, runId: expect.any(String), outcome: 'completed' });
+    const states = trace.states.map((entry) => entry.state);
+    expect(states).toEqual([
+      'idle',
+      'running.nextStep',
+      'running.llm.calling',
+      'running.llm.streaming',
+      'running.deciding',
+      'running.toolExec',
+      'running.nextStep',
+      'running.llm.calling',
+      'running.llm.streaming',
+      'running.deciding',
+    ]);
+    for (const [index, entry] of trace.states.entries()) {
+      expect(entry.leftAt).toBeGreaterThanOrEqual(entry.enteredAt);
+      if (index > 0) expect(entry.enteredAt).toBe(trace.states[index - 1]!.leftAt);
+    }
+    expect(trace.transitions).toContainEqual(expect.objectContaining({ from: 'running.deciding', to: 'running.toolExec', guard: 'wantsTools' }));
+    expect(trace.transitions.at(-1)).toMatchObject({ from: 'running.deciding', to: 'idle', guard: 'isCompletedFinish' });
+
+    expect(trace.steps).toHaveLength(2);
+    expect(trace.steps[0]).toMatchObject({ step: 1, attempts: 1, finishReason: 'tool-calls', usage: { inputTokens: 10, outputTokens: 3, totalTokens: 13 }, text: 'Adding.' });
+    expect(trace.steps[0]!.firstChunkMs).toBeGreaterThanOrEqual(0);
+    expect(trace.steps[0]!.durationMs).toBeGreaterThanOrEqual(trace.steps[0]!.firstChunkMs!);
+    expect(trace.steps[0]!.toolCalls).toEqual([
+      expect.objectContaining({ toolCallId: 'a', toolName: 'add', isError: false, outputPreview: '3', durationMs: expect.any(Number) }),
+      expect.objectContaining({ toolCallId: 'f', toolName: 'fail', isError: true, outputPreview: 'disk on fire' }),
+    ]);
+    expect(events.map((event) => event.type).slice(-2)).toEqual(['trace', 'run-end']);
+  });
+
+  it('records retries and hook timings', async () => {
+    const busy = new APICallError({ message: 'busy', url: 'u', requestBodyValues: {}, statusCode: 503, isRetryable: true });
+    const model = mockModel([{ reject: busy }, { text: ['ok'] }]);
+    const agent = createAgent({ model, retry: { baseDelayMs: 1 }, hooks: { beforeLLMCall: [() => undefined] } });
+    const { trace } = await agent.run('go');
+    expect(trace!.retries).toEqual([expect.objectContaining({ step: 1, attempt: 2, error: expect.objectContaining({ kind: 'overloaded' }) })]);
+    expect(trace!.steps[0]!.attempts).toBe(2);
+    expect(trace!.states.map((entry) => entry.state)).toContain('running.retrying');
+    expect(trace!.hooks).toEqual([
+      expect.objectContaining({ hook: 'beforeLLMCall', index: 0, step: 1, ok: true }),
+      expect.objectContaining({ hook: 'beforeLLMCall', index: 0, step: 1, ok: true }),
+    ]);
+  });
+
+  it('each run gets its own trace', async () => {
+    const agent = createAgent({ model: mockModel([{ text: ['a'] }, { text: ['b'] }]) });
+    const first = await agent.run('one');
+    const second = await agent.run('two');
+    expect(first.trace!.runId).not.toBe(second.trace!.runId);
+    expect(second.trace!.steps).toHaveLength(1);
+  });
+});
