@@ -49,3 +49,13 @@ export {
   type HistoryRecord,
   type CheckpointRecord,
 } from './persistence/session-store.js';
+export {
+  agentInspectorOptions,
+  createBrowserInspector,
+  createSkyInspector,
+  createWebSocketInspector,
+  startInspectorRelay,
+  type SafeInspectorOptions,
+  type InspectorRelay,
+  type InspectorRelayOptions,
+} from './inspect/index.js';

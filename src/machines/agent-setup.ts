@@ -56,8 +56,14 @@ const allowAll = fromPromise<ApprovalVerdict[], ApprovalActorInput>(async ({ inp
   input.calls.map(() => ({ decision: 'allow' as const, reason: 'policy' as const })),
 );
 
-export function toolActorId(step: number, index: number): string {
-  return `tool.${step}.${index}`;
+/** `tool.<step>.<index>.<toolName>`: unique per call, and the inspector shows which tool it is. */
+export function toolActorId(step: number, index: number, toolName: string): string {
+  return `tool.${step}.${index}.${toolName}`;
+}
+
+/** The call index in a tool actor's done or error event type (`xstate.done.actor.tool.<step>.<index>.<name>`). */
+function toolIndexOf(eventType: string): number {
+  return Number(eventType.split('.')[5]);
 }
 
 /** Wires a pure update into an action: assign the context, emit its events. */
@@ -170,7 +176,7 @@ export const agentSetup = setup({
         const call = run.calls[index]!;
         const timeoutMs = timeouts.tools?.[call.toolName] ?? timeouts.toolMs;
         enqueue.spawnChild('tool', {
-          id: toolActorId(run.steps, index),
+          id: toolActorId(run.steps, index, call.toolName),
           input: {
             runId: run.id,
             step: run.steps,
@@ -192,7 +198,7 @@ export const agentSetup = setup({
     }),
     /** A tool actor that rejected (a custom one: the built-in never does) still answers its call. */
     recordToolCrash: enqueueActions(({ context, event, enqueue }) => {
-      const index = Number(event.type.split('.').pop());
+      const index = toolIndexOf(event.type);
       const call = context.run?.calls[index];
       if (!call || !('error' in event)) return;
       enqueue.stopChild(event.type.slice('xstate.error.actor.'.length));
@@ -204,7 +210,7 @@ export const agentSetup = setup({
       const run = context.run;
       if (!run) return;
       for (let index = 0; index < run.nextCall; index++) {
-        if (run.answers[index] === null) enqueue.stopChild(toolActorId(run.steps, index));
+        if (run.answers[index] === null) enqueue.stopChild(toolActorId(run.steps, index, run.calls[index]!.toolName));
       }
     }),
     beginCompaction: enqueueActions(({ context, enqueue }, params: { reason: CompactionReason }) =>

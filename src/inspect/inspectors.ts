@@ -1,0 +1,77 @@
+import {
+  createBrowserInspector as statelyBrowserInspector,
+  createSkyInspector as statelySkyInspector,
+  createWebSocketInspector as statelyWebSocketInspector,
+  type StatelyInspectionEvent,
+} from '@statelyai/inspect';
+import { redactSecrets, sanitizeContext, sanitizeEvent } from './sanitize.js';
+
+/** Options shared by the inspector helpers. */
+export interface SafeInspectorOptions {
+  /** Values that must never leave the process (API keys, tokens): replaced by `[redacted]` in every inspection event. */
+  secrets?: string[];
+}
+
+type InspectorOptions = Parameters<typeof statelyWebSocketInspector>[0];
+
+/**
+ * The inspector options loopchart needs: histories summarised in snapshots
+ * and events (a snapshot costs the same at any history length), and secrets
+ * redacted. Per-chunk events never reach the inspector: text deltas do not go
+ * through the machine.
+ */
+export function agentInspectorOptions(options: SafeInspectorOptions = {}) {
+  const secrets = options.secrets ?? [];
+  return {
+    sanitizeContext,
+    sanitizeEvent,
+    serialize: (event: StatelyInspectionEvent) => redactSecrets(event, secrets),
+  };
+}
+
+/**
+ * A Stately inspector over a WebSocket, for Node: connect it to the relay of
+ * {@link startInspectorRelay} (or `@statelyai/inspect/server`) and pass
+ * `inspector.inspect` as the agent's `inspect` option.
+ *
+ * @example
+ * ```ts
+ * const relay = await startInspectorRelay({ port: 8080 });
+ * const inspector = createWebSocketInspector({ url: relay.webSocketUrl, secrets: [process.env.OPENAI_API_KEY!] });
+ * const agent = createAgent({ model, tools, inspect: inspector.inspect });
+ * console.log(`open ${relay.pageUrl}`);
+ * ```
+ */
+export function createWebSocketInspector(options: NonNullable<InspectorOptions> & SafeInspectorOptions) {
+  const { secrets, ...rest } = options;
+  return statelyWebSocketInspector({ ...rest, ...agentInspectorOptions({ ...(secrets ? { secrets } : {}) }) });
+}
+
+/**
+ * A Stately inspector in a browser window, for agents that run in a browser app.
+ *
+ * @example
+ * ```ts
+ * const inspector = createBrowserInspector();
+ * const agent = createAgent({ model, tools, inspect: inspector.inspect });
+ * ```
+ */
+export function createBrowserInspector(options: Parameters<typeof statelyBrowserInspector>[0] & SafeInspectorOptions = {}) {
+  const { secrets, ...rest } = options;
+  return statelyBrowserInspector({ ...rest, ...agentInspectorOptions({ ...(secrets ? { secrets } : {}) }) });
+}
+
+/**
+ * The hosted Stately Sky inspector: it prints a link to a live session. Events
+ * leave the machine for stately.ai — pass your secrets so that they are redacted.
+ *
+ * @example
+ * ```ts
+ * const inspector = createSkyInspector({ secrets: [apiKey] });
+ * const agent = createAgent({ model, tools, inspect: inspector.inspect });
+ * ```
+ */
+export function createSkyInspector(options: Parameters<typeof statelySkyInspector>[0] & SafeInspectorOptions = {}) {
+  const { secrets, ...rest } = options;
+  return statelySkyInspector({ ...rest, ...agentInspectorOptions({ ...(secrets ? { secrets } : {}) }) });
+}
