@@ -13,7 +13,7 @@ function preview(value: unknown): string {
   return text.length > PREVIEW ? `${text.slice(0, PREVIEW)}…` : text;
 }
 
-export function summariseHistory(messages: unknown): HistorySummary | unknown {
+export function summariseHistory(messages: unknown): unknown {
   if (!Array.isArray(messages)) return messages;
   const last: unknown = messages.at(-1);
   return { messages: messages.length, ...(last !== undefined ? { last: preview(last) } : {}) };
