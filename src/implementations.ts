@@ -3,7 +3,10 @@ import { createApprovalActor } from './actors/approval-actor.js';
 import { createCompactionActor } from './actors/compaction-actor.js';
 import { createLlmActor } from './actors/llm-actor.js';
 import type { ApprovalPolicy } from './approval/approval-policy.js';
-import { streamLanguageModelCallStep } from './actors/stream-language-model-call-step.js';
+import { defaultStep } from './actors/default-step.js';
+
+/** Which step implementation agents use unless given one. */
+export { defaultStepName } from './actors/default-step.js';
 import { createToolActor } from './actors/tool-actor.js';
 import type { AgentRuntime } from './runtime.js';
 
@@ -23,7 +26,7 @@ export function agentImplementations(
   const resolved: AgentRuntime = {
     model: runtime.model,
     tools: runtime.tools ?? {},
-    step: runtime.step ?? streamLanguageModelCallStep,
+    step: runtime.step ?? defaultStep,
     hooks: runtime.hooks ?? {},
     emit: runtime.emit ?? (() => {}),
     ...(runtime.transformContext ? { transformContext: runtime.transformContext } : {}),

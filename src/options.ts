@@ -85,7 +85,11 @@ export interface AgentOptions {
   sessionId?: string;
   /** An XState inspection observer (for example the Stately inspector's `inspector.inspect`). */
   inspect?: InspectionObserver;
-  /** Replaces how one model call is made (see `StepFunction`). Default: the AI SDK's `experimental_streamLanguageModelCall`. */
+  /**
+   * Replaces how one model call is made (see `StepFunction`). Default: `directStep`, which reads the
+   * provider stream itself with the AI SDK's own prompt and tool-call helpers;
+   * `streamLanguageModelCallStep` goes through `experimental_streamLanguageModelCall`.
+   */
   step?: StepFunction;
 }
 

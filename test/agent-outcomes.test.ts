@@ -1,10 +1,17 @@
 import { APICallError } from '@ai-sdk/provider';
 import { describe, expect, it } from 'vitest';
+import { defaultStepName } from '../src/implementations.js';
 import { createAgent } from '../src/index.js';
 import { expectValidHistory, toolOutputs } from './support/history.js';
 import { mockModel } from './support/mock-model.js';
 import { eventTypes, recordEvents } from './support/record.js';
 import { addTool, failTool } from './support/tools.js';
+
+describe('step implementation under test', () => {
+  it('agents run on the step implementation this test project names', () => {
+    expect(defaultStepName).toBe(process.env.LOOPCHART_EXPECTED_STEP);
+  });
+});
 
 describe('run outcomes', () => {
   it('completes a two-step tool loop with the final text, summed usage and counts', async () => {
