@@ -1,4 +1,4 @@
-import type { ModelMessage } from 'ai';
+import type { ModelMessage, ToolSet } from 'ai';
 import { Observable, Subject } from 'rxjs';
 import { generateId } from 'ai';
 import { createActor, type Actor, type Snapshot } from 'xstate';
@@ -67,6 +67,8 @@ export interface Agent {
   followUp(message: string | ModelMessage): void;
   /** The current history. */
   readonly messages: ModelMessage[];
+  /** The agent's tools. */
+  readonly tools: ToolSet;
   /** The context's size in tokens: the last LLM call's provider usage plus an estimate (characters / 4) of the messages added since. */
   readonly contextTokens: number;
   /** True while a run is active. */
@@ -185,6 +187,10 @@ class StatechartAgent implements Agent {
 
   get actor(): Actor<AgentMachine> {
     return this.current;
+  }
+
+  get tools(): ToolSet {
+    return this.options.tools ?? {};
   }
 
   get messages(): ModelMessage[] {

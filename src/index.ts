@@ -59,3 +59,4 @@ export {
   type InspectorRelay,
   type InspectorRelayOptions,
 } from './inspect/index.js';
+export { toAISDKAgent, newMessages } from './interop/ai-sdk-agent.js';
