@@ -90,7 +90,7 @@ export function toAISDKAgent(agent: Agent, options: { id?: string } = {}): AISDK
     id: options.id ?? agent.sessionId,
     tools: agent.tools,
     async generate(parameters) {
-      const { result } = startRun(agent, parameters as CallParameters);
+      const { result } = startRun(agent, parameters);
       const done = await result;
       return {
         text: done.text,
@@ -108,7 +108,7 @@ export function toAISDKAgent(agent: Agent, options: { id?: string } = {}): AISDK
       } as unknown as GenerateTextResult<ToolSet, never, never>;
     },
     async stream(parameters) {
-      const { parts, result } = startRun(agent, parameters as CallParameters);
+      const { parts, result } = startRun(agent, parameters);
       const settled = result.catch(() => undefined);
       const streamResult = {
         get stream() {

@@ -12,7 +12,7 @@ export function languageModelUsage(usage: Usage): LanguageModelUsage {
     outputTokens: usage.outputTokens,
     outputTokenDetails: { textTokens: undefined, reasoningTokens: undefined },
     totalTokens: usage.totalTokens,
-  } as LanguageModelUsage;
+  };
 }
 
 /** The AI SDK finish reason that stands for a run's outcome. */
@@ -55,7 +55,7 @@ export class TextStreamPartMapper {
         parts.push({ type: 'start' });
         break;
       case 'step-start':
-        parts.push({ type: 'start-step', request: {}, warnings: [] } as Part);
+        parts.push({ type: 'start-step', request: {}, warnings: [] });
         break;
       case 'text-delta':
       case 'reasoning-delta': {
@@ -63,9 +63,9 @@ export class TextStreamPartMapper {
         const id = `${event.step}-${event.attempt}-${kind}-${event.id}`;
         if (!this.open.has(id)) {
           this.open.set(id, kind);
-          parts.push({ type: `${kind}-start`, id } as Part);
+          parts.push({ type: `${kind}-start`, id });
         }
-        parts.push({ type: event.type, id, text: event.text } as Part);
+        parts.push({ type: event.type, id, text: event.text });
         break;
       }
       case 'retry':
@@ -81,7 +81,7 @@ export class TextStreamPartMapper {
           input: event.input,
           dynamic: true,
           ...(event.invalid ? { invalid: true, error: 'invalid tool call' } : {}),
-        } as Part);
+        });
         break;
       case 'approval-request':
         parts.push({
@@ -95,7 +95,7 @@ export class TextStreamPartMapper {
         parts.push(
           (event.isError
             ? { type: 'tool-error', toolCallId: event.toolCallId, toolName: event.toolName, input, error: event.output, dynamic: true }
-            : { type: 'tool-result', toolCallId: event.toolCallId, toolName: event.toolName, input, output: event.output, dynamic: true }) as Part,
+            : { type: 'tool-result', toolCallId: event.toolCallId, toolName: event.toolName, input, output: event.output, dynamic: true }),
         );
         break;
       }
@@ -131,7 +131,7 @@ export class TextStreamPartMapper {
   }
 
   private closeBlocks(): Part[] {
-    const parts = [...this.open].map(([id, kind]) => ({ type: `${kind}-end`, id }) as Part);
+    const parts = [...this.open].map(([id, kind]) => ({ type: `${kind}-end`, id }));
     this.open.clear();
     return parts;
   }
