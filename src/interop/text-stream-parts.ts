@@ -131,7 +131,7 @@ export class TextStreamPartMapper {
   }
 
   private closeBlocks(): Part[] {
-    const parts = [...this.open].map(([id, kind]) => ({ type: `${kind}-end`, id }));
+    const parts = [...this.open].map(([id, kind]): Part => (kind === 'text' ? { type: 'text-end', id } : { type: 'reasoning-end', id }));
     this.open.clear();
     return parts;
   }
