@@ -16,6 +16,8 @@ const agentTests = [
   'test/persistence/sessions.test.ts',
   'test/text-tools/agent-text-tools.test.ts',
   'test/at-mentions.test.ts',
+  'test/subagents.test.ts',
+  'test/ai-sdk-agent.test.ts',
 ];
 
 export default defineConfig({

@@ -1,7 +1,7 @@
 import type { ModelMessage, ToolSet } from 'ai';
 import { Observable, Subject } from 'rxjs';
 import { generateId } from 'ai';
-import { createActor, type Actor, type Snapshot } from 'xstate';
+import { createActor, type Actor, type AnyActorRef, type Snapshot } from 'xstate';
 import { machineConfig } from './agent-config.js';
 import { EventOutbox } from './event-outbox.js';
 import { TraceRecorder } from './trace/trace-recorder.js';
@@ -105,6 +105,17 @@ export function createAgent(options: AgentOptions): Agent {
   return new StatechartAgent(validated);
 }
 
+/** Where a sub-agent runs: as a child of the tool actor that calls it, one level deeper. */
+export interface AgentEmbedding {
+  parent: AnyActorRef | undefined;
+  depth: number;
+}
+
+/** A sub-agent: its actor is a child of the calling tool's actor, so the inspector shows the hierarchy. Used by `agentTool`. */
+export function createChildAgent(options: AgentOptions, embedding: AgentEmbedding): Agent {
+  return new StatechartAgent(parseAgentOptions(options), embedding);
+}
+
 class StatechartAgent implements Agent {
   private readonly subject = new Subject<AgentEvent>();
   readonly events$ = this.subject.asObservable();
@@ -123,7 +134,10 @@ class StatechartAgent implements Agent {
   /** The run a restored session was in the middle of. */
   private resumed: Promise<RunResult> | undefined;
 
-  constructor(private readonly options: AgentOptions) {
+  constructor(
+    private readonly options: AgentOptions,
+    private readonly embedding: AgentEmbedding = { parent: undefined, depth: 0 },
+  ) {
     this.machine = agentMachine.provide(
       agentImplementations({
         model: options.model,
@@ -135,6 +149,7 @@ class StatechartAgent implements Agent {
         ...(options.approval ? { approval: options.approval } : {}),
         emit: (event) => this.outbox.push(event),
         traceHook: (timing) => this.tracer.hook(timing),
+        depth: embedding.depth,
       }),
     );
     if (options.store) {
@@ -304,6 +319,7 @@ class StatechartAgent implements Agent {
     const userObserver = typeof user === 'function' ? user : user?.next?.bind(user);
     return createActor(this.machine, {
       input,
+      ...(this.embedding.parent ? { parent: this.embedding.parent } : {}),
       ...(from.snapshot ? { snapshot: from.snapshot as Snapshot<unknown> } : {}),
       inspect: (event) => {
         this.tracer.inspect(event);

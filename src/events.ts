@@ -85,6 +85,12 @@ export type AgentEvent =
     })
   | (RunScoped & { type: 'message'; message: ModelMessage })
   | { type: 'session-warning'; sessionId: string; message: string }
+  /**
+   * An event of a sub-agent (see `agentTool`), reported on the calling agent's stream. `path` is the
+   * chain of tool calls that lead to it: `[toolCallId]` for a child, `[toolCallId, childToolCallId]`
+   * for a grandchild.
+   */
+  | (StepScoped & { type: 'subagent'; path: string[]; toolName: string; event: AgentEvent })
   /** The run's trace, right before its `run-end`. */
   | (RunScoped & { type: 'trace'; trace: RunTrace });
 

@@ -20,7 +20,7 @@ import type { AgentRuntime } from './runtime.js';
  * ```
  */
 export function agentImplementations(
-  runtime: Partial<Pick<AgentRuntime, 'step' | 'emit' | 'tools' | 'hooks' | 'transformContext' | 'traceHook'>> &
+  runtime: Partial<Pick<AgentRuntime, 'step' | 'emit' | 'tools' | 'hooks' | 'transformContext' | 'traceHook' | 'depth'>> &
     Pick<AgentRuntime, 'model'> & { approval?: ApprovalPolicy; compactionModel?: LanguageModel },
 ) {
   const resolved: AgentRuntime = {
@@ -31,6 +31,7 @@ export function agentImplementations(
     emit: runtime.emit ?? (() => {}),
     ...(runtime.transformContext ? { transformContext: runtime.transformContext } : {}),
     ...(runtime.traceHook ? { traceHook: runtime.traceHook } : {}),
+    ...(runtime.depth !== undefined ? { depth: runtime.depth } : {}),
   };
   return {
     actors: {

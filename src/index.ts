@@ -60,3 +60,4 @@ export {
   type InspectorRelayOptions,
 } from './inspect/index.js';
 export { toAISDKAgent, newMessages } from './interop/ai-sdk-agent.js';
+export { agentTool, type AgentToolOptions, type SubagentOutput } from './subagents/agent-tool.js';

@@ -15,6 +15,8 @@ export interface AgentRuntime {
   tools: ToolSet;
   step: StepFunction;
   hooks: AgentHooks;
+  /** How deep this agent runs in a tree of sub-agents (0 at the top). */
+  depth?: number;
   /** Receives every hook's timing, for the run trace. Must not throw. */
   traceHook?: (timing: HookTiming) => void;
   /** Runs before every LLM call on what the model will see (trim, inject, redact); the stored history is not changed. */

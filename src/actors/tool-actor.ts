@@ -8,6 +8,8 @@ import { callHook } from '../resilience/call-hook.js';
 import { truncateToolOutput } from '../resilience/truncate-output.js';
 import type { TruncationLimits } from '../tools/truncate.js';
 import type { AgentRuntime } from '../runtime.js';
+import { asSubagentEvent } from '../subagents/subagent-event.js';
+import { toolScope, type ToolScope } from '../subagents/tool-scope.js';
 import type { StepToolCall } from './step.js';
 
 export interface ToolActorInput {
@@ -44,7 +46,7 @@ class ToolTimeoutError extends Error {}
  * becomes an error result that the model sees on the next step.
  */
 export function createToolActor(runtime: AgentRuntime) {
-  return fromPromise<ToolActorOutput, ToolActorInput>(async ({ input, signal }) => {
+  return fromPromise<ToolActorOutput, ToolActorInput>(async ({ input, signal, self }) => {
     const { call } = input;
     const scope = { runId: input.runId, step: input.step };
     const startedAt = performance.now();
@@ -94,7 +96,13 @@ export function createToolActor(runtime: AgentRuntime) {
       signal.addEventListener('abort', abort, { once: true });
       let timer: ReturnType<typeof setTimeout> | undefined;
       try {
-        const run = (async () => {
+        const callScope: ToolScope = {
+          actor: self,
+          depth: runtime.depth ?? 0,
+          toolCallId: call.toolCallId,
+          report: (event) => runtime.emit(asSubagentEvent(event, { ...scope, toolCallId: call.toolCallId, toolName: call.toolName })),
+        };
+        const run = toolScope.run(callScope, async () => {
           let output: unknown;
           const parts = executeTool({
             tool: found as Tool & { execute: NonNullable<Tool['execute']> },
@@ -106,7 +114,7 @@ export function createToolActor(runtime: AgentRuntime) {
             else runtime.emit({ type: 'tool-update', ...scope, toolCallId: call.toolCallId, toolName: call.toolName, output: part.output });
           }
           return output;
-        })();
+        });
         const limit = input.timeoutMs;
         const output =
           limit === undefined
