@@ -95,9 +95,10 @@ describe('sub-agents', () => {
       model: mockModel([{ toolCalls: [{ id: 'c', name: 'child', input: { task: 'greet' } }] }, { text: ['ok'] }]),
       tools: { child },
       inspect: (event) => {
-        if (event.type === '@xstate.actor' && event.actorRef.id !== 'agent' && (event.actorRef as { _parent?: { id: string } })._parent?.id.startsWith('tool.')) {
-          parents.push((event.actorRef as { _parent?: { id: string } })._parent?.id);
-          children.push(event.actorRef);
+        const actor = event.actorRef as unknown as { _parent?: { id: string }; getSnapshot(): { status: string } };
+        if (event.type === '@xstate.actor' && actor._parent?.id.startsWith('tool.')) {
+          parents.push(actor._parent.id);
+          children.push(actor);
         }
       },
     });
