@@ -6,9 +6,11 @@
  * wrong (a run that did not do what it was measuring) or a benchmark crashed.
  */
 import os from 'node:os';
+import { inspectorBench } from './inspector.js';
 import { loopBench } from './loop.js';
 import { memoryBench } from './memory.js';
 import { parallelBench } from './parallel.js';
+import { persistenceBench } from './persistence.js';
 import { streamBench } from './stream.js';
 import { printTable, type Row } from './support.js';
 
@@ -22,6 +24,8 @@ const benches: Array<[string, () => Promise<Row[]>]> = [
   ['loop overhead', loopBench],
   ['memory', memoryBench],
   ['parallel tools', parallelBench],
+  ['session append', persistenceBench],
+  ['inspector overhead', inspectorBench],
 ];
 
 const rows: Row[] = [];
