@@ -6,16 +6,8 @@ export { stateName } from '../machines/state-name.js';
 import { checkpointSnapshot } from './checkpoint-snapshot.js';
 import type { CheckpointRecord, SessionRecord, SessionStore } from './session-store.js';
 
-/** What `agent.checkpoints()` lists: one step boundary of the session. */
-export interface CheckpointInfo {
-  id: number;
-  at: string;
-  state: string;
-  runId?: string;
-  step: number;
-  outcome?: Outcome;
-  messageCount: number;
-}
+/** What `agent.checkpoints()` lists: one step boundary of the session (a checkpoint record without its snapshot). */
+export type CheckpointInfo = Omit<CheckpointRecord, 'type' | 'snapshot'>;
 
 interface ObservedSnapshot {
   value: unknown;
