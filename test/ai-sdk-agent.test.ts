@@ -73,6 +73,17 @@ describe('toAISDKAgent', () => {
     expect(chunks.at(-1)).toMatchObject({ type: 'finish', finishReason: 'tool-calls' });
   });
 
+  it('a run that cannot start still ends the stream with an error part that says why', async () => {
+    const agent = createAgent({ model: mockModel([{ text: ['slow'], holdBeforeFirst: true }]) });
+    const busy = agent.run('first');
+    const result = await toAISDKAgent(agent).stream({ prompt: 'second' });
+    const parts: string[] = [];
+    for await (const part of result.stream) parts.push(part.type === 'error' ? `error: ${(part.error as Error).message}` : part.type);
+    expect(parts).toEqual([expect.stringMatching(/^error: A run is already active/)]);
+    agent.abort();
+    await busy;
+  });
+
   it('generate() runs the agent and returns the text and the loopchart result', async () => {
     const agent = createAgent({ model: mockModel(twoSteps()), tools: { add: addTool } });
     const result = await toAISDKAgent(agent).generate({ prompt: 'What is 2 + 3?' });

@@ -43,15 +43,18 @@ function startRun(agent: Agent, parameters: CallParameters): { parts: PartBuffer
   const prompt = newMessages(agent.messages, parameters.prompt ?? parameters.messages ?? []);
   const onAbort = () => agent.abort('the caller aborted the request');
   parameters.abortSignal?.addEventListener('abort', onAbort, { once: true });
-  const result = agent.run(prompt).finally(() => {
-    subscription.unsubscribe();
-    parameters.abortSignal?.removeEventListener('abort', onAbort);
-    parts.close();
-  });
-  result.catch((error: unknown) => {
-    parts.push({ type: 'error', error });
-    parts.close();
-  });
+  const result = agent
+    .run(prompt)
+    .catch((error: unknown) => {
+      // The run never started (busy, or the session could not be read): the stream still says why.
+      parts.push({ type: 'error', error });
+      throw error;
+    })
+    .finally(() => {
+      subscription.unsubscribe();
+      parameters.abortSignal?.removeEventListener('abort', onAbort);
+      parts.close();
+    });
   return { parts, result };
 }
 
