@@ -29,8 +29,13 @@ export class StepWatchdog {
   /** Records a chunk's arrival. */
   chunk(): void {
     if (this.limits.chunkMs === undefined && this.limits.firstChunkMs === undefined) return;
+    const first = this.lastChunkAt === undefined;
     this.lastChunkAt = this.now();
-    if (this.timer === undefined) this.arm();
+    // The first chunk swaps the first-chunk deadline for the (possibly nearer) chunk deadline; later chunks only move it away.
+    if (first || this.timer === undefined) {
+      if (this.timer !== undefined) clearTimeout(this.timer);
+      this.arm();
+    }
   }
 
   stop(): void {

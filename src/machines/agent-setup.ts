@@ -153,7 +153,10 @@ export const agentSetup = setup({
       if (event.type === 'agent.followUp') applyUpdate(queues.enqueueFollowUp(context, event.message), enqueue);
     }),
     deliverQueued: enqueueActions(({ context, enqueue }) => {
-      if (context.run) applyUpdate(queues.deliverQueued(context, context.run.id), enqueue);
+      if (!context.run) return;
+      const ended = updates.endStep(context);
+      const delivered = queues.deliverQueued(ended.context, context.run.id);
+      applyUpdate({ context: delivered.context, events: [...ended.events, ...delivered.events] }, enqueue);
     }),
     recordApprovalVerdicts: enqueueActions(({ context, event, enqueue }) => {
       if (!event.type.startsWith('xstate.done.actor.approval')) return;

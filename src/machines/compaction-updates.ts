@@ -4,6 +4,7 @@ import { contextTokens } from '../context/token-estimate.js';
 import type { AgentEvent } from '../events.js';
 import type { AgentContext } from './context.js';
 import { errorAnswer, toolMessage, unansweredToolCalls } from './history.js';
+import { endStep } from './run-updates.js';
 import { activeRun, unchanged, type Update } from './update.js';
 
 /** The context's size in tokens: the last call's provider usage plus an estimate of what was added since. */
@@ -33,10 +34,14 @@ export function beginCompaction(context: AgentContext, reason: CompactionReason)
       events.push({ type: 'message', runId: run.id, message });
     }
   }
+  // A length finish ends its step (the run goes on with a new one); an overflow re-calls the same step.
+  const stepEnded = reason === 'length' ? endStep(context) : undefined;
+  events.push(...(stepEnded?.events ?? []));
   const tokensBefore = contextTokensOf({ ...context, messages });
   events.push({ type: 'compaction-start', runId: run.id, step: run.steps, reason, tokensBefore });
+  const stepOpen = stepEnded ? false : run.stepOpen;
   return {
-    context: { ...context, messages, run: { ...run, compactions: run.compactions + 1, compaction: { reason, tokensBefore } } },
+    context: { ...context, messages, run: { ...run, stepOpen, compactions: run.compactions + 1, compaction: { reason, tokensBefore } } },
     events,
   };
 }

@@ -184,9 +184,15 @@ export function isCompactionExhausted(context: AgentContext): boolean {
   return isOverContextBudget(context) && !compactionsLeft(context);
 }
 
-/** The step finished with `length`: compact (forced) and go on, if compaction is on and compactions are left. */
+/** The step finished with `length`: compact (forced) and go on with a new step, if compaction is on and compactions and steps are left. */
 export function canCompactAfterLength(context: AgentContext): boolean {
-  return compactionsLeft(context) && isFinishedWith(context, 'context-limit') && context.run?.step?.status === 'finished' && context.run.step.finishReason === 'length';
+  return (
+    compactionsLeft(context) &&
+    !isMaxStepsReached(context) &&
+    isFinishedWith(context, 'context-limit') &&
+    context.run?.step?.status === 'finished' &&
+    context.run.step.finishReason === 'length'
+  );
 }
 
 /** The provider said the context is too long: compact (forced) and call again, if compaction is on and compactions are left. */

@@ -252,6 +252,13 @@ export function endToolStep(context: AgentContext): Update {
   return { context: steered.context, events: [{ type: 'message', runId: run.id, message }, stepEndEvent(run), ...steered.events] };
 }
 
+/** A step that ends without tool calls (its run goes on: a follow-up, a compaction) reports its `step-end`. */
+export function endStep(context: AgentContext): Update {
+  const run = activeRun(context);
+  if (!run.stepOpen) return { context, events: [] };
+  return withRun(context, { ...run, stepOpen: false }, [stepEndEvent(run)]);
+}
+
 /** Why a tool call got no real result, as the model will read it. */
 export function unansweredReason(outcome: Outcome, context: AgentContext): string {
   switch (outcome) {

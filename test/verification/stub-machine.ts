@@ -1,0 +1,36 @@
+import { fromCallback, fromPromise, type EventObject } from 'xstate';
+import type { ApprovalActorInput, ApprovalVerdict } from '../../src/actors/approval-actor.js';
+import type { DeadlineActorInput } from '../../src/actors/deadline-actor.js';
+import type { CompactionActorInput, CompactionActorOutput } from '../../src/actors/compaction-actor.js';
+import type { LlmActorCommand, LlmActorEvent, LlmActorInput } from '../../src/actors/llm-actor.js';
+import type { ToolActorInput, ToolActorOutput } from '../../src/actors/tool-actor.js';
+import { agentMachine } from '../../src/machines/agent-machine.js';
+
+/** A promise actor that never settles: the test sends its done or error event itself. */
+function silentPromise<TOutput, TInput>() {
+  return fromPromise<TOutput, TInput>(() => new Promise<never>(() => {}));
+}
+
+/** A callback actor that never sends anything. */
+function silentCallback<TReceived extends EventObject, TInput, TEmitted extends EventObject>() {
+  return fromCallback<TReceived, TInput, TEmitted>(() => {});
+}
+
+/**
+ * `agentMachine` with every actor replaced by a silent stub, so a test drives
+ * the machine by sending the actors' events (`llm.finish`,
+ * `xstate.done.actor.tool.1.0.echo`, `retry.due`, ...) itself.
+ */
+export const stubbedAgentMachine = agentMachine.provide({
+  actors: {
+    llm: silentCallback<LlmActorCommand, LlmActorInput, LlmActorEvent>(),
+    tool: silentPromise<ToolActorOutput, ToolActorInput>(),
+    approval: silentPromise<ApprovalVerdict[], ApprovalActorInput>(),
+    compaction: silentPromise<CompactionActorOutput, CompactionActorInput>(),
+    runDeadline: silentCallback<EventObject, DeadlineActorInput, { type: string }>(),
+    retryDeadline: silentCallback<EventObject, DeadlineActorInput, { type: string }>(),
+    approvalDeadline: silentCallback<EventObject, DeadlineActorInput, { type: string }>(),
+  },
+});
+
+export type StubbedAgentMachine = typeof stubbedAgentMachine;
