@@ -71,7 +71,7 @@ function pathOf(node: AnyStateNode): string {
 function guardName(guard: unknown): string | undefined {
   if (!guard) return undefined;
   if (typeof guard === 'string') return guard;
-  if (typeof guard === 'object' && 'type' in guard) return String((guard as { type: unknown }).type);
+  if (typeof guard === 'object' && 'type' in guard) return String((guard).type);
   return 'guard';
 }
 
@@ -81,7 +81,7 @@ function outcomeOf(actions: readonly unknown[]): string | undefined {
     const { type, params } = action as { type?: unknown; params?: unknown };
     if (type === 'endStoppedRun') return 'aborted or timeout';
     if (type !== 'endRun') continue;
-    if (params && typeof params === 'object' && 'outcome' in params) return String((params as { outcome: unknown }).outcome);
+    if (params && typeof params === 'object' && 'outcome' in params) return String((params).outcome);
     return 'outcome';
   }
   return undefined;
