@@ -6,6 +6,7 @@ import { USAGE_ERROR, exitCodeByOutcome } from './cli/exit-codes.js';
 import { helpText } from './cli/help.js';
 import { onInterrupt } from './cli/interrupt.js';
 import { colorAllowed } from './cli/palette.js';
+import { reportCommand } from './cli/report-command.js';
 import { runCommand } from './cli/run-command.js';
 import { runTarget } from './cli/run-target.js';
 import { UsageError } from './cli/usage-error.js';
@@ -16,7 +17,7 @@ async function main(argv: string[]): Promise<number> {
     command = parseCommandLine(argv);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    const topic = argv[0] === 'run' || argv[0] === 'chart' ? `loopchart ${argv[0]} --help` : 'loopchart --help';
+    const topic = argv[0] === 'run' || argv[0] === 'report' || argv[0] === 'chart' ? `loopchart ${argv[0]} --help` : 'loopchart --help';
     process.stderr.write(`loopchart: ${error.message}\nRun ${topic} for usage.\n`);
     return USAGE_ERROR;
   }
@@ -28,12 +29,14 @@ async function main(argv: string[]): Promise<number> {
       return chartCommand(process.stdout);
     case 'run':
       return run(command.args);
+    case 'report':
+      return reportCommand({ ...command.args, stdout: process.stdout, stderr: process.stderr });
   }
 }
 
 /** `loopchart run` wired to this process: its streams, environment, terminal and Ctrl+C. */
 async function run(args: RunArguments): Promise<number> {
-  const target = await runTarget(args.target);
+  const target = args.target !== undefined ? await runTarget(args.target) : undefined;
   const color = colorAllowed({ isTTY: process.stderr.isTTY === true, noColorFlag: args.noColor, env: process.env });
   let stopListening = () => {};
   const interrupted = new Promise<void>((resolve) => {
@@ -49,7 +52,7 @@ async function run(args: RunArguments): Promise<number> {
   const keepAlive = setInterval(() => {}, 2 ** 30);
   try {
     return await runCommand({
-      ...(target.kind === 'script' ? { script: target.file } : { prompt: target.text }),
+      ...(target?.kind === 'script' ? { script: target.file } : target?.kind === 'prompt' ? { prompt: target.text } : {}),
       ...(args.model ? { model: args.model } : {}),
       ...(args.baseURL !== undefined ? { baseURL: args.baseURL } : {}),
       apiKeyEnv: args.apiKeyEnv,
@@ -68,6 +71,12 @@ async function run(args: RunArguments): Promise<number> {
       color,
       spinner: color,
       interrupted,
+      ...(args.trace !== undefined ? { trace: args.trace } : {}),
+      ...(args.report !== undefined ? { report: args.report } : {}),
+      ...(args.record !== undefined ? { record: args.record } : {}),
+      ...(args.session !== undefined ? { session: args.session } : {}),
+      ...(args.resume !== undefined ? { resume: args.resume } : {}),
+      ...(args.inspectPort !== undefined ? { inspectPort: args.inspectPort } : {}),
     });
   } finally {
     clearInterval(keepAlive);

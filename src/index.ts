@@ -56,8 +56,10 @@ export {
   createWebSocketInspector,
   startInspectorRelay,
   type SafeInspectorOptions,
+  type AgentInspector,
   type InspectorRelay,
   type InspectorRelayOptions,
 } from './inspect/index.js';
 export { toAISDKAgent, newMessages } from './interop/ai-sdk-agent.js';
 export { agentTool, type AgentToolOptions, type SubagentOutput } from './subagents/agent-tool.js';
+export { renderTraceReport, parseRunTrace, TraceFormatError, type TraceReportOptions } from './report/index.js';

@@ -1,6 +1,7 @@
 import type { Agent } from '../agent.js';
 import type { ApprovalRules } from '../approval/approval-policy.js';
 import type { AgentEvent } from '../events.js';
+import { stepCalls } from '../machines/approval-updates.js';
 import type { AgentOptions } from '../options.js';
 
 /**
@@ -30,6 +31,8 @@ export type AskUser = (request: ApprovalRequest, signal: AbortSignal) => Promise
 
 export interface ApprovalAnswererOptions {
   agent: Pick<Agent, 'events$' | 'approve' | 'deny'>;
+  /** Calls that already wait for an answer (a resumed session that stopped in awaitingApproval): answered first, once known. */
+  waiting?: readonly ApprovalRequest[] | Promise<readonly ApprovalRequest[]>;
   mode: ApprovalMode;
   /** How to ask in `ask` mode (a terminal prompt). */
   askUser?: AskUser;
@@ -45,7 +48,7 @@ export interface ApprovalAnswererOptions {
  * request at a time (so terminal questions do not overlap). Returns a function
  * that stops answering and cancels a question still on screen.
  */
-export function answerApprovals({ agent, mode, askUser, info, warn }: ApprovalAnswererOptions): () => void {
+export function answerApprovals({ agent, waiting = [], mode, askUser, info, warn }: ApprovalAnswererOptions): () => void {
   const stopped = new AbortController();
   let queue = Promise.resolve();
 
@@ -69,13 +72,38 @@ export function answerApprovals({ agent, mode, askUser, info, warn }: ApprovalAn
     }
   };
 
-  const subscription = agent.events$.subscribe((event) => {
-    if (event.type !== 'approval-request') return;
+  const enqueue = (request: ApprovalRequest) => {
     // Answer after the event has been delivered, once the agent waits in awaitingApproval.
-    queue = queue.then(() => new Promise((resolve) => setImmediate(resolve))).then(() => answer(event).catch(() => {}));
+    queue = queue.then(() => new Promise((resolve) => setImmediate(resolve))).then(() => answer(request).catch(() => {}));
+  };
+  void Promise.resolve(waiting).then((requests) => requests.forEach(enqueue), () => {});
+  const subscription = agent.events$.subscribe((event) => {
+    if (event.type === 'approval-request') enqueue(event);
   });
   return () => {
     stopped.abort();
     subscription.unsubscribe();
   };
+}
+
+/**
+ * The approval requests a restored agent waits on: a session stopped in
+ * `awaitingApproval` comes back still waiting, but its `approval-request`
+ * events went to the process that stopped.
+ *
+ * @example
+ * await agent.ready();
+ * answerApprovals({ agent, waiting: waitingApprovals(agent), mode, info, warn });
+ */
+export function waitingApprovals(agent: Pick<Agent, 'actor' | 'pendingApprovals'>): ApprovalRequest[] {
+  const pending = new Set(agent.pendingApprovals);
+  if (pending.size === 0) return [];
+  const run = agent.actor.getSnapshot().context.run;
+  if (!run) return [];
+  const calls = stepCalls(run);
+  return (run.approvals ?? []).flatMap((approval, index) => {
+    const call = calls[index];
+    if (!call || !pending.has(call.toolCallId)) return [];
+    return [{ type: 'approval-request' as const, runId: run.id, step: run.steps, toolCallId: call.toolCallId, toolName: call.toolName, input: call.input, reason: approval.reason }];
+  });
 }

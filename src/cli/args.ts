@@ -6,12 +6,16 @@ import type { OutputMode } from './reporter.js';
 import { UsageError } from './usage-error.js';
 
 /** What the command line asks for. */
-export type CliCommand = { name: 'help'; topic: HelpTopic } | { name: 'chart' } | { name: 'run'; args: RunArguments };
+export type CliCommand =
+  | { name: 'help'; topic: HelpTopic }
+  | { name: 'chart' }
+  | { name: 'run'; args: RunArguments }
+  | { name: 'report'; args: ReportArguments };
 
 /** `loopchart run`'s arguments, checked for form (not yet against the file system or the environment). */
 export interface RunArguments {
-  /** A script file or a prompt; see `runTarget`. */
-  target: string;
+  /** A script file or a prompt; see `runTarget`. Only `--resume` may leave it out (to finish a run the session was in the middle of). */
+  target?: string;
   model?: ModelSpec;
   baseURL?: string;
   apiKeyEnv: string;
@@ -21,9 +25,29 @@ export interface RunArguments {
   yes: boolean;
   output: OutputMode;
   noColor: boolean;
+  /** `--trace FILE`: write the run's trace as JSON. */
+  trace?: string;
+  /** `--report FILE`: write the run's HTML report. */
+  report?: string;
+  /** `--record FILE`: write the model's answers as a script that replays the run offline. */
+  record?: string;
+  /** `--session DIR`: keep the session in a file store in DIR. */
+  session?: string;
+  /** `--resume ID`: continue that session (needs `session`). */
+  resume?: string;
+  /** `--inspect[=PORT]`: serve the Stately inspector on 127.0.0.1; 0 picks a free port. */
+  inspectPort?: number;
 }
 
-const commands = ['run', 'chart', 'help'] as const;
+/** `loopchart report`'s arguments. */
+export interface ReportArguments {
+  /** A trace file (`run --trace`), or a RunResult (`run --json`). */
+  traceFile: string;
+  /** `-o FILE`; stdout without it. */
+  output?: string;
+}
+
+const commands = ['run', 'report', 'chart', 'help'] as const;
 
 const runOptions = {
   model: { type: 'string' },
@@ -36,6 +60,17 @@ const runOptions = {
   json: { type: 'boolean' },
   events: { type: 'boolean' },
   'no-color': { type: 'boolean' },
+  trace: { type: 'string' },
+  report: { type: 'string' },
+  record: { type: 'string' },
+  session: { type: 'string' },
+  resume: { type: 'string' },
+  inspect: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+const reportOptions = {
+  output: { type: 'string', short: 'o' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -44,12 +79,19 @@ const chartOptions = { help: { type: 'boolean', short: 'h' } } as const;
 /** The long names of `run`'s options, e.g. `max-steps`. */
 export const runOptionNames: readonly string[] = Object.keys(runOptions);
 
+/** The long names of `report`'s options. */
+export const reportOptionNames: readonly string[] = Object.keys(reportOptions);
+
+/** The port `--inspect` without a value asks for: any free one. */
+export const ANY_PORT = 0;
+
 /**
  * Parses `loopchart`'s arguments (without `node` and the script path).
  *
  * @example
  * parseCommandLine(['run', 'demo.yaml', '--json']) // { name: 'run', args: { target: 'demo.yaml', output: 'json', … } }
  * parseCommandLine(['chart', '--help'])            // { name: 'help', topic: 'chart' }
+ * parseCommandLine(['report', 'trace.json', '-o', 'run.html']) // { name: 'report', args: { traceFile: 'trace.json', output: 'run.html' } }
  * @throws UsageError naming the bad argument.
  */
 export function parseCommandLine(argv: readonly string[]): CliCommand {
@@ -66,18 +108,30 @@ export function parseCommandLine(argv: readonly string[]): CliCommand {
     if (positionals.length > 0) throw new UsageError(`chart takes no arguments, got "${positionals[0]}"`);
     return { name: 'chart' };
   }
+  if (first === 'report') return { name: 'report', args: reportArguments(rest) };
   return { name: 'run', args: runArguments(rest) };
 }
 
+function reportArguments(argv: readonly string[]): ReportArguments {
+  const { values, positionals } = parse(argv, reportOptions);
+  if (positionals.length === 0) throw new UsageError('report needs a trace file (written by loopchart run --trace)');
+  if (positionals.length > 1) throw new UsageError(`report takes one trace file, got ${positionals.length} arguments`);
+  return { traceFile: positionals[0]!, ...(values.output !== undefined ? { output: nonEmpty('--output', values.output) } : {}) };
+}
+
 function runArguments(argv: readonly string[]): RunArguments {
-  const { values, positionals } = parse(argv, runOptions);
-  if (positionals.length === 0) throw new UsageError('run needs a script file or a prompt');
+  const { values, positionals } = parse(withInspectValue(argv), runOptions);
+  if (positionals.length === 0 && values.resume === undefined) throw new UsageError('run needs a script file or a prompt');
   if (positionals.length > 1) {
     throw new UsageError(`run takes one script file or one prompt, got ${positionals.length} arguments (quote a prompt that has spaces)`);
   }
   if (values.json && values.events) throw new UsageError('--json and --events both claim stdout; choose one');
+  if (values.resume !== undefined && values.session === undefined) throw new UsageError('--resume needs --session DIR, the directory the session is kept in');
+  if (values.resume !== undefined && values.record !== undefined) {
+    throw new UsageError('--record cannot be combined with --resume: a recording replays from an empty history, and a resumed session has one');
+  }
   return {
-    target: positionals[0]!,
+    ...(positionals[0] !== undefined ? { target: positionals[0] } : {}),
     ...(values.model !== undefined ? { model: parseModelSpec(values.model) } : {}),
     ...(values['base-url'] !== undefined ? { baseURL: baseURL(values['base-url']) } : {}),
     apiKeyEnv: values['api-key-env'] !== undefined ? envName(values['api-key-env']) : DEFAULT_API_KEY_ENV,
@@ -87,7 +141,39 @@ function runArguments(argv: readonly string[]): RunArguments {
     yes: values.yes ?? false,
     output: values.json ? 'json' : values.events ? 'events' : 'human',
     noColor: values['no-color'] ?? false,
+    ...(values.trace !== undefined ? { trace: nonEmpty('--trace', values.trace) } : {}),
+    ...(values.report !== undefined ? { report: nonEmpty('--report', values.report) } : {}),
+    ...(values.record !== undefined ? { record: nonEmpty('--record', values.record) } : {}),
+    ...(values.session !== undefined ? { session: nonEmpty('--session', values.session) } : {}),
+    ...(values.resume !== undefined ? { resume: sessionId(values.resume) } : {}),
+    ...(values.inspect !== undefined ? { inspectPort: port(values.inspect) } : {}),
   };
+}
+
+/**
+ * `--inspect` takes its port only as `--inspect=PORT`: a bare `--inspect` (before a `--`) becomes `--inspect=`,
+ * so that the argument after it stays the prompt or script.
+ */
+function withInspectValue(argv: readonly string[]): string[] {
+  const end = argv.indexOf('--');
+  return argv.map((arg, index) => {
+    if (arg !== '--inspect' || (end >= 0 && index > end)) return arg;
+    if (/^\d+$/.test(argv[index + 1] ?? '')) throw new UsageError(`write the port as --inspect=${argv[index + 1]}`);
+    return '--inspect=';
+  });
+}
+
+function port(text: string): number {
+  if (text === '') return ANY_PORT;
+  if (!/^\d+$/.test(text) || Number(text) > 65_535) throw new UsageError(`--inspect takes a port from 0 to 65535 (--inspect=9229), got "${text}"`);
+  return Number(text);
+}
+
+function sessionId(text: string): string {
+  if (!/^[A-Za-z0-9._-]{1,128}$/.test(text) || text.startsWith('.')) {
+    throw new UsageError(`--resume takes a session id (1-128 letters, digits, dots, dashes or underscores, not starting with a dot), got "${text}"`);
+  }
+  return text;
 }
 
 function parse<Options extends NonNullable<ParseArgsConfig['options']>>(argv: readonly string[], options: Options) {
@@ -108,8 +194,8 @@ function helpTopic(argv: readonly string[]): HelpTopic {
   const [topic, extra] = argv;
   if (extra !== undefined) throw new UsageError('help takes at most one command');
   if (topic === undefined) return 'main';
-  if (topic === 'run' || topic === 'chart') return topic;
-  throw new UsageError(`no help for "${topic}"; commands: run, chart`);
+  if (topic === 'run' || topic === 'report' || topic === 'chart') return topic;
+  throw new UsageError(`no help for "${topic}"; commands: run, report, chart`);
 }
 
 function toolList(text: string): BuiltinToolName[] {

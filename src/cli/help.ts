@@ -1,7 +1,7 @@
 import { builtinToolNames } from '../tools/index.js';
 import { EXPECTATION_FAILED, exitCodeByOutcome, USAGE_ERROR } from './exit-codes.js';
 
-export type HelpTopic = 'main' | 'run' | 'chart';
+export type HelpTopic = 'main' | 'run' | 'report' | 'chart';
 
 /** The exit-code table, one code per line, as `--help` shows it. */
 export function exitCodeLines(): string[] {
@@ -17,8 +17,9 @@ const MAIN = `loopchart — run an LLM agent's tool loop as an XState statechart
 
 Usage:
   loopchart run <script.yaml | "prompt"> [options]   run an agent; see loopchart run --help
+  loopchart report <trace.json> [-o report.html]    an HTML report of a saved run trace
   loopchart chart                                   print the agent statechart as Mermaid
-  loopchart help [run | chart]                      help for a command
+  loopchart help [run | report | chart]             help for a command
   loopchart --help                                  this help
 
 Exit codes of loopchart run:
@@ -63,6 +64,30 @@ Output (stdout carries the run, stderr everything else):
   --events              stdout: only the AgentEvents, as NDJSON (one per line)
   --no-color            no colours and no spinner (NO_COLOR is honoured too;
                         both are off anyway when stderr is not a terminal)
+
+After the run (files are written whatever the outcome; of a script with
+several prompts, the last run's):
+  --trace FILE          the run's trace as JSON: states, transitions, steps,
+                        tool calls, retries, compactions, hooks, with timings
+  --report FILE         the run's trace as one self-contained HTML page (the
+                        statechart with what the run did highlighted, a
+                        timeline, the steps); see also loopchart report
+  --record FILE         the model's answers, recorded, as a script (YAML, with
+                        the prompt, the tools and the limits): loopchart run FILE
+                        replays the run offline, without a model
+
+Sessions:
+  --session DIR         keep the conversation in DIR (one JSONL file per
+                        session); a new session's id is printed on stderr
+  --resume ID           continue session ID from --session DIR: a run it was in
+                        the middle of is finished first; then the prompt or
+                        script (optional here) runs on its history
+
+Watching:
+  --inspect[=PORT]      serve the Stately inspector on 127.0.0.1 (any free port
+                        without =PORT) and print the page to open on stderr; it
+                        closes when the run ends
+
   -h, --help            this help
 
 Ctrl+C aborts the run cleanly (outcome aborted, exit 130; --json is still
@@ -70,6 +95,23 @@ printed); a second Ctrl+C exits at once.
 
 Exit codes:
 ${exitCodeLines().join('\n')}`;
+
+const REPORT = `Usage: loopchart report <trace.json> [-o report.html]
+
+Renders a saved run trace as one self-contained HTML page: the outcome, the
+statechart with the states the run visited and the transitions it took
+highlighted, a timeline of its states, each step with its tool calls, and the
+retries, compactions and hooks. The page loads nothing from the network.
+
+  <trace.json>       a trace written by loopchart run --trace (or the RunResult
+                     of loopchart run --json, which carries one)
+
+Options:
+  -o, --output FILE  write the page to FILE (default: stdout)
+  -h, --help         this help
+
+Exit codes: 0 written; 2 usage error, or a file that is not a run trace (each
+problem is named); 1 the page could not be written.`;
 
 const CHART = `Usage: loopchart chart
 
@@ -86,6 +128,8 @@ export function helpText(topic: HelpTopic): string {
       return MAIN;
     case 'run':
       return RUN;
+    case 'report':
+      return REPORT;
     case 'chart':
       return CHART;
   }

@@ -85,6 +85,9 @@ export function humanReporter({ stdout, stderr, palette, indicator }: ReporterOp
     warn(line: string) {
       log(palette.red(line));
     },
+    notice(line: string) {
+      log(line);
+    },
   };
 }
 

@@ -18,6 +18,8 @@ export interface Reporter {
   info(line: string): void;
   /** Something the user must see (expectation failures, errors): on stderr in every mode. */
   warn(line: string): void;
+  /** Something the user needs that is not a problem (a session id to resume, the inspector's page): on stderr in every mode. */
+  notice(line: string): void;
 }
 
 export interface ReporterOptions {
@@ -35,12 +37,13 @@ export interface ReporterOptions {
  */
 export function createReporter(mode: OutputMode, options: ReporterOptions): Reporter {
   const warn = (line: string) => void options.stderr.write(`${options.palette.red(line)}\n`);
+  const notice = (line: string) => void options.stderr.write(`${line}\n`);
   switch (mode) {
     case 'human':
       return humanReporter(options);
     case 'json':
-      return { event() {}, finish: (result) => void options.stdout.write(`${JSON.stringify(result)}\n`), info() {}, warn };
+      return { event() {}, finish: (result) => void options.stdout.write(`${JSON.stringify(result)}\n`), info() {}, warn, notice };
     case 'events':
-      return { event: (event) => void options.stdout.write(`${JSON.stringify(event)}\n`), finish() {}, info() {}, warn };
+      return { event: (event) => void options.stdout.write(`${JSON.stringify(event)}\n`), finish() {}, info() {}, warn, notice };
   }
 }

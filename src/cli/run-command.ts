@@ -1,16 +1,23 @@
-import { createAgent } from '../agent.js';
+import path from 'node:path';
+import { createAgent, type Agent } from '../agent.js';
+import type { ApprovalRules } from '../approval/approval-policy.js';
 import { atMentions } from '../context/at-mentions.js';
-import { scriptedModel } from '../models/index.js';
+import { recordModel, scriptedModel, type ModelRecording } from '../models/index.js';
 import type { RunResult } from '../result.js';
-import { builtinTools, type BuiltinToolName } from '../tools/index.js';
-import { answerApprovals, approvalMode, approvalOptions, PROMPT_APPROVAL_RULES, type AskUser } from './approval.js';
+import { builtinTools, defaultBuiltinToolNames, type BuiltinToolName } from '../tools/index.js';
+import { answerApprovals, approvalMode, approvalOptions, PROMPT_APPROVAL_RULES, waitingApprovals, type AskUser } from './approval.js';
 import { EXPECTATION_FAILED, exitCodeByOutcome, USAGE_ERROR } from './exit-codes.js';
 import { checkExpectations } from './expectations.js';
+import { startCliInspector } from './inspector.js';
 import { DEFAULT_API_KEY_ENV, resolveModel, type ModelSpec } from './model.js';
+import { checkOutputFile, writeOutputFile } from './output-files.js';
 import { createPalette } from './palette.js';
-import { redactingSink, type TextSink } from './redact.js';
+import { recordedScript } from './recorded-script.js';
+import { redact, redactingSink, type TextSink } from './redact.js';
 import { createReporter, type Reporter } from './reporter.js';
+import { writeRunArtifacts } from './run-artifacts.js';
 import { loadScript, ScriptError, type Script } from './script.js';
+import { openCliSession, type CliSession } from './session.js';
 import { createSpinner, noIndicator } from './spinner.js';
 import { UsageError } from './usage-error.js';
 import { prepareWorkspace } from './workspace-setup.js';
@@ -42,10 +49,23 @@ interface RunCommandSettings {
   spinner?: boolean;
   /** Resolves when the user asks to stop (Ctrl+C): the run is aborted and ends `aborted`. */
   interrupted: Promise<void>;
+  /** `--trace FILE`: the run's trace as JSON. */
+  trace?: string;
+  /** `--report FILE`: the run's HTML report. */
+  report?: string;
+  /** `--record FILE`: the model's answers as a script that replays the run. */
+  record?: string;
+  /** `--session DIR`: keep the session in a file store there. */
+  session?: string;
+  /** `--resume ID`: continue that session of `session`. */
+  resume?: string;
+  /** `--inspect[=PORT]`: serve the Stately inspector on 127.0.0.1 (0: any free port). */
+  inspectPort?: number;
 }
 
-/** `loopchart run`: a script file, or a prompt for a real model. */
-export type RunCommandOptions = RunCommandSettings & ({ script: string; prompt?: undefined } | { prompt: string; script?: undefined });
+/** `loopchart run`: a script file, or a prompt for a real model; neither only to finish a resumed session's run. */
+export type RunCommandOptions = RunCommandSettings &
+  ({ script: string; prompt?: undefined } | { prompt: string; script?: undefined } | { script?: undefined; prompt?: undefined });
 
 /**
  * Runs a script or a prompt to the end and resolves with the process exit
@@ -82,8 +102,13 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
 }
 
 async function run(options: RunCommandOptions, reporter: Reporter, secrets: string[]): Promise<number> {
+  for (const [option, file] of [['--trace', options.trace], ['--report', options.report], ['--record', options.record]] as const) {
+    if (file !== undefined) await checkOutputFile(option, file);
+  }
   const script = options.script !== undefined ? await loadScript(options.script) : undefined;
   const model = chooseModel(options, script, secrets);
+  const recording = options.record !== undefined ? recordModel(model) : undefined;
+  const session = options.session !== undefined ? await openCliSession(options.session, options.resume) : undefined;
   const cwd = await prepareWorkspace({
     ...(options.cwd !== undefined ? { cwd: options.cwd } : {}),
     fallback: script ? 'temp' : 'current',
@@ -91,22 +116,66 @@ async function run(options: RunCommandOptions, reporter: Reporter, secrets: stri
   });
   reporter.info(`workspace: ${cwd}`);
 
-  const tools = options.tools ?? (script?.tools as BuiltinToolName[] | undefined);
+  const tools = options.tools ?? (script?.tools as BuiltinToolName[] | undefined) ?? defaultBuiltinToolNames;
   const maxSteps = options.maxSteps ?? script?.maxSteps;
-  const agent = createAgent({
-    model,
-    tools: builtinTools({ cwd, ...(tools ? { tools } : {}) }),
-    ...(script?.instructions !== undefined ? { instructions: script.instructions } : {}),
-    ...(maxSteps !== undefined ? { maxSteps } : {}),
-    ...(script?.toolExecution ? { toolExecution: script.toolExecution } : {}),
-    ...(script?.doomLoop !== undefined ? { doomLoop: script.doomLoop } : {}),
-    ...approvalOptions(script ? script.approval : PROMPT_APPROVAL_RULES, script?.onDeny),
-    // A prompt typed on the command line may point at files with @path; scripts say exactly what they send.
-    ...(script ? {} : { transformPrompt: atMentions({ cwd }) }),
-  });
+  const approval = script ? script.approval : PROMPT_APPROVAL_RULES;
+  const prompts = script ? [script.prompt].flat() : options.prompt !== undefined ? [options.prompt] : [];
+  const inspector = options.inspectPort !== undefined ? await startCliInspector({ port: options.inspectPort, secrets }) : undefined;
+  if (inspector) reporter.notice(`inspector: open ${inspector.pageUrl} to watch the run in the Stately inspector (it closes when the run ends)`);
+
+  let outcome: { result: RunResult; interrupted: boolean } | undefined;
+  try {
+    const agent = createAgent({
+      model: recording?.model ?? model,
+      tools: builtinTools({ cwd, tools: [...tools] }),
+      ...(script?.instructions !== undefined ? { instructions: script.instructions } : {}),
+      ...(maxSteps !== undefined ? { maxSteps } : {}),
+      ...(script?.toolExecution ? { toolExecution: script.toolExecution } : {}),
+      ...(script?.doomLoop !== undefined ? { doomLoop: script.doomLoop } : {}),
+      ...approvalOptions(approval, script?.onDeny),
+      // A prompt typed on the command line may point at files with @path; scripts say exactly what they send.
+      ...(script ? {} : { transformPrompt: atMentions({ cwd }) }),
+      ...(session ? { store: session.store, ...(session.resumeId !== undefined ? { sessionId: session.resumeId } : {}) } : {}),
+      ...(inspector ? { inspect: inspector.inspect } : {}),
+    });
+    outcome = await runPrompts(agent, prompts, options, reporter, session);
+  } finally {
+    await inspector?.close();
+  }
+  if (!outcome) {
+    reporter.warn('interrupted before the run started');
+    return exitCodeByOutcome.aborted;
+  }
+  const { result, interrupted } = outcome;
+  reporter.finish(result);
+
+  await writeResultFiles(result, recording, { options, script, prompts, tools, maxSteps, approval, secrets }, reporter);
+  if (interrupted && result.outcome === 'aborted') return exitCodeByOutcome.aborted;
+
+  const failures = await checkExpectations(script?.expect, result, cwd);
+  if (failures.length > 0) {
+    reporter.warn(`expectations failed:\n${failures.map((failure) => `  - ${failure}`).join('\n')}`);
+    return EXPECTATION_FAILED;
+  }
+  return script?.expect?.outcome !== undefined ? 0 : exitCodeByOutcome[result.outcome];
+}
+
+/**
+ * Runs the prompts one after another on the agent, or, for a resumed session
+ * that stopped in the middle of a run, finishes that run instead. Answers
+ * approvals and aborts on Ctrl+C. Undefined when interrupted before anything ran.
+ */
+async function runPrompts(
+  agent: Agent,
+  prompts: readonly string[],
+  options: RunCommandOptions,
+  reporter: Reporter,
+  session: CliSession | undefined,
+): Promise<{ result: RunResult; interrupted: boolean } | undefined> {
   const subscription = agent.events$.subscribe((event) => reporter.event(event));
   const stopAnswering = answerApprovals({
     agent,
+    ...(session?.resumeId !== undefined ? { waiting: agent.ready().then(() => waitingApprovals(agent)) } : {}),
     mode: approvalMode({ yes: options.yes ?? false, interactive: options.askUser !== undefined }),
     ...(options.askUser ? { askUser: options.askUser } : {}),
     info: (line) => reporter.info(line),
@@ -120,28 +189,85 @@ async function run(options: RunCommandOptions, reporter: Reporter, secrets: stri
 
   let result: RunResult | undefined;
   try {
-    for (const prompt of script ? [script.prompt].flat() : [options.prompt!]) {
-      if (interrupted) break;
-      result = await agent.run(prompt);
-      if (result.outcome !== 'completed') break;
+    if (session) {
+      await agent.ready();
+      const dir = options.session!;
+      reporter.notice(
+        session.resumeId !== undefined
+          ? `session: ${agent.sessionId} resumed from ${dir} (${agent.messages.length} messages)`
+          : `session: ${agent.sessionId} (continue it with --session ${dir} --resume ${agent.sessionId})`,
+      );
+    }
+    result = session?.resumeId !== undefined ? await agent.resume() : undefined;
+    if (result) {
+      const unsent = prompts.length > 0 ? '; the prompt was not sent (resume again to send it)' : '';
+      reporter.notice(`session: finished the run it was in the middle of${unsent}`);
+    } else {
+      if (prompts.length === 0) {
+        throw new UsageError(`session ${agent.sessionId} is not in the middle of a run: give a prompt or a script to continue it`);
+      }
+      for (const prompt of prompts) {
+        if (interrupted) break;
+        result = await agent.run(prompt);
+        if (result.outcome !== 'completed') break;
+      }
     }
   } finally {
     stopAnswering();
     subscription.unsubscribe();
   }
-  if (!result) {
-    reporter.warn('interrupted before the run started');
-    return exitCodeByOutcome.aborted;
-  }
-  reporter.finish(result);
-  if (interrupted && result.outcome === 'aborted') return exitCodeByOutcome.aborted;
+  return result ? { result, interrupted } : undefined;
+}
 
-  const failures = await checkExpectations(script?.expect, result, cwd);
-  if (failures.length > 0) {
-    reporter.warn(`expectations failed:\n${failures.map((failure) => `  - ${failure}`).join('\n')}`);
-    return EXPECTATION_FAILED;
+/** How the run was set up, for the files written after it. */
+interface RunSetup {
+  options: RunCommandOptions;
+  script: Script | undefined;
+  prompts: readonly string[];
+  tools: readonly string[];
+  maxSteps: number | undefined;
+  approval: ApprovalRules | undefined;
+  secrets: readonly string[];
+}
+
+/** `--trace`, `--report` and `--record`: the files that tell what the run did, written whatever its outcome. */
+async function writeResultFiles(result: RunResult, recording: ModelRecording | undefined, setup: RunSetup, reporter: Reporter): Promise<void> {
+  const { options, prompts, secrets } = setup;
+  const title = `loopchart · ${options.script !== undefined ? path.basename(options.script) : shorten(prompts.at(-1) ?? 'resumed session', 60)}`;
+  const files = { ...(options.trace !== undefined ? { trace: options.trace } : {}), ...(options.report !== undefined ? { report: options.report } : {}) };
+  const artifacts = await writeRunArtifacts(files, result.trace, { title, secrets });
+  for (const line of artifacts.written) reporter.info(line);
+  if (artifacts.missing) reporter.warn(artifacts.missing);
+  if (recording && options.record !== undefined) await writeRecording(options.record, recording, result, setup, reporter);
+}
+
+/** `--record`: the recorded turns and the run's setup as a script that replays it. */
+async function writeRecording(file: string, recording: ModelRecording, result: RunResult, setup: RunSetup, reporter: Reporter): Promise<void> {
+  const { options, script, prompts, tools, maxSteps, approval, secrets } = setup;
+  const turns = recording.turns();
+  if (turns.length === 0) {
+    reporter.warn(`--record: nothing to record in ${file}: the model was never called`);
+    return;
   }
-  return script?.expect?.outcome !== undefined ? 0 : exitCodeByOutcome[result.outcome];
+  const yaml = recordedScript({
+    prompts: [...prompts],
+    ...(script ? { script } : {}),
+    tools,
+    ...(maxSteps !== undefined ? { maxSteps } : {}),
+    ...(approval !== undefined ? { approval } : {}),
+    turns,
+    // An interrupted run cannot be replayed interrupted: its replay finishes the last answer.
+    ...(result.outcome !== 'aborted' ? { outcome: result.outcome } : {}),
+    model: options.model ? `${options.model.provider}:${options.model.modelId}` : `the scripted model of ${options.script ?? 'the script'}`,
+    recordedAt: new Date(),
+  });
+  await writeOutputFile('--record', file, redact(yaml, secrets));
+  reporter.info(`recording: ${file} (replay it offline: loopchart run ${file})`);
+}
+
+function shorten(text: string, max: number): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > max ? `${line.slice(0, max)}…` : line;
 }
 
 /** `--model` if given (its key joins `secrets` and leaves the environment), else the script's scripted model. */
@@ -161,8 +287,11 @@ function chooseModel(options: RunCommandOptions, script: Script | undefined, sec
     }
     return model;
   }
+  if (!script && options.prompt === undefined) {
+    throw new UsageError('--resume without a prompt or a script needs --model: the model that finishes the session\'s run');
+  }
   if (!script) {
-    const shown = options.prompt!.length > 60 ? `${options.prompt!.slice(0, 60)}…` : options.prompt!;
+    const shown = shorten(options.prompt!, 60);
     throw new UsageError(
       `${JSON.stringify(shown)} is not an existing script file (.yaml, .yml or .json), so it is a prompt, and a prompt needs a real model: add --model openai:<id> or --model openai-compatible:<id>`,
     );

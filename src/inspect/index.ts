@@ -1,3 +1,3 @@
-export { agentInspectorOptions, createBrowserInspector, createSkyInspector, createWebSocketInspector, type SafeInspectorOptions } from './inspectors.js';
+export { agentInspectorOptions, createBrowserInspector, createSkyInspector, createWebSocketInspector, type SafeInspectorOptions, type AgentInspector } from './inspectors.js';
 export { startInspectorRelay, type InspectorRelay, type InspectorRelayOptions } from './inspector-relay.js';
 export { redactSecrets, sanitizeContext, sanitizeEvent, summariseHistory } from './sanitize.js';

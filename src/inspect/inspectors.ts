@@ -4,7 +4,15 @@ import {
   createWebSocketInspector as statelyWebSocketInspector,
   type StatelyInspectionEvent,
 } from '@statelyai/inspect';
+import type { InspectionEvent, Observer } from 'xstate';
 import { redactSecrets, sanitizeContext, sanitizeEvent } from './sanitize.js';
+
+/** What the helpers return: pass `inspect` as the agent's `inspect` option; `stop()` closes the connection. */
+export interface AgentInspector {
+  inspect: Observer<InspectionEvent>;
+  start(): void;
+  stop(): void;
+}
 
 /** Options shared by the inspector helpers. */
 export interface SafeInspectorOptions {
@@ -20,7 +28,11 @@ type InspectorOptions = Parameters<typeof statelyWebSocketInspector>[0];
  * redacted. Per-chunk events never reach the inspector: text deltas do not go
  * through the machine.
  */
-export function agentInspectorOptions(options: SafeInspectorOptions = {}) {
+export function agentInspectorOptions(options: SafeInspectorOptions = {}): {
+  sanitizeContext: typeof sanitizeContext;
+  sanitizeEvent: typeof sanitizeEvent;
+  serialize: (event: StatelyInspectionEvent) => StatelyInspectionEvent;
+} {
   const secrets = options.secrets ?? [];
   return {
     sanitizeContext,
@@ -42,7 +54,7 @@ export function agentInspectorOptions(options: SafeInspectorOptions = {}) {
  * console.log(`open ${relay.pageUrl}`);
  * ```
  */
-export function createWebSocketInspector(options: NonNullable<InspectorOptions> & SafeInspectorOptions) {
+export function createWebSocketInspector(options: NonNullable<InspectorOptions> & SafeInspectorOptions): AgentInspector {
   const { secrets, ...rest } = options;
   return statelyWebSocketInspector({ ...rest, ...agentInspectorOptions({ ...(secrets ? { secrets } : {}) }) });
 }
@@ -56,7 +68,7 @@ export function createWebSocketInspector(options: NonNullable<InspectorOptions> 
  * const agent = createAgent({ model, tools, inspect: inspector.inspect });
  * ```
  */
-export function createBrowserInspector(options: Parameters<typeof statelyBrowserInspector>[0] & SafeInspectorOptions = {}) {
+export function createBrowserInspector(options: Parameters<typeof statelyBrowserInspector>[0] & SafeInspectorOptions = {}): AgentInspector {
   const { secrets, ...rest } = options;
   return statelyBrowserInspector({ ...rest, ...agentInspectorOptions({ ...(secrets ? { secrets } : {}) }) });
 }
@@ -71,7 +83,7 @@ export function createBrowserInspector(options: Parameters<typeof statelyBrowser
  * const agent = createAgent({ model, tools, inspect: inspector.inspect });
  * ```
  */
-export function createSkyInspector(options: Parameters<typeof statelySkyInspector>[0] & SafeInspectorOptions = {}) {
+export function createSkyInspector(options: Parameters<typeof statelySkyInspector>[0] & SafeInspectorOptions = {}): AgentInspector {
   const { secrets, ...rest } = options;
   return statelySkyInspector({ ...rest, ...agentInspectorOptions({ ...(secrets ? { secrets } : {}) }) });
 }

@@ -57,6 +57,29 @@ describe('parseCommandLine', () => {
     });
   });
 
+  it('parses the options for traces, reports, recordings, sessions and the inspector', () => {
+    const command = parseCommandLine(['run', 'demo.yaml', '--trace', 't.json', '--report', 'r.html', '--record', 'rec.yaml', '--session', '.sessions', '--inspect']);
+    expect(command).toMatchObject({
+      name: 'run',
+      args: { target: 'demo.yaml', trace: 't.json', report: 'r.html', record: 'rec.yaml', session: '.sessions', inspectPort: 0 },
+    });
+    expect(parseCommandLine(['run', '--inspect=9229', 'demo.yaml'])).toMatchObject({ args: { target: 'demo.yaml', inspectPort: 9229 } });
+    expect(parseCommandLine(['run', '--', '--inspect'])).toMatchObject({ args: { target: '--inspect' } });
+  });
+
+  it('lets --resume leave out the prompt, to finish the run a session was in the middle of', () => {
+    const command = parseCommandLine(['run', '--session', '.sessions', '--resume', 'chat-42']);
+    expect(command).toEqual({ name: 'run', args: { session: '.sessions', resume: 'chat-42', apiKeyEnv: 'OPENAI_API_KEY', yes: false, output: 'human', noColor: false } });
+  });
+
+  it('parses report with -o or --output, or without (stdout)', () => {
+    expect(parseCommandLine(['report', 'trace.json', '-o', 'run.html'])).toEqual({ name: 'report', args: { traceFile: 'trace.json', output: 'run.html' } });
+    expect(parseCommandLine(['report', '--output=run.html', 'trace.json'])).toEqual({ name: 'report', args: { traceFile: 'trace.json', output: 'run.html' } });
+    expect(parseCommandLine(['report', 'trace.json'])).toEqual({ name: 'report', args: { traceFile: 'trace.json' } });
+    expect(parseCommandLine(['report', '--help'])).toEqual({ name: 'help', topic: 'report' });
+    expect(parseCommandLine(['help', 'report'])).toEqual({ name: 'help', topic: 'report' });
+  });
+
   it('accepts -y for --yes, --events, and a prompt that starts with a dash after --', () => {
     const command = parseCommandLine(['run', '-y', '--events', '--', '-1 is negative; explain']);
     expect(command).toMatchObject({ name: 'run', args: { target: '-1 is negative; explain', yes: true, output: 'events' } });
@@ -81,10 +104,18 @@ describe('parseCommandLine', () => {
     [['run', 'x', '--base-url', 'localhost:8080'], 'http or https URL'],
     [['run', 'x', '--tools', 'read,rm'], '--tools: unknown tool rm; known: read, write, edit, ls, glob, grep, bash'],
     [['run', 'x', '--cwd', ' '], '--cwd needs a value'],
-    [['run', 'x', '--record', 'out.json'], "Unknown option '--record'"],
-    [['run', 'x', '--session', 'dir'], "Unknown option '--session'"],
-    [['run', 'x', '--resume', 'id'], "Unknown option '--resume'"],
-    [['run', 'x', '--inspect'], "Unknown option '--inspect'"],
+    [['run', 'x', '--resume', 'id'], '--resume needs --session DIR'],
+    [['run', '--session', 'dir'], 'run needs a script file or a prompt'],
+    [['run', 'x', '--session', 's', '--resume', '../etc'], '--resume takes a session id'],
+    [['run', 'x', '--session', 's', '--resume', 'id', '--record', 'r.yaml'], '--record cannot be combined with --resume'],
+    [['run', 'x', '--inspect=http'], '--inspect takes a port from 0 to 65535 (--inspect=9229), got "http"'],
+    [['run', 'x', '--inspect=70000'], 'got "70000"'],
+    [['run', 'x', '--inspect', '9229'], 'write the port as --inspect=9229'],
+    [['run', 'x', '--trace'], "'--trace"],
+    [['run', 'x', '--report', ' '], '--report needs a value'],
+    [['report'], 'report needs a trace file'],
+    [['report', 'a.json', 'b.json'], 'report takes one trace file, got 2 arguments'],
+    [['report', 'a.json', '--json'], "Unknown option '--json'"],
     [['--json', 'run', 'x'], 'unknown option --json (options come after the command)'],
     [['help', 'deploy'], 'no help for "deploy"'],
   ])('%j is a usage error', (argv, message) => {

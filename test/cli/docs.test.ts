@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { runOptionNames } from '../../src/cli/args.js';
+import { reportOptionNames, runOptionNames } from '../../src/cli/args.js';
+import { helpText } from '../../src/cli/help.js';
 import { EXPECTATION_FAILED, exitCodeByOutcome, USAGE_ERROR } from '../../src/cli/exit-codes.js';
 import { scriptSchema } from '../../src/cli/script.js';
 import { scriptTurnSchema } from '../../src/models/index.js';
@@ -10,6 +11,19 @@ const docs = await readFile('docs/cli.md', 'utf8');
 describe('docs/cli.md', () => {
   it('documents every run option in its options table', () => {
     for (const option of runOptionNames) expect(docs).toMatch(new RegExp(`^\\| (\`-\\w\`, )?\`--${option}[ \`]`, 'm'));
+  });
+
+  it('documents every report option in the report section, and links the report guide', () => {
+    const section = docs.slice(docs.indexOf('## `loopchart report`'), docs.indexOf('## `loopchart chart`'));
+    expect(section).not.toBe('');
+    for (const option of reportOptionNames) expect(section).toMatch(new RegExp(`^\\| (\`-\\w\`, )?\`--${option}[ \`]`, 'm'));
+    expect(docs).toContain('(report.md)');
+  });
+
+  it('the help lists every option, and the report command', () => {
+    for (const option of runOptionNames) expect(helpText('run')).toContain(`--${option}`);
+    for (const option of reportOptionNames) expect(helpText('report')).toContain(`--${option}`);
+    expect(helpText('main')).toContain('loopchart report <trace.json>');
   });
 
   it('has a row for every exit code, with the outcome it stands for', () => {

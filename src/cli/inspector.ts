@@ -1,0 +1,45 @@
+import { createWebSocketInspector, startInspectorRelay } from '../inspect/index.js';
+import type { AgentOptions } from '../options.js';
+import { UsageError } from './usage-error.js';
+
+/** How long the inspector gets to send its last events before the relay closes. */
+const FLUSH_MS = 250;
+
+/** The Stately inspector of one `loopchart run --inspect`. */
+export interface CliInspector {
+  /** The page to open in a browser. */
+  pageUrl: string;
+  /** The agent's `inspect` option. */
+  inspect: NonNullable<AgentOptions['inspect']>;
+  /** Lets the last events reach the page, then stops the inspector and the relay. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the inspector relay on 127.0.0.1 and a WebSocket inspector connected
+ * to it, with `secrets` redacted from every event.
+ *
+ * @example
+ * const inspector = await startCliInspector({ port: 0, secrets: [apiKey] });
+ * const agent = createAgent({ model, inspect: inspector.inspect });
+ * // … run …
+ * await inspector.close();
+ * @throws UsageError when the port is taken.
+ */
+export async function startCliInspector({ port, secrets }: { port: number; secrets: readonly string[] }): Promise<CliInspector> {
+  const relay = await startInspectorRelay({ port }).catch((error: unknown) => {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE' || code === 'EACCES') throw new UsageError(`--inspect: cannot listen on 127.0.0.1:${port} (${code}); pick another port, or --inspect for any free one`);
+    throw error;
+  });
+  const inspector = createWebSocketInspector({ url: relay.webSocketUrl, secrets: [...secrets] });
+  return {
+    pageUrl: relay.pageUrl,
+    inspect: inspector.inspect,
+    async close() {
+      await new Promise((resolve) => setTimeout(resolve, FLUSH_MS));
+      inspector.stop();
+      await relay.close();
+    },
+  };
+}

@@ -1,0 +1,43 @@
+import { agentMachine } from '../machines/agent-machine.js';
+import { machineGraph } from '../machines/machine-graph.js';
+import { renderTraceReport } from '../report/index.js';
+import type { RunTrace } from '../trace/run-trace.js';
+import { writeOutputFile } from './output-files.js';
+import { redact } from './redact.js';
+
+export interface RunArtifacts {
+  /** `--trace FILE` */
+  trace?: string;
+  /** `--report FILE` */
+  report?: string;
+}
+
+/**
+ * Writes the trace (`--trace`) and the HTML report (`--report`) of a run, with
+ * every secret redacted. Returns a line for people about each file written,
+ * and, when there is no trace to write, why.
+ *
+ * @example
+ * await writeRunArtifacts({ trace: 'run.json', report: 'run.html' }, result.trace, { title: 'demo.yaml', secrets: [] })
+ * // { written: ['trace: run.json', 'report: run.html'] }
+ */
+export async function writeRunArtifacts(
+  files: RunArtifacts,
+  trace: RunTrace | undefined,
+  { title, secrets }: { title: string; secrets: readonly string[] },
+): Promise<{ written: string[]; missing?: string }> {
+  if (files.trace === undefined && files.report === undefined) return { written: [] };
+  if (!trace) {
+    return { written: [], missing: 'no trace to write: the run ended before it reached the statechart, or finished a run another process had started' };
+  }
+  const lines: string[] = [];
+  if (files.trace !== undefined) {
+    await writeOutputFile('--trace', files.trace, redact(`${JSON.stringify(trace, null, 2)}\n`, secrets));
+    lines.push(`trace: ${files.trace}`);
+  }
+  if (files.report !== undefined) {
+    await writeOutputFile('--report', files.report, redact(renderTraceReport(trace, machineGraph(agentMachine), { title }), secrets));
+    lines.push(`report: ${files.report}`);
+  }
+  return { written: lines };
+}

@@ -1,0 +1,2 @@
+export { renderTraceReport, type TraceReportOptions } from './render-trace-report.js';
+export { parseRunTrace, TraceFormatError } from './trace-schema.js';

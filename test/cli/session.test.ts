@@ -1,0 +1,74 @@
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { buildCli, runCli, startCli, waitFor } from './support/cli-process.js';
+import { tempDir, writeScript } from './support/scripts.js';
+
+beforeAll(() => buildCli(), 60_000);
+
+const newSession = /^session: (\S+) \(continue it with --session (\S+) --resume \1\)$/m;
+
+describe.concurrent('loopchart run --session / --resume', () => {
+  it('prints a new session id, and a second invocation with --resume continues its history', async () => {
+    const dir = await tempDir();
+    const sessions = path.join(dir, 'sessions');
+    const first = await writeScript(dir, 'first.json', { prompt: 'My name is Ada.', turns: [{ text: 'Hello, Ada.' }] });
+    const second = await writeScript(dir, 'second.json', { prompt: 'What is my name?', turns: [{ text: 'Your name is Ada.' }] });
+
+    const started = await runCli(['run', first, '--session', sessions, '--json']);
+    expect(started.code).toBe(0);
+    const [, id, shownDir] = newSession.exec(started.stderr) ?? [];
+    expect(id).toBeDefined();
+    expect(shownDir).toBe(sessions);
+    expect(await readdir(sessions)).toEqual([`${id}.jsonl`]);
+
+    const resumed = await runCli(['run', second, '--session', sessions, '--resume', id!, '--json']);
+    expect(resumed.code).toBe(0);
+    expect(resumed.stderr).toBe(`session: ${id} resumed from ${sessions} (2 messages)\n`);
+    const result = JSON.parse(resumed.stdout);
+    expect(result).toMatchObject({ outcome: 'completed', text: 'Your name is Ada.' });
+    expect(result.messages.map((message: { role: string; content: unknown }) => [message.role, JSON.stringify(message.content)])).toEqual([
+      ['user', '"My name is Ada."'],
+      ['assistant', expect.stringContaining('Hello, Ada.')],
+      ['user', '"What is my name?"'],
+      ['assistant', expect.stringContaining('Your name is Ada.')],
+    ]);
+  });
+
+  it('finishes the run a killed process was in the middle of, and does not send the new prompt', async () => {
+    const dir = await tempDir();
+    const sessions = path.join(dir, 'sessions');
+    const stalls = await writeScript(dir, 'stalls.json', {
+      prompt: 'List the files, then sum up.',
+      files: { 'a.txt': 'a' },
+      turns: [{ text: 'Listing.', toolCalls: [{ id: 'call_ls', name: 'ls', input: {} }] }, { text: 'Thinking', stall: true }],
+    });
+    const finishes = await writeScript(dir, 'finishes.json', { prompt: 'never sent', turns: [{ text: 'There is one file, a.txt.' }] });
+
+    const killed = startCli(['run', stalls, '--session', sessions]);
+    await waitFor(() => killed.stdout.includes('Thinking'), 'the second model call to stream');
+    killed.child.kill('SIGKILL');
+    await killed.done;
+    const [, id] = newSession.exec(killed.stderr) ?? [];
+    expect(id).toBeDefined();
+
+    const resumed = await runCli(['run', finishes, '--session', sessions, '--resume', id!, '--json']);
+    expect(resumed.code).toBe(0);
+    expect(resumed.stderr).toContain(`session: ${id} resumed from ${sessions}`);
+    expect(resumed.stderr).toContain('session: finished the run it was in the middle of; the prompt was not sent (resume again to send it)');
+    const result = JSON.parse(resumed.stdout);
+    expect(result.outcome).toBe('completed');
+    expect(result.text).toBe('There is one file, a.txt.');
+    expect(result.messages.map((message: { role: string }) => message.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
+    expect(JSON.stringify(result.messages)).not.toContain('never sent');
+  });
+
+  it('refuses to resume a session that is not there', async () => {
+    const dir = await tempDir();
+    const script = await writeScript(dir, 'hi.json', { prompt: 'hi', turns: [{ text: 'Hello.' }] });
+    const { code, stdout, stderr } = await runCli(['run', script, '--session', dir, '--resume', 'nope', '--json']);
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr).toContain(`--resume nope: there is no such session in ${dir} (no nope.jsonl)`);
+  });
+});
