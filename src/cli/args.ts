@@ -12,19 +12,8 @@ export type CliCommand =
   | { name: 'run'; args: RunArguments }
   | { name: 'report'; args: ReportArguments };
 
-/** `loopchart run`'s arguments, checked for form (not yet against the file system or the environment). */
-export interface RunArguments {
-  /** A script file or a prompt; see `runTarget`. Only `--resume` may leave it out (to finish a run the session was in the middle of). */
-  target?: string;
-  model?: ModelSpec;
-  baseURL?: string;
-  apiKeyEnv: string;
-  tools?: BuiltinToolName[];
-  cwd?: string;
-  maxSteps?: number;
-  yes: boolean;
-  output: OutputMode;
-  noColor: boolean;
+/** What `loopchart run` keeps or shows besides the run itself. */
+export interface RunExtras {
   /** `--trace FILE`: write the run's trace as JSON. */
   trace?: string;
   /** `--report FILE`: write the run's HTML report. */
@@ -37,6 +26,21 @@ export interface RunArguments {
   resume?: string;
   /** `--inspect[=PORT]`: serve the Stately inspector on 127.0.0.1; 0 picks a free port. */
   inspectPort?: number;
+}
+
+/** `loopchart run`'s arguments, checked for form (not yet against the file system or the environment). */
+export interface RunArguments extends RunExtras {
+  /** A script file or a prompt; see `runTarget`. Only `--resume` may leave it out (to finish a run the session was in the middle of). */
+  target?: string;
+  model?: ModelSpec;
+  baseURL?: string;
+  apiKeyEnv: string;
+  tools?: BuiltinToolName[];
+  cwd?: string;
+  maxSteps?: number;
+  yes: boolean;
+  output: OutputMode;
+  noColor: boolean;
 }
 
 /** `loopchart report`'s arguments. */

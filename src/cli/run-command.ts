@@ -1,3 +1,4 @@
+import type { RunExtras } from './args.js';
 import path from 'node:path';
 import { createAgent, type Agent } from '../agent.js';
 import type { ApprovalRules } from '../approval/approval-policy.js';
@@ -22,7 +23,7 @@ import { createSpinner, noIndicator } from './spinner.js';
 import { UsageError } from './usage-error.js';
 import { prepareWorkspace } from './workspace-setup.js';
 
-interface RunCommandSettings {
+interface RunCommandSettings extends RunExtras {
   /** A real model instead of the script's scripted model; required for a prompt. */
   model?: ModelSpec;
   baseURL?: string;
@@ -49,18 +50,6 @@ interface RunCommandSettings {
   spinner?: boolean;
   /** Resolves when the user asks to stop (Ctrl+C): the run is aborted and ends `aborted`. */
   interrupted: Promise<void>;
-  /** `--trace FILE`: the run's trace as JSON. */
-  trace?: string;
-  /** `--report FILE`: the run's HTML report. */
-  report?: string;
-  /** `--record FILE`: the model's answers as a script that replays the run. */
-  record?: string;
-  /** `--session DIR`: keep the session in a file store there. */
-  session?: string;
-  /** `--resume ID`: continue that session of `session`. */
-  resume?: string;
-  /** `--inspect[=PORT]`: serve the Stately inspector on 127.0.0.1 (0: any free port). */
-  inspectPort?: number;
 }
 
 /** `loopchart run`: a script file, or a prompt for a real model; neither only to finish a resumed session's run. */
