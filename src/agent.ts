@@ -131,6 +131,8 @@ class StatechartAgent implements Agent {
   private readonly opened: Promise<void>;
   /** The session is loaded (always true without a store): runs start synchronously. */
   private isOpen = false;
+  /** What was asked of the agent before its session was open, in call order; carried out once it is. */
+  private readonly beforeOpen: Array<() => void> = [];
   /** The run a restored session was in the middle of. */
   private resumed: Promise<RunResult> | undefined;
 
@@ -157,7 +159,10 @@ class StatechartAgent implements Agent {
       this.current = this.createActorFrom({ messages: options.messages ?? [] });
       this.opened = this.openSession(options.store, options.sessionId ?? this.sessionId).then(() => {
         this.isOpen = true;
+        for (const operation of this.beforeOpen.splice(0)) operation();
       });
+      // A session that cannot be opened rejects ready() and every run(); nothing else waits for it.
+      this.opened.catch(() => undefined);
     } else {
       this.sessionId = undefined;
       this.current = this.startActor({ messages: options.messages ?? [] });
@@ -221,22 +226,36 @@ class StatechartAgent implements Agent {
   }
 
   run(prompt: Prompt): Promise<RunResult> {
-    if (this.isRunning || this.pending) return Promise.reject(new AgentBusyError());
-    const messages = toMessages(prompt);
-    return new Promise<RunResult>((resolve, reject) => {
-      this.pending = resolve;
-      if (this.isOpen) {
-        this.startRun(messages);
-        return;
-      }
-      this.opened.then(
-        () => this.startRun(messages),
-        (error: unknown) => {
-          this.pending = undefined;
-          reject(error instanceof Error ? error : new Error(String(error)));
-        },
-      );
-    });
+    let messages: ModelMessage[];
+    try {
+      messages = toMessages(prompt);
+    } catch (error) {
+      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    }
+    if (!this.isOpen) {
+      // Queued with the other calls made before the session is open, so that their order holds
+      // (a follow-up before this run, an abort after it) and a resumed run counts as active.
+      return new Promise<RunResult>((resolve, reject) => {
+        this.beforeOpen.push(() => this.begin(messages, resolve, reject));
+        this.opened.catch((error: unknown) => reject(error instanceof Error ? error : new Error(String(error))));
+      });
+    }
+    return new Promise<RunResult>((resolve, reject) => this.begin(messages, resolve, reject));
+  }
+
+  private begin(messages: ModelMessage[], resolve: (result: RunResult) => void, reject: (error: Error) => void): void {
+    if (this.isRunning || this.pending) {
+      reject(new AgentBusyError());
+      return;
+    }
+    this.pending = resolve;
+    this.startRun(messages);
+  }
+
+  /** Runs `operation` now, or once the session is open, in call order with `run()`. */
+  private whenOpen(operation: () => void): void {
+    if (this.isOpen) operation();
+    else this.beforeOpen.push(operation);
   }
 
   private startRun(messages: ModelMessage[]): void {
@@ -257,7 +276,8 @@ class StatechartAgent implements Agent {
         },
         (error: unknown) => {
           this.preparing = undefined;
-          this.settle(this.resultWithoutRun('failed', startedAt, { kind: 'invalid-request', message: `transformPrompt failed: ${errorMessage(error)}` }));
+          if (controller.signal.aborted) this.settle(this.resultWithoutRun('aborted', startedAt));
+          else this.settle(this.resultWithoutRun('failed', startedAt, { kind: 'invalid-request', message: `transformPrompt failed: ${errorMessage(error)}` }));
         },
       );
     }
@@ -278,6 +298,10 @@ class StatechartAgent implements Agent {
   }
 
   abort(reason?: string): void {
+    if (!this.isOpen) {
+      this.whenOpen(() => this.abort(reason));
+      return;
+    }
     this.preparing?.abort(reason);
     if (!this.isRunning) return;
     this.current.send({ type: 'agent.abort', ...(reason !== undefined ? { reason } : {}) });
@@ -299,11 +323,13 @@ class StatechartAgent implements Agent {
   }
 
   steer(message: string | ModelMessage): void {
-    this.current.send({ type: 'agent.steer', message: toMessages(message)[0]! });
+    const [steering] = toMessages(message);
+    this.whenOpen(() => this.current.send({ type: 'agent.steer', message: steering! }));
   }
 
   followUp(message: string | ModelMessage): void {
-    this.current.send({ type: 'agent.followUp', message: toMessages(message)[0]! });
+    const [followUp] = toMessages(message);
+    this.whenOpen(() => this.current.send({ type: 'agent.followUp', message: followUp! }));
   }
 
   private assertWaiting(toolCallId: string): void {

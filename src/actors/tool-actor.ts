@@ -91,6 +91,8 @@ export function createToolActor(runtime: AgentRuntime) {
         }
       }
 
+      // The run may have been stopped while a hook was pending: an abort listener added now would never fire.
+      if (signal.aborted) return fail('Tool call interrupted: the run was stopped before the tool started.');
       const controller = new AbortController();
       const abort = () => controller.abort(signal.reason);
       signal.addEventListener('abort', abort, { once: true });

@@ -1,4 +1,4 @@
-import { closeSync, fsyncSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readFileSync, readSync, writeSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { decodeLog, encodeLine } from './jsonl.js';
@@ -7,6 +7,32 @@ import type { SessionHeader, SessionLog, SessionRecord, SessionStore } from './s
 export interface FileStoreOptions {
   /** fsync after every append, for durability against power loss (a killed process needs only the write). Default false. */
   fsync?: boolean;
+}
+
+/**
+ * A crash mid-write can leave a last line without its newline. Reading skips
+ * it; before anything is appended it must go, or the next record would be
+ * glued to it and the file could no longer be read.
+ */
+function cutTornTail(file: string): void {
+  let fd: number;
+  try {
+    fd = openSync(file, 'r+');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw error;
+  }
+  try {
+    const size = fstatSync(fd).size;
+    if (size === 0) return;
+    const last = Buffer.alloc(1);
+    readSync(fd, last, 0, 1, size - 1);
+    if (last[0] === 0x0a) return;
+    const text = readFileSync(fd);
+    ftruncateSync(fd, text.lastIndexOf(0x0a) + 1);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 const SESSION_ID = /^[A-Za-z0-9._-]{1,128}$/;
@@ -58,7 +84,9 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): SessionS
     },
     async append(sessionId: string, records: SessionRecord[]): Promise<void> {
       if (records.length === 0) return;
-      writeLines(fileOf(dir, sessionId), records.map(encodeLine).join(''), 'a');
+      const file = fileOf(dir, sessionId);
+      cutTornTail(file);
+      writeLines(file, records.map(encodeLine).join(''), 'a');
     },
   };
 }

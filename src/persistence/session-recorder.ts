@@ -58,7 +58,7 @@ export class SessionRecorder {
     const key = boundaryKey(state, snapshot.context, this.ended?.runId);
     if (key === undefined || key === this.lastKey) return undefined;
     this.lastKey = key;
-    const records: SessionRecord[] = this.messageRecords(snapshot.context.messages);
+    const messages = snapshot.context.messages;
     const run = snapshot.context.run;
     const checkpoint: CheckpointRecord = {
       type: 'checkpoint',
@@ -68,20 +68,27 @@ export class SessionRecorder {
       ...(run ? { runId: run.id } : {}),
       step: run?.steps ?? 0,
       ...(state === 'idle' && this.ended ? { runId: this.ended.runId, outcome: this.ended.outcome } : {}),
-      messageCount: snapshot.context.messages.length,
+      messageCount: messages.length,
       snapshot: checkpointSnapshot(persisted()),
     };
     if (state === 'idle') this.ended = undefined;
-    records.push(checkpoint);
     this.list.push(checkpointInfo(checkpoint));
-    this.chain = this.chain.then(() => this.store.append(this.sessionId, records));
-    return this.chain;
+    // Writes run one after another; what a write adds is decided when its turn comes, from what the
+    // earlier ones really wrote, so a failed write's messages go out with the next one.
+    const write = this.chain.then(async () => {
+      await this.store.append(this.sessionId, [...this.messageRecords(messages), checkpoint]);
+      this.written = messages;
+    });
+    this.chain = write.catch(() => {
+      const index = this.list.findIndex((info) => info.id === checkpoint.id);
+      if (index >= 0) this.list.splice(index, 1);
+    });
+    return write;
   }
 
   /** New messages as message records; a replaced history (a compaction summary) as one history record. */
   private messageRecords(messages: ModelMessage[]): SessionRecord[] {
     const previous = this.written;
-    this.written = messages;
     const kept = previous.length <= messages.length && (previous.length === 0 || messages[previous.length - 1] === previous.at(-1));
     if (!kept) return [{ type: 'history', messages }];
     return messages.slice(previous.length).map((message, offset) => ({ type: 'message', index: previous.length + offset, message }));

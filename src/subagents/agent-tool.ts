@@ -46,6 +46,13 @@ function isAgent(value: AgentOptions | Agent): value is Agent {
  */
 export function agentTool(child: AgentOptions | Agent, options: AgentToolOptions): Tool<{ task: string }, SubagentOutput> {
   const maxDepth = options.maxDepth ?? 3;
+  /** Calls on one existing agent wait for each other: an agent runs one run at a time. */
+  let queue: Promise<unknown> = Promise.resolve();
+  const oneAtATime = <T>(run: () => Promise<T>): Promise<T> => {
+    const result = queue.then(run, run);
+    queue = result.catch(() => undefined);
+    return result;
+  };
   return tool({
     description: options.description,
     inputSchema: z.object({ task: z.string().min(1).describe('The task for the sub-agent, with everything it needs to know.') }),
@@ -53,20 +60,23 @@ export function agentTool(child: AgentOptions | Agent, options: AgentToolOptions
       const scope = toolScope.getStore();
       const depth = (scope?.depth ?? 0) + 1;
       if (depth > maxDepth) throw new Error(`Sub-agent not started: sub-agents may nest ${maxDepth} deep (maxDepth) and this one would be at depth ${depth}.`);
-      const owned = !isAgent(child);
-      const agent = isAgent(child) ? child : createChildAgent(child, { parent: scope?.actor, depth });
-      const subscription = agent.events$.subscribe((event) => scope?.report(event));
-      const abort = () => agent.abort('the calling agent stopped this tool call');
-      abortSignal?.addEventListener('abort', abort, { once: true });
-      try {
-        const result = await agent.run(task);
-        return { outcome: result.outcome, text: result.text, ...(result.error ? { error: result.error } : {}) };
-      } finally {
-        abortSignal?.removeEventListener('abort', abort);
-        subscription.unsubscribe();
-        // A child actor cannot be stopped from outside its parent; the stop event ends it the way its parent would.
-        if (owned) agent.actor.send({ type: 'xstate.stop' } as never);
-      }
+      const runOnce = async (agent: Agent, owned: boolean): Promise<SubagentOutput> => {
+        const subscription = agent.events$.subscribe((event) => scope?.report(event));
+        const abort = () => agent.abort('the calling agent stopped this tool call');
+        abortSignal?.addEventListener('abort', abort, { once: true });
+        try {
+          if (abortSignal?.aborted) throw new Error('Sub-agent not started: the calling run was stopped.');
+          const result = await agent.run(task);
+          return { outcome: result.outcome, text: result.text, ...(result.error ? { error: result.error } : {}) };
+        } finally {
+          abortSignal?.removeEventListener('abort', abort);
+          subscription.unsubscribe();
+          // A child actor cannot be stopped from outside its parent; the stop event ends it the way its parent would.
+          if (owned) agent.actor.send({ type: 'xstate.stop' } as never);
+        }
+      };
+      if (isAgent(child)) return oneAtATime(() => runOnce(child, false));
+      return runOnce(createChildAgent(child, { parent: scope?.actor, depth }), true);
     },
   });
 }
