@@ -17,6 +17,7 @@ import type { AgentMachineInput } from './machines/context.js';
 import { pendingApprovalIds } from './machines/approval-updates.js';
 import { contextTokensOf } from './machines/compaction-updates.js';
 import { errorAnswer, toolMessage, unansweredToolCalls } from './machines/history.js';
+import { emptyUsage } from './machines/usage.js';
 import { parseAgentOptions, type AgentOptions } from './options.js';
 import { errorMessage } from './errors/error-message.js';
 import type { RunError, RunResult } from './result.js';
@@ -289,7 +290,7 @@ class StatechartAgent implements Agent {
       outcome,
       text: '',
       messages: this.messages,
-      usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
+      usage: emptyUsage,
       steps: 0,
       toolCalls: 0,
       durationMs: Date.now() - startedAt,
@@ -422,7 +423,7 @@ class StatechartAgent implements Agent {
       outcome: 'failed',
       text: run?.text ?? '',
       messages,
-      usage: run?.usage ?? { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
+      usage: run?.usage ?? emptyUsage,
       steps: run?.steps ?? 0,
       toolCalls: run?.toolCalls ?? 0,
       durationMs: run ? Date.now() - run.startedAt : 0,

@@ -59,11 +59,6 @@ export class StepAccumulator {
     return text;
   }
 
-  /** True once anything that belongs in the history has arrived. */
-  get isEmpty(): boolean {
-    return this.blocks.length === 0;
-  }
-
   /** The assistant message for the history, or undefined when the step produced nothing. */
   toMessage(): AssistantModelMessage | undefined {
     const content: AssistantPart[] = [];

@@ -29,7 +29,7 @@ export function classifyError(error: unknown, now: number = Date.now()): RunErro
   return { kind: 'unknown', message };
 }
 
-export function kindForStatus(status: number | undefined, message: string, isRetryable = false): ErrorKind {
+function kindForStatus(status: number | undefined, message: string, isRetryable = false): ErrorKind {
   if (status === undefined) return isRetryable ? 'network' : 'unknown';
   if (status === 429) return 'rate-limit';
   if (status === 401 || status === 403) return 'auth';
