@@ -67,6 +67,7 @@ async function run(args: RunArguments): Promise<number> {
       json: args.output === 'json',
       events: args.output === 'events',
       stdout: process.stdout,
+      stdoutIsTerminal: process.stdout.isTTY === true,
       stderr: process.stderr,
       color,
       spinner: color,

@@ -47,6 +47,12 @@ export type AgentEvent =
       delayMs: number;
       error: RunError;
     })
+  /**
+   * The provider's stream reported an error part (a malformed chunk, say) and then went on to a
+   * real finish, so the step stands; reported once the step has finished. A stream whose error is
+   * not followed by a finish fails the attempt instead (see `retry`).
+   */
+  | (StepScoped & { type: 'stream-warning'; attempt: number; error: RunError })
   | (StepScoped & {
       type: 'hook-error';
       hook: HookName;

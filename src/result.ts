@@ -39,6 +39,8 @@ export interface RunError {
   status?: number;
   /** The wait the provider asked for (`retry-after-ms` / `retry-after`), when it did. */
   retryAfterMs?: number;
+  /** `false` when the provider said a retry cannot succeed (e.g. OpenAI's `insufficient_quota`); such an error is never retried. */
+  retryable?: boolean;
 }
 
 /** The result of `agent.run()`. `run` resolves with it for every outcome; it never rejects for loop-level failures. */

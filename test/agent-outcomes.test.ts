@@ -107,8 +107,6 @@ describe('run outcomes', () => {
   it.each([
     ['length', 'context-limit'],
     ['content-filter', 'content-filter'],
-    ['error', 'failed'],
-    ['interrupted', 'failed'],
   ] as const)('maps finishReason %s to outcome %s and keeps the text', async (finishReason, outcome) => {
     const model = mockModel([{ text: ['partial'], finishReason }]);
     const result = await createAgent({ model }).run('go');
@@ -116,8 +114,26 @@ describe('run outcomes', () => {
     expect(result.finishReason).toBe(finishReason);
     expect(result.text).toBe('partial');
     expect(result.steps).toBe(1);
-    if (outcome === 'failed') expect(result.error?.kind).toBe('stream');
     await expectValidHistory(result.messages);
+  });
+
+  it.each(['error', 'interrupted'] as const)('a finishReason %s is a failed attempt: retried, and the next attempt’s answer is all that stays', async (finishReason) => {
+    const model = mockModel([{ text: ['partial'], finishReason }, { text: ['whole answer'] }]);
+    const result = await createAgent({ model, retry: { baseDelayMs: 1, maxDelayMs: 5 } }).run('go');
+    expect(result.outcome).toBe('completed');
+    expect(result.text).toBe('whole answer');
+    expect(result.steps).toBe(1);
+    expect(JSON.stringify(result.messages)).not.toContain('partial');
+    await expectValidHistory(result.messages);
+  });
+
+  it.each(['error', 'interrupted'] as const)('a finishReason %s on the last attempt ends failed with kind stream and keeps no text', async (finishReason) => {
+    const model = mockModel([{ text: ['partial'], finishReason }]);
+    const result = await createAgent({ model, retry: { maxAttempts: 1 } }).run('go');
+    expect(result.outcome).toBe('failed');
+    expect(result.error?.kind).toBe('stream');
+    expect(result.text).toBe('');
+    expect(result.messages.map((message) => message.role)).toEqual(['user']);
   });
 
   it('completes on finishReason other without tool calls', async () => {
@@ -148,7 +164,7 @@ describe('run outcomes', () => {
     const agent = createAgent({ model: mockModel([{ reject: error }]) });
     const result = await agent.run('go');
     expect(result.outcome).toBe('failed');
-    expect(result.error).toEqual({ kind: 'invalid-request', message: 'Bad request', status: 400 });
+    expect(result.error).toEqual({ kind: 'invalid-request', message: 'Bad request', status: 400, retryable: false });
     expect(result.messages.map((m) => m.role)).toEqual(['user']);
     expect(result.steps).toBe(1);
   });

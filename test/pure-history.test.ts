@@ -60,20 +60,20 @@ describe('StepAccumulator', () => {
 
 describe('classifyError', () => {
   const apiError = (statusCode: number, message = 'x') =>
-    new APICallError({ message, url: 'u', requestBodyValues: {}, statusCode, isRetryable: statusCode === 429 || statusCode >= 500 });
+    new APICallError({ message, url: 'u', requestBodyValues: {}, statusCode });
 
   it.each([
-    [429, 'rate-limit'],
-    [401, 'auth'],
-    [403, 'auth'],
-    [500, 'server'],
-    [502, 'server'],
-    [503, 'overloaded'],
-    [529, 'overloaded'],
-    [408, 'server'],
-    [404, 'invalid-request'],
-  ] as const)('HTTP %i is %s', (status, kind) => {
-    expect(classifyError(apiError(status))).toEqual({ kind, message: 'x', status });
+    [429, 'rate-limit', true],
+    [401, 'auth', false],
+    [403, 'auth', false],
+    [500, 'server', true],
+    [502, 'server', true],
+    [503, 'overloaded', true],
+    [529, 'overloaded', true],
+    [408, 'server', true],
+    [404, 'invalid-request', false],
+  ] as const)('HTTP %i is %s (retryable by the provider: %s)', (status, kind, retryable) => {
+    expect(classifyError(apiError(status))).toEqual({ kind, message: 'x', status, ...(retryable ? {} : { retryable: false }) });
   });
 
   it('recognises context overflow messages', () => {

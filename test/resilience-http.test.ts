@@ -2,10 +2,27 @@ import { createOpenAI } from '@ai-sdk/openai';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createAgent, type AgentEvent } from '../src/index.js';
 import { expectValidHistory } from './support/history.js';
-import { errorResponse, startOpenAIServer, streamResponse, type OpenAIServer } from './support/openai-sse-server.js';
+import { errorResponse, startOpenAIServer, streamChunks, streamResponse, type OpenAIServer, type ScriptedHttpResponse } from './support/openai-sse-server.js';
 import { recordEvents } from './support/record.js';
 
 let server: OpenAIServer | undefined;
+
+/** An agent on `@ai-sdk/openai`'s chat model against the local server, retrying fast. */
+async function agentOn(responses: ScriptedHttpResponse[], options: { maxAttempts?: number } = {}) {
+  server = await startOpenAIServer(responses);
+  const model = createOpenAI({ baseURL: server.baseURL, apiKey: 'test-key' }).chat('gpt-test');
+  const agent = createAgent({ model, retry: { baseDelayMs: 1, maxDelayMs: 20, ...(options.maxAttempts ? { maxAttempts: options.maxAttempts } : {}) } });
+  return { agent, events: recordEvents(agent) };
+}
+
+function ofType<T extends AgentEvent['type']>(events: AgentEvent[], type: T): Array<Extract<AgentEvent, { type: T }>> {
+  return events.filter((event): event is Extract<AgentEvent, { type: T }> => event.type === type);
+}
+
+/** The chunks of a turn without its finish_reason and usage chunks: a stream cut off mid-answer. */
+function cutOff(text: string[]): object[] {
+  return streamChunks({ text, finishReason: null, usage: null });
+}
 afterEach(async () => {
   await server?.close();
   server = undefined;
@@ -35,5 +52,108 @@ describe('resilience over HTTP through @ai-sdk/openai', () => {
     expect(waited).toBeGreaterThanOrEqual(195);
     expect(waited).toBeLessThan(2_000);
     await expectValidHistory(result.messages);
+  });
+
+  it('a stream that ends cleanly without a finish_reason is a failed attempt: retried, and its cut-off text is in neither the result nor the history', async () => {
+    const { agent, events } = await agentOn([
+      { kind: 'stream', chunks: cutOff(['Hello ', 'wor']), end: 'end' },
+      streamResponse({ text: 'Hello world.' }),
+    ]);
+
+    const result = await agent.run('hi');
+
+    expect(result.outcome).toBe('completed');
+    expect(result.text).toBe('Hello world.');
+    expect(server!.requests).toHaveLength(2);
+    expect(ofType(events, 'retry')).toEqual([expect.objectContaining({ step: 1, attempt: 2, error: expect.objectContaining({ kind: 'stream' }) })]);
+    expect(JSON.stringify(result.messages)).not.toContain('Hello wor"');
+    expect(result.messages.filter((message) => message.role === 'assistant')).toHaveLength(1);
+    await expectValidHistory(result.messages);
+  });
+
+  it('a stream cut off on every attempt ends failed with kind stream after maxAttempts requests, keeping nothing of the attempts', async () => {
+    const { agent } = await agentOn(
+      [1, 2].map((): ScriptedHttpResponse => ({ kind: 'stream', chunks: cutOff(['Hello ', 'wor']), end: 'end' })),
+      { maxAttempts: 2 },
+    );
+
+    const result = await agent.run('hi');
+
+    expect(result.outcome).toBe('failed');
+    expect(result.error).toMatchObject({ kind: 'stream' });
+    expect(result.text).toBe('');
+    expect(server!.requests).toHaveLength(2);
+    expect(result.messages).toEqual([{ role: 'user', content: 'hi' }]);
+  });
+
+  it('an HTTP 200 whose body is a JSON error document is a failed attempt and is retried', async () => {
+    const { agent, events } = await agentOn([
+      errorResponse(200, { body: { error: { message: 'upstream model crashed', type: 'server_error' } } }),
+      streamResponse({ text: 'Recovered.' }),
+    ]);
+
+    const result = await agent.run('hi');
+
+    expect(result.outcome).toBe('completed');
+    expect(result.text).toBe('Recovered.');
+    expect(ofType(events, 'retry')).toHaveLength(1);
+  });
+
+  it('an error frame with insufficient_quota (isRetryable false) is not retried and keeps its status', async () => {
+    const { agent, events } = await agentOn([
+      { kind: 'stream', chunks: [{ error: { message: 'You exceeded your current quota.', type: 'insufficient_quota', code: 'insufficient_quota' } }] },
+      streamResponse({ text: 'never sent' }),
+    ]);
+
+    const result = await agent.run('hi');
+
+    expect(result.outcome).toBe('failed');
+    expect(result.error).toMatchObject({ kind: 'rate-limit', status: 429, retryable: false, message: 'You exceeded your current quota.' });
+    expect(server!.requests).toHaveLength(1);
+    expect(ofType(events, 'retry')).toHaveLength(0);
+  });
+
+  it('a mid-stream error object with code 400 (as vLLM sends it) is an invalid-request, not retried, with its status', async () => {
+    const { agent } = await agentOn([
+      { kind: 'stream', chunks: [...cutOff(['Partial ']), { error: { message: 'maximum tokens exceeded for this request', code: 400, object: 'error' } }] },
+      streamResponse({ text: 'never sent' }),
+    ]);
+
+    const result = await agent.run('hi');
+
+    expect(result.outcome).toBe('failed');
+    expect(result.error).toMatchObject({ kind: 'invalid-request', status: 400 });
+    expect(server!.requests).toHaveLength(1);
+    expect(result.text).toBe('');
+  });
+
+  it('a raw finish_reason "error" (OpenRouter) is a failure, not a completed run', async () => {
+    const { agent } = await agentOn(
+      [1, 2].map((): ScriptedHttpResponse => ({
+        kind: 'stream',
+        chunks: [...cutOff(['Truncated ans']), { id: 'x', object: 'chat.completion.chunk', created: 1, model: 'gpt-test', choices: [{ index: 0, delta: {}, finish_reason: 'error' }] }],
+      })),
+      { maxAttempts: 2 },
+    );
+
+    const result = await agent.run('hi');
+
+    expect(result.outcome).toBe('failed');
+    expect(result.error).toMatchObject({ kind: 'stream' });
+    expect(result.text).toBe('');
+  });
+
+  it('one malformed SSE line does not sink a step that goes on to finish: reported as a stream-warning, not retried', async () => {
+    const chunks = streamChunks({ text: ['All ', 'good.'] });
+    const { agent, events } = await agentOn([{ kind: 'stream', chunks: [chunks[0]!, '{"not json', ...chunks.slice(1)] }]);
+
+    const result = await agent.run('hi');
+
+    expect(result.outcome).toBe('completed');
+    expect(result.text).toBe('All good.');
+    expect(server!.requests).toHaveLength(1);
+    expect(ofType(events, 'retry')).toHaveLength(0);
+    expect(ofType(events, 'stream-warning')).toEqual([expect.objectContaining({ step: 1, attempt: 1 })]);
+    expect(result.trace?.steps[0]?.streamWarnings).toHaveLength(1);
   });
 });

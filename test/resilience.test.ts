@@ -2,7 +2,7 @@ import { APICallError } from '@ai-sdk/provider';
 import { tool } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createAgent, type AgentEvent } from '../src/index.js';
+import { createAgent, scriptedModel, type AgentEvent } from '../src/index.js';
 import { expectValidHistory, toolOutputs } from './support/history.js';
 import { mockModel } from './support/mock-model.js';
 import { recordEvents, recordStates } from './support/record.js';
@@ -99,6 +99,19 @@ describe('retries', () => {
     const result = await agent.run('go');
     expect(result.outcome).toBe('completed');
     expect(ofType(events, 'retry')[0]!.error.kind).toBe('network');
+  });
+
+  it('running out of scripted turns fails at once, naming the turn, without a retry or a backoff', async () => {
+    const model = scriptedModel([{ text: 'Using a tool.', toolCalls: [{ name: 'add', input: { a: 1, b: 2 } }] }]);
+    const agent = createAgent({ model, tools: { add: addTool }, retry: { baseDelayMs: 60_000, maxDelayMs: 60_000 } });
+    const events = recordEvents(agent);
+
+    const result = await agent.run('go');
+
+    expect(result.outcome).toBe('failed');
+    expect(result.error?.message).toContain('the script has 1 turn; the run asked for a 2nd');
+    expect(ofType(events, 'retry')).toHaveLength(0);
+    await expectValidHistory(result.messages);
   });
 
   it('a context overflow is not retried and ends context-limit', async () => {

@@ -1,6 +1,7 @@
 import type { AssistantModelMessage, FinishReason, ModelMessage } from 'ai';
 import { fromCallback } from 'xstate';
 import { classifyError } from '../errors/classify-error.js';
+import { classifyStreamError, failedFinish } from '../errors/step-failure.js';
 import type { LLMCallReplacements } from '../hooks.js';
 import type { AgentContext } from '../machines/context.js';
 import { usageFrom, type Usage } from '../machines/usage.js';
@@ -35,7 +36,14 @@ export interface StepOutput {
 /** Sent back to the machine: the first chunk, then exactly one of finish, error or aborted. */
 export type LlmActorEvent =
   | { type: 'llm.firstChunk' }
-  | (StepOutput & { type: 'llm.finish'; finishReason: FinishReason; rawFinishReason?: string; usage: Usage })
+  | (StepOutput & {
+      type: 'llm.finish';
+      finishReason: FinishReason;
+      rawFinishReason?: string;
+      usage: Usage;
+      /** Error parts the stream reported before it went on to a real finish (a malformed chunk, say). */
+      streamErrors?: RunError[];
+    })
   | { type: 'llm.error'; error: RunError }
   | (StepOutput & { type: 'llm.aborted' });
 
@@ -51,12 +59,6 @@ async function transformContext(transform: ContextTransform, messages: ModelMess
   }
 }
 
-/** A provider error part mid-stream is a `stream` failure unless its own classification says more. */
-function classifyStreamError(error: unknown): RunError {
-  const classified = classifyError(error);
-  return classified.kind === 'unknown' ? { ...classified, kind: 'stream' } : classified;
-}
-
 /**
  * The llm actor: one model call per invocation through the runtime's step
  * function. Deltas go straight to the runtime's event sink; the machine only
@@ -65,6 +67,13 @@ function classifyStreamError(error: unknown): RunError {
  * aborts the call. `beforeLLMCall` hooks may replace the call's model,
  * messages, instructions or tools; the chunk time limits end a hung stream as
  * a `timeout` error.
+ *
+ * An `error` part does not end the call by itself: bare `streamText` reports a
+ * malformed chunk and goes on, and so does this actor. The call fails when the
+ * stream then ends without a real finish (see `failedFinish`: none at all,
+ * `interrupted`, or `error`), with the last error part as the reason; when it
+ * goes on to a real finish the error parts travel with `llm.finish` as
+ * `streamErrors` and the step stands.
  */
 export function createLlmActor(runtime: AgentRuntime) {
   return fromCallback<LlmActorCommand, LlmActorInput, LlmActorEvent>(({ input, sendBack, receive }) => {
@@ -118,6 +127,7 @@ export function createLlmActor(runtime: AgentRuntime) {
         controller.abort();
       });
       let started = false;
+      const streamErrors: RunError[] = [];
       const parts = runtime.step({ ...call, abortSignal: controller.signal });
       for await (const part of parts) {
         if (settled) return;
@@ -134,25 +144,31 @@ export function createLlmActor(runtime: AgentRuntime) {
             break;
           case 'finish': {
             watchdog.stop();
+            const failure = failedFinish(part, streamErrors.at(-1));
+            if (failure !== undefined) {
+              settle({ type: 'llm.error', error: failure });
+              return;
+            }
             const finish = {
               type: 'llm.finish' as const,
               ...output(),
               finishReason: part.finishReason,
               ...(part.rawFinishReason !== undefined ? { rawFinishReason: part.rawFinishReason } : {}),
               usage: usageFrom(part.usage),
+              ...(streamErrors.length > 0 ? { streamErrors } : {}),
             };
             await afterCall(finish);
             settle(finish);
             return;
           }
           case 'error':
-            settle({ type: 'llm.error', error: classifyStreamError(part.error) });
-            return;
+            streamErrors.push(classifyStreamError(part.error, started));
+            break;
           default:
             accumulator.add(part);
         }
       }
-      settle({ type: 'llm.error', error: { kind: 'stream', message: 'The model stream ended without a finish part.' } });
+      settle({ type: 'llm.error', error: streamErrors.at(-1) ?? { kind: 'stream', message: 'The model stream ended without a finish part.' } });
     };
 
     consume().catch((error: unknown) =>

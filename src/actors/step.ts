@@ -29,9 +29,12 @@ export interface StepToolCall {
 }
 
 /**
- * The parts a step yields. A step ends with exactly one `finish` or `error`
- * part; a stream that just stops is reported by the llm actor as an
- * `interrupted` finish.
+ * The parts a step yields, ending with a `finish` part, or with nothing more
+ * once it has yielded an `error` part. An `error` part does not end the call
+ * by itself: the llm actor reads on, and the call fails only when no real
+ * finish follows — the stream just stops, or its `finish` says `interrupted`
+ * or `error` (see `failedFinish`); then it is a failed attempt of kind
+ * `stream` (or of the error part's own kind), retried per the retry policy.
  */
 export type StepPart =
   | { type: 'text-start' | 'text-end' | 'reasoning-start' | 'reasoning-end'; id: string; providerMetadata?: ProviderMetadata }

@@ -5,14 +5,34 @@ import type { Reporter, ReporterOptions } from './reporter.js';
 const MAX_PREVIEW = 120;
 
 /**
- * Output for people: the assistant's text streams to stdout as it arrives;
- * reasoning (dimmed), tool calls, their results, the spinner for tools still
- * running, and the closing summary go to stderr, so `> answer.txt` keeps only
- * the answer.
+ * Output for people: the assistant's text goes to stdout; reasoning (dimmed),
+ * tool calls, their results, the spinner for tools still running, and the
+ * closing summary go to stderr, so `> answer.txt` keeps only the answer.
+ *
+ * stdout holds only what the run kept. On a terminal the text streams as it
+ * arrives, and when a retry discards an attempt, a line on stderr says so.
+ * Elsewhere an attempt's text is held until the attempt is kept (its
+ * assistant message enters the history) and written then, so a file never
+ * holds the cut-off text of a failed attempt.
  */
-export function humanReporter({ stdout, stderr, palette, indicator }: ReporterOptions): Reporter {
+export function humanReporter({ stdout, stdoutIsTerminal = false, stderr, palette, indicator }: ReporterOptions): Reporter {
   let textOpen = false;
   let reasoningOpen = false;
+  /** The current attempt's text, held back from a stdout that is not a terminal. */
+  let held: string[] = [];
+  /** Whether the current attempt has shown text on the terminal. */
+  let attemptShown = false;
+
+  const writeText = (text: string) => {
+    stdout.write(text);
+    textOpen = !text.endsWith('\n');
+  };
+  const releaseHeld = () => {
+    if (held.length === 0) return;
+    const text = held.join('');
+    held = [];
+    if (text.length > 0) writeText(text);
+  };
 
   const endOpenLines = () => {
     if (textOpen) stdout.write('\n');
@@ -32,8 +52,17 @@ export function humanReporter({ stdout, stderr, palette, indicator }: ReporterOp
           if (reasoningOpen) stderr.write('\n');
           reasoningOpen = false;
           if (event.text.length === 0) break;
-          stdout.write(event.text);
-          textOpen = !event.text.endsWith('\n');
+          if (stdoutIsTerminal) {
+            attemptShown = true;
+            writeText(event.text);
+          } else {
+            held.push(event.text);
+          }
+          break;
+        case 'message':
+          // The attempt's output entered the history: it is kept.
+          if (event.message.role === 'assistant') releaseHeld();
+          attemptShown = false;
           break;
         case 'reasoning-delta':
           if (event.text.length === 0) break;
@@ -55,12 +84,23 @@ export function humanReporter({ stdout, stderr, palette, indicator }: ReporterOp
           indicator.stop();
           break;
         case 'retry':
+          held = [];
+          if (attemptShown) log(palette.dim(`(attempt ${event.attempt - 1}'s text above is discarded)`));
+          attemptShown = false;
           log(palette.yellow(`retrying in ${(event.delayMs / 1000).toFixed(1)} s (attempt ${event.attempt}) after ${event.error.kind}: ${event.error.message}`));
+          break;
+        case 'stream-warning':
+          log(palette.yellow(`the model's stream reported an error and went on (step ${event.step}): ${event.error.message}`));
+          break;
+        case 'session-warning':
+          log(palette.yellow(`session ${event.sessionId}: ${event.message}`));
           break;
         case 'step-end':
           endOpenLines();
           break;
         case 'run-end':
+          // A failed last attempt's text was never kept.
+          held = [];
           indicator.stop();
           endOpenLines();
           break;

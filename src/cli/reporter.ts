@@ -24,6 +24,12 @@ export interface Reporter {
 
 export interface ReporterOptions {
   stdout: TextSink;
+  /**
+   * stdout is a terminal: the answer streams as it arrives, and an attempt that a retry discards is
+   * marked as discarded. Otherwise (a file, a pipe) each attempt's text is held until the attempt is
+   * known to be kept, so stdout holds only the kept answer.
+   */
+  stdoutIsTerminal?: boolean;
   stderr: TextSink;
   palette: Palette;
   indicator: ActivityIndicator;

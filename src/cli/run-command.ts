@@ -43,6 +43,8 @@ interface RunCommandSettings extends RunExtras {
   /** stdout gets only the AgentEvents as NDJSON. */
   events: boolean;
   stdout: TextSink;
+  /** stdout is a terminal: the answer streams as it arrives (otherwise each attempt's text waits until it is kept). */
+  stdoutIsTerminal?: boolean;
   stderr: TextSink;
   /** Colour on stderr. */
   color: boolean;
@@ -68,6 +70,7 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
   const indicator = options.spinner ? createSpinner({ stream: stderr }) : noIndicator;
   const reporter = createReporter(options.json ? 'json' : options.events ? 'events' : 'human', {
     stdout: redactingSink(options.stdout, secrets),
+    stdoutIsTerminal: options.stdoutIsTerminal ?? false,
     stderr,
     palette: createPalette(options.color),
     indicator,

@@ -1,4 +1,5 @@
 import { APICallError } from '@ai-sdk/provider';
+import { StreamProviderError } from 'ai';
 import type { ErrorKind, RunError } from '../result.js';
 import { parseRetryAfter } from '../resilience/retry-policy.js';
 import { errorMessage } from './error-message.js';
@@ -8,7 +9,10 @@ const CONTEXT_OVERFLOW = /context(?:[ _-]length| window)|maximum context|too man
 
 /**
  * Classifies any error a step can end with into a {@link RunError}: provider
- * HTTP errors by status, network failures by code or message, aborts.
+ * HTTP errors (`APICallError`) and provider error parts that carry a status
+ * (`StreamProviderError`) by that status, network failures by code or
+ * message, aborts. A provider's own verdict that a retry cannot succeed
+ * (`isRetryable: false`) is kept as `retryable: false`.
  * Pure: no I/O, never throws.
  */
 export function classifyError(error: unknown, now: number = Date.now()): RunError {
@@ -22,6 +26,15 @@ export function classifyError(error: unknown, now: number = Date.now()): RunErro
       message,
       ...(status !== undefined ? { status } : {}),
       ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
+      ...(error.isRetryable ? {} : { retryable: false }),
+    };
+  }
+  if (StreamProviderError.isInstance(error) && error.statusCode !== undefined) {
+    return {
+      kind: kindForStatus(error.statusCode, message, error.isRetryable),
+      message,
+      status: error.statusCode,
+      ...(error.isRetryable ? {} : { retryable: false }),
     };
   }
   if (CONTEXT_OVERFLOW.test(message)) return { kind: 'context-overflow', message };

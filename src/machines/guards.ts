@@ -25,9 +25,11 @@ export type FinishVerdict = { next: 'tools' } | { next: 'end'; outcome: Outcome;
  * | tool-calls              | no         | `failed` (invalid-response)   |
  * | length                  | any        | `context-limit`               |
  * | content-filter          | any        | `content-filter`              |
- * | error                   | any        | `failed` (stream)             |
- * | interrupted             | any        | `failed` (stream)             |
+ * | error, interrupted      | any        | `failed` (stream)             |
  *
+ * The llm actor already turns `error` and `interrupted` finishes into failed
+ * attempts (retried like any `stream` failure, see `failedFinish`), so the
+ * rows are a safeguard: the llm actor never sends such a finish on.
  * A step that made tool calls runs them whatever the provider called its
  * finish (some providers report `stop` with tool calls); `length` and
  * `content-filter` win because their tool input may be cut off.
@@ -81,11 +83,12 @@ export function isStopRepeated(context: AgentContext): boolean {
   return (context.run?.stop?.requests ?? 0) > 1;
 }
 
-/** The call failed in a way a later attempt may get past, and attempts are left. */
+/** The call failed in a way a later attempt may get past (and the provider did not say otherwise), and attempts are left. */
 export function canRetry(context: AgentContext): boolean {
   const run = context.run;
   if (run?.step?.status !== 'failed') return false;
-  return isRetryableKind(run.step.error.kind) && run.attempt < context.config.retry.maxAttempts;
+  const { error } = run.step;
+  return error.retryable !== false && isRetryableKind(error.kind) && run.attempt < context.config.retry.maxAttempts;
 }
 
 /** The provider said the context is too long. */

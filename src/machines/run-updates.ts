@@ -103,6 +103,7 @@ function appendStepOutput(context: AgentContext, run: RunState, event: StepEnd):
 export function recordFinishedStep(context: AgentContext, event: Extract<LlmActorEvent, { type: 'llm.finish' }>): Update {
   const run = activeRun(context);
   const { messages, events } = appendStepOutput(context, run, event);
+  const warnings = (event.streamErrors ?? []).map((error): AgentEvent => ({ type: 'stream-warning', runId: run.id, step: run.steps, attempt: run.attempt, error }));
   const tokens = event.usage.inputTokens + event.usage.outputTokens;
   return {
     context: {
@@ -119,7 +120,7 @@ export function recordFinishedStep(context: AgentContext, event: Extract<LlmActo
         step: { status: 'finished', finishReason: event.finishReason, toolCalls: event.toolCalls },
       },
     },
-    events,
+    events: warnings.length > 0 ? [...warnings, ...events] : events,
   };
 }
 

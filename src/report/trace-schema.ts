@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { TRACE_VERSION, type RunTrace } from '../trace/run-trace.js';
 
 const time = z.number().finite();
-const runError = z.object({ kind: z.string(), message: z.string(), status: z.number().optional(), retryAfterMs: z.number().optional() });
+const runError = z.object({ kind: z.string(), message: z.string(), status: z.number().optional(), retryAfterMs: z.number().optional(), retryable: z.boolean().optional() });
 const usage = z.object({ inputTokens: z.number(), outputTokens: z.number(), totalTokens: z.number() });
 
 /** The shape of a `RunTrace`, checked before a report is drawn from a file. Unknown extra fields are allowed. */
@@ -36,6 +36,7 @@ const runTraceSchema = z.object({
           outputPreview: z.string().optional(),
         }),
       ),
+      streamWarnings: z.array(runError).optional(),
     }),
   ),
   retries: z.array(z.object({ step: z.number(), attempt: z.number(), delayMs: time, error: runError, at: time })),

@@ -57,6 +57,8 @@ export interface TraceStep {
   usage: Usage;
   text: string;
   toolCalls: TraceToolCall[];
+  /** Error parts the provider's stream reported in this step before it went on to finish (see the `stream-warning` event). */
+  streamWarnings?: RunError[];
 }
 
 export interface TraceToolCall {

@@ -125,6 +125,11 @@ export class TraceRecorder {
         if (step) step.attempts = event.attempt;
         break;
       }
+      case 'stream-warning': {
+        const step = this.currentStep();
+        if (step) (step.streamWarnings ??= []).push(event.error);
+        break;
+      }
       case 'tool-call':
         this.currentStep()?.toolCalls.push({ toolCallId: event.toolCallId, toolName: event.toolName, input: event.input, startedAt: at });
         break;

@@ -87,6 +87,18 @@ describe('loopchart run against an OpenAI chat-completions endpoint', () => {
     expect(stderr).not.toContain('\u001b[');
   });
 
+  it('stdout redirected to a file holds only the kept answer when a stream breaks off and the attempt is retried', async () => {
+    const cutOff = streamResponse({ text: ['Partial ', 'answer'], finishReason: null, usage: null }, { end: 'end' });
+    const server = await serve([cutOff, streamResponse({ text: 'Done.' })]);
+
+    const { code, stdout, stderr } = await runCli(['run', 'Say done.', ...modelArgs(server), '--cwd', await tempDir(), '--tools', 'read'], { env: withKey });
+
+    expect(code).toBe(0);
+    expect(stdout).toBe('Done.\n');
+    expect(stderr).toContain('after stream');
+    expect(server.requests).toHaveLength(2);
+  });
+
   it('with --model, a script runs against the endpoint instead of its scripted turns, and its expect block still applies', async () => {
     const server = await serve(typoFixTurns());
     const dir = await tempDir();

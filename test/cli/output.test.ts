@@ -28,6 +28,7 @@ const events: AgentEvent[] = [
   { type: 'reasoning-delta', runId, step: 1, id: 'r', text: 'Let me look', attempt: 1 },
   { type: 'text-delta', runId, step: 1, id: 't', text: 'Looking', attempt: 1 },
   { type: 'text-delta', runId, step: 1, id: 't', text: ' now.', attempt: 1 },
+  { type: 'message', runId, message: { role: 'assistant', content: [{ type: 'text', text: 'Looking now.' }] } },
   { type: 'tool-call', runId, step: 1, toolCallId: 'c1', toolName: 'read', input: { path: 'a.txt' } },
   { type: 'tool-result', runId, step: 1, toolCallId: 'c1', toolName: 'read', output: '     1\thello\n     2\tworld', isError: false, durationMs: 3.4 },
   { type: 'tool-call', runId, step: 1, toolCallId: 'c2', toolName: 'read', input: { path: '../x' } },
@@ -35,6 +36,7 @@ const events: AgentEvent[] = [
   { type: 'step-end', runId, step: 1, usage: result.usage, text: 'Looking now.', toolCalls: 2 },
   { type: 'step-start', runId, step: 2 },
   { type: 'text-delta', runId, step: 2, id: 't', text: 'Done.', attempt: 1 },
+  { type: 'message', runId, message: { role: 'assistant', content: [{ type: 'text', text: 'Done.' }] } },
   { type: 'step-end', runId, step: 2, usage: result.usage, text: 'Done.', toolCalls: 0 },
   { type: 'run-end', runId, result },
 ];
@@ -48,6 +50,48 @@ function render(mode: OutputMode, { color = false, indicator = noIndicator }: { 
   reporter.finish(result);
   return { stdout: stdout.text, stderr: stderr.text };
 }
+
+/** A step whose first attempt breaks off mid-stream and is retried, then a good attempt. */
+const retriedEvents: AgentEvent[] = [
+  { type: 'run-start', runId, prompt: [{ role: 'user', content: 'hi' }] },
+  { type: 'step-start', runId, step: 1 },
+  { type: 'text-delta', runId, step: 1, id: 't', text: 'Partial ', attempt: 1 },
+  { type: 'text-delta', runId, step: 1, id: 't', text: 'answer', attempt: 1 },
+  { type: 'retry', runId, step: 1, attempt: 2, delayMs: 10, error: { kind: 'stream', message: 'connection closed' } },
+  { type: 'text-delta', runId, step: 1, id: 't', text: 'Done.', attempt: 2 },
+  { type: 'message', runId, message: { role: 'assistant', content: [{ type: 'text', text: 'Done.' }] } },
+  { type: 'step-end', runId, step: 1, usage: result.usage, text: 'Done.', toolCalls: 0 },
+  { type: 'run-end', runId, result: { ...result, steps: 1, toolCalls: 0 } },
+];
+
+function renderRetried(stdoutIsTerminal: boolean) {
+  const stdout = capture();
+  const stderr = capture();
+  const reporter = createReporter('human', { stdout: stdout.sink, stdoutIsTerminal, stderr: stderr.sink, palette: createPalette(false), indicator: noIndicator });
+  for (const event of retriedEvents) reporter.event(event);
+  return { stdout: stdout.text, stderr: stderr.text };
+}
+
+describe('human output of a retried attempt', () => {
+  it('stdout that is not a terminal holds only the kept answer, never the discarded attempt', () => {
+    expect(renderRetried(false).stdout).toBe('Done.\n');
+  });
+
+  it('on a terminal the discarded attempt streamed, and stderr says it was discarded', () => {
+    const { stdout, stderr } = renderRetried(true);
+    expect(stdout).toBe('Partial answer\nDone.\n');
+    expect(stderr).toContain("(attempt 1's text above is discarded)");
+  });
+
+  it('a failed last attempt leaves nothing on a stdout that is not a terminal', () => {
+    const stdout = capture();
+    const reporter = createReporter('human', { stdout: stdout.sink, stderr: capture().sink, palette: createPalette(false), indicator: noIndicator });
+    for (const event of retriedEvents.slice(0, 4)) reporter.event(event);
+    reporter.event({ type: 'step-end', runId, step: 1, usage: result.usage, text: '', toolCalls: 0 });
+    reporter.event({ type: 'run-end', runId, result: { ...result, outcome: 'failed', text: '' } });
+    expect(stdout.text).toBe('');
+  });
+});
 
 describe('human output', () => {
   it('streams only the assistant text to stdout, one line per step', () => {
