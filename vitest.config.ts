@@ -25,6 +25,7 @@ export default defineConfig({
     alias: { loopchart: here('./src/index.ts') },
   },
   test: {
+    globalSetup: ['./test/support/temp-dir-guard.ts'],
     testTimeout: 20_000,
     hookTimeout: 60_000,
     projects: [

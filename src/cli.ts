@@ -78,6 +78,7 @@ async function run(args: RunArguments): Promise<number> {
       ...(args.session !== undefined ? { session: args.session } : {}),
       ...(args.resume !== undefined ? { resume: args.resume } : {}),
       ...(args.inspectPort !== undefined ? { inspectPort: args.inspectPort } : {}),
+      ...(args.inspectWait ? { inspectWait: true } : {}),
     });
   } finally {
     clearInterval(keepAlive);

@@ -45,8 +45,7 @@ describe('abort', () => {
     const states = recordStates(agent);
     const events = recordEvents(agent);
     const run = agent.run('go');
-    await waitForEvent(agent, 'text-delta');
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    await model.untilHeld();
     agent.abort();
     const result = await run;
 
@@ -65,8 +64,7 @@ describe('abort', () => {
     const log: string[] = [];
     const agent = createAgent({ model, tools: { sleep: sleepTool(log) } });
     const run = agent.run('go');
-    await waitForEvent(agent, 'text-delta');
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    await model.untilHeld();
     agent.abort();
     const result = await run;
 

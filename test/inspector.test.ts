@@ -25,7 +25,7 @@ async function until(condition: () => boolean, what: string): Promise<void> {
 describe('the Stately inspector over a local WebSocket relay', () => {
   it('delivers actor, event and snapshot messages of a tool-loop run, and never the API key', async () => {
     relay = await startInspectorRelay();
-    expect(relay.webSocketUrl).toMatch(/^ws:\/\/127\.0\.0\.1:\d+$/);
+    expect(relay.webSocketUrl).toMatch(/^ws:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]{20,}$/);
     const received: StatelyInspectionEvent[] = [];
     const raw: string[] = [];
     const receiver = createWebSocketReceiver({ server: relay.webSocketUrl });
@@ -41,7 +41,7 @@ describe('the Stately inspector over a local WebSocket relay', () => {
     const model = createOpenAI({ baseURL: server.baseURL, apiKey: KEY }).chat('gpt-test');
     const inspector = createWebSocketInspector({ url: relay.webSocketUrl, secrets: [KEY] });
     const agent = createAgent({ model, tools: { add: addTool }, inspect: inspector.inspect, instructions: `never say ${KEY}` });
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // The inspector holds its events until its socket is open, and the relay replays them to the receiver.
     const result = await agent.run(`the key is ${KEY}, add 2 and 3`);
     expect(result.outcome).toBe('completed');
 

@@ -1,6 +1,7 @@
 import { APICallError } from '@ai-sdk/provider';
 import { tool } from 'ai';
 import { describe, expect, it } from 'vitest';
+import { waitFor } from 'xstate';
 import { z } from 'zod';
 import { createAgent, scriptedModel, type AgentEvent } from '../src/index.js';
 import { expectValidHistory, toolOutputs } from './support/history.js';
@@ -127,8 +128,7 @@ describe('retries', () => {
     const agent = createAgent({ model, retry: { maxDelayMs: 60_000 } });
     const states = recordStates(agent);
     const run = agent.run('go');
-    await new Promise((resolve) => setTimeout(resolve, 30));
-    const snapshot = agent.actor.getSnapshot();
+    const snapshot = await waitFor(agent.actor, (state) => state.matches({ running: 'retrying' }));
     expect(snapshot.matches({ running: 'retrying' })).toBe(true);
     expect(snapshot.context.run?.retry).toMatchObject({ attempt: 2, delayMs: 30_000 });
     expect(snapshot.context.run!.retry!.resumeAt).toBeGreaterThan(Date.now() + 29_000);

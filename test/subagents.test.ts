@@ -105,7 +105,6 @@ describe('sub-agents', () => {
     await parent.run('go');
     expect(parents).toContain('tool.1.0.child');
     expect(children.length).toBeGreaterThan(0);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-    expect(children.map((actor) => actor.getSnapshot().status)).toEqual(children.map(() => 'stopped'));
+    await expect.poll(() => children.map((actor) => actor.getSnapshot().status), { timeout: 10_000 }).toEqual(children.map(() => 'stopped'));
   });
 });

@@ -26,6 +26,8 @@ export interface RunExtras {
   resume?: string;
   /** `--inspect[=PORT]`: serve the Stately inspector on 127.0.0.1; 0 picks a free port. */
   inspectPort?: number;
+  /** `--inspect-wait`: with `--inspect`, start the run only once the inspector page is open. */
+  inspectWait?: boolean;
 }
 
 /** `loopchart run`'s arguments, checked for form (not yet against the file system or the environment). */
@@ -70,6 +72,7 @@ const runOptions = {
   session: { type: 'string' },
   resume: { type: 'string' },
   inspect: { type: 'string' },
+  'inspect-wait': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -131,6 +134,7 @@ function runArguments(argv: readonly string[]): RunArguments {
   }
   if (values.json && values.events) throw new UsageError('--json and --events both claim stdout; choose one');
   if (values.resume !== undefined && values.session === undefined) throw new UsageError('--resume needs --session DIR, the directory the session is kept in');
+  if (values['inspect-wait'] && values.inspect === undefined) throw new UsageError('--inspect-wait needs --inspect');
   if (values.resume !== undefined && values.record !== undefined) {
     throw new UsageError('--record cannot be combined with --resume: a recording replays from an empty history, and a resumed session has one');
   }
@@ -151,6 +155,7 @@ function runArguments(argv: readonly string[]): RunArguments {
     ...(values.session !== undefined ? { session: nonEmpty('--session', values.session) } : {}),
     ...(values.resume !== undefined ? { resume: sessionId(values.resume) } : {}),
     ...(values.inspect !== undefined ? { inspectPort: port(values.inspect) } : {}),
+    ...(values['inspect-wait'] ? { inspectWait: true } : {}),
   };
 }
 

@@ -87,6 +87,7 @@ Watching:
   --inspect[=PORT]      serve the Stately inspector on 127.0.0.1 (any free port
                         without =PORT) and print the page to open on stderr; it
                         closes when the run ends
+  --inspect-wait        with --inspect: start the run only once the page is open
 
   -h, --help            this help
 

@@ -11,6 +11,8 @@ export interface CliInspector {
   pageUrl: string;
   /** The agent's `inspect` option. */
   inspect: NonNullable<AgentOptions['inspect']>;
+  /** Resolves once the inspector page is open in a browser; rejects when `signal` aborts. */
+  viewerConnected(signal?: AbortSignal): Promise<void>;
   /** Lets the last events reach the page, then stops the inspector and the relay. */
   close(): Promise<void>;
 }
@@ -26,16 +28,27 @@ export interface CliInspector {
  * await inspector.close();
  * @throws UsageError when the port is taken.
  */
-export async function startCliInspector({ port, secrets }: { port: number; secrets: readonly string[] }): Promise<CliInspector> {
+export async function startCliInspector({
+  port,
+  secrets,
+  onInspectorUnavailable,
+}: {
+  port: number;
+  secrets: readonly string[];
+  /** Called when the page says the Stately inspector it embeds did not load (offline). */
+  onInspectorUnavailable?: (reason: string) => void;
+}): Promise<CliInspector> {
   const relay = await startInspectorRelay({ port }).catch((error: unknown) => {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE' || code === 'EACCES') throw new UsageError(`--inspect: cannot listen on 127.0.0.1:${port} (${code}); pick another port, or --inspect for any free one`);
     throw error;
   });
+  if (onInspectorUnavailable) relay.onInspectorUnavailable(onInspectorUnavailable);
   const inspector = createWebSocketInspector({ url: relay.webSocketUrl, secrets: [...secrets] });
   return {
     pageUrl: relay.pageUrl,
     inspect: inspector.inspect,
+    viewerConnected: (signal) => relay.viewerConnected(signal),
     async close() {
       await new Promise((resolve) => setTimeout(resolve, FLUSH_MS));
       inspector.stop();

@@ -101,55 +101,81 @@ async function run(options: RunCommandOptions, reporter: Reporter, secrets: stri
   const model = chooseModel(options, script, secrets);
   const recording = options.record !== undefined ? recordModel(model) : undefined;
   const session = options.session !== undefined ? await openCliSession(options.session, options.resume) : undefined;
-  const cwd = await prepareWorkspace({
+  const workspace = await prepareWorkspace({
     ...(options.cwd !== undefined ? { cwd: options.cwd } : {}),
     fallback: script ? 'temp' : 'current',
     ...(script?.files ? { files: script.files } : {}),
   });
+  const cwd = workspace.root;
   reporter.info(`workspace: ${cwd}`);
-
-  const tools = options.tools ?? (script?.tools as BuiltinToolName[] | undefined) ?? defaultBuiltinToolNames;
-  const maxSteps = options.maxSteps ?? script?.maxSteps;
-  const approval = script ? script.approval : PROMPT_APPROVAL_RULES;
-  const prompts = script ? [script.prompt].flat() : options.prompt !== undefined ? [options.prompt] : [];
-  const inspector = options.inspectPort !== undefined ? await startCliInspector({ port: options.inspectPort, secrets }) : undefined;
-  if (inspector) reporter.notice(`inspector: open ${inspector.pageUrl} to watch the run in the Stately inspector (it closes when the run ends)`);
-
-  let outcome: { result: RunResult; interrupted: boolean } | undefined;
+  // A temporary workspace (a script run without --cwd) goes when the run ends, its expectations checked.
   try {
-    const agent = createAgent({
-      model: recording?.model ?? model,
-      tools: builtinTools({ cwd, tools: [...tools] }),
-      ...(script?.instructions !== undefined ? { instructions: script.instructions } : {}),
-      ...(maxSteps !== undefined ? { maxSteps } : {}),
-      ...(script?.toolExecution ? { toolExecution: script.toolExecution } : {}),
-      ...(script?.doomLoop !== undefined ? { doomLoop: script.doomLoop } : {}),
-      ...approvalOptions(approval, script?.onDeny),
-      // A prompt typed on the command line may point at files with @path; scripts say exactly what they send.
-      ...(script ? {} : { transformPrompt: atMentions({ cwd }) }),
-      ...(session ? { store: session.store, ...(session.resumeId !== undefined ? { sessionId: session.resumeId } : {}) } : {}),
-      ...(inspector ? { inspect: inspector.inspect } : {}),
-    });
-    outcome = await runPrompts(agent, prompts, options, reporter, session);
+    const tools = options.tools ?? (script?.tools as BuiltinToolName[] | undefined) ?? defaultBuiltinToolNames;
+    const maxSteps = options.maxSteps ?? script?.maxSteps;
+    const approval = script ? script.approval : PROMPT_APPROVAL_RULES;
+    const prompts = script ? [script.prompt].flat() : options.prompt !== undefined ? [options.prompt] : [];
+    const inspector =
+      options.inspectPort !== undefined
+        ? await startCliInspector({
+            port: options.inspectPort,
+            secrets,
+            onInspectorUnavailable: (reason) => reporter.warn(`inspector: ${reason}; the run goes on without it (--trace or --report record the same states)`),
+          })
+        : undefined;
+    if (inspector) reporter.notice(`inspector: open ${inspector.pageUrl} to watch the run in the Stately inspector (it closes when the run ends)`);
+    if (inspector && options.inspectWait) {
+      reporter.notice('inspector: waiting for the page to be opened before the run starts (Ctrl+C to stop)');
+      const stop = new AbortController();
+      void options.interrupted.then(() => stop.abort());
+      const opened = await inspector.viewerConnected(stop.signal).then(
+        () => true,
+        () => false,
+      );
+      if (!opened) {
+        await inspector.close();
+        reporter.warn('interrupted before the run started');
+        return exitCodeByOutcome.aborted;
+      }
+    }
+
+    let outcome: { result: RunResult; interrupted: boolean } | undefined;
+    try {
+      const agent = createAgent({
+        model: recording?.model ?? model,
+        tools: builtinTools({ cwd, tools: [...tools] }),
+        ...(script?.instructions !== undefined ? { instructions: script.instructions } : {}),
+        ...(maxSteps !== undefined ? { maxSteps } : {}),
+        ...(script?.toolExecution ? { toolExecution: script.toolExecution } : {}),
+        ...(script?.doomLoop !== undefined ? { doomLoop: script.doomLoop } : {}),
+        ...approvalOptions(approval, script?.onDeny),
+        // A prompt typed on the command line may point at files with @path; scripts say exactly what they send.
+        ...(script ? {} : { transformPrompt: atMentions({ cwd }) }),
+        ...(session ? { store: session.store, ...(session.resumeId !== undefined ? { sessionId: session.resumeId } : {}) } : {}),
+        ...(inspector ? { inspect: inspector.inspect } : {}),
+      });
+      outcome = await runPrompts(agent, prompts, options, reporter, session);
+    } finally {
+      await inspector?.close();
+    }
+    if (!outcome) {
+      reporter.warn('interrupted before the run started');
+      return exitCodeByOutcome.aborted;
+    }
+    const { result, interrupted } = outcome;
+    reporter.finish(result);
+
+    await writeResultFiles(result, recording, { options, script, prompts, tools, maxSteps, approval, secrets }, reporter);
+    if (interrupted && result.outcome === 'aborted') return exitCodeByOutcome.aborted;
+
+    const failures = await checkExpectations(script?.expect, result, cwd);
+    if (failures.length > 0) {
+      reporter.warn(`expectations failed:\n${failures.map((failure) => `  - ${failure}`).join('\n')}`);
+      return EXPECTATION_FAILED;
+    }
+    return script?.expect?.outcome !== undefined ? 0 : exitCodeByOutcome[result.outcome];
   } finally {
-    await inspector?.close();
+    await workspace.dispose();
   }
-  if (!outcome) {
-    reporter.warn('interrupted before the run started');
-    return exitCodeByOutcome.aborted;
-  }
-  const { result, interrupted } = outcome;
-  reporter.finish(result);
-
-  await writeResultFiles(result, recording, { options, script, prompts, tools, maxSteps, approval, secrets }, reporter);
-  if (interrupted && result.outcome === 'aborted') return exitCodeByOutcome.aborted;
-
-  const failures = await checkExpectations(script?.expect, result, cwd);
-  if (failures.length > 0) {
-    reporter.warn(`expectations failed:\n${failures.map((failure) => `  - ${failure}`).join('\n')}`);
-    return EXPECTATION_FAILED;
-  }
-  return script?.expect?.outcome !== undefined ? 0 : exitCodeByOutcome[result.outcome];
 }
 
 /**

@@ -1,4 +1,5 @@
-import { createServer } from 'node:http';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebSocket, WebSocketServer } from 'ws';
 
@@ -9,32 +10,54 @@ export interface InspectorRelayOptions {
   inspectorUrl?: string;
   /** How many recent events a late-connecting page gets. Default 1000. */
   replay?: number;
+  /** How long the page waits for the embedded inspector before it reports it unavailable. Default 15 s. */
+  inspectorLoadTimeoutMs?: number;
 }
 
 export interface InspectorRelay {
-  /** Open this in a browser: it embeds the Stately inspector and feeds it the agent's events. */
+  /** Open this in a browser: it embeds the Stately inspector and feeds it the agent's events. It carries the relay's token. */
   pageUrl: string;
-  /** Give this to `createWebSocketInspector({ url })`. */
+  /** Give this to `createWebSocketInspector({ url })`. It carries the relay's token. */
   webSocketUrl: string;
+  /** Resolves once a page opened from `pageUrl` is connected (at once if one is), or rejects when `signal` aborts. */
+  viewerConnected(signal?: AbortSignal): Promise<void>;
+  /**
+   * Called when an open page reports that the Stately inspector it embeds did not load (no network,
+   * or a blocked page), with the reason. Replaces any earlier listener.
+   */
+  onInspectorUnavailable(listener: (reason: string) => void): void;
   close(): Promise<void>;
 }
 
-function bridgePage(webSocketUrl: string, inspectorUrl: string): string {
+/** What the page sends back about itself (never relayed to other clients). */
+const PAGE_STATUS = '@loopchart.page';
+
+function bridgePage(webSocketUrl: string, inspectorUrl: string, timeoutMs: number): string {
   return `<!doctype html>
 <html><head><meta charset="utf-8"><title>loopchart · Stately inspector</title>
-<style>html,body,iframe{margin:0;width:100%;height:100%;border:0}</style></head>
-<body><iframe id="inspector" src="${inspectorUrl}"></iframe>
+<style>html,body,iframe{margin:0;width:100%;height:100%;border:0}#offline{display:none;font:16px system-ui;padding:2em}</style></head>
+<body><p id="offline"></p><iframe id="inspector" src="${inspectorUrl}"></iframe>
 <script>
 const frame = document.getElementById('inspector');
 const waiting = [];
 let ready = false;
+const socket = new WebSocket(${JSON.stringify(webSocketUrl)});
+const status = (state, reason) => socket.readyState === 1 && socket.send(JSON.stringify({ type: ${JSON.stringify(PAGE_STATUS)}, state, reason }));
+socket.onopen = () => status('connected');
 addEventListener('message', (event) => {
-  if (event.data && event.data.type === '@statelyai.connected') {
+  if (event.source === frame.contentWindow && event.data && event.data.type === '@statelyai.connected') {
     ready = true;
     waiting.splice(0).forEach((data) => frame.contentWindow.postMessage(data, '*'));
   }
 });
-const socket = new WebSocket(${JSON.stringify(webSocketUrl)});
+setTimeout(() => {
+  if (ready) return;
+  const reason = 'the Stately inspector (' + ${JSON.stringify(inspectorUrl)} + ') did not load within ${Math.round(timeoutMs / 1000)} s: it needs a network connection';
+  const note = document.getElementById('offline');
+  note.textContent = reason + '. The run goes on; its trace (--trace, --report) shows the same states offline.';
+  note.style.display = 'block';
+  status('inspector-unavailable', reason);
+}, ${timeoutMs});
 socket.onmessage = (event) => {
   const data = JSON.parse(event.data);
   if (ready) frame.contentWindow.postMessage(data, '*');
@@ -43,50 +66,134 @@ socket.onmessage = (event) => {
 </script></body></html>`;
 }
 
+function sameToken(given: string | null, token: string): boolean {
+  if (given === null || given.length !== token.length) return false;
+  return timingSafeEqual(Buffer.from(given), Buffer.from(token));
+}
+
 /**
  * A local relay between an agent's WebSocket inspector and the Stately
- * inspector in a browser. It listens on 127.0.0.1 only — inspection events
- * carry the run's data and are nobody else's business — and replays recent
- * events to a page that connects late.
+ * inspector in a browser. Inspection events carry the run's data (prompts,
+ * file contents, tool output) and are nobody else's business, so:
+ * - it listens on 127.0.0.1 only;
+ * - every page request and WebSocket connection must carry the relay's
+ *   random per-run token (it is in `pageUrl` and `webSocketUrl`);
+ * - a WebSocket connection from a browser must come from the relay's own
+ *   page (its `Origin`), so another website open in the same browser can
+ *   neither read the events nor inject any, even if it guessed the port.
+ * Connections without an `Origin` (programs, like the agent's inspector) need
+ * the token only. It replays recent events to a page that connects late.
  *
  * @example
  * ```ts
  * const relay = await startInspectorRelay();
  * const inspector = createWebSocketInspector({ url: relay.webSocketUrl });
+ * console.log(`open ${relay.pageUrl}`);
  * ```
+ * @throws (rejects) when the port cannot be listened on, e.g. `EADDRINUSE`.
  */
 export async function startInspectorRelay(options: InspectorRelayOptions = {}): Promise<InspectorRelay> {
   const inspectorUrl = options.inspectorUrl ?? 'https://stately.ai/inspect';
   const replay = options.replay ?? 1000;
+  const token = randomBytes(18).toString('base64url');
   const recent: string[] = [];
+  let origin = '';
   let webSocketUrl = '';
-  const http = createServer((_request, response) => {
-    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-    response.end(bridgePage(webSocketUrl, inspectorUrl));
+  const viewers = new Set<WebSocket>();
+  const viewerWaiters = new Set<() => void>();
+  let unavailable: ((reason: string) => void) | undefined;
+
+  const tokenOf = (request: IncomingMessage) => new URL(request.url ?? '/', origin).searchParams.get('token');
+  const http = createServer((request, response) => {
+    if (!sameToken(tokenOf(request), token)) {
+      response.writeHead(403, { 'content-type': 'text/plain; charset=utf-8' });
+      response.end('This inspector page needs the link with its token that loopchart printed.');
+      return;
+    }
+    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' });
+    response.end(bridgePage(webSocketUrl, inspectorUrl, options.inspectorLoadTimeoutMs ?? 15_000));
   });
-  const sockets = new WebSocketServer({ server: http });
-  sockets.on('connection', (socket) => {
+  await new Promise<void>((resolve, reject) => {
+    http.once('error', reject);
+    http.listen(options.port ?? 0, '127.0.0.1', () => {
+      http.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = http.address() as AddressInfo;
+  origin = `http://127.0.0.1:${port}`;
+  webSocketUrl = `ws://127.0.0.1:${port}/?token=${token}`;
+
+  // Created once listening: an attached WebSocketServer re-emits the HTTP server's errors, and a listen error must reject, not crash.
+  const sockets = new WebSocketServer({
+    server: http,
+    verifyClient: ({ req, origin: requestOrigin }: { req: IncomingMessage; origin: string | undefined }) =>
+      sameToken(tokenOf(req), token) && (requestOrigin === undefined || requestOrigin === origin),
+  });
+  sockets.on('error', () => undefined);
+  sockets.on('connection', (socket, request) => {
+    const fromPage = request.headers.origin === origin;
     for (const message of recent) socket.send(message);
     socket.on('message', (data: Buffer) => {
       const message = data.toString();
+      if (fromPage) {
+        // The page only reports on itself; it never feeds the run's events.
+        const status = parseStatus(message);
+        if (status?.state === 'connected') {
+          viewers.add(socket);
+          for (const wake of [...viewerWaiters]) wake();
+        } else if (status?.state === 'inspector-unavailable') {
+          unavailable?.(status.reason ?? 'the Stately inspector did not load');
+        }
+        return;
+      }
       recent.push(message);
       if (recent.length > replay) recent.shift();
       for (const client of sockets.clients) if (client !== socket && client.readyState === WebSocket.OPEN) client.send(message);
     });
+    socket.on('close', () => viewers.delete(socket));
   });
-  await new Promise<void>((resolve, reject) => {
-    http.once('error', reject);
-    http.listen(options.port ?? 0, '127.0.0.1', () => resolve());
-  });
-  const { port } = http.address() as AddressInfo;
-  webSocketUrl = `ws://127.0.0.1:${port}`;
+
   return {
-    pageUrl: `http://127.0.0.1:${port}`,
+    pageUrl: `${origin}/?token=${token}`,
     webSocketUrl,
+    viewerConnected(signal?: AbortSignal) {
+      if (viewers.size > 0) return Promise.resolve();
+      return new Promise<void>((resolve, reject) => {
+        const done = () => {
+          viewerWaiters.delete(done);
+          signal?.removeEventListener('abort', aborted);
+          resolve();
+        };
+        const aborted = () => {
+          viewerWaiters.delete(done);
+          reject(signal?.reason instanceof Error ? signal.reason : new Error('stopped waiting for the inspector page'));
+        };
+        if (signal?.aborted) return aborted();
+        viewerWaiters.add(done);
+        signal?.addEventListener('abort', aborted, { once: true });
+      });
+    },
+    onInspectorUnavailable(listener) {
+      unavailable = listener;
+    },
     close: () =>
       new Promise<void>((resolve) => {
         for (const client of sockets.clients) client.terminate();
         sockets.close(() => http.close(() => resolve()));
       }),
   };
+}
+
+function parseStatus(message: string): { state?: string; reason?: string } | undefined {
+  try {
+    const value = JSON.parse(message) as { type?: unknown; state?: unknown; reason?: unknown };
+    if (value.type !== PAGE_STATUS) return undefined;
+    return {
+      ...(typeof value.state === 'string' ? { state: value.state } : {}),
+      ...(typeof value.reason === 'string' ? { reason: value.reason } : {}),
+    };
+  } catch {
+    return undefined;
+  }
 }

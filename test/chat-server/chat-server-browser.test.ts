@@ -1,15 +1,14 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoModel } from '../../examples/chat-server/demo-model.js';
 import { startChatServer, type ChatServer } from '../../examples/chat-server/server.js';
+import { chromiumRequirement, externalBinary } from '../support/external-binary.js';
 
-const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM = externalBinary(chromiumRequirement);
 const SCREENSHOT = 'test-results/chat-server.png';
-const chromiumMissing = !existsSync(CHROMIUM);
-const skipReason = chromiumMissing && process.env.LOOPCHART_SKIP_BROWSER === '1' ? `${CHROMIUM} is missing and LOOPCHART_SKIP_BROWSER=1` : undefined;
 
 const sessionsDir = mkdtempSync(path.join(tmpdir(), 'loopchart-chat-browser-'));
 let server: ChatServer | undefined;
@@ -17,8 +16,7 @@ let browser: Browser | undefined;
 let page: Page;
 
 beforeAll(async () => {
-  if (skipReason) return;
-  if (chromiumMissing) throw new Error(`Chromium is missing at ${CHROMIUM}: run \`apt-get install -y chromium\` (or set LOOPCHART_SKIP_BROWSER=1 to skip this test).`);
+  if (CHROMIUM === undefined) return;
   // The demo script, with short pauses between words so that the page really streams.
   server = await startChatServer({ sessionsDir, createModel: () => demoModel({ chunkDelayMs: 5 }) });
   browser = await chromium.launch({
@@ -44,9 +42,8 @@ const lastTurn = () => page.locator('.assistant').last();
 const toolCard = (name: string) => lastTurn().locator(`.tool[data-tool-name="${name}"]`);
 const shownResult = async (card: Locator): Promise<unknown> => JSON.parse((await card.locator('pre').last().textContent()) ?? '');
 
-describe('the chat page in headless Chromium', () => {
-  it('streams the answer and the tool result, asks before writing, and finishes once approved', async (context) => {
-    if (skipReason) context.skip(skipReason);
+describe.skipIf(CHROMIUM === undefined)('the chat page in headless Chromium', () => {
+  it('streams the answer and the tool result, asks before writing, and finishes once approved', async () => {
     await send('Water the plants on Friday');
 
     await expect.poll(() => toolCard('list_notes').getAttribute('data-state')).toBe('done');
@@ -67,8 +64,7 @@ describe('the chat page in headless Chromium', () => {
     expect(await page.locator('#status').textContent()).toBe('idle');
   });
 
-  it('continues the session with a second prompt, and a denied write is reported', async (context) => {
-    if (skipReason) context.skip(skipReason);
+  it('continues the session with a second prompt, and a denied write is reported', async () => {
     await send('Call the dentist about the appointment next week');
     const writeNote = toolCard('write_note');
     await expect.poll(() => writeNote.getAttribute('data-state')).toBe('waiting');

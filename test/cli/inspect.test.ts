@@ -1,9 +1,25 @@
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { WebSocket } from 'ws';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildCli, startCli, waitFor } from './support/cli-process.js';
+import { buildCli, runCli, startCli, waitFor } from './support/cli-process.js';
 import { tempDir, writeScript } from './support/scripts.js';
 
 beforeAll(() => buildCli(), 60_000);
+
+const PAGE = /inspector: open (http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+) /;
+
+/** Resolves with true when the relay accepts the WebSocket connection, false when it refuses it. */
+function connects(url: string, headers: Record<string, string> = {}): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = new WebSocket(url, { headers });
+    socket.on('open', () => {
+      socket.close();
+      resolve(true);
+    });
+    socket.on('error', () => resolve(false));
+  });
+}
 
 describe('loopchart run --inspect', () => {
   it('prints the inspector page on stderr, serves it and its events on 127.0.0.1 while the run lasts, and the run completes', async () => {
@@ -13,8 +29,8 @@ describe('loopchart run --inspect', () => {
       turns: [{ delayMs: 700, toolCalls: [{ name: 'ls', input: {} }] }, { text: 'Nothing there.' }],
     });
     const cli = startCli(['run', script, '--inspect', '--json']);
-    await waitFor(() => /inspector: open http:\/\/127\.0\.0\.1:\d+ /.test(cli.stderr), 'the inspector page on stderr');
-    const pageUrl = /inspector: open (http:\/\/127\.0\.0\.1:\d+) /.exec(cli.stderr)![1]!;
+    await waitFor(() => PAGE.test(cli.stderr), 'the inspector page on stderr');
+    const pageUrl = PAGE.exec(cli.stderr)![1]!;
 
     const page = await fetch(pageUrl);
     expect(page.status).toBe(200);
@@ -32,8 +48,65 @@ describe('loopchart run --inspect', () => {
     socket.close();
     expect(code).toBe(0);
     expect(JSON.parse(stdout)).toMatchObject({ outcome: 'completed', text: 'Nothing there.' });
-    expect(stderr).toMatch(/^inspector: open http:\/\/127\.0\.0\.1:\d+ to watch the run in the Stately inspector \(it closes when the run ends\)\n$/);
+    expect(stderr).toMatch(/^inspector: open http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+ to watch the run in the Stately inspector \(it closes when the run ends\)\n$/);
     expect(received.map((event) => event.type)).toEqual(expect.arrayContaining(['@xstate.actor', '@xstate.event', '@xstate.snapshot']));
     await expect(fetch(pageUrl)).rejects.toThrow();
+  });
+
+  it('is not readable by other websites: the page and the socket need the token, and a foreign Origin is refused', async () => {
+    const dir = await tempDir();
+    const script = await writeScript(dir, 'slow.json', { prompt: 'Wait.', turns: [{ delayMs: 60_000, text: 'never' }] });
+    const cli = startCli(['run', script, '--inspect', '--json']);
+    await waitFor(() => PAGE.test(cli.stderr), 'the inspector page on stderr');
+    const pageUrl = PAGE.exec(cli.stderr)![1]!;
+    const origin = new URL(pageUrl).origin;
+    const webSocketUrl = pageUrl.replace('http:', 'ws:');
+
+    expect((await fetch(origin)).status).toBe(403);
+    expect((await fetch(`${origin}/?token=wrong`)).status).toBe(403);
+    expect(await connects(origin.replace('http:', 'ws:'))).toBe(false);
+    expect(await connects(webSocketUrl, { origin: 'https://evil.example.com' })).toBe(false);
+    expect(await connects(webSocketUrl, { origin })).toBe(true);
+    expect(await connects(webSocketUrl)).toBe(true);
+
+    cli.child.kill('SIGINT');
+    expect((await cli.done).code).toBe(130);
+  });
+
+  it('on a port in use exits 2 with a clear message instead of crashing', async () => {
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const { port } = blocker.address() as AddressInfo;
+    try {
+      const dir = await tempDir();
+      const script = await writeScript(dir, 'quick.json', { prompt: 'Hi.', turns: [{ text: 'Hello.' }] });
+      const { code, stderr } = await runCli(['run', script, `--inspect=${port}`]);
+      expect(code).toBe(2);
+      expect(stderr).toContain(`--inspect: cannot listen on 127.0.0.1:${port} (EADDRINUSE)`);
+      expect(stderr).not.toContain('Unhandled');
+    } finally {
+      await new Promise((resolve) => blocker.close(resolve));
+    }
+  });
+
+  it('--inspect-wait starts a short run only once the page is open', async () => {
+    const dir = await tempDir();
+    const script = await writeScript(dir, 'quick.json', { prompt: 'Hi.', turns: [{ text: 'Hello.' }] });
+    const cli = startCli(['run', script, '--inspect', '--inspect-wait', '--json']);
+    await waitFor(() => PAGE.test(cli.stderr) && cli.stderr.includes('waiting for the page'), 'the waiting notice');
+    const webSocketUrl = PAGE.exec(cli.stderr)![1]!.replace('http:', 'ws:');
+    expect(cli.stdout).toBe('');
+
+    // What the page does: connect from its own origin and say it is there; then the run's events replay to it.
+    const received: Array<{ type?: string }> = [];
+    const page = new WebSocket(webSocketUrl, { headers: { origin: new URL(webSocketUrl.replace('ws:', 'http:')).origin } });
+    page.on('message', (data: Buffer) => received.push(JSON.parse(data.toString()) as { type?: string }));
+    page.on('open', () => page.send(JSON.stringify({ type: '@loopchart.page', state: 'connected' })));
+
+    const { code, stdout } = await cli.done;
+    page.close();
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout)).toMatchObject({ outcome: 'completed', text: 'Hello.' });
+    expect(received.some((event) => event.type === '@xstate.actor')).toBe(true);
   });
 });

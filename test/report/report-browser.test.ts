@@ -3,8 +3,7 @@
  * from a file in headless Chromium (Debian's /usr/bin/chromium, driven by
  * playwright-core), checked, and photographed to test-results/report.png.
  */
-import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -13,29 +12,28 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { agentMachine } from '../../src/machines/agent-machine.js';
 import { machineGraph } from '../../src/machines/machine-graph.js';
 import { renderTraceReport } from '../../src/report/index.js';
+import { chromiumRequirement, externalBinary } from '../support/external-binary.js';
 import { toolLoopTrace } from './support/tool-loop-trace.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const SKIP = process.env.LOOPCHART_SKIP_BROWSER === '1';
+const CHROMIUM = externalBinary(chromiumRequirement);
 const SCREENSHOT = path.resolve(import.meta.dirname, '../../test-results/report.png');
 
 let browser: Browser | undefined;
+let dir: string | undefined;
 afterAll(async () => {
   await browser?.close();
+  if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-describe('the trace report in a browser', () => {
-  it('shows the visited states, the steps and the timeline, fetches nothing, runs nothing from the trace', { timeout: 60_000 }, async ({ skip }) => {
-    if (SKIP) skip('LOOPCHART_SKIP_BROWSER=1');
-    if (!existsSync(CHROMIUM)) {
-      throw new Error(`${CHROMIUM} is missing: run apt-get install -y chromium (or set LOOPCHART_SKIP_BROWSER=1 to skip this test)`);
-    }
+describe.skipIf(CHROMIUM === undefined)('the trace report in a browser', () => {
+  it('shows the visited states, the steps and the timeline, fetches nothing, runs nothing from the trace', { timeout: 60_000 }, async () => {
     const trace = await toolLoopTrace({ hostile: true });
-    const file = path.join(await mkdtemp(path.join(os.tmpdir(), 'loopchart-report-')), 'report.html');
+    dir = await mkdtemp(path.join(os.tmpdir(), 'loopchart-report-'));
+    const file = path.join(dir, 'report.html');
     await writeFile(file, renderTraceReport(trace, machineGraph(agentMachine)));
 
     browser = await chromium.launch({
-      executablePath: CHROMIUM,
+      executablePath: CHROMIUM!,
       args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
     });
     const page = await browser.newPage({ viewport: { width: 1680, height: 1000 } });

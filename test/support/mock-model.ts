@@ -61,7 +61,7 @@ function abortError(): Error {
 }
 
 /** A pull-based stream over the turn's parts that honours the abort signal and the hold points. */
-function streamTurn(turn: MockTurn, signal: AbortSignal | undefined): ReadableStream<LanguageModelV4StreamPart> {
+function streamTurn(turn: MockTurn, signal: AbortSignal | undefined, onHold: () => void): ReadableStream<LanguageModelV4StreamPart> {
   const parts = turnParts(turn);
   let index = 0;
   const waitForAbort = () =>
@@ -72,6 +72,7 @@ function streamTurn(turn: MockTurn, signal: AbortSignal | undefined): ReadableSt
   return new ReadableStream({
     async pull(controller) {
       if ((turn.holdBeforeFirst && index === 0) || (turn.holdAfter !== undefined && index === turn.holdAfter)) {
+        onHold();
         try {
           await waitForAbort();
         } catch (error) {
@@ -86,16 +87,31 @@ function streamTurn(turn: MockTurn, signal: AbortSignal | undefined): ReadableSt
   });
 }
 
-/** A MockLanguageModelV4 that answers each call with the next turn; it records the prompts it was sent. */
+/**
+ * A MockLanguageModelV4 that answers each call with the next turn; it records the prompts it was sent.
+ * `untilHeld()` resolves once a turn has reached its hold point (every part before it has been read),
+ * so a test can act then instead of after a guessed delay.
+ */
 export function mockModel(turns: MockTurn[]) {
   let call = 0;
+  let held = false;
+  const waiting: Array<() => void> = [];
+  const onHold = () => {
+    held = true;
+    for (const wake of waiting.splice(0)) wake();
+  };
   const model = new MockLanguageModelV4({
     doStream: async (options: LanguageModelV4CallOptions) => {
       const turn = turns[call++];
       if (turn === undefined) throw new Error(`mock model: no turn ${call} (the script has ${turns.length})`);
       if (turn.reject !== undefined) throw turn.reject;
-      return { stream: streamTurn(turn, options.abortSignal) };
+      return { stream: streamTurn(turn, options.abortSignal, onHold) };
     },
   });
-  return model;
+  const untilHeld = async (): Promise<void> => {
+    if (!held) await new Promise<void>((resolve) => waiting.push(resolve));
+    // What the step read before the hold is handled in the microtasks that follow; let them run.
+    await new Promise((resolve) => setImmediate(resolve));
+  };
+  return Object.assign(model, { untilHeld });
 }

@@ -1,6 +1,7 @@
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { afterAll } from 'vitest';
 import type { ScriptTurn } from '../../../src/models/index.js';
 
 /** A script file's fields (see src/cli/script.ts); tests write them as JSON, which is valid YAML. */
@@ -18,9 +19,15 @@ export interface ScriptFile {
   expect?: { outcome?: string; textContains?: string | string[]; files?: Record<string, string> };
 }
 
-/** A new temporary directory. */
-export function tempDir(prefix = 'loopchart-cli-test-'): Promise<string> {
-  return mkdtemp(path.join(os.tmpdir(), prefix));
+const created: string[] = [];
+// Each test file imports its own copy of this module: its directories go when that file's tests are done.
+afterAll(() => Promise.all(created.splice(0).map((dir) => rm(dir, { recursive: true, force: true }))));
+
+/** A new temporary directory, removed after the test file's last test. */
+export async function tempDir(prefix = 'loopchart-cli-test-'): Promise<string> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), prefix));
+  created.push(dir);
+  return dir;
 }
 
 /** Writes `script` as `<dir>/<name>` (JSON, or YAML text as given) and returns its path. */
