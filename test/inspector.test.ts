@@ -65,6 +65,6 @@ describe('inspection sanitising', () => {
   it('summarises histories wherever they appear and redacts secrets deeply', () => {
     const context = { messages: Array.from({ length: 500 }, (_, i) => ({ role: 'user', content: `m${i}` })), run: { id: 'r' } };
     expect(sanitizeContext(context)).toEqual({ messages: { messages: 500, last: '{"role":"user","content":"m499"}' }, run: { id: 'r' } });
-    expect(redactSecrets({ a: ['x sk-1234 y'], b: 'sk-1234' }, ['sk-1234'])).toEqual({ a: ['x [redacted] y'], b: '[redacted]' });
+    expect(redactSecrets({ a: ['x sk-test-1234 y'], b: 'sk-test-1234' }, ['sk-test-1234'])).toEqual({ a: ['x [redacted] y'], b: '[redacted]' });
   });
 });

@@ -3,21 +3,9 @@ export interface TextSink {
   write(text: string): unknown;
 }
 
-export const REDACTED = '[redacted]';
+import { redact } from '../secrets/redact.js';
 
-/**
- * Replaces every occurrence of each secret in `text` (as written, and as it
- * appears inside a JSON string) by `[redacted]`.
- */
-export function redact(text: string, secrets: readonly string[]): string {
-  let result = text;
-  for (const secret of secrets) {
-    if (secret.length === 0) continue;
-    const forms = new Set([secret, JSON.stringify(secret).slice(1, -1)]);
-    for (const form of forms) result = result.split(form).join(REDACTED);
-  }
-  return result;
-}
+export { redact, REDACTED } from '../secrets/redact.js';
 
 /**
  * A sink that redacts `secrets` from every write before passing it on.

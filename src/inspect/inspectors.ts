@@ -4,7 +4,7 @@ import {
   createWebSocketInspector as statelyWebSocketInspector,
   type StatelyInspectionEvent,
 } from '@statelyai/inspect';
-import type { InspectionEvent, Observer } from 'xstate';
+import type { AnyEventObject, InspectionEvent, MachineContext, Observer } from 'xstate';
 import { redactSecrets, sanitizeContext, sanitizeEvent } from './sanitize.js';
 
 /** What the helpers return: pass `inspect` as the agent's `inspect` option; `stop()` closes the connection. */
@@ -29,14 +29,14 @@ type InspectorOptions = Parameters<typeof statelyWebSocketInspector>[0];
  * through the machine.
  */
 export function agentInspectorOptions(options: SafeInspectorOptions = {}): {
-  sanitizeContext: typeof sanitizeContext;
-  sanitizeEvent: typeof sanitizeEvent;
+  sanitizeContext: (context: MachineContext) => MachineContext;
+  sanitizeEvent: (event: AnyEventObject) => AnyEventObject;
   serialize: (event: StatelyInspectionEvent) => StatelyInspectionEvent;
 } {
   const secrets = options.secrets ?? [];
   return {
-    sanitizeContext,
-    sanitizeEvent,
+    sanitizeContext: (context) => sanitizeContext(context, secrets),
+    sanitizeEvent: (event) => sanitizeEvent(event, secrets),
     serialize: (event: StatelyInspectionEvent) => redactSecrets(event, secrets),
   };
 }

@@ -1,4 +1,5 @@
 import type { AnyEventObject, MachineContext } from 'xstate';
+import { redact } from '../secrets/redact.js';
 
 /** What the inspector sees of a history: its size and the last message, cut short. */
 export interface HistorySummary {
@@ -8,35 +9,36 @@ export interface HistorySummary {
 
 const PREVIEW = 200;
 
-function preview(value: unknown): string {
-  const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? '');
+/** The text cut to {@link PREVIEW} characters, its secrets redacted first so that no cut can leave a piece of one. */
+function preview(value: unknown, secrets: readonly string[]): string {
+  const text = redact(typeof value === 'string' ? value : (JSON.stringify(value) ?? ''), secrets);
   return text.length > PREVIEW ? `${text.slice(0, PREVIEW)}…` : text;
 }
 
-export function summariseHistory(messages: unknown): unknown {
+export function summariseHistory(messages: unknown, secrets: readonly string[] = []): unknown {
   if (!Array.isArray(messages)) return messages;
   const last: unknown = messages.at(-1);
-  return { messages: messages.length, ...(last !== undefined ? { last: preview(last) } : {}) };
+  return { messages: messages.length, ...(last !== undefined ? { last: preview(last, secrets) } : {}) };
 }
 
 /**
  * The context as the inspector should see it: every `messages` array (the
  * history, child inputs) is summarised, so a snapshot costs the same at any
- * history length.
+ * history length. `secrets` are redacted before anything is cut.
  */
-export function sanitizeContext(context: MachineContext): MachineContext {
-  return summariseMessages(context) as MachineContext;
+export function sanitizeContext(context: MachineContext, secrets: readonly string[] = []): MachineContext {
+  return summariseMessages(context, secrets) as MachineContext;
 }
 
-export function sanitizeEvent(event: AnyEventObject): AnyEventObject {
-  return summariseMessages(event) as AnyEventObject;
+export function sanitizeEvent(event: AnyEventObject, secrets: readonly string[] = []): AnyEventObject {
+  return summariseMessages(event, secrets) as AnyEventObject;
 }
 
-function summariseMessages(value: unknown, depth = 0): unknown {
+function summariseMessages(value: unknown, secrets: readonly string[], depth = 0): unknown {
   if (depth > 4 || value === null || typeof value !== 'object' || Array.isArray(value)) return value;
   const out: Record<string, unknown> = {};
   for (const [key, child] of Object.entries(value)) {
-    out[key] = key === 'messages' ? summariseHistory(child) : summariseMessages(child, depth + 1);
+    out[key] = key === 'messages' ? summariseHistory(child, secrets) : summariseMessages(child, secrets, depth + 1);
   }
   return out;
 }
@@ -58,9 +60,5 @@ export function safeJson(value: unknown): string {
 
 /** `value` as plain JSON data with every occurrence of the secrets replaced by `[redacted]`. */
 export function redactSecrets<T>(value: T, secrets: readonly string[]): T {
-  let text = safeJson(value);
-  for (const secret of secrets) {
-    if (secret.length >= 4) text = text.split(JSON.stringify(secret).slice(1, -1)).join('[redacted]');
-  }
-  return JSON.parse(text) as T;
+  return JSON.parse(redact(safeJson(value), secrets)) as T;
 }

@@ -241,9 +241,9 @@ describe('redaction', () => {
     const out = capture();
     const secrets: string[] = [];
     const sink = redactingSink(out.sink, secrets);
-    sink.write('before sk-123\n');
-    secrets.push('sk-123');
-    sink.write('after sk-123\n');
-    expect(out.text).toBe('before sk-123\nafter [redacted]\n');
+    sink.write('before sk-test-123\n');
+    secrets.push('sk-test-123');
+    sink.write('after sk-test-123\n');
+    expect(out.text).toBe('before sk-test-123\nafter [redacted]\n');
   });
 });
