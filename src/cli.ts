@@ -61,6 +61,7 @@ async function run(args: RunArguments): Promise<number> {
       ...(args.maxSteps !== undefined ? { maxSteps: args.maxSteps } : {}),
       ...(args.tools ? { tools: args.tools } : {}),
       yes: args.yes,
+      allowInsecureKey: args.allowInsecureKey ?? false,
       ...(process.stdin.isTTY && process.stderr.isTTY
         ? { askUser: terminalAsker({ input: process.stdin, output: process.stderr, onInterrupt: () => process.kill(process.pid, 'SIGINT') }) }
         : {}),

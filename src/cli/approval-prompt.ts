@@ -1,5 +1,6 @@
 import { createInterface } from 'node:readline/promises';
 import type { AskUser } from './approval.js';
+import { terminalSafe } from './terminal-text.js';
 
 export interface TerminalAskerOptions {
   input: NodeJS.ReadableStream;
@@ -18,7 +19,7 @@ export function terminalAsker({ input, output, onInterrupt }: TerminalAskerOptio
     lines.on('SIGINT', onInterrupt);
     try {
       const doomLoop = request.reason === 'doom-loop' ? ' (it repeats the same call: doom loop)' : '';
-      const answer = await lines.question(`Allow ${request.toolName} ${JSON.stringify(request.input)}${doomLoop}? [y/N] `, { signal });
+      const answer = await lines.question(`Allow ${terminalSafe(`${request.toolName} ${JSON.stringify(request.input)}`)}${doomLoop}? [y/N] `, { signal });
       return /^\s*y(es)?\s*$/i.test(answer);
     } finally {
       lines.close();

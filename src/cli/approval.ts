@@ -19,6 +19,11 @@ export function approvalMode({ yes, interactive }: { yes: boolean; interactive: 
 /** Which calls ask, for a prompt run: the tools that change files or run commands. Scripts bring their own `approval` rules. */
 export const PROMPT_APPROVAL_RULES: ApprovalRules = { ask: ['write', 'edit', 'bash'] };
 
+/** A script's rules when a real model runs it: the prompt run's asks added, so no allow rule skips them (`--yes` still approves). */
+export function withRealModelRules(rules: ApprovalRules | undefined): ApprovalRules {
+  return { ...rules, ask: [...(rules?.ask ?? []), ...(PROMPT_APPROVAL_RULES.ask ?? [])] };
+}
+
 /** The `createAgent` approval options: the rules that make calls ask (or deny), and what a denial does. */
 export function approvalOptions(rules: ApprovalRules | undefined, onDeny: 'continue' | 'stop' | undefined): Partial<AgentOptions> {
   return { ...(rules ? { approval: rules } : {}), ...(onDeny ? { onDeny } : {}) };

@@ -41,6 +41,8 @@ export interface RunArguments extends RunExtras {
   cwd?: string;
   maxSteps?: number;
   yes: boolean;
+  /** `--allow-insecure-key`: send the API key over plain http to another machine. */
+  allowInsecureKey?: boolean;
   output: OutputMode;
   noColor: boolean;
 }
@@ -73,6 +75,7 @@ const runOptions = {
   resume: { type: 'string' },
   inspect: { type: 'string' },
   'inspect-wait': { type: 'boolean' },
+  'allow-insecure-key': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -147,6 +150,7 @@ function runArguments(argv: readonly string[]): RunArguments {
     ...(values.cwd !== undefined ? { cwd: nonEmpty('--cwd', values.cwd) } : {}),
     ...(values['max-steps'] !== undefined ? { maxSteps: positiveInteger('--max-steps', values['max-steps']) } : {}),
     yes: values.yes ?? false,
+    ...(values['allow-insecure-key'] ? { allowInsecureKey: true } : {}),
     output: values.json ? 'json' : values.events ? 'events' : 'human',
     noColor: values['no-color'] ?? false,
     ...(values.trace !== undefined ? { trace: nonEmpty('--trace', values.trace) } : {}),

@@ -42,8 +42,11 @@ Model (default: the script's scripted model, offline):
                         (required for openai-compatible; openai defaults to
                         OPENAI_BASE_URL, else https://api.openai.com/v1)
   --api-key-env NAME    the environment variable holding the API key
-                        (default OPENAI_API_KEY). The key is never printed and is
-                        removed from the environment that tools (bash) inherit
+                        (default OPENAI_API_KEY). The key is never printed; it and
+                        every other provider key (*_API_KEY) are removed from the
+                        environment that tools (bash) inherit, in every run
+  --allow-insecure-key  send the key over plain http to a host that is not
+                        this machine (refused otherwise)
 
 Tools and limits:
   --tools LIST          built-in tools, comma-separated: ${builtinToolNames.join(',')}

@@ -1,6 +1,7 @@
 import type { AgentEvent } from '../events.js';
 import type { RunResult } from '../result.js';
 import type { Reporter, ReporterOptions } from './reporter.js';
+import { terminalSafe } from './terminal-text.js';
 
 const MAX_PREVIEW = 120;
 
@@ -24,7 +25,7 @@ export function humanReporter({ stdout, stdoutIsTerminal = false, stderr, palett
   let attemptShown = false;
 
   const writeText = (text: string) => {
-    stdout.write(text);
+    stdout.write(terminalSafe(text));
     textOpen = !text.endsWith('\n');
   };
   const releaseHeld = () => {
@@ -66,7 +67,7 @@ export function humanReporter({ stdout, stdoutIsTerminal = false, stderr, palett
           break;
         case 'reasoning-delta':
           if (event.text.length === 0) break;
-          stderr.write(palette.dim(event.text));
+          stderr.write(palette.dim(terminalSafe(event.text)));
           reasoningOpen = !event.text.endsWith('\n');
           break;
         case 'tool-call':
@@ -87,13 +88,13 @@ export function humanReporter({ stdout, stdoutIsTerminal = false, stderr, palett
           held = [];
           if (attemptShown) log(palette.dim(`(attempt ${event.attempt - 1}'s text above is discarded)`));
           attemptShown = false;
-          log(palette.yellow(`retrying in ${(event.delayMs / 1000).toFixed(1)} s (attempt ${event.attempt}) after ${event.error.kind}: ${event.error.message}`));
+          log(palette.yellow(`retrying in ${(event.delayMs / 1000).toFixed(1)} s (attempt ${event.attempt}) after ${event.error.kind}: ${terminalSafe(event.error.message)}`));
           break;
         case 'stream-warning':
-          log(palette.yellow(`the model's stream reported an error and went on (step ${event.step}): ${event.error.message}`));
+          log(palette.yellow(`the model's stream reported an error and went on (step ${event.step}): ${terminalSafe(event.error.message)}`));
           break;
         case 'session-warning':
-          log(palette.yellow(`session ${event.sessionId}: ${event.message}`));
+          log(palette.yellow(`session ${event.sessionId}: ${terminalSafe(event.message)}`));
           break;
         case 'step-end':
           endOpenLines();
@@ -117,23 +118,23 @@ export function humanReporter({ stdout, stdoutIsTerminal = false, stderr, palett
         `${(result.durationMs / 1000).toFixed(1)} s`,
       ].join(' · ');
       log(result.outcome === 'completed' ? palette.green(summary) : palette.red(summary));
-      if (result.error) log(palette.red(`${result.error.kind}: ${result.error.message}`));
+      if (result.error) log(palette.red(`${result.error.kind}: ${terminalSafe(result.error.message)}`));
     },
     info(line: string) {
-      log(palette.dim(line));
+      log(palette.dim(terminalSafe(line)));
     },
     warn(line: string) {
-      log(palette.red(line));
+      log(palette.red(terminalSafe(line)));
     },
     notice(line: string) {
-      log(line);
+      log(terminalSafe(line));
     },
   };
 }
 
 /** The first non-empty line of a tool's input or output, shortened for one log line; ` …` marks more lines. */
 function preview(value: unknown): string {
-  const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
+  const text = terminalSafe(typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value)));
   const lines = text.split('\n').map((line) => line.trim()).filter(Boolean);
   const first = lines[0] ?? '';
   if (first.length > MAX_PREVIEW) return `${first.slice(0, MAX_PREVIEW)}…`;

@@ -41,6 +41,8 @@ export interface ModelSettings {
   apiKeyEnv?: string;
   /** Where the key is read from. */
   env: NodeJS.ProcessEnv;
+  /** Send the key over plain http to a host other than this machine (`--allow-insecure-key`). */
+  allowInsecureKey?: boolean;
 }
 
 export interface ResolvedModel {
@@ -59,8 +61,13 @@ export interface ResolvedModel {
  *
  * @throws UsageError when the key or the base URL is missing.
  */
-export function resolveModel({ spec, baseURL, apiKeyEnv = DEFAULT_API_KEY_ENV, env }: ModelSettings): ResolvedModel {
+export function resolveModel({ spec, baseURL, apiKeyEnv = DEFAULT_API_KEY_ENV, env, allowInsecureKey = false }: ModelSettings): ResolvedModel {
   const apiKey = env[apiKeyEnv] || undefined;
+  if (apiKey !== undefined && baseURL !== undefined && !allowInsecureKey && sendsInTheClear(baseURL)) {
+    throw new UsageError(
+      `--base-url ${baseURL} is plain http to another machine: the API key in ${apiKeyEnv} would cross the network unencrypted. Use https, unset ${apiKeyEnv} (or name another variable with --api-key-env), or pass --allow-insecure-key`,
+    );
+  }
   if (spec.provider === 'openai-compatible' && baseURL === undefined) {
     throw new UsageError(`--model openai-compatible:${spec.modelId} needs --base-url (the server's OpenAI-compatible endpoint, e.g. http://127.0.0.1:11434/v1)`);
   }
@@ -76,6 +83,19 @@ export function resolveModel({ spec, baseURL, apiKeyEnv = DEFAULT_API_KEY_ENV, e
     ...(apiKey === undefined ? { fetch: fetchWithoutAuthorization } : {}),
   });
   return { model: provider.chat(spec.modelId), ...(apiKey !== undefined ? { apiKey } : {}) };
+}
+
+/** A plain-http URL whose host is not this machine (loopback stays allowed: local servers). */
+export function sendsInTheClear(url: string): boolean {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return false;
+  }
+  if (parsed.protocol !== 'http:') return false;
+  const host = parsed.hostname.replace(/^\[|\]$/g, '');
+  return !(host === 'localhost' || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host));
 }
 
 /** The provider always sets `Authorization: Bearer <key>`; without a key, send no such header at all. */

@@ -1,6 +1,7 @@
 import type { AgentEvent } from '../events.js';
 import type { RunResult } from '../result.js';
 import { humanReporter } from './human-reporter.js';
+import { terminalSafe } from './terminal-text.js';
 import type { Palette } from './palette.js';
 import type { TextSink } from './redact.js';
 import type { ActivityIndicator } from './spinner.js';
@@ -42,8 +43,8 @@ export interface ReporterOptions {
  * - `events`: stdout gets every `AgentEvent` as one JSON object per line (NDJSON), nothing else.
  */
 export function createReporter(mode: OutputMode, options: ReporterOptions): Reporter {
-  const warn = (line: string) => void options.stderr.write(`${options.palette.red(line)}\n`);
-  const notice = (line: string) => void options.stderr.write(`${line}\n`);
+  const warn = (line: string) => void options.stderr.write(`${options.palette.red(terminalSafe(line))}\n`);
+  const notice = (line: string) => void options.stderr.write(`${terminalSafe(line)}\n`);
   switch (mode) {
     case 'human':
       return humanReporter(options);

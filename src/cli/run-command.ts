@@ -6,7 +6,7 @@ import { atMentions } from '../context/at-mentions.js';
 import { recordModel, scriptedModel, type ModelRecording } from '../models/index.js';
 import type { RunResult } from '../result.js';
 import { builtinTools, defaultBuiltinToolNames, type BuiltinToolName } from '../tools/index.js';
-import { answerApprovals, approvalMode, approvalOptions, PROMPT_APPROVAL_RULES, waitingApprovals, type AskUser } from './approval.js';
+import { answerApprovals, approvalMode, approvalOptions, PROMPT_APPROVAL_RULES, waitingApprovals, withRealModelRules, type AskUser } from './approval.js';
 import { EXPECTATION_FAILED, exitCodeByOutcome, USAGE_ERROR } from './exit-codes.js';
 import { checkExpectations } from './expectations.js';
 import { startCliInspector } from './inspector.js';
@@ -14,6 +14,7 @@ import { DEFAULT_API_KEY_ENV, resolveModel, type ModelSpec } from './model.js';
 import { checkOutputFile, writeOutputFile } from './output-files.js';
 import { createPalette } from './palette.js';
 import { recordedScript } from './recorded-script.js';
+import { withdrawProviderKeys } from './provider-keys.js';
 import { redact, redactingSink, type TextSink } from './redact.js';
 import { createReporter, type Reporter } from './reporter.js';
 import { writeRunArtifacts } from './run-artifacts.js';
@@ -29,8 +30,10 @@ interface RunCommandSettings extends RunExtras {
   baseURL?: string;
   /** The environment variable that holds the API key. Default `OPENAI_API_KEY`. */
   apiKeyEnv?: string;
-  /** Where the API key is read from; the key is then deleted from it, so that tools (bash) do not inherit it. Default `process.env`. */
+  /** Where the API key is read from; every provider key variable is deleted from it first, so that tools (bash) do not inherit one. Default `process.env`. */
   env?: NodeJS.ProcessEnv;
+  /** `--allow-insecure-key`: send the key over plain http to a host that is not this machine. */
+  allowInsecureKey?: boolean;
   cwd?: string;
   maxSteps?: number;
   tools?: BuiltinToolName[];
@@ -98,7 +101,10 @@ async function run(options: RunCommandOptions, reporter: Reporter, secrets: stri
     if (file !== undefined) await checkOutputFile(option, file);
   }
   const script = options.script !== undefined ? await loadScript(options.script) : undefined;
-  const model = chooseModel(options, script, secrets);
+  // No tool may inherit a key, whatever the run: every provider key leaves the environment now.
+  const keys = withdrawProviderKeys(options.env ?? process.env, options.apiKeyEnv ?? DEFAULT_API_KEY_ENV);
+  secrets.push(...Object.values(keys));
+  const model = chooseModel(options, script, keys);
   const recording = options.record !== undefined ? recordModel(model) : undefined;
   const session = options.session !== undefined ? await openCliSession(options.session, options.resume) : undefined;
   const workspace = await prepareWorkspace({
@@ -112,7 +118,8 @@ async function run(options: RunCommandOptions, reporter: Reporter, secrets: stri
   try {
     const tools = options.tools ?? (script?.tools as BuiltinToolName[] | undefined) ?? defaultBuiltinToolNames;
     const maxSteps = options.maxSteps ?? script?.maxSteps;
-    const approval = script ? script.approval : PROMPT_APPROVAL_RULES;
+    // A real model is not the script's author: whatever the script says, it asks before changing files or running commands.
+    const approval = !script ? PROMPT_APPROVAL_RULES : options.model ? withRealModelRules(script.approval) : script.approval;
     const prompts = script ? [script.prompt].flat() : options.prompt !== undefined ? [options.prompt] : [];
     const inspector =
       options.inspectPort !== undefined
@@ -289,20 +296,15 @@ function shorten(text: string, max: number): string {
 }
 
 /** `--model` if given (its key joins `secrets` and leaves the environment), else the script's scripted model. */
-function chooseModel(options: RunCommandOptions, script: Script | undefined, secrets: string[]) {
+function chooseModel(options: RunCommandOptions, script: Script | undefined, keys: Record<string, string>) {
   if (options.model) {
-    const env = options.env ?? process.env;
-    const apiKeyEnv = options.apiKeyEnv ?? DEFAULT_API_KEY_ENV;
-    const { model, apiKey } = resolveModel({
+    const { model } = resolveModel({
       spec: options.model,
       ...(options.baseURL !== undefined ? { baseURL: options.baseURL } : {}),
-      apiKeyEnv,
-      env,
+      apiKeyEnv: options.apiKeyEnv ?? DEFAULT_API_KEY_ENV,
+      env: keys,
+      allowInsecureKey: options.allowInsecureKey ?? false,
     });
-    if (apiKey !== undefined) {
-      secrets.push(apiKey);
-      delete env[apiKeyEnv];
-    }
     return model;
   }
   if (!script && options.prompt === undefined) {

@@ -110,7 +110,8 @@ describe('loopchart run against an OpenAI chat-completions endpoint', () => {
       turns: [{ text: 'The scripted model would say this.' }],
       expect: { outcome: 'completed', textContains: 'Fixed', files: { 'README.md': 'This project is the best.\n' } },
     });
-    const { code, stdout } = await runCli(['run', script, ...modelArgs(server), '--json'], { env: withKey });
+    // A real model asks before edit whatever the script says: --yes approves.
+    const { code, stdout } = await runCli(['run', script, ...modelArgs(server), '--json', '--yes'], { env: withKey });
 
     expect(code).toBe(0);
     expect(JSON.parse(stdout).text).toBe('Fixed: it now says "the best".');
@@ -200,6 +201,54 @@ describe('the API key', () => {
     expect(code).toBe(0);
     expect(server.requests[1]!.body!.messages.at(-1)).toMatchObject({ role: 'tool', content: expect.stringContaining('key=[]') });
     expect(stdout).not.toContain(KEY);
+  });
+
+  it('no provider key reaches bash in a script run on the scripted model, whatever variable holds it', async () => {
+    const dir = await tempDir();
+    const script = await writeScript(dir, 'env.json', {
+      prompt: 'Show the environment.',
+      tools: ['bash'],
+      approval: { allow: ['bash'] },
+      turns: [
+        { toolCalls: [{ name: 'bash', input: { command: 'echo "[$OPENAI_API_KEY][$ANTHROPIC_API_KEY][$MY_SERVICE_API_KEY][$WORK_KEY]"' } }] },
+        { text: 'Done.' },
+      ],
+    });
+    const env = cleanEnv({ OPENAI_API_KEY: KEY, ANTHROPIC_API_KEY: `${KEY}-anthropic`, MY_SERVICE_API_KEY: `${KEY}-mine`, WORK_KEY: `${KEY}-work` });
+
+    const { code, stdout } = await runCli(['run', script, '--json', '--api-key-env', 'WORK_KEY'], { env });
+
+    expect(code).toBe(0);
+    const result = JSON.parse(stdout);
+    const toolMessage = result.messages.find((message: { role: string }) => message.role === 'tool');
+    expect(JSON.stringify(toolMessage)).toContain('[][][][]');
+  });
+
+  it('refuses to send the key over plain http to another machine unless --allow-insecure-key', async () => {
+    const { code, stderr } = await runCli(['run', 'Hi', '--model', 'openai-compatible:m', '--base-url', 'http://192.0.2.10/v1', '--cwd', await tempDir()], {
+      env: cleanEnv({ OPENAI_API_KEY: KEY }),
+    });
+    expect(code).toBe(2);
+    expect(stderr).toContain('plain http to another machine');
+    expect(stderr).toContain('--allow-insecure-key');
+    expect(stderr).not.toContain(KEY);
+  });
+
+  it('a script run against a real model asks before bash, write and edit whatever the script allows; with no terminal and no --yes they are denied', async () => {
+    const server = await serve([
+      streamResponse({ toolCalls: [{ id: 'call_write', name: 'write', arguments: { path: 'out.txt', content: 'written' } }] }),
+      streamResponse({ text: 'Gave up.' }),
+    ]);
+    const dir = await tempDir();
+    const cwd = await tempDir();
+    const script = await writeScript(dir, 'permissive.json', { prompt: 'Write out.txt.', tools: ['write'], approval: { allow: ['write'] } });
+
+    const { code, stdout } = await runCli(['run', script, ...modelArgs(server), '--cwd', cwd, '--json'], { env: withKey });
+
+    expect(code).toBe(0);
+    const result = JSON.parse(stdout);
+    expect(JSON.stringify(result.messages)).toMatch(/denied/i);
+    await expect(readFile(path.join(cwd, 'out.txt'), 'utf8')).rejects.toThrow();
   });
 
   it('is read from OPENAI_API_KEY by default', async () => {

@@ -46,7 +46,8 @@ describe.concurrent('loopchart run --session / --resume', () => {
     const finishes = await writeScript(dir, 'finishes.json', { prompt: 'never sent', turns: [{ text: 'There is one file, a.txt.' }] });
 
     const killed = startCli(['run', stalls, '--session', sessions]);
-    await waitFor(() => killed.stdout.includes('Thinking'), 'the second model call to stream');
+    // A tool result is reported once its step boundary is on disk.
+    await waitFor(() => /✓ ls/.test(killed.stderr), 'the first step to be durable');
     killed.child.kill('SIGKILL');
     await killed.done;
     const [, id] = newSession.exec(killed.stderr) ?? [];
