@@ -38,7 +38,7 @@ export function agentImplementations(
       llm: createLlmActor(resolved),
       tool: createToolActor(resolved),
       approval: createApprovalActor(runtime.approval),
-      compaction: createCompactionActor(runtime.compactionModel ?? runtime.model, resolved.step),
+      compaction: createCompactionActor(runtime.compactionModel ?? runtime.model, resolved.step, resolved.transformContext),
     },
   };
 }

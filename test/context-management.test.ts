@@ -292,3 +292,86 @@ describe('pure context helpers', () => {
     );
   });
 });
+
+describe('context accounting across prunings, the summariser as an LLM call, JSON results, step numbers', () => {
+  const window = { contextWindow: 10_000, reserveTokens: 1_000, keepRecentTokens: 500, protectToolOutputTokens: 100 };
+  const noUsage = { input: 0, output: 0 };
+
+  it('repeated prunings never count the same savings twice: without provider usage the estimate stays true and the run completes', async () => {
+    const toolStep = (id: string, index: number) => ({ toolCalls: [{ id, name: 'big', input: { n: 12_000 + index } }], usage: noUsage });
+    const model = mockModel([...'abcdefghij'.split('').map(toolStep), { text: ['done'], usage: noUsage }]);
+    const agent = createAgent({ model, tools: { big: bigTool }, maxSteps: 12, compaction: { ...window, maxCompactions: 4, model: summariser() } });
+    const events = recordEvents(agent);
+
+    const result = await agent.run('go');
+
+    expect(result.outcome).toBe('completed');
+    const ends = ofType(events, 'compaction-end');
+    // 10 outputs of ~3,000 tokens against a 9,000-token budget: a pruning every few steps, not at every step.
+    expect(ends.length).toBeGreaterThan(0);
+    expect(ends.length).toBeLessThanOrEqual(4);
+    for (const end of ends) {
+      expect(end.tokensAfter).toBeGreaterThan(0);
+      expect(end.tokensAfter).toBeLessThanOrEqual(9_000);
+    }
+    // Every call went out within the budget, as the estimate of what was sent says.
+    for (const call of model.doStreamCalls) expect(estimateTextTokens(JSON.stringify(call.prompt))).toBeLessThan(10_000);
+    await expectValidHistory(result.messages);
+  });
+
+  it('a stalled summariser is an LLM call like any other: chunkMs ends it and the run ends context-limit, long before totalMs', async () => {
+    const stalled = mockModel([{ text: ['## Goal'], holdAfter: 3 }]);
+    const history = alternating(30, 2_000, 'h');
+    const model = mockModel([{ text: ['never'] }]);
+    const agent = createAgent({ model, messages: history, timeouts: { chunkMs: 100, totalMs: 60_000 }, compaction: { ...window, model: stalled } });
+
+    const result = await agent.run('go');
+
+    expect(result.outcome).toBe('context-limit');
+    expect(result.error?.message).toMatch(/timed out/);
+    expect(model.doStreamCalls).toHaveLength(0);
+    expect(result.durationMs).toBeLessThan(30_000);
+  });
+
+  it('transformContext sees what the summariser is sent, so a redacting transform keeps secrets from it', async () => {
+    const summary = summariser();
+    const history = alternating(30, 2_000, 'h');
+    history[2] = { role: 'user', content: `my password is hunter2-SECRET ${'p'.repeat(2_000)}` };
+    const agent = createAgent({
+      model: mockModel([{ text: ['ok'] }]),
+      messages: history,
+      transformContext: (messages) => JSON.parse(JSON.stringify(messages).replaceAll('hunter2-SECRET', '[redacted]')),
+      compaction: { ...window, model: summary },
+    });
+
+    await agent.run('go');
+
+    expect(summary.doStreamCalls).toHaveLength(1);
+    expect(JSON.stringify(summary.doStreamCalls[0]!.prompt)).not.toContain('hunter2-SECRET');
+  });
+
+  it('a one-line JSON tool result is measured as it is sent, not pretty-printed, and reaches the model whole', async () => {
+    const rows = Array.from({ length: 400 }, (_, index) => ({ id: index, name: `row-${index}` }));
+    const listing = tool({ description: 'rows', inputSchema: z.object({}), execute: async () => rows });
+    expect(JSON.stringify(rows).length).toBeGreaterThan(10_000);
+    const model = mockModel([{ toolCalls: [{ id: 'j', name: 'listing', input: {} }] }, { text: ['ok'] }]);
+    const agent = createAgent({ model, tools: { listing }, truncation: { maxLines: 100, maxBytes: 50_000 } });
+
+    await agent.run('go');
+
+    const sent = JSON.stringify(model.doStreamCalls[1]!.prompt);
+    expect(sent).toContain('row-200');
+    expect(sent).not.toContain('cut here');
+  });
+
+  it('compaction events count steps from 1: a compaction at the start of a run is for step 1', async () => {
+    const history = alternating(30, 2_000, 'h');
+    const agent = createAgent({ model: mockModel([{ text: ['ok'] }]), messages: history, compaction: { ...window, model: summariser() } });
+    const events = recordEvents(agent);
+
+    await agent.run('go');
+
+    expect(ofType(events, 'compaction-start').map((event) => event.step)).toEqual([1]);
+    expect(ofType(events, 'compaction-end').map((event) => event.step)).toEqual([1]);
+  });
+});

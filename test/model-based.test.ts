@@ -294,7 +294,7 @@ describe('hand-written scenarios of the test model', () => {
     ]);
     expect(run.problems).toEqual([]);
     expect(run.result).toMatchObject({ outcome: 'context-limit', error: { kind: 'context-overflow' } });
-    expect(types(run.events)).toContain('compaction-start 1');
+    expect(types(run.events)).toContain('compaction-start 2');
     expect(types(run.events)).not.toContain('step-start 2');
   });
 });

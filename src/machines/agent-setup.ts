@@ -9,6 +9,7 @@ import type { AgentEvent } from '../events.js';
 import { limitsFor } from '../resilience/truncate-output.js';
 import type { Outcome, RunError } from '../result.js';
 import type { CompactionActorInput, CompactionActorOutput } from '../actors/compaction-actor.js';
+import type { StepLimits } from '../actors/step-watchdog.js';
 import type { CompactionReason } from '../context/compaction-config.js';
 import { applyPruning } from '../context/prune-tool-outputs.js';
 import * as approvals from './approval-updates.js';
@@ -254,6 +255,15 @@ export function approvalInput(context: AgentContext): ApprovalActorInput {
   };
 }
 
+/** The time limits of one LLM call, for the llm actor and the summariser. */
+function callLimits({ timeouts }: AgentContext['config']): StepLimits {
+  return {
+    ...(timeouts.firstChunkMs !== undefined ? { firstChunkMs: timeouts.firstChunkMs } : {}),
+    ...(timeouts.chunkMs !== undefined ? { chunkMs: timeouts.chunkMs } : {}),
+    ...(timeouts.stepMs !== undefined ? { stepMs: timeouts.stepMs } : {}),
+  };
+}
+
 /** What the llm actor gets for the current attempt. */
 export function llmInput(context: AgentContext): LlmActorInput {
   const run = context.run!;
@@ -264,11 +274,7 @@ export function llmInput(context: AgentContext): LlmActorInput {
     attempt: run.attempt,
     messages: applyPruning(context.messages, context.prunedToolCallIds),
     instructions,
-    limits: {
-      ...(timeouts.firstChunkMs !== undefined ? { firstChunkMs: timeouts.firstChunkMs } : {}),
-      ...(timeouts.chunkMs !== undefined ? { chunkMs: timeouts.chunkMs } : {}),
-      ...(timeouts.stepMs !== undefined ? { stepMs: timeouts.stepMs } : {}),
-    },
+    limits: callLimits(context.config),
     ...(timeouts.hookMs !== undefined ? { hookMs: timeouts.hookMs } : {}),
   };
 }
@@ -281,6 +287,8 @@ export function compactionInput(context: AgentContext): CompactionActorInput {
     reason: context.run?.compaction?.reason ?? 'threshold',
     tokensBefore: context.run?.compaction?.tokensBefore ?? compaction.contextTokensOf(context),
     messages: context.messages,
+    prunedToolCallIds: context.prunedToolCallIds,
     config,
+    limits: callLimits(context.config),
   };
 }

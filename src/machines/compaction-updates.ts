@@ -38,10 +38,12 @@ export function beginCompaction(context: AgentContext, reason: CompactionReason)
   const stepEnded = reason === 'length' ? endStep(context) : undefined;
   events.push(...(stepEnded?.events ?? []));
   const tokensBefore = contextTokensOf({ ...context, messages });
-  events.push({ type: 'compaction-start', runId: run.id, step: run.steps, reason, tokensBefore });
+  // An overflow re-calls the same step; a threshold or length compaction comes before the next one.
+  const step = reason === 'overflow' ? run.steps : run.steps + 1;
+  events.push({ type: 'compaction-start', runId: run.id, step, reason, tokensBefore });
   const stepOpen = stepEnded ? false : run.stepOpen;
   return {
-    context: { ...context, messages, run: { ...run, stepOpen, compactions: run.compactions + 1, compaction: { reason, tokensBefore } } },
+    context: { ...context, messages, run: { ...run, stepOpen, compactions: run.compactions + 1, compaction: { reason, tokensBefore, step } } },
     events,
   };
 }
@@ -54,20 +56,23 @@ export function applyCompaction(context: AgentContext, output: CompactionActorOu
   const end: AgentEvent = {
     type: 'compaction-end',
     runId: run.id,
-    step: run.steps,
+    step: compaction.step,
     reason: compaction.reason,
     kind: output.kind,
     tokensBefore: compaction.tokensBefore,
     tokensAfter: output.tokensAfter,
   };
+  // Until the next call's provider count, the compaction's own figure is the context's size: the
+  // provider's last count still includes what was just pruned or summarised.
   if (output.kind === 'pruned') {
-    return { context: { ...context, prunedToolCallIds: output.prunedToolCallIds, run: rest }, events: [end] };
+    const usageMark = { tokens: output.tokensAfter, messageCount: context.messages.length };
+    return { context: { ...context, prunedToolCallIds: output.prunedToolCallIds, usageMark, run: rest }, events: [end] };
   }
   const removed = context.messages.length - output.messages.length;
-  const { usageMark: _stale, ...withoutMark } = context;
   return {
     context: {
-      ...withoutMark,
+      ...context,
+      usageMark: { tokens: output.tokensAfter, messageCount: output.messages.length },
       messages: output.messages,
       prunedToolCallIds: [],
       run: { ...rest, startIndex: Math.max(1, run.startIndex - removed) },

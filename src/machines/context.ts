@@ -108,7 +108,8 @@ export interface RunState {
   /** Compactions made in this run. */
   compactions: number;
   /** The compaction in progress: why, and the context's size before it. */
-  compaction?: { reason: CompactionReason; tokensBefore: number };
+  /** The compaction under way; `step` is the step it is for (1-based): the one it precedes, or for an overflow the one it re-calls. */
+  compaction?: { reason: CompactionReason; tokensBefore: number; step: number };
   /** Wall-clock deadline of the run (`timeouts.totalMs`). */
   deadline?: number;
   /** Set by `agent.abort` or the run's deadline; the run ends with `outcome` as soon as its current state allows. */

@@ -46,7 +46,8 @@ export function truncateToolOutput(output: ToolOutput, limits: TruncationLimits)
     }
     case 'json':
     case 'error-json': {
-      const json = JSON.stringify(output.value, null, 2) ?? 'null';
+      // Measured and cut as the AI SDK sends it: JSON.stringify without indentation.
+      const json = JSON.stringify(output.value) ?? 'null';
       const value = truncateMiddle(json, limits);
       if (value === json) return output;
       return { type: output.type === 'json' ? 'text' : 'error-text', value };
