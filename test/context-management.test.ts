@@ -340,7 +340,7 @@ describe('context accounting across prunings, the summariser as an LLM call, JSO
     const agent = createAgent({
       model: mockModel([{ text: ['ok'] }]),
       messages: history,
-      transformContext: (messages) => JSON.parse(JSON.stringify(messages).replaceAll('hunter2-SECRET', '[redacted]')),
+      transformContext: (messages) => JSON.parse(JSON.stringify(messages).replaceAll('hunter2-SECRET', '[redacted]')) as ModelMessage[],
       compaction: { ...window, model: summary },
     });
 
