@@ -3,7 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { createAgent } from '../src/index.js';
 import { mockModel } from './support/mock-model.js';
 import { recordEvents } from './support/record.js';
-import { addTool, failTool } from './support/tools.js';
+import { addTool, failTool, sleepTool } from './support/tools.js';
+import { timelineLanes } from '../src/report/timeline-lanes.js';
+import { machineGraph } from '../src/machines/machine-graph.js';
+import { agentMachine } from '../src/machines/agent-machine.js';
 
 describe('run trace', () => {
   it('records every state entered and left, the transitions taken with their guards, steps and tool calls', async () => {
@@ -68,5 +71,22 @@ describe('run trace', () => {
     const second = await agent.run('two');
     expect(first.trace!.runId).not.toBe(second.trace!.runId);
     expect(second.trace!.steps).toHaveLength(1);
+  });
+
+  it('separates model time from tool time: a step with a fast stream and a slow tool has a short model time and LLM bar', async () => {
+    const model = mockModel([{ toolCalls: [{ id: 's', name: 'sleep', input: { ms: 300, label: 'slow' } }] }, { text: ['done'] }]);
+    const agent = createAgent({ model, tools: { sleep: sleepTool([]) } });
+    const trace = (await agent.run('go')).trace!;
+
+    const [first] = trace.steps;
+    const toolMs = first!.toolCalls[0]!.durationMs!;
+    expect(toolMs).toBeGreaterThanOrEqual(290);
+    expect(first!.durationMs!).toBeGreaterThanOrEqual(toolMs);
+    // The model's part is what the step took besides its tool, never the tool's 300 ms.
+    expect(first!.modelMs!).toBeLessThanOrEqual(first!.durationMs! - toolMs);
+    expect(first!.modelEndedAt!).toBeLessThanOrEqual(first!.toolCalls[0]!.startedAt);
+    const llmLane = timelineLanes(trace, machineGraph(agentMachine)).lanes.find((lane) => lane.label === 'LLM calls')!;
+    const bar = llmLane.bars[0]!;
+    expect(bar.end - bar.start).toBeLessThan(toolMs);
   });
 });

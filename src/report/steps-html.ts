@@ -37,7 +37,8 @@ function stepCard(step: TraceStep): string {
     fact('attempts', String(step.attempts), step.attempts > 1 ? 'warn' : ''),
     fact('tokens', `${totalTokens} (${inputTokens} in · ${outputTokens} out)`),
     fact('first chunk', step.firstChunkMs !== undefined ? formatDuration(step.firstChunkMs) : '–'),
-    fact('duration', step.durationMs !== undefined ? formatDuration(step.durationMs) : 'unfinished'),
+    fact('model', step.modelMs !== undefined ? formatDuration(step.modelMs) : '–'),
+    fact('step', step.durationMs !== undefined ? formatDuration(step.durationMs) : 'unfinished'),
     fact('started', formatOffset(step.startedAt)),
   ];
   const text = step.text.length > 0 ? element('div', { class: 'step-text' }, escapeHtml(step.text)) : element('div', { class: 'step-text empty' }, 'no text');

@@ -74,9 +74,11 @@ export function timelineLanes(trace: RunTrace, graph: MachineGraph): Timeline {
     lanes.push({
       label: 'LLM calls',
       bars: trace.steps.map((step) => {
-        const end = step.startedAt + (step.durationMs ?? Math.max(0, totalMs - step.startedAt));
+        // The bar is the model's time only: a step's tools (and retry waits, approvals) have lanes of their own.
+        const end = step.modelEndedAt ?? step.startedAt + (step.durationMs ?? Math.max(0, totalMs - step.startedAt));
         grow(end);
         const details = [
+          step.modelMs !== undefined ? `model ${formatDuration(step.modelMs)}` : '',
           step.attempts > 1 ? `${step.attempts} attempts` : '',
           step.firstChunkMs !== undefined ? `first chunk after ${formatDuration(step.firstChunkMs)}` : '',
           step.finishReason ?? 'unfinished',

@@ -22,6 +22,8 @@ const runTraceSchema = z.object({
       startedAt: time,
       firstChunkMs: time.optional(),
       durationMs: time.optional(),
+      modelMs: time.optional(),
+      modelEndedAt: time.optional(),
       finishReason: z.string().optional(),
       usage,
       text: z.string(),

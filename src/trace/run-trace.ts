@@ -52,7 +52,12 @@ export interface TraceStep {
   startedAt: number;
   /** From the (last) attempt's request to its first chunk. */
   firstChunkMs?: number;
+  /** The whole step, from its start to its end: model call(s), retry waits, approvals and tools. */
   durationMs?: number;
+  /** Time in the model call itself (the `llm` state), every attempt summed; retry waits, approvals and tools excluded. */
+  modelMs?: number;
+  /** When the step's last model call ended (run-relative ms). */
+  modelEndedAt?: number;
   finishReason?: FinishReason;
   usage: Usage;
   text: string;

@@ -7,6 +7,8 @@ import { TRACE_VERSION, type RunTrace, type TraceStep } from './run-trace.js';
 
 const PREVIEW_CHARS = 2000;
 
+const isModelState = (name: string) => name === 'running.llm' || name.startsWith('running.llm.');
+
 function preview(output: unknown): string {
   const text = typeof output === 'string' ? output : (JSON.stringify(output) ?? String(output));
   return text.length > PREVIEW_CHARS ? `${text.slice(0, PREVIEW_CHARS)}…` : text;
@@ -21,6 +23,8 @@ export class TraceRecorder {
   private trace: RunTrace | undefined;
   private origin = 0;
   private state: { name: string; enteredAt: number } | undefined;
+  /** When the machine entered `running.llm` for the current call. */
+  private modelSince: number | undefined;
 
   constructor(private readonly root: () => AnyActorRef | undefined) {}
 
@@ -61,8 +65,21 @@ export class TraceRecorder {
 
   private enter(name: string, at: number): void {
     if (this.state?.name === name) return;
-    if (this.state) this.trace?.states.push({ state: this.state.name, enteredAt: this.state.enteredAt, leftAt: at });
+    if (this.state) {
+      this.trace?.states.push({ state: this.state.name, enteredAt: this.state.enteredAt, leftAt: at });
+      if (isModelState(this.state.name) && !isModelState(name)) this.leaveModel(at);
+    }
+    if (isModelState(name) && !(this.state && isModelState(this.state.name))) this.modelSince = at;
     this.state = { name, enteredAt: at };
+  }
+
+  /** The model call of the current step ended: its time counts as model time. */
+  private leaveModel(at: number): void {
+    const step = this.currentStep();
+    if (this.modelSince === undefined || !step) return;
+    step.modelMs = (step.modelMs ?? 0) + (at - this.modelSince);
+    step.modelEndedAt = at;
+    this.modelSince = undefined;
   }
 
   hook(timing: HookTiming): void {
