@@ -136,6 +136,8 @@ class StatechartAgent implements Agent {
   private readonly beforeOpen: Array<() => void> = [];
   /** The run a restored session was in the middle of. */
   private resumed: Promise<RunResult> | undefined;
+  /** Set when a step boundary of the active run could not be written; the run then ends `failed`. */
+  private writeFailure: RunError | undefined;
 
   constructor(
     private readonly options: AgentOptions,
@@ -189,14 +191,14 @@ class StatechartAgent implements Agent {
   private async openSession(store: SessionStore, sessionId: string): Promise<void> {
     const log = await store.read(sessionId);
     if (!log) {
-      await store.create(sessionHeader(sessionId));
-      this.recorder = new SessionRecorder(store, sessionId, { messages: [], checkpoints: [] });
+      const version = await store.create(sessionHeader(sessionId));
+      this.recorder = new SessionRecorder(store, sessionId, { messages: [], checkpoints: [], ...(version !== undefined ? { version } : {}) });
       this.current = this.startActor({ messages: this.options.messages ?? [] });
       return;
     }
     for (const warning of log.warnings) this.outbox.push({ type: 'session-warning', sessionId, message: warning });
     const replayed = replaySession(log.records);
-    this.recorder = new SessionRecorder(store, sessionId, replayed);
+    this.recorder = new SessionRecorder(store, sessionId, { ...replayed, version: log.version });
     if (!replayed.last) {
       this.current = this.startActor({ messages: replayed.messages });
       return;
@@ -372,9 +374,7 @@ class StatechartAgent implements Agent {
       next: (snapshot) => {
         if (!this.recorder || actor !== this.current) return;
         const write = this.recorder.observe(snapshot, () => actor.getPersistedSnapshot());
-        write?.catch((error: unknown) =>
-          this.outbox.push({ type: 'session-warning', sessionId: this.sessionId!, message: `writing the session failed: ${errorMessage(error)}` }),
-        );
+        write?.catch((error: unknown) => this.onWriteFailure(actor, error));
         this.outbox.settleMacrostep(write);
       },
       error: (error) => {
@@ -394,8 +394,31 @@ class StatechartAgent implements Agent {
   }
 
   private deliver(event: AgentEvent): void {
-    if (event.type === 'run-end') this.settle(event.result);
+    if (event.type === 'run-end') {
+      const failure = this.writeFailure;
+      this.writeFailure = undefined;
+      // The machine ended the run because the session could not be written: it is a failure, not an abort.
+      if (failure && event.result.outcome === 'aborted') {
+        const result: RunResult = { ...event.result, outcome: 'failed', error: failure };
+        if (result.trace) result.trace = { ...result.trace, outcome: 'failed', error: failure };
+        event = { ...event, result };
+      }
+      this.settle(event.result);
+    }
     this.subject.next(event);
+  }
+
+  /**
+   * A step boundary could not be written (disk full, read-only or deleted file, another writer):
+   * the run must not go on as if it were durable, or a resume would run its tools again. It is
+   * stopped, ends `failed` with error kind `session-write`, and a `session-warning` says why.
+   */
+  private onWriteFailure(actor: Actor<AgentMachine>, error: unknown): void {
+    const message = `writing the session failed: ${errorMessage(error)}`;
+    this.outbox.push({ type: 'session-warning', sessionId: this.sessionId!, message });
+    if (actor !== this.current || actor.getSnapshot().context.run === undefined) return;
+    this.writeFailure ??= { kind: 'session-write', message };
+    actor.send({ type: 'agent.abort', reason: message });
   }
 
   private settle(result: RunResult): void {

@@ -39,6 +39,9 @@ export { forkSession } from './persistence/fork-session.js';
 export type { CheckpointInfo } from './persistence/session-recorder.js';
 export {
   SessionFormatError,
+  SessionConflictError,
+  SessionMissingError,
+  type SessionVersion,
   SESSION_FORMAT,
   SESSION_FORMAT_VERSION,
   type SessionStore,

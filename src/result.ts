@@ -30,6 +30,8 @@ export type ErrorKind =
   | 'invalid-request'
   | 'invalid-response'
   | 'aborted'
+  /** The session store could not write a step boundary (disk full, read-only, deleted, another writer): the run stops rather than go on undurably. */
+  | 'session-write'
   | 'unknown';
 
 export interface RunError {

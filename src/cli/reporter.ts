@@ -49,8 +49,22 @@ export function createReporter(mode: OutputMode, options: ReporterOptions): Repo
     case 'human':
       return humanReporter(options);
     case 'json':
-      return { event() {}, finish: (result) => void options.stdout.write(`${JSON.stringify(result)}\n`), info() {}, warn, notice };
+      return { event: (event) => warnOfSession(event, warn), finish: (result) => void options.stdout.write(`${JSON.stringify(result)}\n`), info() {}, warn, notice };
     case 'events':
-      return { event: (event) => void options.stdout.write(`${JSON.stringify(event)}\n`), finish() {}, info() {}, warn, notice };
+      return {
+        event: (event) => {
+          options.stdout.write(`${JSON.stringify(event)}\n`);
+          warnOfSession(event, warn);
+        },
+        finish() {},
+        info() {},
+        warn,
+        notice,
+      };
   }
+}
+
+/** A session that cannot be written needs attention in every output mode. */
+function warnOfSession(event: AgentEvent, warn: (line: string) => void): void {
+  if (event.type === 'session-warning') warn(`session ${event.sessionId}: ${event.message}`);
 }

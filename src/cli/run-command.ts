@@ -106,7 +106,7 @@ async function run(options: RunCommandOptions, reporter: Reporter, secrets: stri
   secrets.push(...Object.values(keys));
   const model = chooseModel(options, script, keys);
   const recording = options.record !== undefined ? recordModel(model) : undefined;
-  const session = options.session !== undefined ? await openCliSession(options.session, options.resume) : undefined;
+  const session = options.session !== undefined ? await openCliSession(options.session, options.resume, secrets) : undefined;
   const workspace = await prepareWorkspace({
     ...(options.cwd !== undefined ? { cwd: options.cwd } : {}),
     fallback: script ? 'temp' : 'current',

@@ -1,37 +1,63 @@
-import { closeSync, fstatSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readFileSync, readSync, writeSync } from 'node:fs';
+import { closeSync, constants, fstatSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readFileSync, readSync, writeSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { redact } from '../secrets/redact.js';
 import { decodeLog, encodeLine } from './jsonl.js';
-import type { SessionHeader, SessionLog, SessionRecord, SessionStore } from './session-store.js';
+import { withFileLock } from './file-lock.js';
+import {
+  SessionConflictError,
+  SessionMissingError,
+  type SessionHeader,
+  type SessionLog,
+  type SessionRecord,
+  type SessionStore,
+  type SessionVersion,
+} from './session-store.js';
 
 export interface FileStoreOptions {
   /** fsync after every append, for durability against power loss (a killed process needs only the write). Default false. */
   fsync?: boolean;
+  /**
+   * Secrets (API keys) to keep out of the files: every occurrence in what is written — assistant
+   * text, tool inputs and outputs, checkpoint data — is replaced by `[redacted]`.
+   */
+  redact?: readonly string[];
 }
 
+/** Session files hold conversations and tool output: only their owner may read them. */
+const FILE_MODE = 0o600;
+const DIR_MODE = 0o700;
+
 /**
- * A crash mid-write can leave a last line without its newline. Reading skips
- * it; before anything is appended it must go, or the next record would be
- * glued to it and the file could no longer be read.
+ * A crash mid-write can leave a last line without its newline. If that line
+ * is a whole record, the reader keeps it, and so does the writer: it adds the
+ * newline. If it is cut off, the reader skips it, and the writer cuts it, or
+ * the next record would be glued to it and the file could no longer be read.
  */
-function cutTornTail(file: string): void {
-  let fd: number;
+function settleTail(fd: number): void {
+  const size = fstatSync(fd).size;
+  if (size === 0) return;
+  const last = Buffer.alloc(1);
+  readSync(fd, last, 0, 1, size - 1);
+  if (last[0] === 0x0a) return;
+  const text = readFileSync(fd);
+  const lineStart = text.lastIndexOf(0x0a) + 1;
+  if (isJson(text.subarray(lineStart).toString('utf8'))) writeAll(fd, Buffer.from('\n'), size);
+  else ftruncateSync(fd, lineStart);
+}
+
+function isJson(text: string): boolean {
   try {
-    fd = openSync(file, 'r+');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
-    throw error;
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
   }
-  try {
-    const size = fstatSync(fd).size;
-    if (size === 0) return;
-    const last = Buffer.alloc(1);
-    readSync(fd, last, 0, 1, size - 1);
-    if (last[0] === 0x0a) return;
-    const text = readFileSync(fd);
-    ftruncateSync(fd, text.lastIndexOf(0x0a) + 1);
-  } finally {
-    closeSync(fd);
+}
+
+function writeAll(fd: number, bytes: Buffer, position?: number): void {
+  for (let written = 0; written < bytes.length; ) {
+    written += writeSync(fd, bytes, written, bytes.length - written, position === undefined ? null : position + written);
   }
 }
 
@@ -46,9 +72,17 @@ function fileOf(dir: string, sessionId: string): string {
 
 /**
  * The embedded session store: one append-only JSONL file per session in
- * `dir` (created when missing). Appending a step writes its new lines at the
- * end of the file — nothing is ever rewritten — and returns once the write
- * reached the operating system.
+ * `dir` (created when missing, readable by its owner only). Appending a step
+ * writes its new lines at the end of the file — nothing is ever rewritten —
+ * and returns once the write reached the operating system.
+ *
+ * One writer at a time: a session's version is its file's size. An append
+ * that passes the size it last read or wrote (`after`, as the agent does) is
+ * refused with `SessionConflictError` when the file has changed since —
+ * another agent or process wrote to the session — and writes nothing. The
+ * check and the write happen under a short lock file (`<id>.jsonl.lock`), so
+ * two processes cannot both pass it; a lock left by a killed process is taken
+ * over.
  *
  * @example
  * ```ts
@@ -56,37 +90,65 @@ function fileOf(dir: string, sessionId: string): string {
  * ```
  */
 export function fileStore(dir: string, options: FileStoreOptions = {}): SessionStore {
-  const writeLines = (file: string, text: string, flags: string) => {
-    mkdirSync(path.dirname(file), { recursive: true });
-    const fd = openSync(file, flags);
-    try {
-      const bytes = Buffer.from(text);
-      for (let written = 0; written < bytes.length; ) written += writeSync(fd, bytes, written);
-      if (options.fsync) fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
+  const secrets = options.redact ?? [];
+  const encode = (records: Array<SessionHeader | SessionRecord>) => {
+    const text = records.map(encodeLine).join('');
+    return Buffer.from(secrets.length > 0 ? redact(text, secrets) : text);
   };
   return {
     async read(sessionId: string): Promise<SessionLog | undefined> {
       const file = fileOf(dir, sessionId);
-      let text: string;
+      let bytes: Buffer;
       try {
-        text = await readFile(file, 'utf8');
+        bytes = await readFile(file);
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
         throw error;
       }
-      return decodeLog(text, file);
+      return { ...decodeLog(bytes.toString('utf8'), file), version: bytes.length };
     },
-    async create(header: SessionHeader): Promise<void> {
-      writeLines(fileOf(dir, header.sessionId), encodeLine(header), 'wx');
+    async create(header: SessionHeader): Promise<SessionVersion> {
+      const file = fileOf(dir, header.sessionId);
+      mkdirSync(path.dirname(file), { recursive: true, mode: DIR_MODE });
+      const bytes = encode([header]);
+      const fd = openSync(file, 'wx', FILE_MODE);
+      try {
+        writeAll(fd, bytes);
+        if (options.fsync) fsyncSync(fd);
+      } finally {
+        closeSync(fd);
+      }
+      return bytes.length;
     },
-    async append(sessionId: string, records: SessionRecord[]): Promise<void> {
-      if (records.length === 0) return;
+    async append(sessionId: string, records: SessionRecord[], appendOptions: { after?: SessionVersion } = {}): Promise<SessionVersion | void> {
       const file = fileOf(dir, sessionId);
-      cutTornTail(file);
-      writeLines(file, records.map(encodeLine).join(''), 'a');
+      return withFileLock(`${file}.lock`, () => {
+        let fd: number;
+        try {
+          // No O_CREAT: a session file deleted while open is not recreated without its header.
+          fd = openSync(file, constants.O_RDWR | constants.O_APPEND);
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+            throw new SessionMissingError(`session ${sessionId}: ${file} is gone (deleted while the session was open); nothing was written, and it is not recreated`);
+          }
+          throw error;
+        }
+        try {
+          const size = fstatSync(fd).size;
+          if (appendOptions.after !== undefined && size !== appendOptions.after) {
+            throw new SessionConflictError(
+              `session ${sessionId} was written by another writer since this one read it (${file} is ${size} bytes, expected ${String(appendOptions.after)}); nothing was written: open the session again to continue it`,
+            );
+          }
+          if (records.length === 0) return size;
+          settleTail(fd);
+          writeAll(fd, encode(records));
+          if (options.fsync) fsyncSync(fd);
+          return fstatSync(fd).size;
+        } finally {
+          closeSync(fd);
+        }
+      });
     },
   };
 }

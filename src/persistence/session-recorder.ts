@@ -4,7 +4,7 @@ import type { AgentContext } from '../machines/context.js';
 import { stateName } from '../machines/state-name.js';
 export { stateName } from '../machines/state-name.js';
 import { checkpointSnapshot } from './checkpoint-snapshot.js';
-import type { CheckpointRecord, SessionRecord, SessionStore } from './session-store.js';
+import type { CheckpointRecord, SessionRecord, SessionStore, SessionVersion } from './session-store.js';
 
 /** What `agent.checkpoints()` lists: one step boundary of the session (a checkpoint record without its snapshot). */
 export type CheckpointInfo = Omit<CheckpointRecord, 'type' | 'snapshot'>;
@@ -28,13 +28,16 @@ export class SessionRecorder {
   private ended: { outcome: Outcome; runId: string } | undefined;
   private readonly list: CheckpointInfo[];
   private chain: Promise<void> = Promise.resolve();
+  /** The session as this writer last read or wrote it: the store refuses an append once someone else wrote. */
+  private version: SessionVersion | undefined;
 
   constructor(
     private readonly store: SessionStore,
     private readonly sessionId: string,
-    restored: { messages: ModelMessage[]; checkpoints: CheckpointRecord[] },
+    restored: { messages: ModelMessage[]; checkpoints: CheckpointRecord[]; version?: SessionVersion | undefined },
   ) {
     this.written = restored.messages;
+    this.version = restored.version;
     this.list = restored.checkpoints.map(checkpointInfo);
     const last = restored.checkpoints.at(-1);
     if (last) this.lastKey = `${last.state}|${last.runId ?? ''}|${last.step}|restored`;
@@ -76,7 +79,10 @@ export class SessionRecorder {
     // Writes run one after another; what a write adds is decided when its turn comes, from what the
     // earlier ones really wrote, so a failed write's messages go out with the next one.
     const write = this.chain.then(async () => {
-      await this.store.append(this.sessionId, [...this.messageRecords(messages), checkpoint]);
+      const version = await this.store.append(this.sessionId, [...this.messageRecords(messages), checkpoint], {
+        ...(this.version !== undefined ? { after: this.version } : {}),
+      });
+      if (version !== undefined) this.version = version;
       this.written = messages;
     });
     this.chain = write.catch(() => {

@@ -53,7 +53,15 @@ export interface SessionLog {
   records: SessionRecord[];
   /** Problems found and skipped while reading (a torn last line). */
   warnings: string[];
+  /**
+   * Which state of the session this is, for {@link SessionStore.append}'s `after`: a writer that
+   * passes it is refused once anyone else has written since. Opaque; stores that cannot tell leave it out.
+   */
+  version?: SessionVersion;
 }
+
+/** A store's mark of one state of a session (the file's size for `fileStore`). Opaque to callers. */
+export type SessionVersion = string | number;
 
 /**
  * Where sessions live. `fileStore(dir)` is the embedded default (one JSONL file
@@ -62,18 +70,34 @@ export interface SessionLog {
  * Contract: `append` resolves only once the records are written (the agent
  * reports a step boundary after that); records of one session are appended in
  * call order; `read` returns the records in the order they were appended.
+ *
+ * One writer at a time: a writer passes the version it last read or wrote as
+ * `after`, and `append` rejects with `SessionConflictError`, writing nothing,
+ * when the session has changed since (another agent or process wrote to it).
+ * `append` never creates a session: one that is gone is a `SessionMissingError`.
  */
 export interface SessionStore {
   /** The session's log, or undefined when there is no such session. Throws `SessionFormatError` for an unreadable one. */
   read(sessionId: string): Promise<SessionLog | undefined>;
-  /** Starts a session. Throws when it exists already. */
-  create(header: SessionHeader): Promise<void>;
-  append(sessionId: string, records: SessionRecord[]): Promise<void>;
+  /** Starts a session and resolves with its version. Throws when it exists already. */
+  create(header: SessionHeader): Promise<SessionVersion | void>;
+  /** Appends records and resolves with the session's new version (when the store keeps versions). */
+  append(sessionId: string, records: SessionRecord[], options?: { after?: SessionVersion }): Promise<SessionVersion | void>;
 }
 
 /** A session log this version cannot read: another format version, or a corrupt line that is not the last. */
 export class SessionFormatError extends Error {
   override readonly name = 'SessionFormatError';
+}
+
+/** Another writer changed the session since this one read it: nothing was written. Reopen the session to go on. */
+export class SessionConflictError extends Error {
+  override readonly name = 'SessionConflictError';
+}
+
+/** The session to append to is gone (deleted while open): it is not recreated. */
+export class SessionMissingError extends Error {
+  override readonly name = 'SessionMissingError';
 }
 
 export function sessionHeader(sessionId: string, forkedFrom?: SessionHeader['forkedFrom']): SessionHeader {

@@ -1,9 +1,11 @@
-import { readFileSync } from 'node:fs';
-import { appendFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { appendFile, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { tool } from 'ai';
+import { z } from 'zod';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createAgent, fileStore, forkSession, SessionFormatError, type AgentEvent } from '../../src/index.js';
+import { createAgent, fileStore, forkSession, SessionFormatError, type AgentEvent, type SessionStore } from '../../src/index.js';
 import { expectValidHistory } from '../support/history.js';
 import { mockModel } from '../support/mock-model.js';
 import { recordEvents } from '../support/record.js';
@@ -132,5 +134,127 @@ describe('forks', () => {
     const forkAgain = createAgent({ model: mockModel([{ text: ['fork goes on'] }]), tools: { add: addTool }, store, sessionId: 'fork' });
     const forkNext = await forkAgain.run('and then?');
     expect(forkNext.messages.slice(0, forked!.messages.length)).toEqual(forked!.messages);
+  });
+});
+
+describe('one writer per session, loud failures, private files', () => {
+  it('two agents on one session: the second writer is refused with a clear error, the first keeps working, and a fresh reader sees a coherent history', async () => {
+    const store = fileStore(dir);
+    await createAgent({ model: mockModel([{ text: ['hello'] }]), store, sessionId: 's' }).run('start');
+    const a = createAgent({ model: mockModel([{ text: ['answer A'] }, { text: ['answer A2'] }]), store, sessionId: 's' });
+    const b = createAgent({ model: mockModel([{ text: ['answer B'] }]), store, sessionId: 's' });
+    await Promise.all([a.ready(), b.ready()]);
+
+    const resultA = await a.run('question A');
+    const resultB = await b.run('question B');
+    const resultA2 = await a.run('question A2');
+
+    expect(resultA.outcome).toBe('completed');
+    expect(resultB.outcome).toBe('failed');
+    expect(resultB.error).toMatchObject({ kind: 'session-write', message: expect.stringContaining('another writer') });
+    expect(resultA2.outcome).toBe('completed');
+    const fresh = createAgent({ model: mockModel([]), store, sessionId: 's' });
+    await fresh.ready();
+    const texts = JSON.stringify(fresh.messages);
+    expect(texts).toContain('question A2');
+    expect(texts).not.toContain('question B');
+    expect(fresh.messages).toEqual(resultA2.messages);
+  });
+
+  it('the same rule holds across store instances (as for two processes): a stale writer’s append is refused and writes nothing', async () => {
+    const first = fileStore(dir);
+    const second = fileStore(dir);
+    await createAgent({ model: mockModel([{ text: ['hi'] }]), store: first, sessionId: 'p' }).run('start');
+    const seenByOne = (await first.read('p'))!.version!;
+    const seenByOther = (await second.read('p'))!.version!;
+    const checkpoint = { type: 'checkpoint' as const, id: 99, at: '', state: 'idle', step: 0, messageCount: 2, snapshot: {} };
+    await first.append('p', [checkpoint], { after: seenByOne });
+    const sizeBefore = (await readFile(path.join(dir, 'p.jsonl'))).length;
+    await expect(second.append('p', [checkpoint], { after: seenByOther })).rejects.toThrow(/another writer/);
+    expect((await readFile(path.join(dir, 'p.jsonl'))).length).toBe(sizeBefore);
+  });
+
+  it('a complete last record without its newline is kept by the reader and by the next append alike', async () => {
+    const store = fileStore(dir);
+    const agent = createAgent({ model: mockModel([addTurn(1, 2, 'c1'), { text: ['3'] }]), tools: { add: addTool }, store, sessionId: 't' });
+    await agent.run('1+2?');
+    const file = path.join(dir, 't.jsonl');
+    const text = await readFile(file, 'utf8');
+    await writeFile(file, text.slice(0, -1)); // the last newline lost in a crash
+    const lastId = agent.checkpoints().at(-1)!.id;
+
+    const resumed = createAgent({ model: mockModel([{ text: ['again'] }]), tools: { add: addTool }, store, sessionId: 't' });
+    await resumed.ready();
+    expect(resumed.checkpoints().at(-1)!.id).toBe(lastId);
+    await resumed.run('more');
+
+    const fresh = createAgent({ model: mockModel([]), store, sessionId: 't' });
+    await fresh.ready();
+    expect(fresh.checkpoints().map((checkpoint) => checkpoint.id)).toEqual(resumed.checkpoints().map((checkpoint) => checkpoint.id));
+    await expect(forkSession({ store, from: 't', at: lastId })).resolves.toEqual(expect.any(String));
+  });
+
+  it('session files are private (0600, directory 0700) and keep no secret the store is told to redact', async () => {
+    const key = 'sk-test-SECRETSECRETSECRET123';
+    const sessions = path.join(dir, 'private');
+    const store = fileStore(sessions, { redact: [key] });
+    await createAgent({ model: mockModel([{ text: [`the key is ${key}`] }]), store, sessionId: 'k' }).run(`remember ${key}`);
+    const file = path.join(sessions, 'k.jsonl');
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
+    expect((await stat(sessions)).mode & 0o777).toBe(0o700);
+    expect(await readFile(file, 'utf8')).not.toContain(key);
+  });
+
+  it('a disk that fills up mid-run ends the run failed (session-write), loudly, and a resume does not run a durable tool again', async () => {
+    const inner = fileStore(dir);
+    let full = false;
+    const store: SessionStore = {
+      read: (id) => inner.read(id),
+      create: (header) => inner.create(header),
+      append: (id, records, options) => (full ? Promise.reject(Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' })) : inner.append(id, records, options)),
+    };
+    const log: string[] = [];
+    const counted = tool({ description: 'counts', inputSchema: z.object({ n: z.number() }), execute: async ({ n }) => void log.push(`T${n}`) });
+    const model = mockModel([
+      { toolCalls: [{ id: 't1', name: 'counted', input: { n: 1 } }] },
+      { toolCalls: [{ id: 't2', name: 'counted', input: { n: 2 } }] },
+      { toolCalls: [{ id: 't3', name: 'counted', input: { n: 3 } }] },
+      { text: ['done'] },
+    ]);
+    const agent = createAgent({ model, tools: { counted }, store, sessionId: 'full' });
+    const events = recordEvents(agent);
+    const sub = agent.events$.subscribe((event) => {
+      if (event.type === 'tool-result' && event.toolCallId === 't1') full = true;
+    });
+
+    const result = await agent.run('go');
+    sub.unsubscribe();
+
+    expect(result.outcome).toBe('failed');
+    expect(result.error).toMatchObject({ kind: 'session-write', message: expect.stringContaining('ENOSPC') });
+    expect(events.some((event) => event.type === 'session-warning')).toBe(true);
+    expect(log).not.toContain('T3');
+
+    full = false;
+    const resumed = createAgent({ model: mockModel([{ text: ['done'] }, { text: ['done'] }, { text: ['done'] }]), tools: { counted }, store: inner, sessionId: 'full' });
+    await resumed.resume();
+    expect(log.filter((entry) => entry === 'T1')).toHaveLength(1);
+  });
+
+  it('a session file deleted mid-run is not recreated without its header: the run ends failed and the directory holds no headless file', async () => {
+    const store = fileStore(dir);
+    const file = path.join(dir, 'gone.jsonl');
+    const model = mockModel([addTurn(1, 2, 'c1'), addTurn(3, 4, 'c2'), { text: ['7'] }]);
+    const agent = createAgent({ model, tools: { add: addTool }, store, sessionId: 'gone' });
+    const sub = agent.events$.subscribe((event) => {
+      if (event.type === 'tool-result' && event.toolCallId === 'c1') rmSync(file);
+    });
+
+    const result = await agent.run('go');
+    sub.unsubscribe();
+
+    expect(result.outcome).toBe('failed');
+    expect(result.error).toMatchObject({ kind: 'session-write', message: expect.stringContaining('not recreated') });
+    expect(readdirSync(dir).filter((name) => name.endsWith('.jsonl'))).toEqual([]);
   });
 });
