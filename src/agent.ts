@@ -60,8 +60,10 @@ export interface Agent {
   readonly pendingApprovals: string[];
   /**
    * Redirects the active run: the tool call that is executing finishes, the calls of that step not yet
-   * started are skipped, the message is appended and the model is called again. While idle, the
-   * message waits for the next run and is appended after its prompt.
+   * started are skipped, the message is appended and the model is called again. While calls wait for
+   * approval, the wait ends at once: they are skipped, leave `pendingApprovals`, and a later
+   * `approve`/`deny` for them throws `ApprovalError`. While idle, the message waits for the next run
+   * and is appended after its prompt.
    */
   steer(message: string | ModelMessage): void;
   /** Queues a message delivered when the run would otherwise complete, so the same run goes on. While idle, it waits for the next run. */

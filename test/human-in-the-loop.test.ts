@@ -121,6 +121,29 @@ describe('approvals', () => {
     await expectValidHistory(result.messages);
   });
 
+  it('steering while calls wait for approval ends the wait at once: no later approval is accepted and then ignored', async () => {
+    const counts: Record<string, number> = {};
+    const model = mockModel([{ toolCalls: [{ id: 'one', name: 'list', input: {} }, { id: 'two', name: 'list', input: { path: 'x' } }] }, { text: ['changing course'] }]);
+    const agent = createAgent({ model, tools: { list: countingTool(counts, 'list') }, approval: { ask: ['*'] } });
+    const run = agent.run('go');
+    await nextEvent(agent, 'approval-request');
+    agent.approve('one');
+
+    agent.steer('Stop, look at the tests instead.');
+
+    expect(agent.pendingApprovals).toEqual([]);
+    expect(() => agent.approve('two')).toThrow(ApprovalError);
+    const result = await run;
+    expect(result.outcome).toBe('completed');
+    expect(counts).toEqual({});
+    expect(toolOutputs(result.messages)).toEqual({
+      one: { type: 'error-text', value: 'Tool call skipped: a new user message arrived before it ran.' },
+      two: { type: 'error-text', value: 'Tool call skipped: a new user message arrived before it ran.' },
+    });
+    expect(promptText(model.doStreamCalls[1]!.prompt)).toContain('look at the tests instead');
+    await expectValidHistory(result.messages);
+  });
+
   it("onDeny: 'stop' ends the run denied with a valid history and runs nothing", async () => {
     const counts: Record<string, number> = {};
     const model = mockModel([{ toolCalls: [{ id: 'a', name: 'list', input: {} }, { id: 'b', name: 'list', input: {} }] }]);

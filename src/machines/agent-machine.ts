@@ -153,6 +153,8 @@ export const agentMachine = agentSetup.createMachine({
             { guard: 'isDoomLoopDenied', target: '#agent.idle', actions: { type: 'endRun', params: { outcome: 'doom-loop' } } },
             { guard: 'isDeniedStop', target: '#agent.idle', actions: { type: 'endRun', params: { outcome: 'denied' } } },
             { guard: 'areApprovalsSettled', target: 'toolExec' },
+            // Steering redirects the run at once: the wait ends, and toolExec skips every call not yet run.
+            { guard: 'isSteeringQueued', target: 'toolExec' },
           ],
           invoke: { id: 'approvalDeadline', src: 'approvalDeadline', input: ({ context }) => ({ at: context.run?.approvalDeadline }) },
           on: {

@@ -112,6 +112,7 @@ export const agentSetup = setup({
     isMaxStepsReached: ({ context }) => guards.isMaxStepsReached(context),
     needsApproval: ({ context }) => guards.needsApproval(context),
     areApprovalsSettled: ({ context }) => !guards.hasUnansweredApprovals(context),
+    isSteeringQueued: ({ context }) => guards.isSteeringQueued(context),
     isDoomLoopDenied: ({ context }) => guards.isDoomLoopDenied(context),
     isDeniedStop: ({ context }) => guards.isDeniedStop(context),
     areAllToolsAnswered: ({ context }) => guards.areAllToolsAnswered(context),

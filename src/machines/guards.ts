@@ -148,6 +148,11 @@ export function needsApproval(context: AgentContext): boolean {
   return context.config.hasApprovalPolicy || (context.config.doomLoopAction === 'ask' && isDoomLoop(context));
 }
 
+/** A steering message waits: it redirects the run, so the step's calls not yet started are skipped. */
+export function isSteeringQueued(context: AgentContext): boolean {
+  return context.queues.steering.length > 0;
+}
+
 export function hasUnansweredApprovals(context: AgentContext): boolean {
   return context.run?.approvals?.some(isUnanswered) ?? false;
 }

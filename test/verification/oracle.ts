@@ -93,7 +93,10 @@ const isDenied = (approval: ApprovalState) => approval.decision === 'deny' || ap
 
 /** Every approval answered: a denied doom-loop call ends `doom-loop`, a denial with `onDeny: 'stop'` ends `denied`, else the tools run. */
 function decideApprovals(context: AgentContext, run: RunState, approvals: ApprovalState[]): Verdict {
-  if (approvals.some((approval) => approval.decision === 'ask' && approval.answer === undefined)) return goesOn;
+  if (approvals.some((approval) => approval.decision === 'ask' && approval.answer === undefined)) {
+    // A steering message already waiting ends the wait at once: toolExec skips every call.
+    return context.queues.steering.length > 0 ? atStepBoundary(context, run) : goesOn;
+  }
   if (approvals.some((approval) => approval.reason === 'doom-loop' && approval.answer === 'denied')) return ends('doom-loop');
   if (context.config.onDeny === 'stop' && approvals.some(isDenied)) return ends('denied');
   return enterToolExec(context, run, approvals.every(isDenied));
@@ -121,6 +124,8 @@ export function expectedVerdict(before: AgentSnapshot, event: AgentMachineEvent)
     return ends(first);
   }
   if (type === 'llm.finish' || type === 'llm.error' || type === 'llm.aborted') return decideLlmEnd(context, run, event);
+  // Steering while calls await approval ends the wait: toolExec skips every call, and the step is over.
+  if (type === 'agent.steer' && before.matches({ running: 'awaitingApproval' })) return atStepBoundary(context, run);
   if (type === 'llm.firstChunk' || type === 'retry.due' || type === 'agent.steer' || type === 'agent.followUp') return goesOn;
   if (type === 'xstate.done.actor.compaction') return goesOn;
   if (type === 'xstate.error.actor.compaction') return ends('context-limit', 'context-overflow');
