@@ -8,7 +8,7 @@ import { createProviderStreamError } from '@ai-sdk/provider-utils';
 import { dynamicTool, jsonSchema, tool, type ModelMessage, type ToolSet } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { directStep } from '../src/actors/direct-step.js';
 import type { StepFunction, StepRequest } from '../src/actors/step.js';
@@ -452,9 +452,8 @@ describe('directStep yields the same parts as streamLanguageModelCallStep', () =
     await expectSameParts(script, { breakAfter: 2 });
     const reference = await record(streamLanguageModelCallStep, script, { breakAfter: 2 });
     const direct = await record(directStep, script, { breakAfter: 2 });
-    await new Promise((resolve) => setTimeout(resolve, 5));
-    expect(reference.provider.cancelled).toHaveLength(1);
-    expect(direct.provider.cancelled).toHaveLength(1);
+    await vi.waitFor(() => expect(reference.provider.cancelled).toHaveLength(1), { timeout: 10_000, interval: 5 });
+    await vi.waitFor(() => expect(direct.provider.cancelled).toHaveLength(1), { timeout: 10_000, interval: 5 });
   });
 });
 

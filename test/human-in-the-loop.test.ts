@@ -243,12 +243,30 @@ describe('steering and follow-ups', () => {
       },
       { text: ['changing course'] },
     ]);
-    const agent = createAgent({ model, tools: { sleep: sleepTool(log) }, toolExecution: 'sequential' });
+    // The first call runs until the test lets it finish, so the steer lands while it runs however busy the machine is.
+    let releaseOne!: () => void;
+    const oneReleased = new Promise<void>((resolve) => (releaseOne = resolve));
+    let oneStarted!: () => void;
+    const oneRunning = new Promise<void>((resolve) => (oneStarted = resolve));
+    const gated = tool({
+      description: 'Sleeps until released',
+      inputSchema: z.object({ ms: z.number(), label: z.string() }),
+      execute: async ({ label }) => {
+        log.push(`start ${label}`);
+        if (label === 'one') {
+          oneStarted();
+          await oneReleased;
+        }
+        log.push(`end ${label}`);
+        return `slept ${label}`;
+      },
+    });
+    const agent = createAgent({ model, tools: { sleep: gated }, toolExecution: 'sequential' });
     const events = recordEvents(agent);
     const run = agent.run('go');
-    await nextEvent(agent, 'tool-call');
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    await oneRunning;
     agent.steer('Stop, look at the tests instead.');
+    releaseOne();
     const result = await run;
 
     expect(log).toEqual(['start one', 'end one']);

@@ -2,6 +2,7 @@ import { appendFile, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { tool } from 'ai';
+import { waitFor } from 'xstate';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { AgentBusyError, agentTool, createAgent, fileStore, type SessionStore } from '../src/index.js';
@@ -23,13 +24,26 @@ describe('regressions from the core review', () => {
     const agent = createAgent({
       model: mockModel([{ toolCalls: [{ id: 'x', name: 'sideEffect', input: {} }] }]),
       tools: { sideEffect },
-      hooks: { beforeToolCall: [() => new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 80))] },
+      hooks: {
+        beforeToolCall: [
+          () =>
+            new Promise<undefined>((resolve) => {
+              hookStarted();
+              releaseHook = () => resolve(undefined);
+            }),
+        ],
+      },
     });
+    let hookStarted!: () => void;
+    let releaseHook!: () => void;
+    const started = new Promise<void>((resolve) => (hookStarted = resolve));
     const run = agent.run('go');
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await started;
     agent.abort('stop');
     const result = await run;
-    await new Promise((resolve) => setTimeout(resolve, 120));
+    // The hook answers only now, after the abort: the tool must still not run.
+    releaseHook();
+    await new Promise((resolve) => setImmediate(resolve));
     expect(result.outcome).toBe('aborted');
     expect(log).toEqual([]);
     await expectValidHistory(result.messages);
@@ -80,7 +94,10 @@ describe('regressions from the core review', () => {
     const store = fileStore(dir);
     const first = createAgent({ model: mockModel([{ text: ['x'], holdBeforeFirst: true }]), store, sessionId: 'r' });
     void first.run('started');
-    await new Promise((resolve) => setTimeout(resolve, 30));
+    await first.ready();
+    await waitFor(first.actor, (state) => state.matches({ running: { llm: 'calling' } }));
+    // The calling checkpoint's write is queued on promise callbacks: let them run.
+    await new Promise((resolve) => setImmediate(resolve));
     const second = createAgent({ model: mockModel([{ text: ['resumed'] }]), store, sessionId: 'r' });
     await expect(second.run('another')).rejects.toThrow(AgentBusyError);
     expect((await second.resume())?.text).toBe('resumed');
@@ -102,13 +119,18 @@ describe('regressions from the core review', () => {
   });
 
   it('abort during transformPrompt ends the run aborted', async () => {
+    let transforming!: () => void;
+    const started = new Promise<void>((resolve) => (transforming = resolve));
     const agent = createAgent({
       model: mockModel([{ text: ['never'] }]),
       transformPrompt: (messages, options) =>
-        new Promise((_resolve, reject) => options?.signal?.addEventListener('abort', () => reject(new Error(String(options.signal?.reason))))),
+        new Promise((_resolve, reject) => {
+          transforming();
+          options?.signal?.addEventListener('abort', () => reject(new Error(String(options.signal?.reason))));
+        }),
     });
     const run = agent.run('go');
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    await started;
     agent.abort('user stop');
     expect((await run).outcome).toBe('aborted');
   });

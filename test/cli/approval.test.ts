@@ -29,7 +29,10 @@ function fakeAgent() {
   };
 }
 
-const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
+/** Lets pending promise callbacks and immediate timers run (no fixed delay). */
+const settle = () => new Promise((resolve) => setImmediate(resolve));
+/** Waits until `count` answers were given, however busy the machine is. */
+const answered = (answers: string[], count: number) => vi.waitFor(() => expect(answers).toHaveLength(count), { timeout: 10_000, interval: 5 });
 
 describe('approval mode', () => {
   it('--yes approves all; otherwise a terminal asks and anything else denies', () => {
@@ -52,7 +55,7 @@ describe('answerApprovals', () => {
     answerApprovals({ agent, mode: 'approve-all', info, warn: () => {} });
     emit(request('a'));
     emit(request('b', 'bash', 'doom-loop'));
-    await settle();
+    await answered(answers, 2);
     expect(answers).toEqual(['approve a', 'approve b']);
     expect(info).toHaveBeenCalledWith('approved by --yes: write {"path":"a.txt"}');
     expect(info).toHaveBeenCalledWith('approved by --yes: bash {"path":"a.txt"} (repeated call: doom loop)');
@@ -63,7 +66,7 @@ describe('answerApprovals', () => {
     const warn = vi.fn();
     answerApprovals({ agent, mode: 'deny', info: () => {}, warn });
     emit(request('a'));
-    await settle();
+    await answered(answers, 1);
     expect(answers).toEqual(['deny a: no one could approve it (loopchart runs without a terminal and without --yes)']);
     expect(warn).toHaveBeenCalledWith(
       'denied: write {"path":"a.txt"}: it needs approval and there is no terminal to ask; run with --yes to approve such calls',
@@ -85,7 +88,7 @@ describe('answerApprovals', () => {
     answerApprovals({ agent, mode: 'ask', askUser, info: () => {}, warn: () => {} });
     emit(request('yes'));
     emit(request('no'));
-    await settle();
+    await answered(answers, 2);
     expect(asked).toEqual(['yes', 'no']);
     expect(answers).toEqual(['approve yes', 'deny no: the user declined it']);
   });
@@ -104,7 +107,7 @@ describe('answerApprovals', () => {
       warn: () => {},
     });
     emit(request('a'));
-    await settle();
+    await vi.waitFor(() => expect(signal).toBeDefined(), { timeout: 10_000, interval: 5 });
     stop();
     await settle();
     expect(signal?.aborted).toBe(true);

@@ -17,7 +17,7 @@ function processIsGone(pid: number): boolean {
   return stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z');
 }
 
-async function waitUntilGone(pid: number, timeoutMs = 1000): Promise<boolean> {
+async function waitUntilGone(pid: number, timeoutMs = 10_000): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (processIsGone(pid)) return true;
@@ -101,7 +101,7 @@ describe('bash tool', () => {
     );
     // Abort only once both background processes have started, however slow the machine is.
     const started = path.join(ws.root, 'started');
-    for (let i = 0; i < 500 && (!existsSync(started) || readFileSync(started, 'utf8').trim().split('\n').length < 2); i++) {
+    for (let i = 0; i < 3_000 && (!existsSync(started) || readFileSync(started, 'utf8').trim().split('\n').length < 2); i++) {
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
     controller.abort();
