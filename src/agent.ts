@@ -40,7 +40,11 @@ export class ApprovalError extends Error {
 
 /** An agent: a running statechart actor with a small, promise-based facade. */
 export interface Agent {
-  /** Runs the loop on `prompt`, continuing the history. Resolves with the outcome; never rejects for loop-level failures. */
+  /**
+   * Runs the loop on `prompt`, continuing the history. Resolves with the outcome; never rejects for
+   * loop-level failures. Rejects with a `TypeError` for a malformed prompt (empty, not a string, a
+   * message or an array of messages) and with `AgentBusyError` while another run is active.
+   */
   run(prompt: Prompt): Promise<RunResult>;
   /** Every event the agent reports, in order. */
   readonly events$: Observable<AgentEvent>;
@@ -64,9 +68,13 @@ export interface Agent {
    * approval, the wait ends at once: they are skipped, leave `pendingApprovals`, and a later
    * `approve`/`deny` for them throws `ApprovalError`. While idle, the message waits for the next run
    * and is appended after its prompt.
+   * @throws TypeError when `message` is not a string or a `ModelMessage`.
    */
   steer(message: string | ModelMessage): void;
-  /** Queues a message delivered when the run would otherwise complete, so the same run goes on. While idle, it waits for the next run. */
+  /**
+   * Queues a message delivered when the run would otherwise complete, so the same run goes on. While idle, it waits for the next run.
+   * @throws TypeError when `message` is not a string or a `ModelMessage`.
+   */
   followUp(message: string | ModelMessage): void;
   /** The current history. */
   readonly messages: ModelMessage[];
@@ -457,8 +465,39 @@ class StatechartAgent implements Agent {
   }
 }
 
+const ROLES = new Set(['system', 'user', 'assistant', 'tool']);
+
+/** What is wrong with `value` as a `ModelMessage`, checked by shape only (cheap: the parts are not walked); undefined when nothing is. */
+function messageProblem(value: unknown): string | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return `expected a message object, got ${describe(value)}`;
+  const { role, content } = value as { role?: unknown; content?: unknown };
+  if (typeof role !== 'string' || !ROLES.has(role)) return `its role must be one of system, user, assistant, tool (got ${describe(role)})`;
+  if (typeof content !== 'string' && !Array.isArray(content)) return `its content must be a string or an array of parts (got ${describe(content)})`;
+  if (Array.isArray(content) && content.some((part) => typeof part !== 'object' || part === null || typeof (part as { type?: unknown }).type !== 'string')) {
+    return 'every part of its content must be an object with a type';
+  }
+  return undefined;
+}
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return typeof value === 'string' ? JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value) : typeof value;
+}
+
+/**
+ * The prompt as messages. A malformed prompt is the caller's error, reported as a `TypeError` that
+ * says what is wrong; it never reaches the machine.
+ */
 function toMessages(prompt: Prompt): ModelMessage[] {
   if (prompt === '' || (Array.isArray(prompt) && prompt.length === 0)) throw new TypeError('The prompt is empty.');
   if (typeof prompt === 'string') return [{ role: 'user', content: prompt }];
-  return Array.isArray(prompt) ? prompt : [prompt];
+  const messages: unknown[] = Array.isArray(prompt) ? prompt : [prompt];
+  messages.forEach((message, index) => {
+    const problem = messageProblem(message);
+    if (problem !== undefined) {
+      throw new TypeError(`Invalid prompt${messages.length > 1 || Array.isArray(prompt) ? ` (message ${index})` : ''}: ${problem}. Pass a string, a ModelMessage or an array of them.`);
+    }
+  });
+  return messages as ModelMessage[];
 }

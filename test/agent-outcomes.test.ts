@@ -244,3 +244,29 @@ describe('run outcomes', () => {
     expect((await first).outcome).toBe('aborted');
   });
 });
+
+describe('malformed prompts', () => {
+  it.each([
+    ['undefined', undefined],
+    ['null', null],
+    ['a number', 42],
+    ['an object that is no message', { text: 'hi' }],
+    ['an array of strings', ['hi']],
+    ['a message without content', [{ role: 'user' }]],
+    ['a message with an unknown role', { role: 'robot', content: 'hi' }],
+  ])('run(%s) rejects with a TypeError that says what is wrong, and the agent keeps working', async (_name, prompt) => {
+    const agent = createAgent({ model: mockModel([{ text: ['still here'] }]) });
+    await expect(agent.run(prompt as never)).rejects.toThrow(TypeError);
+    await expect(agent.run(prompt as never)).rejects.toThrow(/Invalid prompt|empty/);
+    const result = await agent.run('hello');
+    expect(result.outcome).toBe('completed');
+    expect(result.messages).toHaveLength(2);
+  });
+
+  it('steer() and followUp() with a malformed message throw a TypeError and queue nothing', () => {
+    const agent = createAgent({ model: mockModel([]) });
+    expect(() => agent.steer(42 as never)).toThrow(TypeError);
+    expect(() => agent.followUp({ role: 'user' } as never)).toThrow(TypeError);
+    expect(agent.actor.getSnapshot().context.queues).toEqual({ steering: [], followUps: [] });
+  });
+});
