@@ -1,4 +1,5 @@
-import { readFile, stat, writeFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
+import { writeFileAtomically } from './atomic-write.js';
 import { tool } from 'ai';
 import { z } from 'zod';
 import type { BuiltinTool } from './builtin-tool.js';
@@ -49,6 +50,7 @@ export function editTool({ cwd }: EditToolOptions): BuiltinTool<EditToolInput> {
         throw describeFsError(error, userPath);
       });
       if (!stats.isFile()) throw new Error(`Path '${userPath}' is not a regular file`);
+      if (stats.nlink > 1) throw new Error(`Path '${userPath}' has other hard links; editing it would change a file elsewhere too`);
       const bytes = await readFile(file, { signal: abortSignal }).catch((error: unknown) => {
         throwIfAborted(abortSignal, 'edit');
         throw describeFsError(error, userPath);
@@ -80,7 +82,7 @@ export function editTool({ cwd }: EditToolOptions): BuiltinTool<EditToolInput> {
 
       throwIfAborted(abortSignal, 'edit');
       const updated = replaceOccurrences(content, needle, occurrences, replacement);
-      await writeFile(file, updated, 'utf8').catch((error: unknown) => {
+      await writeFileAtomically(file, updated, abortSignal).catch((error: unknown) => {
         throw describeFsError(error, userPath);
       });
       const firstLine = lineNumberAt(content, occurrences[0]!);

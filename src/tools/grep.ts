@@ -61,6 +61,7 @@ export function grepTool({ cwd, maxMatches = GREP_MAX_MATCHES }: GrepToolOptions
       const stats = await stat(target).catch((error: unknown) => {
         throw describeFsError(error, userPath);
       });
+      if (!stats.isDirectory() && !stats.isFile()) throw new Error(`Path '${userPath}' is not a regular file or a directory`);
 
       let files: WorkspaceFile[];
       if (stats.isDirectory()) {
@@ -82,8 +83,10 @@ export function grepTool({ cwd, maxMatches = GREP_MAX_MATCHES }: GrepToolOptions
       let hitMatchLimit = false;
       for (const file of files) {
         throwIfAborted(abortSignal, 'grep');
-        const size = (await stat(file.absolutePath).catch(() => undefined))?.size;
-        if (size === undefined) continue;
+        const fileStats = await stat(file.absolutePath).catch(() => undefined);
+        // Only regular files: a FIFO would block the read forever.
+        if (fileStats === undefined || !fileStats.isFile()) continue;
+        const size = fileStats.size;
         if (size > GREP_MAX_FILE_BYTES) {
           skippedLargeFiles += 1;
           continue;

@@ -1,4 +1,4 @@
-import { mkdir, stat, writeFile } from 'node:fs/promises';
+import { mkdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { tool } from 'ai';
 import { z } from 'zod';
@@ -7,6 +7,7 @@ import { throwIfAborted } from './abort.js';
 import { describeFsError, errorCode } from './fs-errors.js';
 import { utf8ByteLength } from './truncate.js';
 import { resolveInWorkspace } from './workspace.js';
+import { writeFileAtomically } from './atomic-write.js';
 
 export interface WriteToolOptions {
   /** Workspace root; every path is resolved against it and confined to it. */
@@ -39,6 +40,9 @@ export function writeTool({ cwd }: WriteToolOptions): BuiltinTool<WriteToolInput
       const file = await resolveInWorkspace(cwd, userPath);
       const existing = await stat(file).catch(() => undefined);
       if (existing?.isDirectory()) throw new Error(`Path '${userPath}' is a directory; cannot write a file there`);
+      // A FIFO or a device would block the write or go somewhere else entirely.
+      if (existing && !existing.isFile()) throw new Error(`Path '${userPath}' is not a regular file; cannot write to it`);
+      if (existing && existing.nlink > 1) throw new Error(`Path '${userPath}' has other hard links; writing it would change a file elsewhere too`);
       throwIfAborted(abortSignal, 'write');
       await mkdir(path.dirname(file), { recursive: true }).catch((error: unknown) => {
         const code = errorCode(error);
@@ -50,7 +54,7 @@ export function writeTool({ cwd }: WriteToolOptions): BuiltinTool<WriteToolInput
         throw describeFsError(error, userPath);
       });
       try {
-        await writeFile(file, content, { encoding: 'utf8', signal: abortSignal });
+        await writeFileAtomically(file, content, abortSignal);
       } catch (error) {
         throwIfAborted(abortSignal, 'write');
         throw describeFsError(error, userPath);

@@ -1,6 +1,10 @@
-import { mkdir, readFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { chmod, link, mkdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { editTool } from '../../src/tools/edit.js';
+import { grepTool } from '../../src/tools/grep.js';
 import { writeTool } from '../../src/tools/write.js';
 import { runTool, useTempWorkspace } from './helpers.js';
 
@@ -35,5 +39,46 @@ describe('write tool', () => {
     const controller = new AbortController();
     controller.abort();
     await expect(write({ path: 'a.txt', content: 'x' }, controller.signal)).rejects.toThrow('write was aborted');
+  });
+});
+
+describe('write and edit never leave a half-written or foreign file', () => {
+  const ws = useTempWorkspace();
+  const write = (input: object, signal?: AbortSignal) => runTool(writeTool({ cwd: ws.root }), input, signal);
+  const edit = (input: object, signal?: AbortSignal) => runTool(editTool({ cwd: ws.root }), input, signal);
+
+  it('an aborted write of a large file leaves the original whole and no temporary file behind', async () => {
+    await ws.file('big.txt', 'original');
+    const controller = new AbortController();
+    const content = 'x'.repeat(64 * 1024 * 1024);
+    const pending = write({ path: 'big.txt', content }, controller.signal);
+    controller.abort();
+    await expect(pending).rejects.toThrow(/aborted/);
+    await expect(readFile(path.join(ws.root, 'big.txt'), 'utf8')).resolves.toBe('original');
+    expect(readdirSync(ws.root)).toEqual(['big.txt']);
+  });
+
+  it('a written file keeps the permissions of the file it replaces', async () => {
+    await ws.file('run.sh', 'echo old');
+    await chmod(path.join(ws.root, 'run.sh'), 0o750);
+    await write({ path: 'run.sh', content: 'echo new' });
+    expect((await stat(path.join(ws.root, 'run.sh'))).mode & 0o777).toBe(0o750);
+  });
+
+  it('refuses a FIFO instead of blocking on it, for write, edit and grep', async () => {
+    execFileSync('mkfifo', [path.join(ws.root, 'pipe')]);
+    await expect(write({ path: 'pipe', content: 'x' })).rejects.toThrow(/not a regular file/);
+    await expect(edit({ path: 'pipe', oldText: 'a', newText: 'b' })).rejects.toThrow(/not a regular file/);
+    await expect(runTool(grepTool({ cwd: ws.root }), { pattern: 'x', path: 'pipe' })).rejects.toThrow(/not a regular file/);
+    await ws.file('a.txt', 'x marks it');
+    await expect(runTool(grepTool({ cwd: ws.root }), { pattern: 'x' })).resolves.toContain('a.txt');
+  });
+
+  it('refuses to write or edit a file with other hard links (it would change a file elsewhere too)', async () => {
+    await ws.file('a.txt', 'shared');
+    await link(path.join(ws.root, 'a.txt'), path.join(ws.root, 'b.txt'));
+    await expect(write({ path: 'a.txt', content: 'x' })).rejects.toThrow(/hard links/);
+    await expect(edit({ path: 'a.txt', oldText: 'shared', newText: 'x' })).rejects.toThrow(/hard links/);
+    await expect(readFile(path.join(ws.root, 'b.txt'), 'utf8')).resolves.toBe('shared');
   });
 });
