@@ -8,7 +8,7 @@ const pause = new Int32Array(new SharedArrayBuffer(4));
 function holderIsGone(lockFile: string): boolean {
   let pid: number;
   try {
-    pid = Number(JSON.parse(readFileSync(lockFile, 'utf8')).pid);
+    pid = Number((JSON.parse(readFileSync(lockFile, 'utf8')) as { pid?: unknown }).pid);
   } catch {
     // Empty or gone: just created (not yet filled), just released, or its writer died in between.
     try {
