@@ -68,19 +68,32 @@ export function utf8Prefix(text: string, maxBytes: number): string {
   return text.slice(0, end);
 }
 
-/** Longest suffix of `text` whose UTF-8 encoding fits in `maxBytes`, never splitting a character. */
+/**
+ * Longest suffix of `text` whose UTF-8 encoding fits in `maxBytes`, never splitting a character.
+ * Walks back from the end only as far as the suffix reaches: a 100 MB line costs what its kept tail does.
+ */
 export function utf8Suffix(text: string, maxBytes: number): string {
-  const chars = Array.from(text);
   let bytes = 0;
   let start = text.length;
-  for (let i = chars.length - 1; i >= 0; i--) {
-    const char = chars[i]!;
-    const size = utf8ByteLength(char);
+  while (start > 0) {
+    let from = start - 1;
+    const code = text.charCodeAt(from);
+    let size: number;
+    if (code >= 0xdc00 && code <= 0xdfff && from > 0 && isHighSurrogate(text.charCodeAt(from - 1))) {
+      from -= 1;
+      size = 4;
+    } else {
+      size = code < 0x80 ? 1 : code < 0x800 ? 2 : 3;
+    }
     if (bytes + size > maxBytes) break;
     bytes += size;
-    start -= char.length;
+    start = from;
   }
   return text.slice(start);
+}
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
 }
 
 function truncate(text: string, limits: TruncationLimits, keep: 'head' | 'tail'): TruncationResult {

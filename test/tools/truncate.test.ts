@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { splitLines, truncateHead, truncateTail, utf8Prefix, utf8Suffix } from '../../src/tools/truncate.js';
 
@@ -77,5 +78,29 @@ describe('utf8Prefix and utf8Suffix', () => {
     expect(utf8Suffix('a€b', 3)).toBe('b');
     expect(utf8Suffix('a😀', 4)).toBe('😀');
     expect(utf8Suffix('a😀', 3)).toBe('');
+  });
+
+  it('utf8Suffix matches the byte-exact longest suffix for any text (fast-check)', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 40 }), fc.integer({ min: 0, max: 60 }), (text, maxBytes) => {
+        const suffix = utf8Suffix(text, maxBytes);
+        expect(text.endsWith(suffix)).toBe(true);
+        expect(Buffer.byteLength(suffix)).toBeLessThanOrEqual(maxBytes);
+        const chars = Array.from(text);
+        const longer = chars.slice(chars.length - Array.from(suffix).length - 1).join('');
+        if (longer.length > suffix.length) expect(Buffer.byteLength(longer)).toBeGreaterThan(maxBytes);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('a 100 MB single-line output is cut from its ends without copying it into an array', () => {
+    const huge = 'y'.repeat(100 * 1024 * 1024);
+    const heapBefore = process.memoryUsage().heapUsed;
+    const tail = truncateTail(huge, { maxLines: 2000, maxBytes: 50 * 1024 });
+    const grown = process.memoryUsage().heapUsed - heapBefore;
+    expect(tail.text.length).toBeLessThanOrEqual(50 * 1024);
+    // Array.from over 100 M characters needs gigabytes; the kept tail needs kilobytes.
+    expect(grown).toBeLessThan(256 * 1024 * 1024);
   });
 });
