@@ -95,11 +95,16 @@ export interface AgentOptions {
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
 
+// A string id ("openai/gpt-4o") would go to the AI SDK's hosted gateway, which needs its own key and
+// fails each call with an auth error: refused here with a message that says what to pass instead.
 const modelSchema = z.custom<LanguageModel>(
-  (value) =>
-    (typeof value === 'string' && value.length > 0) ||
-    (isObject(value) && typeof value.doStream === 'function' && typeof value.specificationVersion === 'string'),
-  { message: 'expected an AI SDK LanguageModel (for example openai.chat("gpt-4o-mini") or a MockLanguageModelV4)' },
+  (value) => isObject(value) && typeof value.doStream === 'function' && typeof value.specificationVersion === 'string',
+  {
+    error: (issue) =>
+      typeof issue.input === 'string'
+        ? `a model id string ("${issue.input}") is not supported: pass a provider's model object, for example openai.chat("gpt-4o-mini") from @ai-sdk/openai`
+        : 'expected an AI SDK LanguageModel (for example openai.chat("gpt-4o-mini") or a MockLanguageModelV4)',
+  },
 );
 
 const toolSchema = z.custom<ToolSet[string]>((value) => isObject(value) && 'inputSchema' in value, {

@@ -34,6 +34,11 @@ describe('createAgent options', () => {
     expect(optionError({ model: { doStream: 1 } }).issues[0]!.path).toBe('model');
   });
 
+  it('rejects a string model id (an AI SDK gateway id) at once, saying what to pass instead, rather than failing every call with an auth error', () => {
+    const error = optionError({ model: 'openai/gpt-4o' });
+    expect(error.issues[0]).toEqual({ path: 'model', message: expect.stringContaining('a model id string ("openai/gpt-4o") is not supported') });
+  });
+
   it('accepts a minimal agent', () => {
     expect(() => createAgent({ model: mockModel([]) })).not.toThrow();
   });

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import path from 'node:path';
+import { resolveInWorkspace } from '../tools/index.js';
 import type { RunResult } from '../result.js';
 import type { Script } from './script.js';
 
@@ -15,7 +15,13 @@ export async function checkExpectations(expected: Script['expect'], result: RunR
     if (!result.text.includes(needle)) failures.push(`text: expected it to contain ${JSON.stringify(needle)}`);
   }
   for (const [file, content] of Object.entries(expected.files ?? {})) {
-    const actual = await readFile(path.resolve(cwd, file), 'utf8').catch(() => undefined);
+    // Confined like the tools: an expectation may not read outside the workspace.
+    const target = await resolveInWorkspace(cwd, file).catch((error: unknown) => error as Error);
+    if (target instanceof Error) {
+      failures.push(`files.${file}: ${target.message}`);
+      continue;
+    }
+    const actual = await readFile(target, 'utf8').catch(() => undefined);
     if (actual === undefined) failures.push(`files.${file}: missing`);
     else if (actual !== content) failures.push(`files.${file}: expected ${JSON.stringify(content)}, got ${JSON.stringify(actual)}`);
   }

@@ -70,6 +70,7 @@ export class ScriptError extends Error {
 export function parseScript(text: string, file = '<script>'): Script {
   const lineCounter = new LineCounter();
   const document = parseDocument(text, { lineCounter, prettyErrors: false });
+  let data: unknown;
   if (document.errors.length > 0) {
     throw new ScriptError(
       file,
@@ -80,7 +81,13 @@ export function parseScript(text: string, file = '<script>'): Script {
       })),
     );
   }
-  const parsed = scriptSchema.safeParse(document.toJS());
+  try {
+    // Aliases are expanded at most 100 times: a "billion laughs" document is an invalid script, not an out-of-memory crash.
+    data = document.toJS({ maxAliasCount: 100 });
+  } catch (error) {
+    throw new ScriptError(file, [{ path: '(syntax)', message: error instanceof Error ? error.message : String(error) }]);
+  }
+  const parsed = scriptSchema.safeParse(data);
   if (parsed.success) return parsed.data;
   throw new ScriptError(
     file,

@@ -36,6 +36,9 @@ const deltasSchema = z.union([z.string(), z.array(z.string())]);
  * One model response in a script. A string `text`/`reasoning` is streamed in
  * chunks (words by default); an array is streamed as exactly those deltas.
  */
+/** The longest wait a scripted turn may ask for: longer is a typo (or an attempt to hang a run), not a test. */
+export const MAX_SCRIPT_DELAY_MS = 600_000;
+
 export const scriptTurnSchema = z.strictObject({
   text: deltasSchema.optional(),
   reasoning: deltasSchema.optional(),
@@ -49,10 +52,10 @@ export const scriptTurnSchema = z.strictObject({
       outputTokens: z.number().int().nonnegative().optional(),
     })
     .optional(),
-  /** Wait before the first part. */
-  delayMs: z.number().nonnegative().optional(),
-  /** Wait between parts. */
-  chunkDelayMs: z.number().nonnegative().optional(),
+  /** Wait before the first part, at most {@link MAX_SCRIPT_DELAY_MS}. */
+  delayMs: z.number().nonnegative().max(MAX_SCRIPT_DELAY_MS, { message: `at most ${MAX_SCRIPT_DELAY_MS} ms (10 minutes)` }).optional(),
+  /** Wait between parts, at most {@link MAX_SCRIPT_DELAY_MS}. */
+  chunkDelayMs: z.number().nonnegative().max(MAX_SCRIPT_DELAY_MS, { message: `at most ${MAX_SCRIPT_DELAY_MS} ms (10 minutes)` }).optional(),
   error: scriptedErrorSchema.optional(),
   /** After sending all its content, send nothing more until aborted. */
   stall: z.boolean().optional(),

@@ -127,4 +127,19 @@ describe('path escapes through loopchart run', () => {
       expect(part.output.value, part.toolCallId).not.toMatch(/link\/secret\.txt/);
     }
   });
+
+  it('expect.files is confined to the workspace like the tools: a script cannot read outside through its expectations', async () => {
+    const { root, ws } = await sandbox();
+    const script = await writeScript(root, 'peek.json', {
+      prompt: 'Nothing.',
+      turns: [{ text: 'Done.' }],
+      expect: { files: { '../outside/secret.txt': SECRET, 'secret-link.txt': SECRET } },
+    });
+    const { code, stderr } = await runCli(['run', script, '--cwd', ws, '--json']);
+    expect(code).toBe(9);
+    expect(stderr).toContain('files.../outside/secret.txt');
+    expect(stderr).toMatch(/outside the workspace/);
+    expect(stderr).not.toContain('top secret');
+  });
 });
+

@@ -37,4 +37,22 @@ describe('script files', () => {
   it('rejects unknown tool names', () => {
     expect(scriptError('prompt: hi\ntools: [read, teleport]\nturns:\n  - text: ok\n').issues[0]!.path).toBe('tools.1');
   });
+
+  it('a billion-laughs document is an invalid script naming the file, not an out-of-memory crash', () => {
+    const laughs = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]'];
+    for (let level = 1; level < 9; level++) {
+      const previous = String.fromCharCode(96 + level);
+      const name = String.fromCharCode(97 + level);
+      laughs.push(`${name}: &${name} [${Array(9).fill(`*${previous}`).join(',')}]`);
+    }
+    const error = scriptError(`${laughs.join('\n')}\nprompt: hi\nturns: [{ text: hi }]\n`);
+    expect(error.message).toContain('bad.yaml');
+    expect(error.message).toMatch(/alias/i);
+  });
+
+  it('rejects absurd delays (more than 10 minutes) with the field that has one', () => {
+    const error = scriptError('prompt: hi\nturns:\n  - text: hi\n    delayMs: 1e12\n');
+    expect(error.message).toContain('turns.0.delayMs');
+    expect(error.message).toContain('at most 600000 ms');
+  });
 });
