@@ -7,9 +7,9 @@ import type { BuiltinTool } from './builtin-tool.js';
 import { throwIfAborted } from './abort.js';
 import { looksBinary } from './binary.js';
 import { describeFsError } from './fs-errors.js';
-import { cutLongLine, stripCarriageReturn } from './line-format.js';
+import { cutLongLine } from './line-format.js';
+import { regexRunner, RegexTimeoutError } from './regex-worker.js';
 import { compileSearchPattern } from './search-pattern.js';
-import { splitLines } from './truncate.js';
 import { listWorkspaceFiles, type WorkspaceFile } from './workspace-files.js';
 import { realWorkspaceRoot, resolveInWorkspace, toWorkspaceRelative } from './workspace.js';
 
@@ -17,12 +17,16 @@ export const GREP_MAX_MATCHES = 200;
 export const GREP_MAX_LINE_CHARS = 500;
 /** Larger files are skipped (and the skip reported) rather than loaded whole. */
 export const GREP_MAX_FILE_BYTES = 10 * 1024 * 1024;
+/** How long one grep may spend matching: a pattern that backtracks catastrophically is stopped then. */
+export const GREP_TIME_LIMIT_MS = 10_000;
 
 export interface GrepToolOptions {
   /** Workspace root; every path is resolved against it and confined to it. */
   cwd: string;
   /** Matches listed before the search stops with a notice. Default 200. */
   maxMatches?: number;
+  /** How long one grep may spend matching before it stops with an error. Default 10 s. */
+  timeLimitMs?: number;
 }
 
 const grepInputSchema = z.object({
@@ -48,7 +52,7 @@ export type GrepToolInput = z.infer<typeof grepInputSchema>;
  * await grep.execute({ pattern: 'TODO', glob: '*.ts' }, { toolCallId: 't1', messages: [], context: {} });
  * // "src/a.ts:12: // TODO: handle errors"
  */
-export function grepTool({ cwd, maxMatches = GREP_MAX_MATCHES }: GrepToolOptions): BuiltinTool<GrepToolInput> {
+export function grepTool({ cwd, maxMatches = GREP_MAX_MATCHES, timeLimitMs = GREP_TIME_LIMIT_MS }: GrepToolOptions): BuiltinTool<GrepToolInput> {
   return tool({
     description:
       'Search file contents with a JavaScript regular expression. Returns matching lines as "file:line: text", ' +
@@ -56,6 +60,7 @@ export function grepTool({ cwd, maxMatches = GREP_MAX_MATCHES }: GrepToolOptions
     inputSchema: grepInputSchema,
     execute: async ({ pattern, path: userPath = '.', glob, ignoreCase, literal }, { abortSignal }) => {
       const regex = compileSearchPattern(pattern, { ignoreCase, literal });
+      const deadline = Date.now() + timeLimitMs;
       const realRoot = await realWorkspaceRoot(cwd);
       const target = await resolveInWorkspace(cwd, userPath);
       const stats = await stat(target).catch((error: unknown) => {
@@ -94,17 +99,22 @@ export function grepTool({ cwd, maxMatches = GREP_MAX_MATCHES }: GrepToolOptions
         const content = await readFile(file.absolutePath).catch(() => undefined);
         if (content === undefined || looksBinary(content)) continue;
 
-        const lines = splitLines(content.toString('utf8'));
-        for (let index = 0; index < lines.length; index++) {
-          const line = stripCarriageReturn(lines[index]!);
-          if (!regex.test(line)) continue;
-          if (matches.length === maxMatches) {
-            hitMatchLimit = true;
-            break;
-          }
-          matches.push(`${file.workspacePath}:${index + 1}: ${cutLongLine(line, GREP_MAX_LINE_CHARS)}`);
+        // Matching runs in a worker, where a runaway pattern can be stopped by the deadline or an abort.
+        const found = await regexRunner
+          .match(regex, content.toString('utf8'), maxMatches - matches.length, { signal: abortSignal, deadline })
+          .catch((error: unknown) => {
+            if (!(error instanceof RegexTimeoutError)) throw error;
+            throwIfAborted(abortSignal, 'grep');
+            throw new Error(
+              `grep stopped after ${timeLimitMs / 1000} s matching /${pattern}/ in ${file.workspacePath}: the pattern takes too long ` +
+                '(nested repetition such as (a+)+ can take exponential time). Simplify it, or set literal to true to search for plain text',
+            );
+          });
+        for (const match of found.matches) matches.push(`${file.workspacePath}:${match.line}: ${cutLongLine(match.text, GREP_MAX_LINE_CHARS)}`);
+        if (found.more) {
+          hitMatchLimit = true;
+          break;
         }
-        if (hitMatchLimit) break;
       }
 
       const notices: string[] = [];

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { symlink } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -85,5 +86,48 @@ describe('grep tool', () => {
     const controller = new AbortController();
     controller.abort();
     await expect(grep({ pattern: 'hit' }, controller.signal)).rejects.toThrow('grep was aborted');
+  });
+});
+
+describe('grep cannot block the process', () => {
+  const ws = useTempWorkspace();
+  const evil = `${'a'.repeat(34)}!\n`;
+
+  it('a catastrophically backtracking pattern is stopped by the time limit and is an error result the model sees', async () => {
+    await ws.file('evil.txt', evil);
+    const started = Date.now();
+    await expect(runTool(grepTool({ cwd: ws.root, timeLimitMs: 300 }), { pattern: '^(a+)+$' })).rejects.toThrow(/takes too long.*literal/);
+    expect(Date.now() - started).toBeLessThan(10_000);
+  });
+
+  it('abort() stops a runaway pattern within 2 s, and the event loop stays free meanwhile', async () => {
+    await ws.file('evil.txt', evil);
+    const controller = new AbortController();
+    const pending = runTool(grepTool({ cwd: ws.root }), { pattern: '^(a+)+$' }, controller.signal);
+    // The event loop is free while the pattern runs: this timer fires.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const aborted = Date.now();
+    controller.abort();
+    await expect(pending).rejects.toThrow(/aborted/);
+    expect(Date.now() - aborted).toBeLessThan(2_000);
+  });
+
+  it('after a stopped search the next one works as before', async () => {
+    await ws.file('evil.txt', evil);
+    await ws.file('ok.txt', 'needle here\n');
+    await expect(runTool(grepTool({ cwd: ws.root, timeLimitMs: 200 }), { pattern: '^(a+)+$' })).rejects.toThrow(/takes too long/);
+    await expect(runTool(grepTool({ cwd: ws.root }), { pattern: 'needle' })).resolves.toBe('ok.txt:1: needle here');
+  });
+
+  it('any pattern over any line ends within its time limit: a match list or an error, never a hang (fast-check)', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.stringMatching(/^[a()+*?|.^$!]{1,12}$/), fc.string({ maxLength: 40 }), async (pattern, line) => {
+        await ws.file('f.txt', `${line}\n`);
+        const started = Date.now();
+        await runTool(grepTool({ cwd: ws.root, timeLimitMs: 200 }), { pattern }).catch((error: unknown) => error);
+        expect(Date.now() - started).toBeLessThan(5_000);
+      }),
+      { numRuns: 40 },
+    );
   });
 });
