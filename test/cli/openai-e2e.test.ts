@@ -2,7 +2,7 @@
  * End to end: the built CLI as a child process, talking to a local
  * chat-completions server on 127.0.0.1 through the real @ai-sdk/openai provider.
  */
-import { readFile, writeFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { expectValidHistory } from '../support/history.js';
@@ -249,6 +249,33 @@ describe('the API key', () => {
     const result = JSON.parse(stdout);
     expect(JSON.stringify(result.messages)).toMatch(/denied/i);
     await expect(readFile(path.join(cwd, 'out.txt'), 'utf8')).rejects.toThrow();
+  });
+
+  it('leaves no trace of the key in any output of a --session --trace --report --record --events run, even when the model echoes it', async () => {
+    const server = await serve([
+      streamResponse({ text: `Your key is ${KEY}.`, toolCalls: [{ id: 'call_w', name: 'write', arguments: { path: 'key.txt', content: `k=${KEY}` } }] }),
+      streamResponse({ text: `Done with ${KEY.slice(0, 14)}${KEY.slice(14)}.` }),
+    ]);
+    const dir = await tempDir();
+    const cwd = await tempDir();
+    const files = { trace: path.join(dir, 'run.trace.json'), report: path.join(dir, 'run.html'), record: path.join(dir, 'run.yaml') };
+    const sessions = path.join(dir, 'sessions');
+
+    const { code, stdout, stderr } = await runCli(
+      ['run', `Remember ${KEY}`, ...modelArgs(server), '--cwd', cwd, '--tools', 'write', '--yes', '--events', '--session', sessions, '--trace', files.trace, '--report', files.report, '--record', files.record],
+      { env: withKey },
+    );
+
+    expect(code).toBe(0);
+    const outputs: Record<string, string> = { stdout, stderr };
+    for (const [name, file] of Object.entries(files)) outputs[name] = await readFile(file, 'utf8');
+    for (const name of await readdir(sessions)) outputs[`session ${name}`] = await readFile(path.join(sessions, name), 'utf8');
+    expect(Object.keys(outputs).some((name) => name.startsWith('session '))).toBe(true);
+    for (const [name, text] of Object.entries(outputs)) {
+      expect(text, name).not.toContain(KEY);
+      // No piece of it either (a preview cut inside the key).
+      expect(text, name).not.toContain(KEY.slice(0, 12));
+    }
   });
 
   it('is read from OPENAI_API_KEY by default', async () => {
