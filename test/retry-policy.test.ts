@@ -56,10 +56,11 @@ describe('truncateMiddle', () => {
   });
 
   it('turns an oversized JSON output into cut JSON text and keeps the error flavour', () => {
+    // Measured as sent (unindented): about 4,500 bytes on one line, over a 1,000-byte limit.
     const value = Array.from({ length: 500 }, (_, i) => ({ i }));
-    const json = truncateToolOutput({ type: 'json', value }, { maxLines: 20, maxBytes: 10_000 });
+    const json = truncateToolOutput({ type: 'json', value }, { maxLines: 20, maxBytes: 1_000 });
     expect(json.type).toBe('text');
-    const error = truncateToolOutput({ type: 'error-json', value }, { maxLines: 20, maxBytes: 10_000 });
+    const error = truncateToolOutput({ type: 'error-json', value }, { maxLines: 20, maxBytes: 1_000 });
     expect(error.type).toBe('error-text');
     const small = { type: 'json' as const, value: { ok: true } };
     expect(truncateToolOutput(small, { maxLines: 20, maxBytes: 10_000 })).toBe(small);

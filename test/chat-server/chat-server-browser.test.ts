@@ -10,13 +10,14 @@ import { chromiumRequirement, externalBinary } from '../support/external-binary.
 const CHROMIUM = externalBinary(chromiumRequirement);
 const SCREENSHOT = 'test-results/chat-server.png';
 
-const sessionsDir = mkdtempSync(path.join(tmpdir(), 'loopchart-chat-browser-'));
+let sessionsDir: string | undefined;
 let server: ChatServer | undefined;
 let browser: Browser | undefined;
 let page: Page;
 
 beforeAll(async () => {
   if (CHROMIUM === undefined) return;
+  sessionsDir = mkdtempSync(path.join(tmpdir(), 'loopchart-chat-browser-'));
   // The demo script, with short pauses between words so that the page really streams.
   server = await startChatServer({ sessionsDir, createModel: () => demoModel({ chunkDelayMs: 5 }) });
   browser = await chromium.launch({
@@ -30,7 +31,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await server?.close();
-  rmSync(sessionsDir, { recursive: true, force: true });
+  if (sessionsDir) rmSync(sessionsDir, { recursive: true, force: true });
 });
 
 async function send(prompt: string): Promise<void> {

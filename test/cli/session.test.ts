@@ -45,7 +45,8 @@ describe.concurrent('loopchart run --session / --resume', () => {
     });
     const finishes = await writeScript(dir, 'finishes.json', { prompt: 'never sent', turns: [{ text: 'There is one file, a.txt.' }] });
 
-    const killed = startCli(['run', stalls, '--session', sessions]);
+    // A workspace of the test's own: the killed process cannot remove a temporary one.
+    const killed = startCli(['run', stalls, '--session', sessions, '--cwd', await tempDir()]);
     // A tool result is reported once its step boundary is on disk.
     await waitFor(() => /✓ ls/.test(killed.stderr), 'the first step to be durable');
     killed.child.kill('SIGKILL');

@@ -20,7 +20,8 @@ export default function setup(): () => void {
   process.env[MARK] = dir;
   return () => {
     delete process.env[MARK];
-    const left = readdirSync(dir);
+    // tsx keeps its compile cache in the temporary directory (tsx-<uid>) on purpose; it goes with the run's directory.
+    const left = readdirSync(dir).filter((name) => !/^tsx-\d+$/.test(name));
     rmSync(dir, { recursive: true, force: true });
     if (previous === undefined) delete process.env.TMPDIR;
     else process.env.TMPDIR = previous;
