@@ -64,5 +64,6 @@ export {
   type InspectorRelayOptions,
 } from './inspect/index.js';
 export { toAISDKAgent, newMessages } from './interop/ai-sdk-agent.js';
+export { jsonErrorAwareFetch } from './interop/json-error-fetch.js';
 export { agentTool, type AgentToolOptions, type SubagentOutput } from './subagents/agent-tool.js';
 export { renderTraceReport, parseRunTrace, TraceFormatError, type TraceReportOptions } from './report/index.js';

@@ -2,10 +2,10 @@ import { tool } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createAgent } from '../src/index.js';
-import { expectValidHistory } from './support/history.js';
+import { expectValidHistory, toolResultCounts } from './support/history.js';
 import { mockModel } from './support/mock-model.js';
 import { recordEvents } from './support/record.js';
-import { sleepTool } from './support/tools.js';
+import { addTool, sleepTool } from './support/tools.js';
 
 const threeCalls = [
   { id: 'slow', name: 'sleep', input: { ms: 40, label: 'slow' } },
@@ -90,5 +90,21 @@ describe('tool execution', () => {
     expect(JSON.stringify(model.doStreamCalls[1]!.prompt)).toContain('"HELLO"');
     expect(JSON.stringify(model.doStreamCalls[1]!.prompt)).not.toContain('raw');
     expect(events.find((event) => event.type === 'tool-result')).toMatchObject({ output: { secret: 'raw', visible: 'HELLO' } });
+  });
+});
+
+describe('duplicate tool-call ids in one step', () => {
+  it('are made unique, so each call runs and has exactly one result in a valid history', async () => {
+    const model = mockModel([
+      { toolCalls: [{ id: 'call_0', name: 'add', input: { a: 1, b: 2 } }, { id: 'call_0', name: 'add', input: { a: 3, b: 4 } }] },
+      { text: ['3 and 7'] },
+    ]);
+    const agent = createAgent({ model, tools: { add: addTool } });
+    const result = await agent.run('add twice');
+
+    expect(result.outcome).toBe('completed');
+    expect(result.toolCalls).toBe(2);
+    expect(toolResultCounts(result.messages)).toEqual(new Map([['call_0', 1], ['call_0-2', 1]]));
+    await expectValidHistory(result.messages);
   });
 });

@@ -1,6 +1,6 @@
 import { createOpenAI } from '@ai-sdk/openai';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createAgent, type AgentEvent } from '../src/index.js';
+import { createAgent, jsonErrorAwareFetch, type AgentEvent } from '../src/index.js';
 import { expectValidHistory } from './support/history.js';
 import { errorResponse, startOpenAIServer, streamChunks, streamResponse, type OpenAIServer, type ScriptedHttpResponse } from './support/openai-sse-server.js';
 import { recordEvents } from './support/record.js';
@@ -97,6 +97,32 @@ describe('resilience over HTTP through @ai-sdk/openai', () => {
     expect(result.outcome).toBe('completed');
     expect(result.text).toBe('Recovered.');
     expect(ofType(events, 'retry')).toHaveLength(1);
+  });
+
+  it('with jsonErrorAwareFetch, a 200 JSON error document keeps the server’s message and status in result.error', async () => {
+    server = await startOpenAIServer([
+      errorResponse(200, { body: { error: { message: 'model qwen2.5 not found on this server', code: 404 } } }),
+      streamResponse({ text: 'never sent' }),
+    ]);
+    const model = createOpenAI({ baseURL: server.baseURL, apiKey: 'test-key', fetch: jsonErrorAwareFetch() }).chat('gpt-test');
+    const result = await createAgent({ model, retry: { baseDelayMs: 1, maxDelayMs: 5 } }).run('hi');
+
+    expect(result.outcome).toBe('failed');
+    expect(result.error).toMatchObject({ kind: 'invalid-request', status: 404, message: 'model qwen2.5 not found on this server' });
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('with jsonErrorAwareFetch, a 200 JSON error document without a status is a retried server error carrying its message', async () => {
+    server = await startOpenAIServer([
+      errorResponse(200, { body: { error: { message: 'upstream crashed' } } }),
+      errorResponse(200, { body: { error: { message: 'upstream crashed' } } }),
+    ]);
+    const model = createOpenAI({ baseURL: server.baseURL, apiKey: 'test-key', fetch: jsonErrorAwareFetch() }).chat('gpt-test');
+    const result = await createAgent({ model, retry: { maxAttempts: 2, baseDelayMs: 1, maxDelayMs: 5 } }).run('hi');
+
+    expect(result.outcome).toBe('failed');
+    expect(result.error).toMatchObject({ kind: 'server', status: 502, message: 'upstream crashed' });
+    expect(server.requests).toHaveLength(2);
   });
 
   it('an error frame with insufficient_quota (isRetryable false) is not retried and keeps its status', async () => {

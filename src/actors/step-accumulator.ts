@@ -19,6 +19,7 @@ type Block = TextBlock | { type: 'tool-call'; toolCall: StepToolCall };
 export class StepAccumulator {
   private readonly blocks: Block[] = [];
   private readonly open = new Map<string, TextBlock>();
+  private readonly toolCallIds = new Set<string>();
   readonly toolCalls: StepToolCall[] = [];
 
   add(part: StepPart): void {
@@ -43,10 +44,12 @@ export class StepAccumulator {
         this.open.delete(key);
         break;
       }
-      case 'tool-call':
-        this.blocks.push({ type: 'tool-call', toolCall: part.toolCall });
-        this.toolCalls.push(part.toolCall);
+      case 'tool-call': {
+        const toolCall = this.withUniqueId(part.toolCall);
+        this.blocks.push({ type: 'tool-call', toolCall });
+        this.toolCalls.push(toolCall);
         break;
+      }
       default:
         break;
     }
@@ -83,6 +86,18 @@ export class StepAccumulator {
       });
     }
     return content.length > 0 ? { role: 'assistant', content } : undefined;
+  }
+
+  /**
+   * A model that repeats a tool-call id within one step (some servers number calls per step, or
+   * send `call_0` twice) would leave two calls that one result answers: the repeat gets a suffix
+   * (`call_0-2`), so every call in the history has exactly one result.
+   */
+  private withUniqueId(toolCall: StepToolCall): StepToolCall {
+    let id = toolCall.toolCallId;
+    for (let n = 2; this.toolCallIds.has(id); n++) id = `${toolCall.toolCallId}-${n}`;
+    this.toolCallIds.add(id);
+    return id === toolCall.toolCallId ? toolCall : { ...toolCall, toolCallId: id };
   }
 
   private startBlock(type: TextBlock['type'], id: string, providerMetadata: ProviderMetadata | undefined): TextBlock {

@@ -1,5 +1,6 @@
 import { createOpenAI } from '@ai-sdk/openai';
 import type { LanguageModel } from 'ai';
+import { jsonErrorAwareFetch } from '../interop/json-error-fetch.js';
 import { UsageError } from './usage-error.js';
 
 /** Which provider a `--model` value names. Both go through `@ai-sdk/openai`'s chat-completions model. */
@@ -80,7 +81,7 @@ export function resolveModel({ spec, baseURL, apiKeyEnv = DEFAULT_API_KEY_ENV, e
     name: spec.provider,
     apiKey: apiKey ?? '',
     ...(baseURL !== undefined ? { baseURL } : {}),
-    ...(apiKey === undefined ? { fetch: fetchWithoutAuthorization } : {}),
+    fetch: jsonErrorAwareFetch(apiKey === undefined ? fetchWithoutAuthorization : fetch),
   });
   return { model: provider.chat(spec.modelId), ...(apiKey !== undefined ? { apiKey } : {}) };
 }
