@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { open, rename, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { throwIfAborted } from './abort.js';
+import { assertOpenedInWorkspace, realWorkspaceRoot } from './workspace.js';
 
 const CHUNK = 1 << 20;
 
@@ -12,15 +13,33 @@ const CHUNK = 1 << 20;
  * whole (and no temporary file after an error or an abort). The replaced
  * file's permissions are kept; a new file gets the usual ones.
  *
+ * With `workspace`, the temporary file is checked to be inside it once it is
+ * open (a directory on the path may have been swapped for a link meanwhile).
+ *
  * @throws the abort's error when `signal` aborts, or the file system's error.
  */
-export async function writeFileAtomically(file: string, content: string | Uint8Array, signal?: AbortSignal): Promise<void> {
+export async function writeFileAtomically(
+  file: string,
+  content: string | Uint8Array,
+  options: { signal?: AbortSignal | undefined; workspace?: { root: string; userPath: string } } = {},
+): Promise<void> {
+  const { signal, workspace } = options;
+  const realRoot = workspace ? await realWorkspaceRoot(workspace.root) : undefined;
   const existing = await stat(file).catch(() => undefined);
   const temporary = path.join(path.dirname(file), `.${path.basename(file)}.${randomBytes(6).toString('hex')}.tmp`);
   const bytes = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
   const handle = await open(temporary, 'wx', existing ? existing.mode & 0o7777 : 0o666);
+  // From here on the temporary file is named by where it really is: a directory on the path may be
+  // swapped for a link later, and then renaming or removing by the old name could reach elsewhere.
+  let where = temporary;
   let renamed = false;
   try {
+    if (workspace && realRoot) {
+      where = await assertOpenedInWorkspace(handle, realRoot, workspace.userPath).catch((error: unknown) => {
+        where = (error as { opened?: string }).opened ?? where;
+        throw error;
+      }) ?? temporary;
+    }
     for (let offset = 0; offset < bytes.length; ) {
       throwIfAborted(signal, 'write');
       const { bytesWritten } = await handle.write(bytes, offset, Math.min(CHUNK, bytes.length - offset));
@@ -30,12 +49,13 @@ export async function writeFileAtomically(file: string, content: string | Uint8A
     await handle.sync();
     await handle.close();
     throwIfAborted(signal, 'write');
-    await rename(temporary, file);
+    // Into the directory the temporary file really is in: if that path no longer leads there, the rename fails.
+    await rename(where, path.join(path.dirname(where), path.basename(file)));
     renamed = true;
   } finally {
     if (!renamed) {
       await handle.close().catch(() => undefined);
-      await unlink(temporary).catch(() => undefined);
+      await unlink(where).catch(() => undefined);
     }
   }
 }

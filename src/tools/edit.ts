@@ -1,4 +1,4 @@
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { writeFileAtomically } from './atomic-write.js';
 import { tool } from 'ai';
 import { z } from 'zod';
@@ -7,7 +7,7 @@ import { throwIfAborted } from './abort.js';
 import { looksBinary } from './binary.js';
 import { findOccurrences, lineNumberAt, replaceOccurrences, toCrlf } from './exact-replace.js';
 import { describeFsError } from './fs-errors.js';
-import { resolveInWorkspace } from './workspace.js';
+import { openForReading, resolveInWorkspace } from './workspace.js';
 
 export interface EditToolOptions {
   /** Workspace root; every path is resolved against it and confined to it. */
@@ -51,10 +51,16 @@ export function editTool({ cwd }: EditToolOptions): BuiltinTool<EditToolInput> {
       });
       if (!stats.isFile()) throw new Error(`Path '${userPath}' is not a regular file`);
       if (stats.nlink > 1) throw new Error(`Path '${userPath}' has other hard links; editing it would change a file elsewhere too`);
-      const bytes = await readFile(file, { signal: abortSignal }).catch((error: unknown) => {
-        throwIfAborted(abortSignal, 'edit');
-        throw describeFsError(error, userPath);
+      const handle = await openForReading(cwd, file, userPath).catch((error: unknown) => {
+        throw error instanceof Error && !('code' in error) ? error : describeFsError(error, userPath);
       });
+      const bytes = await handle
+        .readFile({ signal: abortSignal })
+        .catch((error: unknown) => {
+          throwIfAborted(abortSignal, 'edit');
+          throw describeFsError(error, userPath);
+        })
+        .finally(() => handle.close());
       if (looksBinary(bytes)) {
         throw new Error(`File '${userPath}' looks binary (it contains NUL bytes); edit only changes text files`);
       }
@@ -82,7 +88,7 @@ export function editTool({ cwd }: EditToolOptions): BuiltinTool<EditToolInput> {
 
       throwIfAborted(abortSignal, 'edit');
       const updated = replaceOccurrences(content, needle, occurrences, replacement);
-      await writeFileAtomically(file, updated, abortSignal).catch((error: unknown) => {
+      await writeFileAtomically(file, updated, { signal: abortSignal, workspace: { root: cwd, userPath } }).catch((error: unknown) => {
         throw describeFsError(error, userPath);
       });
       const firstLine = lineNumberAt(content, occurrences[0]!);

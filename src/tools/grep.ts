@@ -1,4 +1,4 @@
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { tool } from 'ai';
 import picomatch from 'picomatch';
@@ -11,7 +11,7 @@ import { cutLongLine } from './line-format.js';
 import { regexRunner, RegexTimeoutError } from './regex-worker.js';
 import { compileSearchPattern } from './search-pattern.js';
 import { listWorkspaceFiles, type WorkspaceFile } from './workspace-files.js';
-import { realWorkspaceRoot, resolveInWorkspace, toWorkspaceRelative } from './workspace.js';
+import { openForReading, realWorkspaceRoot, resolveInWorkspace, toWorkspaceRelative } from './workspace.js';
 
 export const GREP_MAX_MATCHES = 200;
 export const GREP_MAX_LINE_CHARS = 500;
@@ -96,7 +96,15 @@ export function grepTool({ cwd, maxMatches = GREP_MAX_MATCHES, timeLimitMs = GRE
           skippedLargeFiles += 1;
           continue;
         }
-        const content = await readFile(file.absolutePath).catch(() => undefined);
+        const handle = await openForReading(cwd, file.absolutePath, file.workspacePath).catch(() => undefined);
+        let content: Buffer | undefined;
+        if (handle) {
+          try {
+            content = await handle.readFile().catch(() => undefined);
+          } finally {
+            await handle.close();
+          }
+        }
         if (content === undefined || looksBinary(content)) continue;
 
         // Matching runs in a worker, where a runaway pattern can be stopped by the deadline or an abort.

@@ -2,7 +2,7 @@
  * Streams a text file and collects a window of its lines while counting all
  * of them, so a huge file costs one pass and bounded memory.
  */
-import { open } from 'node:fs/promises';
+import { open, type FileHandle } from 'node:fs/promises';
 import { throwIfAborted } from './abort.js';
 import { BINARY_SNIFF_BYTES, looksBinary } from './binary.js';
 import { cutLongLine, stripCarriageReturn } from './line-format.js';
@@ -41,9 +41,11 @@ export interface LineWindow {
  *   firstLine: 1, maxLines: 2000, maxBytes: 50 * 1024, maxLineChars: 2000,
  * });
  */
-export async function readLineWindow(file: string, request: LineWindowRequest): Promise<LineWindow> {
+export async function readLineWindow(file: string | FileHandle, request: LineWindowRequest): Promise<LineWindow> {
   const { firstLine, maxLines, maxBytes, maxLineChars, signal } = request;
-  const handle = await open(file, 'r');
+  // A handle the caller opened (and verified) stays the caller's to close.
+  const owned = typeof file === 'string';
+  const handle = typeof file === 'string' ? await open(file, 'r') : file;
   try {
     const decoder = new TextDecoder('utf-8');
     const buffer = Buffer.alloc(CHUNK_BYTES);
@@ -113,7 +115,7 @@ export async function readLineWindow(file: string, request: LineWindowRequest): 
     const hasUnterminatedLastLine = lastByte !== undefined && lastByte !== NEWLINE;
     return { lines, totalLines: newlineCount + (hasUnterminatedLastLine ? 1 : 0), binary: false };
   } finally {
-    await handle.close();
+    if (owned) await handle.close();
   }
 }
 

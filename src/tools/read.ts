@@ -6,7 +6,7 @@ import { describeFsError } from './fs-errors.js';
 import { numberLines } from './line-format.js';
 import { readLineWindow } from './line-window.js';
 import { truncateHead } from './truncate.js';
-import { resolveInWorkspace } from './workspace.js';
+import { openForReading, resolveInWorkspace } from './workspace.js';
 
 export const READ_DEFAULT_LINE_LIMIT = 2000;
 export const READ_MAX_OUTPUT_BYTES = 50 * 1024;
@@ -57,15 +57,21 @@ export function readTool({ cwd }: ReadToolOptions): BuiltinTool<ReadToolInput> {
       }
       if (!stats.isFile()) throw new Error(`Path '${userPath}' is not a regular file`);
 
-      const window = await readLineWindow(file, {
+      // Opened once and checked: what is read is what was verified to be inside the workspace.
+      const handle = await openForReading(cwd, file, userPath).catch((error: unknown) => {
+        throw error instanceof Error && !('code' in error) ? error : describeFsError(error, userPath);
+      });
+      const window = await readLineWindow(handle, {
         firstLine: offset,
         maxLines: limit,
         maxBytes: READ_MAX_OUTPUT_BYTES,
         maxLineChars: READ_MAX_LINE_CHARS,
         signal: abortSignal,
-      }).catch((error: unknown) => {
-        throw describeFsError(error, userPath);
-      });
+      })
+        .catch((error: unknown) => {
+          throw describeFsError(error, userPath);
+        })
+        .finally(() => handle.close());
       if (window.binary) {
         throw new Error(`File '${userPath}' looks binary (it contains NUL bytes); read only shows text files`);
       }

@@ -3,7 +3,8 @@
  * it stays inside the root both as written (no `../` escape, no absolute path
  * elsewhere) and after resolving symbolic links (no link pointing outside).
  */
-import { lstat, readlink, realpath } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { lstat, open, readlink, realpath, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { errorCode } from './fs-errors.js';
 
@@ -137,4 +138,46 @@ export async function resolveInWorkspace(root: string, userPath: string): Promis
 function isMissingPathError(error: unknown): boolean {
   const code = errorCode(error);
   return code === 'ENOENT' || code === 'ENOTDIR';
+}
+
+/** Where an open file descriptor really is (Linux's /proc); undefined where the system does not say. */
+async function openedPath(handle: FileHandle): Promise<string | undefined> {
+  return readlink(`/proc/self/fd/${handle.fd}`).catch(() => undefined);
+}
+
+/**
+ * Checks that an open file is inside the workspace: the path was checked
+ * before it was opened, but a directory on it may have been swapped for a
+ * link in between. What was opened is checked, not the name.
+ * Returns the real path that was opened (undefined where the system does not say).
+ * @throws Error when it is outside (the caller closes the handle); its `opened` is where it was.
+ */
+export async function assertOpenedInWorkspace(handle: FileHandle, realRoot: string, userPath: string): Promise<string | undefined> {
+  const opened = await openedPath(handle);
+  if (opened !== undefined && !isWithinRoot(realRoot, opened)) {
+    throw Object.assign(new Error(`Path '${userPath}' led outside the workspace when it was opened (a directory on it was replaced by a link)`), { opened });
+  }
+  return opened;
+}
+
+/**
+ * Opens a workspace file for reading, once, and verifies what was opened: a
+ * regular file, inside the workspace. Opening does not block on a FIFO.
+ * The caller closes the handle.
+ *
+ * @example
+ * const handle = await openForReading(cwd, await resolveInWorkspace(cwd, 'a.txt'), 'a.txt');
+ * try { return await handle.readFile('utf8'); } finally { await handle.close(); }
+ */
+export async function openForReading(root: string, file: string, userPath: string): Promise<FileHandle> {
+  const realRoot = await realWorkspaceRoot(root);
+  const handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    await assertOpenedInWorkspace(handle, realRoot, userPath);
+    if (!(await handle.stat()).isFile()) throw new Error(`Path '${userPath}' is not a regular file`);
+    return handle;
+  } catch (error) {
+    await handle.close();
+    throw error;
+  }
 }

@@ -54,7 +54,7 @@ export function writeTool({ cwd }: WriteToolOptions): BuiltinTool<WriteToolInput
         throw describeFsError(error, userPath);
       });
       try {
-        await writeFileAtomically(file, content, abortSignal);
+        await writeFileAtomically(file, content, { signal: abortSignal, workspace: { root: cwd, userPath } });
       } catch (error) {
         throwIfAborted(abortSignal, 'write');
         throw describeFsError(error, userPath);

@@ -1,4 +1,7 @@
-import { readdir, readFile, symlink } from 'node:fs/promises';
+import fc from 'fast-check';
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { readdir, readFile, rename, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { editTool } from '../../src/tools/edit.js';
@@ -91,5 +94,64 @@ describe('workspace confinement', () => {
 
   it('grep with a glob that walks up finds nothing outside', async () => {
     await expect(runTool(grepTool({ cwd: ws.root }), { pattern: 'secret', glob: '../outside/*' })).resolves.toMatch(/^No matches/);
+  });
+});
+
+describe('no check-then-use race: a directory swapped for a link while the tools work', () => {
+  const ws = useTempWorkspace();
+
+  it('reads, edits and writes never reach outside while a concurrent loop swaps a directory and a link to outside', async () => {
+    const dir = path.join(ws.root, 'd');
+    const parked = path.join(ws.root, 'd.real');
+    await ws.file('d/secret.txt', 'inside\n');
+    await writeFile(path.join(ws.outside, 'secret.txt'), 'top secret\n');
+    // The attacker, in a process of its own so that it really runs concurrently: the real directory and a
+    // link to outside take turns at ws/d, a bounded number of times.
+    const swapper = spawn(
+      'bash',
+      ['-c', `for i in $(seq 1 20000); do mv d d.real 2>/dev/null; ln -s "$1" d 2>/dev/null; rm -f d 2>/dev/null; mv d.real d 2>/dev/null; done`, 'swap', ws.outside],
+      { cwd: ws.root, stdio: 'ignore' },
+    );
+    const swapperDone = new Promise((resolve) => swapper.on('exit', resolve));
+    const outputs: string[] = [];
+    for (let attempt = 0; attempt < 300; attempt++) {
+      const results = await Promise.allSettled([
+        runTool(readTool({ cwd: ws.root }), { path: 'd/secret.txt' }),
+        runTool(grepTool({ cwd: ws.root }), { pattern: 'secret', path: 'd' }),
+        runTool(writeTool({ cwd: ws.root }), { path: 'd/new.txt', content: 'planted' }),
+        runTool(editTool({ cwd: ws.root }), { path: 'd/secret.txt', oldText: 'inside', newText: 'inside' + '' }),
+      ]);
+      for (const result of results) outputs.push(result.status === 'fulfilled' ? result.value : String(result.reason));
+    }
+    swapper.kill('SIGKILL');
+    await swapperDone;
+    if (!existsSync(dir)) await rename(parked, dir).catch(() => undefined);
+
+    for (const output of outputs) expect(output).not.toContain('top secret');
+    expect(await readdir(ws.outside)).toEqual(['secret.txt']);
+    expect(await readFile(path.join(ws.outside, 'secret.txt'), 'utf8')).toBe('top secret\n');
+  });
+});
+
+describe('confinement under random paths (fast-check)', () => {
+  const ws = useTempWorkspace();
+
+  it('no path built from .., links, absolute parts and odd characters lets read, write or ls reach outside', async () => {
+    await ws.file('inside.txt', 'inside\n');
+    await symlink(ws.outside, path.join(ws.root, 'link'));
+    await symlink(path.join(ws.outside, 'secret.txt'), path.join(ws.root, 'secret-link.txt'));
+    const segment = fc.constantFrom('..', '.', 'link', 'secret-link.txt', 'secret.txt', 'inside.txt', 'outside', ws.outside, '', '~', '%2e%2e', 'a\\b');
+    const userPath = fc.array(segment, { minLength: 1, maxLength: 5 }).map((parts) => parts.join('/'));
+    await fc.assert(
+      fc.asyncProperty(userPath, async (candidate) => {
+        const read = await runTool(readTool({ cwd: ws.root }), { path: candidate }).catch((error: unknown) => String(error));
+        expect(read).not.toContain('top secret');
+        const listed = await runTool(lsTool({ cwd: ws.root }), { path: candidate }).catch((error: unknown) => String(error));
+        expect(listed).not.toMatch(/^secret\.txt$/m);
+        await runTool(writeTool({ cwd: ws.root }), { path: `${candidate}/planted.txt`, content: 'x' }).catch(() => undefined);
+        expect(await readdir(ws.outside)).toEqual(['secret.txt']);
+      }),
+      { numRuns: 150 },
+    );
   });
 });
