@@ -12,6 +12,7 @@ export function machineConfig(options: AgentOptions): AgentConfig {
     ...(options.doomLoop !== undefined ? { doomLoopThreshold: options.doomLoop === false ? 0 : (options.doomLoop.threshold ?? 3) } : {}),
     ...(options.doomLoop ? { doomLoopAction: options.doomLoop.action ?? 'stop' } : {}),
     ...(options.toolExecution ? { toolExecution: options.toolExecution } : {}),
+    ...(options.maxToolCallsPerStep !== undefined ? { maxToolCallsPerStep: options.maxToolCallsPerStep } : {}),
     ...(options.instructions !== undefined ? { instructions: options.instructions } : {}),
     retry: { ...defaultRetryConfig, ...options.retry },
     timeouts: options.timeouts ?? {},

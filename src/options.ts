@@ -47,6 +47,11 @@ export interface AgentOptions {
   followUpMode?: 'one-at-a-time' | 'all';
   /** Run a step's tool calls at once (`parallel`, default) or one after another. Results enter the history in call order either way. */
   toolExecution?: 'parallel' | 'sequential';
+  /**
+   * The most tool calls one step runs. Default 128. The calls beyond it are not run: each gets an
+   * error result that tells the model to make fewer calls per step, and the run goes on.
+   */
+  maxToolCallsPerStep?: number;
   /** Retries of failed LLM calls. Default `{ maxAttempts: 3, baseDelayMs: 2000, maxDelayMs: 30000 }`. */
   retry?: Partial<RetryConfig>;
   /** Time limits; each is off unless set. See docs/resilience.md. */
@@ -159,6 +164,7 @@ export const agentOptionsSchema = z
     steeringMode: z.enum(['one-at-a-time', 'all']).optional(),
     followUpMode: z.enum(['one-at-a-time', 'all']).optional(),
     toolExecution: z.enum(['parallel', 'sequential']).optional(),
+    maxToolCallsPerStep: z.number().int().positive().optional(),
     retry: z
       .object({
         maxAttempts: z.number().int().min(1).optional(),

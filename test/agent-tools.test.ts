@@ -108,3 +108,27 @@ describe('duplicate tool-call ids in one step', () => {
     await expectValidHistory(result.messages);
   });
 });
+
+describe('many tool calls in one step', () => {
+  it('runs at most maxToolCallsPerStep of them; the rest get a result telling the model to make fewer, and the run goes on', async () => {
+    const calls = Array.from({ length: 300 }, (_, index) => ({ id: `c${index}`, name: 'add', input: { a: index, b: 1 } }));
+    const model = mockModel([{ toolCalls: calls }, { text: ['done'] }]);
+    const agent = createAgent({ model, tools: { add: addTool } });
+    const result = await agent.run('add a lot');
+
+    expect(result.outcome).toBe('completed');
+    expect(result.toolCalls).toBe(128);
+    const counts = toolResultCounts(result.messages);
+    expect([...counts.values()].every((count) => count === 1)).toBe(true);
+    expect(counts.size).toBe(300);
+    expect(JSON.stringify(result.messages)).toContain('this step made 300 tool calls and at most 128 run per step (maxToolCallsPerStep)');
+    await expectValidHistory(result.messages);
+  });
+
+  it('maxToolCallsPerStep is an option, validated', async () => {
+    const model = mockModel([{ toolCalls: [{ id: 'a', name: 'add', input: { a: 1, b: 1 } }, { id: 'b', name: 'add', input: { a: 2, b: 2 } }] }, { text: ['ok'] }]);
+    const result = await createAgent({ model, tools: { add: addTool }, maxToolCallsPerStep: 1 }).run('go');
+    expect(result.toolCalls).toBe(1);
+    expect(() => createAgent({ model, maxToolCallsPerStep: 0 })).toThrow(/maxToolCallsPerStep/);
+  });
+});

@@ -51,6 +51,8 @@ export interface AgentConfig {
   /** Consecutive steps with the same tool call that end the run; 0 disables detection. */
   doomLoopThreshold: number;
   toolExecution: 'parallel' | 'sequential';
+  /** Calls of one step beyond this are answered without running. */
+  maxToolCallsPerStep: number;
   instructions?: string | SystemModelMessage | SystemModelMessage[];
   retry: RetryConfig;
   timeouts: TimeoutConfig;
@@ -140,6 +142,7 @@ export const defaultConfig: AgentConfig = {
   maxSteps: 25,
   doomLoopThreshold: 3,
   toolExecution: 'parallel',
+  maxToolCallsPerStep: 128,
   retry: defaultRetryConfig,
   timeouts: {},
   truncation: defaultTruncationConfig,

@@ -169,11 +169,18 @@ export function beginToolExec(context: AgentContext): Update {
   const calls = stepCalls(run);
   const events: AgentEvent[] = [];
   const pending: RunState = { ...run, calls, answers: calls.map(() => null), nextCall: 0 };
+  const cap = context.config.maxToolCallsPerStep ?? calls.length;
   pending.answers = calls.map((_, index) => {
+    // Over the cap nothing is started: the cost of a step stays bounded however many calls the model makes.
+    if (index >= cap) return answerWithoutRunning(pending, index, tooManyCallsMessage(calls.length, cap), events);
     const approval = run.approvals?.[index];
     return approval && isDenied(approval) ? answerWithoutRunning(pending, index, denialMessage(approval), events) : null;
   });
   return withRun(context, pending, events);
+}
+
+function tooManyCallsMessage(count: number, cap: number): string {
+  return `Tool call not run: this step made ${count} tool calls and at most ${cap} run per step (maxToolCallsPerStep). Make fewer calls per step.`;
 }
 
 export const STEERING_SKIP_MESSAGE = 'Tool call skipped: a new user message arrived before it ran.';
