@@ -10,6 +10,7 @@ import { inspectorBench } from './inspector.js';
 import { loopBench } from './loop.js';
 import { memoryBench } from './memory.js';
 import { parallelBench } from './parallel.js';
+import { manyCallsBench } from './many-calls.js';
 import { persistenceBench } from './persistence.js';
 import { streamBench } from './stream.js';
 import { printTable, type Row } from './support.js';
@@ -24,6 +25,7 @@ const benches: Array<[string, () => Promise<Row[]>]> = [
   ['loop overhead', loopBench],
   ['memory', memoryBench],
   ['parallel tools', parallelBench],
+  ['many tool calls in one step', manyCallsBench],
   ['session append', persistenceBench],
   ['inspector overhead', inspectorBench],
 ];

@@ -1,0 +1,29 @@
+/**
+ * Many tool calls in one step: one step that makes N calls of a no-op tool,
+ * then a step that answers; the cost per call. With one child actor per call,
+ * XState copies its children map whenever one stops, so the cost per call
+ * grows with N; `maxToolCallsPerStep` (128) bounds it: calls beyond the cap get
+ * an error result without an actor.
+ */
+import { createAgent } from '../src/index.js';
+import { check, echoTool, measureRounds, median, toolLoopModel, type Row } from './support.js';
+
+async function manyCallsRun(calls: number): Promise<void> {
+  const agent = createAgent({ model: toolLoopModel(1, { toolName: 'echo', toolCallsPerStep: calls }), tools: { echo: echoTool }, maxToolCallsPerStep: 1_000 });
+  const result = await agent.run('go');
+  check(result.outcome === 'completed' && result.toolCalls === calls, `many calls (${calls}) went wrong: ${result.outcome}, ${result.toolCalls} tool calls`);
+}
+
+export async function manyCallsBench(): Promise<Row[]> {
+  const sizes = [10, 100, 1_000] as const;
+  const times = await measureRounds(3, { c10: () => manyCallsRun(10), c100: () => manyCallsRun(100), c1000: () => manyCallsRun(1_000) }, { warmup: 1, runsPerBlock: 1 });
+  const perCall = (size: (typeof sizes)[number]) => (median(times[`c${size}`]) * 1000) / size;
+  const base = perCall(10);
+  return sizes.map((size) => ({
+    figure: `${size} tool calls in one step (cap raised to 1,000), per call`,
+    value: `${perCall(size).toFixed(1)} µs/call`,
+    ratio: `${(perCall(size) / base).toFixed(2)}x the 10-call cost`,
+    target: 'reported (the default cap is 128)',
+    ok: true,
+  }));
+}
