@@ -18,6 +18,7 @@ import { pendingApprovalIds } from './machines/approval-updates.js';
 import { contextTokensOf } from './machines/compaction-updates.js';
 import { errorAnswer, toolMessage, unansweredToolCalls } from './machines/history.js';
 import { emptyUsage } from './machines/usage.js';
+import { messageShapeProblem } from './machines/message-shape.js';
 import { parseAgentOptions, type AgentOptions } from './options.js';
 import { errorMessage } from './errors/error-message.js';
 import type { RunError, RunResult } from './result.js';
@@ -465,26 +466,6 @@ class StatechartAgent implements Agent {
   }
 }
 
-const ROLES = new Set(['system', 'user', 'assistant', 'tool']);
-
-/** What is wrong with `value` as a `ModelMessage`, checked by shape only (cheap: the parts are not walked); undefined when nothing is. */
-function messageProblem(value: unknown): string | undefined {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return `expected a message object, got ${describe(value)}`;
-  const { role, content } = value as { role?: unknown; content?: unknown };
-  if (typeof role !== 'string' || !ROLES.has(role)) return `its role must be one of system, user, assistant, tool (got ${describe(role)})`;
-  if (typeof content !== 'string' && !Array.isArray(content)) return `its content must be a string or an array of parts (got ${describe(content)})`;
-  if (Array.isArray(content) && content.some((part) => typeof part !== 'object' || part === null || typeof (part as { type?: unknown }).type !== 'string')) {
-    return 'every part of its content must be an object with a type';
-  }
-  return undefined;
-}
-
-function describe(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  return typeof value === 'string' ? JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value) : typeof value;
-}
-
 /**
  * The prompt as messages. A malformed prompt is the caller's error, reported as a `TypeError` that
  * says what is wrong; it never reaches the machine.
@@ -494,7 +475,7 @@ function toMessages(prompt: Prompt): ModelMessage[] {
   if (typeof prompt === 'string') return [{ role: 'user', content: prompt }];
   const messages: unknown[] = Array.isArray(prompt) ? prompt : [prompt];
   messages.forEach((message, index) => {
-    const problem = messageProblem(message);
+    const problem = messageShapeProblem(message);
     if (problem !== undefined) {
       throw new TypeError(`Invalid prompt${messages.length > 1 || Array.isArray(prompt) ? ` (message ${index})` : ''}: ${problem}. Pass a string, a ModelMessage or an array of them.`);
     }

@@ -1,5 +1,6 @@
-import { modelMessageSchema, type LanguageModel, type ModelMessage, type SystemModelMessage, type ToolSet } from 'ai';
+import type { LanguageModel, ModelMessage, SystemModelMessage, ToolSet } from 'ai';
 import { z } from 'zod';
+import { messageShapeProblem } from './machines/message-shape.js';
 import type { InspectionEvent, Observer } from 'xstate';
 import type { StepFunction } from './actors/step.js';
 import type { ApprovalFunction, ApprovalPolicy } from './approval/approval-policy.js';
@@ -112,6 +113,10 @@ const modelSchema = z.custom<LanguageModel>(
   },
 );
 
+const messageSchema = z.custom<ModelMessage>((value) => messageShapeProblem(value) === undefined, {
+  error: (issue) => `not a ModelMessage: ${messageShapeProblem(issue.input) ?? 'invalid'}`,
+});
+
 const toolSchema = z.custom<ToolSet[string]>((value) => isObject(value) && 'inputSchema' in value, {
   message: 'expected an AI SDK tool: tool({ description, inputSchema, execute })',
 });
@@ -142,7 +147,8 @@ export const agentOptionsSchema = z
     instructions: z.union([z.string(), systemMessageSchema, z.array(systemMessageSchema)]).optional(),
     tools: z.record(z.string(), toolSchema).optional(),
     maxSteps: z.number().int().positive().optional(),
-    messages: z.array(modelMessageSchema).optional(),
+    // By shape, not part by part: a long history must not cost a deep validation per message at creation.
+    messages: z.array(messageSchema).optional(),
     doomLoop: z
       .union([z.literal(false), z.object({ threshold: z.number().int().min(2).optional(), action: z.enum(['stop', 'ask']).optional() }).strict()])
       .optional(),
