@@ -17,6 +17,12 @@ describe('terminalSafe', () => {
     expect(terminalSafe('a\u009bb\u007fc\bd')).toBe('a\\x9bb\\x7fc\\x08d');
     expect(terminalSafe('tabs\tand\nnewlines stay, ünïcode too')).toBe('tabs\tand\nnewlines stay, ünïcode too');
   });
+
+  it('shows bidirectional overrides and isolates instead of letting them reorder a line (Trojan Source)', () => {
+    expect(terminalSafe('✓ read \u202egnp.txt')).toBe('✓ read \\u202egnp.txt');
+    expect(terminalSafe('a\u2066b\u2069c\u202ad')).toBe('a\\u2066b\\u2069c\\u202ad');
+    expect(terminalSafe('עברית and العربية stay')).toBe('עברית and العربية stay');
+  });
 });
 
 describe('the human reporter prints model and file text safely', () => {
