@@ -76,6 +76,14 @@ describe('classifyError', () => {
     expect(classifyError(apiError(status))).toEqual({ kind, message: 'x', status, ...(retryable ? {} : { retryable: false }) });
   });
 
+  it('a 429 that says the quota is used up is a rate limit no retry can fix', () => {
+    const body = JSON.stringify({ error: { message: 'You exceeded your current quota, please check your plan and billing details.', type: 'insufficient_quota', code: 'insufficient_quota' } });
+    const error = new APICallError({ message: 'You exceeded your current quota', url: 'u', requestBodyValues: {}, statusCode: 429, responseBody: body, isRetryable: true });
+    expect(classifyError(error)).toEqual({ kind: 'rate-limit', message: 'You exceeded your current quota', status: 429, retryable: false });
+    const plain = new APICallError({ message: 'Rate limit reached for requests', url: 'u', requestBodyValues: {}, statusCode: 429, responseBody: '{"error":{"code":"rate_limit_exceeded"}}', isRetryable: true });
+    expect(classifyError(plain).retryable).toBeUndefined();
+  });
+
   it('recognises context overflow messages', () => {
     expect(classifyError(apiError(400, "This model's maximum context length is 8192 tokens")).kind).toBe('context-overflow');
   });

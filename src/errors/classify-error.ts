@@ -5,6 +5,8 @@ import { parseRetryAfter } from '../resilience/retry-policy.js';
 import { errorMessage } from './error-message.js';
 
 const NETWORK_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT']);
+/** A 429 that no wait will fix: the account is out of credit (OpenAI's `insufficient_quota`, and its peers' wording). */
+const QUOTA_EXHAUSTED = /insufficient_quota|exceeded your current quota|quota exceeded|billing|out of credits?|insufficient (?:credits?|balance|funds)/i;
 const CONTEXT_OVERFLOW = /context(?:[ _-]length| window)|maximum context|too many tokens|prompt is too long|input is too long|exceeds? the (?:context|max(?:imum)? (?:input )?tokens)|context_length_exceeded/i;
 
 /**
@@ -12,7 +14,8 @@ const CONTEXT_OVERFLOW = /context(?:[ _-]length| window)|maximum context|too man
  * HTTP errors (`APICallError`) and provider error parts that carry a status
  * (`StreamProviderError`) by that status, network failures by code or
  * message, aborts. A provider's own verdict that a retry cannot succeed
- * (`isRetryable: false`) is kept as `retryable: false`.
+ * (`isRetryable: false`) is kept as `retryable: false`, and so is a 429 that
+ * says the account's quota or credit is used up (no wait fixes it).
  * Pure: no I/O, never throws.
  */
 export function classifyError(error: unknown, now: number = Date.now()): RunError {
@@ -21,12 +24,14 @@ export function classifyError(error: unknown, now: number = Date.now()): RunErro
   if (APICallError.isInstance(error)) {
     const status = error.statusCode;
     const retryAfterMs = parseRetryAfter(error.responseHeaders, now);
+    const quotaExhausted = status === 429 && QUOTA_EXHAUSTED.test(`${message} ${error.responseBody ?? ''}`);
+    const retryable = error.isRetryable && !quotaExhausted;
     return {
       kind: kindForStatus(status, message, error.isRetryable),
       message,
       ...(status !== undefined ? { status } : {}),
-      ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
-      ...(error.isRetryable ? {} : { retryable: false }),
+      ...(retryAfterMs !== undefined && retryable ? { retryAfterMs } : {}),
+      ...(retryable ? {} : { retryable: false }),
     };
   }
   if (StreamProviderError.isInstance(error) && error.statusCode !== undefined) {
