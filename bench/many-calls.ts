@@ -1,9 +1,10 @@
 /**
  * Many tool calls in one step: one step that makes N calls of a no-op tool,
- * then a step that answers; the cost per call. With one child actor per call,
- * XState copies its children map whenever one stops, so the cost per call
- * grows with N; `maxToolCallsPerStep` (128) bounds it: calls beyond the cap get
- * an error result without an actor.
+ * then a step that answers; the cost per call. A step's calls run in one tool
+ * runner actor, so a call costs the same at 10 and at 1,000 calls (the run's
+ * fixed cost spreads over more calls, so the figure falls). With one child
+ * actor per call it grew with N: XState copies its children map whenever a
+ * child stops. `maxToolCallsPerStep` (128) still bounds a step.
  */
 import { createAgent } from '../src/index.js';
 import { check, echoTool, measureRounds, median, toolLoopModel, type Row } from './support.js';
@@ -23,7 +24,7 @@ export async function manyCallsBench(): Promise<Row[]> {
     figure: `${size} tool calls in one step (cap raised to 1,000), per call`,
     value: `${perCall(size).toFixed(1)} µs/call`,
     ratio: `${(perCall(size) / base).toFixed(2)}x the 10-call cost`,
-    target: 'reported (the default cap is 128)',
-    ok: true,
+    target: 'no more than the 10-call cost',
+    ok: perCall(size) <= base * 1.2,
   }));
 }

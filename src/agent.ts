@@ -117,13 +117,13 @@ export function createAgent(options: AgentOptions): Agent {
   return new StatechartAgent(validated);
 }
 
-/** Where a sub-agent runs: as a child of the tool actor that calls it, one level deeper. */
+/** Where a sub-agent runs: as a child of the tool runner that calls it, one level deeper. */
 export interface AgentEmbedding {
   parent: AnyActorRef | undefined;
   depth: number;
 }
 
-/** A sub-agent: its actor is a child of the calling tool's actor, so the inspector shows the hierarchy. Used by `agentTool`. */
+/** A sub-agent: its actor is a child of the calling tool runner, so the inspector shows the hierarchy. Used by `agentTool`. */
 export function createChildAgent(options: AgentOptions, embedding: AgentEmbedding): Agent {
   return new StatechartAgent(parseAgentOptions(options), embedding);
 }

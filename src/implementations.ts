@@ -7,7 +7,7 @@ import { defaultStep } from './actors/default-step.js';
 
 /** Which step implementation agents use unless given one. */
 export { defaultStepName } from './actors/default-step.js';
-import { createToolActor } from './actors/tool-actor.js';
+import { createToolRunner } from './actors/tool-runner.js';
 import type { AgentRuntime } from './runtime.js';
 
 /**
@@ -36,7 +36,7 @@ export function agentImplementations(
   return {
     actors: {
       llm: createLlmActor(resolved),
-      tool: createToolActor(resolved),
+      tools: createToolRunner(resolved),
       approval: createApprovalActor(runtime.approval),
       compaction: createCompactionActor(runtime.compactionModel ?? runtime.model, resolved.step, resolved.transformContext),
     },

@@ -125,6 +125,28 @@ describe('many tool calls in one step', () => {
     await expectValidHistory(result.messages);
   });
 
+  it('a step’s calls all run in one tool runner actor, so no call pays for the others (no actor per call)', async () => {
+    const calls = Array.from({ length: 500 }, (_, index) => ({ id: `c${index}`, name: 'add', input: { a: index, b: 1 } }));
+    const model = mockModel([{ toolCalls: calls }, { toolCalls: calls.slice(0, 3).map((call) => ({ ...call, id: `again-${call.id}` })) }, { text: ['done'] }]);
+    const spawned: string[] = [];
+    const agent = createAgent({
+      model,
+      tools: { add: addTool },
+      maxToolCallsPerStep: 500,
+      inspect: (event) => {
+        const { id } = event.actorRef as unknown as { id: string };
+        if (event.type === '@xstate.actor' && id !== 'agent' && id !== 'llm') spawned.push(id);
+      },
+    });
+    const result = await agent.run('add a lot');
+
+    expect(result.outcome).toBe('completed');
+    expect(result.toolCalls).toBe(503);
+    expect(spawned.filter((id) => id === 'tools')).toHaveLength(2);
+    expect(spawned.filter((id) => id.startsWith('tool.'))).toEqual([]);
+    await expectValidHistory(result.messages);
+  });
+
   it('maxToolCallsPerStep is an option, validated', async () => {
     const model = mockModel([{ toolCalls: [{ id: 'a', name: 'add', input: { a: 1, b: 1 } }, { id: 'b', name: 'add', input: { a: 2, b: 2 } }] }, { text: ['ok'] }]);
     const result = await createAgent({ model, tools: { add: addTool }, maxToolCallsPerStep: 1 }).run('go');

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { createActor, fromCallback, fromPromise, waitFor } from 'xstate';
+import { createActor, fromCallback, waitFor } from 'xstate';
 import { agentImplementations, agentMachine, createAgent, type AgentEvent } from '../src/index.js';
 import type { LlmActorCommand, LlmActorEvent, LlmActorInput } from '../src/actors/llm-actor.js';
-import type { ToolActorInput, ToolActorOutput } from '../src/actors/tool-actor.js';
+import type { ToolStepScope } from '../src/actors/tool-call.js';
+import type { ToolRunnerCommand, ToolRunnerEvent } from '../src/actors/tool-runner.js';
 import { expectValidHistory, toolOutputs } from './support/history.js';
 import { mockModel } from './support/mock-model.js';
 import { addTool } from './support/tools.js';
@@ -52,21 +53,35 @@ describe('agentMachine composed by hand', () => {
     expect((await ended).result.outcome).toBe('aborted');
   });
 
-  it('a custom tool actor that rejects still answers its call, and the loop goes on', async () => {
-    const crashing = fromPromise<ToolActorOutput, ToolActorInput>(async () => {
-      throw new Error('segfault');
+  it('a custom tool runner that crashes still answers every call of its step, and the loop goes on', async () => {
+    const crashing = fromCallback<ToolRunnerCommand, ToolStepScope, ToolRunnerEvent>(({ receive }) => {
+      receive(() => {
+        throw new Error('segfault');
+      });
     });
     const implementations = agentImplementations({
-      model: mockModel([{ toolCalls: [{ id: 'c1', name: 'add', input: { a: 1, b: 1 } }] }, { text: ['ok'] }]),
+      model: mockModel([
+        {
+          toolCalls: [
+            { id: 'c1', name: 'add', input: { a: 1, b: 1 } },
+            { id: 'c2', name: 'add', input: { a: 2, b: 2 } },
+          ],
+        },
+        { text: ['ok'] },
+      ]),
       tools: { add: addTool },
     });
-    const actor = createActor(agentMachine.provide({ actors: { ...implementations.actors, tool: crashing } }), { input: {} });
+    const machine = agentMachine.provide({ actors: { ...implementations.actors, tools: crashing } });
+    const actor = createActor(machine, { input: { config: { toolExecution: 'sequential' } } });
     actor.start();
     const ended = runEnd(actor);
     actor.send(prompt);
     const { result } = await ended;
     expect(result.outcome).toBe('completed');
-    expect(toolOutputs(result.messages).c1).toEqual({ type: 'error-text', value: 'Tool "add" crashed: segfault' });
+    expect(toolOutputs(result.messages)).toEqual({
+      c1: { type: 'error-text', value: 'Tool "add" crashed: segfault' },
+      c2: { type: 'error-text', value: 'Tool "add" crashed: segfault' },
+    });
     await expectValidHistory(result.messages);
   });
 

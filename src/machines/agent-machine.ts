@@ -165,18 +165,12 @@ export const agentMachine = agentSetup.createMachine({
           },
         },
         toolExec: {
-          entry: ['beginToolExec', 'startTools'],
-          exit: 'stopRunningTools',
+          entry: ['beginToolExec', 'spawnToolRunner', 'startTools'],
+          exit: 'stopToolRunner',
           always: [{ guard: 'areAllToolsAnswered', target: 'nextStep', actions: 'endToolStep' }],
           on: {
-            'xstate.done.actor.tool.*': [
-              { guard: 'isSequential', actions: ['recordToolAnswer', 'startTools'] },
-              { actions: 'recordToolAnswer' },
-            ],
-            'xstate.error.actor.tool.*': [
-              { guard: 'isSequential', actions: ['recordToolCrash', 'startTools'] },
-              { actions: 'recordToolCrash' },
-            ],
+            'tool.answer': [{ guard: 'isSequential', actions: ['recordToolAnswer', 'startTools'] }, { actions: 'recordToolAnswer' }],
+            'xstate.error.actor.tools': { actions: { type: 'recordToolRunnerCrash', params: ({ event }) => ({ error: event.error }) } },
             'run.stop': { target: '#agent.idle', actions: 'endStoppedRun' },
           },
         },

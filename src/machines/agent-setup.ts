@@ -1,10 +1,10 @@
 import { generateId, type ModelMessage } from 'ai';
-import { enqueueActions, fromCallback, fromPromise, raise, sendTo, setup } from 'xstate';
+import { assertEvent, enqueueActions, fromCallback, fromPromise, raise, sendTo, setup, stopChild } from 'xstate';
 import type { ApprovalActorInput, ApprovalVerdict } from '../actors/approval-actor.js';
 import type { LlmActorCommand, LlmActorEvent, LlmActorInput } from '../actors/llm-actor.js';
 import { deadlineActor } from '../actors/deadline-actor.js';
-import type { ToolActorInput, ToolActorOutput } from '../actors/tool-actor.js';
-import { errorMessage } from '../errors/error-message.js';
+import type { ToolStepScope } from '../actors/tool-call.js';
+import { toolCrashMessage, type ToolRunnerCommand, type ToolRunnerEvent } from '../actors/tool-runner.js';
 import type { AgentEvent } from '../events.js';
 import { limitsFor } from '../resilience/truncate-output.js';
 import type { Outcome, RunError } from '../result.js';
@@ -37,6 +37,7 @@ export type AgentMachineEvent =
   | { type: 'retry.due' }
   | { type: 'approval.expired' }
   | LlmActorEvent
+  | ToolRunnerEvent
   | { type: `xstate.done.actor.${string}`; output: unknown }
   | { type: `xstate.error.actor.${string}`; error: unknown };
 
@@ -47,8 +48,8 @@ const missingRuntime =
 const unprovidedLlm = fromCallback<LlmActorCommand, LlmActorInput, LlmActorEvent>(({ sendBack }) => {
   sendBack({ type: 'llm.error', error: { kind: 'invalid-request', message: missingRuntime } });
 });
-const unprovidedTool = fromPromise<ToolActorOutput, ToolActorInput>(async ({ input }) => {
-  throw new Error(`${missingRuntime} (tool "${input.call.toolName}")`);
+const unprovidedTools = fromCallback<ToolRunnerCommand, ToolStepScope, ToolRunnerEvent>(() => {
+  throw new Error(`${missingRuntime} (tools)`);
 });
 const noCompaction = fromPromise<CompactionActorOutput, CompactionActorInput>(async () => {
   throw new Error(missingRuntime);
@@ -57,15 +58,8 @@ const allowAll = fromPromise<ApprovalVerdict[], ApprovalActorInput>(async ({ inp
   input.calls.map(() => ({ decision: 'allow' as const, reason: 'policy' as const })),
 );
 
-/** `tool.<step>.<index>.<toolName>`: unique per call, and the inspector shows which tool it is. */
-export function toolActorId(step: number, index: number, toolName: string): string {
-  return `tool.${step}.${index}.${toolName}`;
-}
-
-/** The call index in a tool actor's done or error event type (`xstate.done.actor.tool.<step>.<index>.<name>`). */
-function toolIndexOf(eventType: string): number {
-  return Number(eventType.split('.')[5]);
-}
+/** The id of the tool runner a tool step spawns. */
+export const TOOL_RUNNER_ID = 'tools';
 
 /** Wires a pure update into an action: assign the context, emit its events. */
 function applyUpdate(update: Update, enqueue: { assign: (context: AgentContext) => void; emit: (event: AgentEvent) => void }) {
@@ -88,7 +82,7 @@ export const agentSetup = setup({
   },
   actors: {
     llm: unprovidedLlm,
-    tool: unprovidedTool,
+    tools: unprovidedTools,
     approval: allowAll,
     compaction: noCompaction,
     runDeadline: deadlineActor({ type: 'run.deadline' }),
@@ -172,52 +166,58 @@ export const agentSetup = setup({
       applyUpdate(approvals.denyUnanswered(context, `no answer within ${context.config.approvalTimeoutMs} ms (approvalTimeoutMs)`), enqueue),
     ),
     beginToolExec: enqueueActions(({ context, enqueue }) => applyUpdate(updates.beginToolExec(context), enqueue)),
+    spawnToolRunner: enqueueActions(({ context, enqueue }) => {
+      const run = context.run;
+      if (!run) return;
+      const input: ToolStepScope = {
+        runId: run.id,
+        step: run.steps,
+        messages: context.messages,
+        ...(context.config.timeouts.hookMs !== undefined ? { hookMs: context.config.timeouts.hookMs } : {}),
+      };
+      enqueue.spawnChild('tools', { id: TOOL_RUNNER_ID, input });
+    }),
     startTools: enqueueActions(({ context, enqueue }) => {
       const run = context.run;
       if (!run) return;
       const next = updates.startNextTools(context);
       const { timeouts, truncation } = context.config;
-      for (const index of next.start) {
-        const call = run.calls[index]!;
-        const timeoutMs = timeouts.tools?.[call.toolName] ?? timeouts.toolMs;
-        enqueue.spawnChild('tool', {
-          id: toolActorId(run.steps, index, call.toolName),
-          input: {
-            runId: run.id,
-            step: run.steps,
+      if (next.start.length > 0) {
+        const jobs = next.start.map((index) => {
+          const call = run.calls[index]!;
+          const timeoutMs = timeouts.tools?.[call.toolName] ?? timeouts.toolMs;
+          return {
             index,
             call,
-            messages: context.messages,
             ...(timeoutMs !== undefined ? { timeoutMs } : {}),
-            ...(timeouts.hookMs !== undefined ? { hookMs: timeouts.hookMs } : {}),
             ...(truncation ? { truncation: limitsFor(truncation, call.toolName) } : {}),
-          },
+          };
         });
+        enqueue.sendTo(TOOL_RUNNER_ID, { type: 'tools.start', jobs } satisfies ToolRunnerCommand);
       }
       applyUpdate(next, enqueue);
     }),
     recordToolAnswer: enqueueActions(({ context, event, enqueue }) => {
-      if (!event.type.startsWith('xstate.done.actor.tool.')) return;
-      enqueue.stopChild(event.type.slice('xstate.done.actor.'.length));
-      applyUpdate(updates.recordToolAnswer(context, (event as { output: ToolActorOutput }).output), enqueue);
+      assertEvent(event, 'tool.answer');
+      applyUpdate(updates.recordToolAnswer(context, event.step, event.output), enqueue);
     }),
-    /** A tool actor that rejected (a custom one: the built-in never does) still answers its call. */
-    recordToolCrash: enqueueActions(({ context, event, enqueue }) => {
-      const index = toolIndexOf(event.type);
-      const call = context.run?.calls[index];
-      if (!call || !('error' in event)) return;
-      enqueue.stopChild(event.type.slice('xstate.error.actor.'.length));
-      const message = `Tool "${call.toolName}" crashed: ${errorMessage(event.error)}`;
-      const output = { index, answer: errorAnswer(call, message), output: message, isError: true, durationMs: 0 };
-      applyUpdate(updates.recordToolAnswer(context, output), enqueue);
-    }),
-    stopRunningTools: enqueueActions(({ context, enqueue }) => {
+    /** A tool runner that crashed (a custom one: the built-in never does): every call still open gets an error answer. */
+    recordToolRunnerCrash: enqueueActions(({ context, enqueue }, params: { error: unknown }) => {
       const run = context.run;
       if (!run) return;
-      for (let index = 0; index < run.nextCall; index++) {
-        if (run.answers[index] === null) enqueue.stopChild(toolActorId(run.steps, index, run.calls[index]!.toolName));
+      let current = context;
+      const events: AgentEvent[] = [];
+      for (let index = 0; index < run.answers.length; index++) {
+        const call = run.calls[index]!;
+        if (run.answers[index] !== null) continue;
+        const message = toolCrashMessage(call.toolName, params.error);
+        const update = updates.recordToolAnswer(current, run.steps, { index, answer: errorAnswer(call, message), output: message, isError: true, durationMs: 0 });
+        current = update.context;
+        events.push(...update.events);
       }
+      applyUpdate({ context: current, events }, enqueue);
     }),
+    stopToolRunner: stopChild(TOOL_RUNNER_ID),
     beginCompaction: enqueueActions(({ context, enqueue }, params: { reason: CompactionReason }) =>
       applyUpdate(compaction.beginCompaction(context, params.reason), enqueue),
     ),

@@ -1,6 +1,6 @@
 import type { ModelMessage } from 'ai';
 import type { LlmActorEvent } from '../actors/llm-actor.js';
-import type { ToolActorOutput } from '../actors/tool-actor.js';
+import type { ToolCallOutput } from '../actors/tool-call.js';
 import type { AgentEvent } from '../events.js';
 import type { Outcome, RunError, RunResult } from '../result.js';
 import type { AgentContext, RunState } from './context.js';
@@ -211,10 +211,11 @@ export function startNextTools(context: AgentContext): Update & { start: number[
   return { ...withRun(context, { ...run, nextCall: next + 1 }), start: [next] };
 }
 
-export function recordToolAnswer(context: AgentContext, output: ToolActorOutput): Update {
+/** Records the answer of call `output.index` of step `step`; an answer to another step, or a second one, changes nothing. */
+export function recordToolAnswer(context: AgentContext, step: number, output: ToolCallOutput): Update {
   const run = activeRun(context);
   const call = run.calls[output.index];
-  if (call === undefined || run.answers[output.index] !== null) return { context, events: [] };
+  if (step !== run.steps || call === undefined || run.answers[output.index] !== null) return { context, events: [] };
   const answers = run.answers.slice();
   answers[output.index] = output.answer;
   return {

@@ -4,7 +4,7 @@ import type { AgentEvent } from '../events.js';
 
 /** Where a tool call runs: its actor, how deep in a tree of sub-agents, and how to report a child's events. */
 export interface ToolScope {
-  /** The tool actor executing the call; a sub-agent's actor becomes its child. */
+  /** The tool runner executing the call; a sub-agent's actor becomes its child. */
   actor: AnyActorRef;
   /** 0 for the tools of a top-level agent, 1 for a sub-agent's tools, … */
   depth: number;
@@ -13,5 +13,5 @@ export interface ToolScope {
   report(event: AgentEvent): void;
 }
 
-/** Set by the tool actor around `execute`, read by `agentTool`. */
+/** Set by the tool runner around `execute`, read by `agentTool`. */
 export const toolScope = new AsyncLocalStorage<ToolScope>();

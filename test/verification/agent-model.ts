@@ -3,7 +3,7 @@ import type { SnapshotFrom } from 'xstate';
 import type { ApprovalVerdict } from '../../src/actors/approval-actor.js';
 import type { CompactionActorOutput } from '../../src/actors/compaction-actor.js';
 import type { StepToolCall } from '../../src/actors/step.js';
-import type { ToolActorOutput } from '../../src/actors/tool-actor.js';
+import type { ToolCallOutput } from '../../src/actors/tool-call.js';
 import type { CompactionConfig } from '../../src/context/compaction-config.js';
 import { summaryMessage } from '../../src/context/summary.js';
 import { estimateTokens } from '../../src/context/token-estimate.js';
@@ -223,26 +223,22 @@ function awaitingApprovalEvents(run: RunState): AgentMachineEvent[] {
   return events;
 }
 
-/** The tool actor's done event for call `index` of step `step`. */
+/** The tool runner's answer to call `index` of step `step`. */
 export function toolDoneEvent(step: number, index: number, call: StepToolCall): AgentMachineEvent {
-  const output: ToolActorOutput = {
+  const output: ToolCallOutput = {
     index,
     answer: { toolCallId: call.toolCallId, toolName: call.toolName, output: { type: 'text', value: `result of ${call.toolCallId}` } },
     output: `result of ${call.toolCallId}`,
     isError: false,
     durationMs: 1,
   };
-  return { type: `xstate.done.actor.tool.${step}.${index}.${call.toolName}`, output };
+  return { type: 'tool.answer', step, output };
 }
 
 function toolEvents(run: RunState): AgentMachineEvent[] {
   const running = run.answers.flatMap((answer, index) => (index < run.nextCall && answer === null ? [index] : []));
   const events = running.map((index) => toolDoneEvent(run.steps, index, run.calls[index]!));
-  const first = running[0];
-  if (first !== undefined) {
-    const call = run.calls[first]!;
-    events.push({ type: `xstate.error.actor.tool.${run.steps}.${first}.${call.toolName}`, error: new Error('segfault') });
-  }
+  if (running.length > 0) events.push({ type: 'xstate.error.actor.tools', error: new Error('segfault') });
   return events;
 }
 

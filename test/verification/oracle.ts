@@ -143,7 +143,8 @@ export function expectedVerdict(before: AgentSnapshot, event: AgentMachineEvent)
     });
     return decideApprovals(context, run, approvals);
   }
-  const tool = /^xstate\.(done|error)\.actor\.tool\.\d+\.(\d+)\./.exec(type);
-  if (tool) return decideToolAnswer(context, run, Number(tool[2]));
+  if (type === 'tool.answer') return decideToolAnswer(context, run, event.output.index);
+  // A crashed tool runner answers every call still open: the step is over.
+  if (type === 'xstate.error.actor.tools') return run.answers.some((answer) => answer === null) ? atStepBoundary(context, run) : goesOn;
   return undefined;
 }

@@ -3,7 +3,8 @@ import type { ApprovalActorInput, ApprovalVerdict } from '../../src/actors/appro
 import type { DeadlineActorInput } from '../../src/actors/deadline-actor.js';
 import type { CompactionActorInput, CompactionActorOutput } from '../../src/actors/compaction-actor.js';
 import type { LlmActorCommand, LlmActorEvent, LlmActorInput } from '../../src/actors/llm-actor.js';
-import type { ToolActorInput, ToolActorOutput } from '../../src/actors/tool-actor.js';
+import type { ToolStepScope } from '../../src/actors/tool-call.js';
+import type { ToolRunnerCommand, ToolRunnerEvent } from '../../src/actors/tool-runner.js';
 import { agentMachine } from '../../src/machines/agent-machine.js';
 
 /** A promise actor that never settles: the test sends its done or error event itself. */
@@ -19,12 +20,12 @@ function silentCallback<TReceived extends EventObject, TInput, TEmitted extends 
 /**
  * `agentMachine` with every actor replaced by a silent stub, so a test drives
  * the machine by sending the actors' events (`llm.finish`,
- * `xstate.done.actor.tool.1.0.echo`, `retry.due`, ...) itself.
+ * `tool.answer`, `retry.due`, ...) itself.
  */
 export const stubbedAgentMachine = agentMachine.provide({
   actors: {
     llm: silentCallback<LlmActorCommand, LlmActorInput, LlmActorEvent>(),
-    tool: silentPromise<ToolActorOutput, ToolActorInput>(),
+    tools: silentCallback<ToolRunnerCommand, ToolStepScope, ToolRunnerEvent>(),
     approval: silentPromise<ApprovalVerdict[], ApprovalActorInput>(),
     compaction: silentPromise<CompactionActorOutput, CompactionActorInput>(),
     runDeadline: silentCallback<EventObject, DeadlineActorInput, { type: string }>(),

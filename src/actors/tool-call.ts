@@ -1,0 +1,172 @@
+import { asSchema, executeTool, safeValidateTypes } from '@ai-sdk/provider-utils';
+import type { ModelMessage, Tool } from 'ai';
+import { createToolModelOutput } from 'ai/internal';
+import type { AnyActorRef } from 'xstate';
+import { errorMessage } from '../errors/error-message.js';
+import { errorAnswer, type ToolAnswer } from '../machines/history.js';
+import { callHook } from '../resilience/call-hook.js';
+import { truncateToolOutput } from '../resilience/truncate-output.js';
+import type { TruncationLimits } from '../tools/truncate.js';
+import type { AgentRuntime } from '../runtime.js';
+import { asSubagentEvent } from '../subagents/subagent-event.js';
+import { toolScope, type ToolScope } from '../subagents/tool-scope.js';
+import type { StepToolCall } from './step.js';
+
+/** What every tool call of one step shares. */
+export interface ToolStepScope {
+  runId: string;
+  step: number;
+  /** The history the model saw when it made the calls. */
+  messages: ModelMessage[];
+  hookMs?: number;
+}
+
+/** One tool call to run, with its own limits. */
+export interface ToolCallJob {
+  /** Position of the call in its step; answers enter the history in this order. */
+  index: number;
+  call: StepToolCall;
+  /** This tool's time limit (`timeouts.toolMs` or its per-tool override). */
+  timeoutMs?: number;
+  /** What the model sees of the result at most; absent: the whole result. */
+  truncation?: TruncationLimits;
+}
+
+/** How one tool call ended: what the model sees, and what the `tool-result` event carries. */
+export interface ToolCallOutput {
+  index: number;
+  answer: ToolAnswer;
+  /** The tool's full output, or the error message. */
+  output: unknown;
+  isError: boolean;
+  durationMs: number;
+}
+
+type Outcome = { output: unknown; isError: boolean };
+
+class ToolTimeoutError extends Error {}
+
+/**
+ * Executes one tool call with an abort signal that follows `signal` and the
+ * tool's time limit. It never rejects: an unknown tool, invalid input, a block
+ * by a `beforeToolCall` hook, a throw or a timeout becomes an error result that
+ * the model sees on the next step. `actor` is the actor running the call: a
+ * sub-agent started by the tool becomes its child.
+ */
+export async function runToolCall(
+  runtime: AgentRuntime,
+  stepScope: ToolStepScope,
+  job: ToolCallJob,
+  signal: AbortSignal,
+  actor: AnyActorRef,
+): Promise<ToolCallOutput> {
+  const input = { ...stepScope, ...job };
+  const { call } = input;
+  const scope = { runId: input.runId, step: input.step };
+  const startedAt = performance.now();
+
+  const tool: Tool | undefined = Object.hasOwn(runtime.tools, call.toolName) ? runtime.tools[call.toolName] : undefined;
+  let outcome = await execute(tool);
+  outcome = await afterHooks(outcome);
+
+  const modelOutput = outcome.isError
+    ? errorAnswer(call, errorText(outcome.output)).output
+    : await createToolModelOutput({ toolCallId: call.toolCallId, input: call.input, output: outcome.output, tool, errorMode: 'none' });
+  return {
+    index: input.index,
+    answer: {
+      toolCallId: call.toolCallId,
+      toolName: call.toolName,
+      output: input.truncation ? truncateToolOutput(modelOutput, input.truncation) : modelOutput,
+    },
+    output: outcome.output,
+    isError: outcome.isError,
+    durationMs: performance.now() - startedAt,
+  };
+
+  async function execute(found: Tool | undefined): Promise<Outcome> {
+    const fail = (message: string): Outcome => ({ output: message, isError: true });
+    if (found === undefined) {
+      return fail(`Unknown tool "${call.toolName}". Available tools: ${Object.keys(runtime.tools).join(', ') || 'none'}.`);
+    }
+    if (call.invalid) return fail(`Invalid input for tool "${call.toolName}": ${call.error ?? 'validation failed'}`);
+    if (found.execute === undefined) return fail(`Tool "${call.toolName}" has no execute function.`);
+
+    let toolInput = call.input;
+    for (const [index, hook] of (runtime.hooks.beforeToolCall ?? []).entries()) {
+      const args = { ...scope, toolCall: { ...call, input: toolInput }, messages: input.messages };
+      const decision = await callHook(runtime, scope, 'beforeToolCall', index, () => hook(args), input.hookMs);
+      if (!decision.ok) return fail(`Tool call blocked: a beforeToolCall hook failed (${decision.error}).`);
+      if (decision.value && 'block' in decision.value) return fail(`Tool call blocked: ${decision.value.block}`);
+      if (decision.value && 'input' in decision.value) {
+        const validated = await safeValidateTypes({ value: decision.value.input, schema: asSchema(found.inputSchema) });
+        if (!validated.success) return fail(`Tool call blocked: a beforeToolCall hook gave invalid input (${errorMessage(validated.error)}).`);
+        toolInput = validated.value;
+      }
+    }
+
+    // The run may have been stopped while a hook was pending: an abort listener added now would never fire.
+    if (signal.aborted) return fail('Tool call interrupted: the run was stopped before the tool started.');
+    const controller = new AbortController();
+    const abort = () => controller.abort(signal.reason);
+    signal.addEventListener('abort', abort, { once: true });
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    try {
+      const callScope: ToolScope = {
+        actor,
+        depth: runtime.depth ?? 0,
+        toolCallId: call.toolCallId,
+        report: (event) => runtime.emit(asSubagentEvent(event, { ...scope, toolCallId: call.toolCallId, toolName: call.toolName })),
+      };
+      const run = toolScope.run(callScope, async () => {
+        let output: unknown;
+        const parts = executeTool({
+          tool: found as Tool & { execute: NonNullable<Tool['execute']> },
+          input: toolInput,
+          options: { toolCallId: call.toolCallId, messages: input.messages, abortSignal: controller.signal, context: {} as never },
+        });
+        for await (const part of parts) {
+          if (part.type === 'final') output = part.output;
+          else runtime.emit({ type: 'tool-update', ...scope, toolCallId: call.toolCallId, toolName: call.toolName, output: part.output });
+        }
+        return output;
+      });
+      const limit = input.timeoutMs;
+      const output =
+        limit === undefined
+          ? await run
+          : await Promise.race([
+              run,
+              new Promise<never>((_, reject) => {
+                timer = setTimeout(() => reject(new ToolTimeoutError()), limit);
+              }),
+            ]);
+      return { output, isError: false };
+    } catch (error) {
+      if (error instanceof ToolTimeoutError) {
+        controller.abort(new Error('tool timeout'));
+        return fail(`Tool "${call.toolName}" timed out after ${input.timeoutMs} ms.`);
+      }
+      return fail(errorMessage(error));
+    } finally {
+      if (timer !== undefined) clearTimeout(timer);
+      signal.removeEventListener('abort', abort);
+    }
+  }
+
+  async function afterHooks(result: Outcome): Promise<Outcome> {
+    let current = result;
+    for (const [index, hook] of (runtime.hooks.afterToolCall ?? []).entries()) {
+      const args = { ...scope, toolCall: call, result: current };
+      const replacement = await callHook(runtime, scope, 'afterToolCall', index, () => hook(args), input.hookMs);
+      if (replacement.ok && replacement.value) {
+        current = { output: replacement.value.output, isError: replacement.value.isError ?? current.isError };
+      }
+    }
+    return current;
+  }
+}
+
+function errorText(output: unknown): string {
+  return typeof output === 'string' ? output : (JSON.stringify(output) ?? String(output));
+}
