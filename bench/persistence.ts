@@ -26,8 +26,9 @@ async function primed(dir: string, count: number) {
   const recorder = new SessionRecorder(store, sessionId, { messages: [], checkpoints: [] });
   let messages = history(count);
   let step = 0;
-  const snapshotOf = (): { value: unknown; context: AgentContext } => ({
+  const snapshotOf = (): { value: unknown; context: AgentContext; hasTag(tag: string): boolean } => ({
     value: { running: { llm: 'calling' } },
+    hasTag: (tag: string) => tag === 'checkpoint',
     context: {
       config: defaultConfig,
       messages,

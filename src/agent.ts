@@ -2,7 +2,7 @@ import type { ModelMessage, ToolSet } from 'ai';
 import { Observable, Subject } from 'rxjs';
 import { generateId } from 'ai';
 import { createActor, type Actor, type AnyActorRef, type Snapshot } from 'xstate';
-import { machineConfig } from './agent-config.js';
+import { machineSetup } from './machine-setup.js';
 import { EventOutbox } from './event-outbox.js';
 import { TraceRecorder } from './trace/trace-recorder.js';
 import { restoreSnapshot } from './persistence/checkpoint-snapshot.js';
@@ -11,13 +11,11 @@ import { SessionRecorder } from './persistence/session-recorder.js';
 import { replaySession } from './persistence/session-replay.js';
 import { sessionHeader, type SessionStore } from './persistence/session-store.js';
 import type { AgentEvent } from './events.js';
-import { agentImplementations } from './implementations.js';
 import { agentMachine, type AgentMachine } from './machines/agent-machine.js';
-import type { AgentMachineInput } from './machines/context.js';
+import type { AgentConfig, AgentMachineInput } from './machines/context.js';
 import { pendingApprovalIds } from './machines/approval-updates.js';
 import { contextTokensOf } from './machines/compaction-updates.js';
-import { errorAnswer, toolMessage, unansweredToolCalls } from './machines/history.js';
-import { emptyUsage } from './machines/usage.js';
+import { endRun, requestStop } from './machines/run-updates.js';
 import { messageShapeProblem } from './machines/message-shape.js';
 import { parseAgentOptions, type AgentOptions } from './options.js';
 import { errorMessage } from './errors/error-message.js';
@@ -134,10 +132,10 @@ class StatechartAgent implements Agent {
   private readonly outbox = new EventOutbox((event) => this.deliver(event));
   private readonly tracer = new TraceRecorder(() => this.current);
   private readonly machine: AgentMachine;
+  private readonly config: AgentConfig;
   private current: Actor<AgentMachine>;
+  /** Resolves the `run()` promise of the active run when its `run-end` arrives. */
   private pending: ((result: RunResult) => void) | undefined;
-  /** While `transformPrompt` runs for a new run. */
-  private preparing: AbortController | undefined;
   readonly sessionId: string | undefined;
   private recorder: SessionRecorder | undefined;
   private readonly opened: Promise<void>;
@@ -147,27 +145,18 @@ class StatechartAgent implements Agent {
   private readonly beforeOpen: Array<() => void> = [];
   /** The run a restored session was in the middle of. */
   private resumed: Promise<RunResult> | undefined;
-  /** Set when a step boundary of the active run could not be written; the run then ends `failed`. */
-  private writeFailure: RunError | undefined;
 
   constructor(
     private readonly options: AgentOptions,
     private readonly embedding: AgentEmbedding = { parent: undefined, depth: 0 },
   ) {
-    this.machine = agentMachine.provide(
-      agentImplementations({
-        model: options.model,
-        tools: options.tools ?? {},
-        ...(options.step ? { step: options.step } : {}),
-        hooks: options.hooks ?? {},
-        ...(options.transformContext ? { transformContext: options.transformContext } : {}),
-        ...(options.compaction && options.compaction.model ? { compactionModel: options.compaction.model } : {}),
-        ...(options.approval ? { approval: options.approval } : {}),
-        emit: (event) => this.outbox.push(event),
-        traceHook: (timing) => this.tracer.hook(timing),
-        depth: embedding.depth,
-      }),
-    );
+    const { config, implementations } = machineSetup(options, {
+      emit: (event) => this.outbox.push(event),
+      traceHook: (timing) => this.tracer.hook(timing),
+      depth: embedding.depth,
+    });
+    this.config = config;
+    this.machine = agentMachine.provide(implementations);
     if (options.store) {
       this.sessionId = options.sessionId ?? generateId();
       this.current = this.createActorFrom({ messages: options.messages ?? [] });
@@ -214,7 +203,7 @@ class StatechartAgent implements Agent {
       this.current = this.startActor({ messages: replayed.messages });
       return;
     }
-    const snapshot = restoreSnapshot(replayed.last.snapshot, replayed.messages, machineConfig(this.options));
+    const snapshot = restoreSnapshot(replayed.last.snapshot, replayed.messages, this.config);
     if (replayed.last.state !== 'idle') this.resumed = new Promise<RunResult>((resolve) => (this.pending = resolve));
     this.current = this.startActor({ messages: replayed.messages, snapshot });
   }
@@ -273,42 +262,7 @@ class StatechartAgent implements Agent {
   }
 
   private startRun(messages: ModelMessage[]): void {
-    {
-      const transform = this.options.transformPrompt;
-      if (!transform) {
-        this.current.send({ type: 'agent.prompt', messages });
-        return;
-      }
-      const controller = new AbortController();
-      this.preparing = controller;
-      const startedAt = Date.now();
-      transform(messages, { signal: controller.signal }).then(
-        (transformed) => {
-          this.preparing = undefined;
-          if (controller.signal.aborted) this.settle(this.resultWithoutRun('aborted', startedAt));
-          else this.current.send({ type: 'agent.prompt', messages: transformed });
-        },
-        (error: unknown) => {
-          this.preparing = undefined;
-          if (controller.signal.aborted) this.settle(this.resultWithoutRun('aborted', startedAt));
-          else this.settle(this.resultWithoutRun('failed', startedAt, { kind: 'invalid-request', message: `transformPrompt failed: ${errorMessage(error)}` }));
-        },
-      );
-    }
-  }
-
-  /** The result of a run that ended before its prompt reached the machine. */
-  private resultWithoutRun(outcome: RunResult['outcome'], startedAt: number, error?: RunError): RunResult {
-    return {
-      outcome,
-      text: '',
-      messages: this.messages,
-      usage: emptyUsage,
-      steps: 0,
-      toolCalls: 0,
-      durationMs: Date.now() - startedAt,
-      ...(error ? { error } : {}),
-    };
+    this.current.send({ type: 'agent.prompt', messages });
   }
 
   abort(reason?: string): void {
@@ -316,7 +270,6 @@ class StatechartAgent implements Agent {
       this.whenOpen(() => this.abort(reason));
       return;
     }
-    this.preparing?.abort(reason);
     if (!this.isRunning) return;
     this.current.send({ type: 'agent.abort', ...(reason !== undefined ? { reason } : {}) });
   }
@@ -354,7 +307,7 @@ class StatechartAgent implements Agent {
   }
 
   private createActorFrom(from: { messages: ModelMessage[]; snapshot?: unknown }): Actor<AgentMachine> {
-    const input: AgentMachineInput = { messages: from.messages, config: machineConfig(this.options) };
+    const input: AgentMachineInput = { messages: from.messages, config: this.config };
     const user = this.options.inspect;
     const userObserver = typeof user === 'function' ? user : user?.next?.bind(user);
     return createActor(this.machine, {
@@ -370,17 +323,7 @@ class StatechartAgent implements Agent {
 
   private startActor(from: { messages: ModelMessage[]; snapshot?: unknown }): Actor<AgentMachine> {
     const actor = this.createActorFrom(from);
-    actor.on('*', (event) => {
-      const trace = this.tracer.event(event);
-      if (event.type === 'run-end') {
-        this.recorder?.noteRunEnd(event.result.outcome, event.runId);
-        if (trace) {
-          event.result.trace = trace;
-          this.emitMachineEvent({ type: 'trace', runId: event.runId, trace });
-        }
-      }
-      this.emitMachineEvent(event);
-    });
+    actor.on('*', (event) => this.onMachineEvent(event));
     actor.subscribe({
       next: (snapshot) => {
         if (!this.recorder || actor !== this.current) return;
@@ -398,6 +341,19 @@ class StatechartAgent implements Agent {
     return actor;
   }
 
+  /** An event the machine emitted: traced, and with `run-end` the run's trace is attached. */
+  private onMachineEvent(event: AgentEvent): void {
+    const trace = this.tracer.event(event);
+    if (event.type === 'run-end') {
+      this.recorder?.noteRunEnd(event.result.outcome, event.runId);
+      if (trace) {
+        event.result.trace = trace;
+        this.emitMachineEvent({ type: 'trace', runId: event.runId, trace });
+      }
+    }
+    this.emitMachineEvent(event);
+  }
+
   /** An event from the machine: with a store it waits for the macrostep's write. */
   private emitMachineEvent(event: AgentEvent): void {
     if (this.recorder) this.outbox.enqueue(event);
@@ -405,17 +361,7 @@ class StatechartAgent implements Agent {
   }
 
   private deliver(event: AgentEvent): void {
-    if (event.type === 'run-end') {
-      const failure = this.writeFailure;
-      this.writeFailure = undefined;
-      // The machine ended the run because the session could not be written: it is a failure, not an abort.
-      if (failure && event.result.outcome === 'aborted') {
-        const result: RunResult = { ...event.result, outcome: 'failed', error: failure };
-        if (result.trace) result.trace = { ...result.trace, outcome: 'failed', error: failure };
-        event = { ...event, result };
-      }
-      this.settle(event.result);
-    }
+    if (event.type === 'run-end') this.settle(event.result);
     this.subject.next(event);
   }
 
@@ -427,9 +373,7 @@ class StatechartAgent implements Agent {
   private onWriteFailure(actor: Actor<AgentMachine>, error: unknown): void {
     const message = `writing the session failed: ${errorMessage(error)}`;
     this.outbox.push({ type: 'session-warning', sessionId: this.sessionId!, message });
-    if (actor !== this.current || actor.getSnapshot().context.run === undefined) return;
-    this.writeFailure ??= { kind: 'session-write', message };
-    actor.send({ type: 'agent.abort', reason: message });
+    if (actor === this.current) actor.send({ type: 'session.writeFailed', message });
   }
 
   private settle(result: RunResult): void {
@@ -440,29 +384,23 @@ class StatechartAgent implements Agent {
 
   /**
    * A crash inside the machine (a bug, or a throwing custom actor) must not
-   * lose the history or leave `run` pending: the run ends `failed`, dangling
-   * tool calls get results, and a fresh actor continues from that history.
+   * lose the history or leave `run` pending: the run ends `failed` through the
+   * machine's own pure `endRun` (dangling tool calls get results, `run-end`
+   * carries the result and its trace), and a fresh actor continues from that
+   * history.
    */
   private recoverFromCrash(crashed: Actor<AgentMachine>, error: unknown): void {
-    const snapshot = crashed.getSnapshot();
-    const run = snapshot.context.run;
-    let messages = snapshot.context.messages;
-    const dangling = unansweredToolCalls(messages, run?.startIndex ?? 0);
-    if (dangling.length > 0) {
-      messages = [...messages, toolMessage(dangling.map((call) => errorAnswer(call, 'Tool call interrupted: the agent crashed.')))];
+    const { context } = crashed.getSnapshot();
+    const runError: RunError = { kind: 'unknown', message: `loopchart internal error: ${errorMessage(error)}` };
+    if (!context.run) {
+      this.current = this.startActor({ messages: context.messages });
+      return;
     }
-    this.current = this.startActor({ messages });
-    const message = error instanceof Error ? error.message : String(error);
-    this.settle({
-      outcome: 'failed',
-      text: run?.text ?? '',
-      messages,
-      usage: run?.usage ?? emptyUsage,
-      steps: run?.steps ?? 0,
-      toolCalls: run?.toolCalls ?? 0,
-      durationMs: run ? Date.now() - run.startedAt : 0,
-      error: { kind: 'unknown', message: `loopchart internal error: ${message}` },
-    });
+    const stopped = requestStop(context, 'failed', 'the agent crashed', runError).context;
+    const ended = endRun(stopped, 'failed', runError, Date.now());
+    // The events first, so that the fresh actor's first snapshot is the ended run's checkpoint and they go out once it is written.
+    for (const event of ended.events) this.onMachineEvent(event);
+    this.current = this.startActor({ messages: ended.context.messages });
   }
 }
 

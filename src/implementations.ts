@@ -8,6 +8,8 @@ import { defaultStep } from './actors/default-step.js';
 /** Which step implementation agents use unless given one. */
 export { defaultStepName } from './actors/default-step.js';
 import { createToolRunner } from './actors/tool-runner.js';
+import { createPrepareActor } from './actors/prepare-actor.js';
+import type { PromptTransform } from './context/at-mentions.js';
 import type { AgentRuntime } from './runtime.js';
 
 /**
@@ -21,7 +23,7 @@ import type { AgentRuntime } from './runtime.js';
  */
 export function agentImplementations(
   runtime: Partial<Pick<AgentRuntime, 'step' | 'emit' | 'tools' | 'hooks' | 'transformContext' | 'traceHook' | 'depth'>> &
-    Pick<AgentRuntime, 'model'> & { approval?: ApprovalPolicy; compactionModel?: LanguageModel },
+    Pick<AgentRuntime, 'model'> & { approval?: ApprovalPolicy; compactionModel?: LanguageModel; transformPrompt?: PromptTransform },
 ) {
   const resolved: AgentRuntime = {
     model: runtime.model,
@@ -35,6 +37,7 @@ export function agentImplementations(
   };
   return {
     actors: {
+      prepare: createPrepareActor(runtime.transformPrompt),
       llm: createLlmActor(resolved),
       tools: createToolRunner(resolved),
       approval: createApprovalActor(runtime.approval),

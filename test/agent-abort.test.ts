@@ -35,7 +35,7 @@ describe('abort', () => {
     expect(result.outcome).toBe('aborted');
     expect(result.messages.map((m) => m.role)).toEqual(['user']);
     expect(model.doStreamCalls[0]!.abortSignal?.aborted).toBe(true);
-    expect(states).toEqual(['idle', 'running.llm.calling', 'idle']);
+    expect(states).toEqual(['idle', 'running.preparing', 'running.llm.calling', 'idle']);
     expect(agent.isRunning).toBe(false);
   });
 
@@ -54,7 +54,7 @@ describe('abort', () => {
     expect(streamed).toBe('Hello wor');
     expect(result.text).toBe(streamed);
     expect(result.messages.at(-1)).toEqual({ role: 'assistant', content: [{ type: 'text', text: 'Hello wor' }] });
-    expect(states).toEqual(['idle', 'running.llm.calling', 'running.llm.streaming', 'idle']);
+    expect(states).toEqual(['idle', 'running.preparing', 'running.llm.calling', 'running.llm.streaming', 'idle']);
     expect(eventTypes(events).at(-1)).toBe('run-end');
   });
 

@@ -63,12 +63,14 @@ describe('finishVerdict', () => {
 });
 
 describe('deciding guards', () => {
-  it('isAbortRequested is true only once abort was asked for', () => {
-    expect(guards.isAbortRequested(context())).toBe(false);
-    expect(guards.isAbortRequested(context({ stop: { outcome: 'aborted', reason: 'x', requests: 1 } }))).toBe(true);
-    expect(guards.isAbortRequested(context({ stop: { outcome: 'timeout', reason: 'x', requests: 1 } }))).toBe(false);
-    expect(guards.isAbortRequested({ config: defaultConfig, messages: [], queues: { steering: [], followUps: [] }, prunedToolCallIds: [] })).toBe(false);
+  it('isStopRequested is true once an abort, the deadline or a failed session write asked the run to stop', () => {
+    expect(guards.isStopRequested(context())).toBe(false);
+    expect(guards.isStopRequested(context({ stop: { outcome: 'aborted', reason: 'x', requests: 1 } }))).toBe(true);
+    expect(guards.isStopRequested(context({ stop: { outcome: 'timeout', reason: 'x', requests: 1 } }))).toBe(true);
+    expect(guards.isStopRequested(context({ stop: { outcome: 'failed', reason: 'x', requests: 1 } }))).toBe(true);
+    expect(guards.isStopRequested({ config: defaultConfig, messages: [], queues: { steering: [], followUps: [] }, prunedToolCallIds: [] })).toBe(false);
   });
+
 
   it('hasStepFailed is true only for a failed step', () => {
     expect(guards.hasStepFailed(context({ step: { status: 'failed', error: { kind: 'server', message: 'x' } } }))).toBe(true);

@@ -123,7 +123,8 @@ describe('the agent statechart against its test model (@xstate/graph)', () => {
 
       // Invariant 2, the AI SDK's way: every history a run ended with can be sent to a model as it is.
       const shapes = new Map(log.runEnds.map((end) => [shapeOf(end.messages), end.messages]));
-      for (const messages of shapes.values()) await expectValidHistory(messages);
+      // (A run that failed while preparing its prompt may leave a first session's history empty: nothing to send.)
+      for (const messages of shapes.values()) if (messages.length > 0) await expectValidHistory(messages);
     });
   });
 
@@ -194,8 +195,8 @@ describe('the model-based tests catch a broken machine', () => {
   it.each([
     ['the step limit is never reached', { guards: { isMaxStepsReached: () => false } }],
     ['retryable errors are never retried', { guards: { canRetry: () => false } }],
-    ['a doom loop never stops the run', { guards: { isDoomLoop: () => false } }],
-    ['queued messages are never delivered', { guards: { hasQueuedMessages: () => false } }],
+    ['a doom loop never stops the run', { guards: { isDoomLoopToStop: () => false } }],
+    ['queued messages are never delivered', { guards: { isCompletedWithQueuedMessages: () => false } }],
     ['a second abort is ignored', { guards: { isStopRepeated: () => false } }],
     ['tool answers are dropped', { actions: { recordToolAnswer: () => {} } }],
   ] as const)('a mutant where %s fails a check', (name, implementations) => {
@@ -211,8 +212,12 @@ describe('the model-based tests catch a broken machine', () => {
  * pure transition function (`getNextSnapshot`), replayed on a real actor with
  * the same checks as the generated paths.
  */
-function scenario(config: ModelConfigName, events: AgentMachineEvent[]) {
+/** Replays `events`; every `agent.prompt` is followed by the prepare actor's `prompt.prepared` (no transformPrompt). */
+function scenario(config: ModelConfigName, given: AgentMachineEvent[]) {
   let state = getInitialSnapshot(stubbedAgentMachine, { config: modelConfigs[config] });
+  const events = given.flatMap((event): AgentMachineEvent[] =>
+    event.type === 'agent.prompt' ? [event, { type: 'prompt.prepared', messages: event.messages }] : [event],
+  );
   const steps = events.map((event) => {
     state = getNextSnapshot(stubbedAgentMachine, state, event);
     return { event, state };

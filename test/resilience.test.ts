@@ -137,7 +137,7 @@ describe('retries', () => {
     const result = await run;
     expect(performance.now() - started).toBeLessThan(100);
     expect(result.outcome).toBe('aborted');
-    expect(states).toEqual(['idle', 'running.llm.calling', 'running.retrying', 'idle']);
+    expect(states).toEqual(['idle', 'running.preparing', 'running.llm.calling', 'running.retrying', 'idle']);
     expect(model.doStreamCalls).toHaveLength(1);
   });
 

@@ -23,6 +23,7 @@ describe('run trace', () => {
     const states = trace.states.map((entry) => entry.state);
     expect(states).toEqual([
       'idle',
+      'running.preparing',
       'running.nextStep',
       'running.llm.calling',
       'running.llm.streaming',

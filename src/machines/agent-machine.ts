@@ -1,4 +1,4 @@
-import { agentSetup, approvalInput, compactionInput, llmInput } from './agent-setup.js';
+import { agentSetup, approvalInput, compactionInput, llmInput, prepareInput } from './agent-setup.js';
 import { errorMessage } from '../errors/error-message.js';
 import { defaultConfig } from './context.js';
 
@@ -31,24 +31,41 @@ export const agentMachine = agentSetup.createMachine({
   }),
   initial: 'idle',
   on: {
-    'agent.steer': { actions: 'enqueueMessage' },
-    'agent.followUp': { actions: 'enqueueMessage' },
+    'agent.steer': { actions: 'enqueueSteering' },
+    'agent.followUp': { actions: 'enqueueFollowUp' },
   },
   states: {
     idle: {
+      description: 'No run is active. Steering and follow-up messages wait here for the next run.',
       on: {
         'agent.prompt': { target: 'running', actions: 'beginRun' },
       },
     },
     running: {
-      initial: 'nextStep',
+      description: 'A run is active: every state below handles run.stop (an abort, the deadline, a failed session write).',
+      initial: 'preparing',
       invoke: { id: 'runDeadline', src: 'runDeadline', input: ({ context }) => ({ at: context.run?.deadline }) },
       on: {
         'agent.abort': { actions: ['requestAbort', 'raiseStop'] },
         'run.deadline': { actions: ['requestTimeout', 'raiseStop'] },
+        'session.writeFailed': { actions: ['requestFailureStop', 'raiseStop'] },
       },
       states: {
+        preparing: {
+          description: 'The prompt is transformed (transformPrompt, e.g. @file mentions) before it enters the history.',
+          invoke: { id: 'prepare', src: 'prepare', input: ({ context }) => prepareInput(context) },
+          on: {
+            'prompt.prepared': { target: 'nextStep', actions: 'acceptPrompt' },
+            'prompt.failed': {
+              target: '#agent.idle',
+              actions: { type: 'endRun', params: ({ event }) => ({ outcome: 'failed' as const, error: event.error }) },
+            },
+            'run.stop': { target: '#agent.idle', actions: ['acceptGivenPrompt', 'endStoppedRun'] },
+          },
+        },
         nextStep: {
+          description: 'The step boundary: every step starts here, and an over-budget context is compacted first.',
+          tags: ['step-boundary'],
           always: [
             {
               guard: 'isCompactionExhausted',
@@ -63,13 +80,18 @@ export const agentMachine = agentSetup.createMachine({
           ],
         },
         compacting: {
+          description: 'Old tool outputs are pruned, then older messages summarised, until the context fits (fails closed).',
           invoke: {
             id: 'compaction',
             src: 'compaction',
             input: ({ context }) => compactionInput(context),
             onDone: [
-              { guard: 'isOverflowCompaction', target: 'llm', actions: ['applyCompaction', 'beginAttempt'] },
-              { target: 'llm', actions: ['applyCompaction', 'beginStep'] },
+              {
+                guard: 'isOverflowCompaction',
+                target: 'llm',
+                actions: [{ type: 'applyCompaction', params: ({ event }) => ({ output: event.output }) }, 'beginAttempt'],
+              },
+              { target: 'llm', actions: [{ type: 'applyCompaction', params: ({ event }) => ({ output: event.output }) }, 'beginStep'] },
             ],
             onError: {
               target: '#agent.idle',
@@ -87,13 +109,19 @@ export const agentMachine = agentSetup.createMachine({
           },
         },
         llm: {
+          description: 'One LLM call (one attempt of the step) by the llm actor.',
+          tags: ['model-call'],
           invoke: { id: 'llm', src: 'llm', input: ({ context }) => llmInput(context) },
           initial: 'calling',
           states: {
             calling: {
+              description: 'The request is sent; no chunk has arrived yet. A checkpoint is written on entry.',
+              tags: ['checkpoint'],
               on: { 'llm.firstChunk': 'streaming' },
             },
-            streaming: {},
+            streaming: {
+              description: 'Chunks arrive; deltas go to events$ without a transition.',
+            },
           },
           on: {
             'llm.finish': { target: 'deciding', actions: 'recordFinishedStep' },
@@ -103,20 +131,20 @@ export const agentMachine = agentSetup.createMachine({
           },
         },
         deciding: {
+          description: 'No work: the guards decide, in order, how the step ends (see docs/architecture.md).',
           always: [
-            { guard: 'isAbortRequested', target: '#agent.idle', actions: { type: 'endRun', params: { outcome: 'aborted' } } },
-            { guard: 'isOverTimeBudget', target: '#agent.idle', actions: { type: 'endRun', params: { outcome: 'timeout' } } },
+            { guard: 'isStopRequested', target: '#agent.idle', actions: 'endStoppedRun' },
             { guard: 'canRetry', target: 'retrying' },
             { guard: 'canCompactAfterOverflow', target: 'compacting', actions: { type: 'beginCompaction', params: { reason: 'overflow' } } },
             { guard: 'isContextOverflow', target: '#agent.idle', actions: { type: 'endRun', params: { outcome: 'context-limit' } } },
             { guard: 'hasStepFailed', target: '#agent.idle', actions: { type: 'endRun', params: { outcome: 'failed' } } },
-            { guard: 'hasQueuedMessages', target: 'nextStep', actions: 'deliverQueued' },
+            { guard: 'isCompletedWithQueuedMessages', target: 'nextStep', actions: 'deliverQueued' },
             { guard: 'isCompletedFinish', target: '#agent.idle', actions: { type: 'endRun', params: { outcome: 'completed' } } },
             { guard: 'canCompactAfterLength', target: 'compacting', actions: { type: 'beginCompaction', params: { reason: 'length' } } },
             { guard: 'isLengthFinish', target: '#agent.idle', actions: { type: 'endRun', params: { outcome: 'context-limit' } } },
             { guard: 'isContentFilterFinish', target: '#agent.idle', actions: { type: 'endRun', params: { outcome: 'content-filter' } } },
             { guard: 'isFailingFinish', target: '#agent.idle', actions: { type: 'endRun', params: { outcome: 'failed' } } },
-            { guard: 'isDoomLoop', target: '#agent.idle', actions: { type: 'endRun', params: { outcome: 'doom-loop' } } },
+            { guard: 'isDoomLoopToStop', target: '#agent.idle', actions: { type: 'endRun', params: { outcome: 'doom-loop' } } },
             { guard: 'isMaxStepsReached', target: '#agent.idle', actions: { type: 'endRun', params: { outcome: 'max-steps' } } },
             { guard: 'needsApproval', target: 'approving' },
             { guard: 'wantsTools', target: 'toolExec' },
@@ -130,6 +158,8 @@ export const agentMachine = agentSetup.createMachine({
           ],
         },
         retrying: {
+          description: 'Waits before calling the model again for the same step; the deadline is in the context.',
+          tags: ['checkpoint'],
           entry: 'scheduleRetry',
           invoke: { id: 'retryDeadline', src: 'retryDeadline', input: ({ context }) => ({ at: context.run?.retry?.resumeAt }) },
           on: {
@@ -138,17 +168,23 @@ export const agentMachine = agentSetup.createMachine({
           },
         },
         approving: {
+          description: 'The approval policy decides every call of the step.',
           invoke: {
             id: 'approval',
             src: 'approval',
             input: ({ context }) => approvalInput(context),
-            onDone: { target: 'awaitingApproval', actions: 'recordApprovalVerdicts' },
+            onDone: {
+              target: 'awaitingApproval',
+              actions: { type: 'recordApprovalVerdicts', params: ({ event }) => ({ verdicts: event.output }) },
+            },
           },
           on: {
             'run.stop': { target: '#agent.idle', actions: 'endStoppedRun' },
           },
         },
         awaitingApproval: {
+          description: 'Waits for agent.approve / agent.deny on the calls the policy asked about (or approvalTimeoutMs).',
+          tags: ['checkpoint'],
           always: [
             { guard: 'isDoomLoopDenied', target: '#agent.idle', actions: { type: 'endRun', params: { outcome: 'doom-loop' } } },
             { guard: 'isDeniedStop', target: '#agent.idle', actions: { type: 'endRun', params: { outcome: 'denied' } } },
@@ -159,12 +195,13 @@ export const agentMachine = agentSetup.createMachine({
           invoke: { id: 'approvalDeadline', src: 'approvalDeadline', input: ({ context }) => ({ at: context.run?.approvalDeadline }) },
           on: {
             'approval.expired': { actions: 'denyUnansweredApprovals' },
-            'agent.approve': { actions: 'answerApproval' },
-            'agent.deny': { actions: 'answerApproval' },
+            'agent.approve': { actions: 'approveCall' },
+            'agent.deny': { actions: 'denyCall' },
             'run.stop': { target: '#agent.idle', actions: 'endStoppedRun' },
           },
         },
         toolExec: {
+          description: "The step's tool calls run in one tool runner; their answers enter the history in call order.",
           entry: ['beginToolExec', 'spawnToolRunner', 'startTools'],
           exit: 'stopToolRunner',
           always: [{ guard: 'areAllToolsAnswered', target: 'nextStep', actions: 'endToolStep' }],

@@ -3,6 +3,7 @@ import { assertEvent, enqueueActions, fromCallback, fromPromise, raise, sendTo, 
 import type { ApprovalActorInput, ApprovalVerdict } from '../actors/approval-actor.js';
 import type { LlmActorCommand, LlmActorEvent, LlmActorInput } from '../actors/llm-actor.js';
 import { deadlineActor } from '../actors/deadline-actor.js';
+import { createPrepareActor, type PrepareActorEvent, type PrepareActorInput } from '../actors/prepare-actor.js';
 import type { ToolStepScope } from '../actors/tool-call.js';
 import { toolCrashMessage, type ToolRunnerCommand, type ToolRunnerEvent } from '../actors/tool-runner.js';
 import type { AgentEvent } from '../events.js';
@@ -36,6 +37,9 @@ export type AgentMachineEvent =
   | { type: 'run.deadline' }
   | { type: 'retry.due' }
   | { type: 'approval.expired' }
+  /** Sent by the agent when a step boundary could not be written to its session: the run must not go on. */
+  | { type: 'session.writeFailed'; message: string }
+  | PrepareActorEvent
   | LlmActorEvent
   | ToolRunnerEvent
   | { type: `xstate.done.actor.${string}`; output: unknown }
@@ -81,6 +85,7 @@ export const agentSetup = setup({
     emitted: {} as AgentEvent,
   },
   actors: {
+    prepare: createPrepareActor(undefined),
     llm: unprovidedLlm,
     tools: unprovidedTools,
     approval: allowAll,
@@ -89,64 +94,86 @@ export const agentSetup = setup({
     retryDeadline: deadlineActor({ type: 'retry.due' }),
     approvalDeadline: deadlineActor({ type: 'approval.expired' }),
   },
+  // Each guard is the pure function of the same name in guards.ts.
   guards: {
-    isAbortRequested: ({ context }) => guards.isAbortRequested(context),
-    isOverTimeBudget: ({ context }) => guards.isOverTimeBudget(context, Date.now()),
+    isStopRequested: ({ context }) => guards.isStopRequested(context),
     isStopRepeated: ({ context }) => guards.isStopRepeated(context),
     canRetry: ({ context }) => guards.canRetry(context),
     isContextOverflow: ({ context }) => guards.isContextOverflow(context),
     hasStepFailed: ({ context }) => guards.hasStepFailed(context),
-    hasQueuedMessages: ({ context }) => guards.isCompletedWithQueuedMessages(context),
-    isCompletedFinish: ({ context }) => guards.isFinishedWith(context, 'completed'),
-    isLengthFinish: ({ context }) => guards.isFinishedWith(context, 'context-limit'),
-    isContentFilterFinish: ({ context }) => guards.isFinishedWith(context, 'content-filter'),
-    isFailingFinish: ({ context }) => guards.isFinishedWith(context, 'failed'),
+    isCompletedWithQueuedMessages: ({ context }) => guards.isCompletedWithQueuedMessages(context),
+    isCompletedFinish: ({ context }) => guards.isCompletedFinish(context),
+    isLengthFinish: ({ context }) => guards.isLengthFinish(context),
+    isContentFilterFinish: ({ context }) => guards.isContentFilterFinish(context),
+    isFailingFinish: ({ context }) => guards.isFailingFinish(context),
     wantsTools: ({ context }) => guards.wantsTools(context),
-    isDoomLoop: ({ context }) => guards.isDoomLoop(context) && context.config.doomLoopAction === 'stop',
+    isDoomLoopToStop: ({ context }) => guards.isDoomLoopToStop(context),
     isMaxStepsReached: ({ context }) => guards.isMaxStepsReached(context),
     needsApproval: ({ context }) => guards.needsApproval(context),
-    areApprovalsSettled: ({ context }) => !guards.hasUnansweredApprovals(context),
+    areApprovalsSettled: ({ context }) => guards.areApprovalsSettled(context),
     isSteeringQueued: ({ context }) => guards.isSteeringQueued(context),
     isDoomLoopDenied: ({ context }) => guards.isDoomLoopDenied(context),
     isDeniedStop: ({ context }) => guards.isDeniedStop(context),
     areAllToolsAnswered: ({ context }) => guards.areAllToolsAnswered(context),
-    isSequential: ({ context }) => context.config.toolExecution === 'sequential',
+    isSequential: ({ context }) => guards.isSequential(context),
     shouldCompact: ({ context }) => guards.shouldCompact(context),
     isCompactionExhausted: ({ context }) => guards.isCompactionExhausted(context),
     canCompactAfterLength: ({ context }) => guards.canCompactAfterLength(context),
     canCompactAfterOverflow: ({ context }) => guards.canCompactAfterOverflow(context),
-    isOverflowCompaction: ({ context }) => context.run?.compaction?.reason === 'overflow',
+    isOverflowCompaction: ({ context }) => guards.isOverflowCompaction(context),
   },
   actions: {
     beginRun: enqueueActions(({ context, event, enqueue }) => {
-      if (event.type !== 'agent.prompt') return;
+      assertEvent(event, 'agent.prompt');
       applyUpdate(updates.beginRun(context, event.messages, generateId(), Date.now()), enqueue);
     }),
     beginStep: enqueueActions(({ context, enqueue }) => applyUpdate(updates.beginStep(context), enqueue)),
     recordFinishedStep: enqueueActions(({ context, event, enqueue }) => {
-      if (event.type === 'llm.finish') applyUpdate(updates.recordFinishedStep(context, event), enqueue);
+      assertEvent(event, 'llm.finish');
+      applyUpdate(updates.recordFinishedStep(context, event), enqueue);
     }),
     recordFailedStep: enqueueActions(({ context, event, enqueue }) => {
-      if (event.type === 'llm.error') applyUpdate(updates.recordFailedStep(context, event.error), enqueue);
+      assertEvent(event, 'llm.error');
+      applyUpdate(updates.recordFailedStep(context, event.error), enqueue);
     }),
     recordAbortedStep: enqueueActions(({ context, event, enqueue }) => {
-      if (event.type === 'llm.aborted') applyUpdate(updates.recordAbortedStep(context, event), enqueue);
+      assertEvent(event, 'llm.aborted');
+      applyUpdate(updates.recordAbortedStep(context, event), enqueue);
     }),
     requestAbort: enqueueActions(({ context, event, enqueue }) => {
-      if (event.type !== 'agent.abort' || !context.run) return;
+      assertEvent(event, 'agent.abort');
+      if (!context.run) return;
       applyUpdate(updates.requestStop(context, 'aborted', event.reason ?? 'aborted by the caller'), enqueue);
     }),
     requestTimeout: enqueueActions(({ context, enqueue }) => {
       if (!context.run) return;
       applyUpdate(updates.requestStop(context, 'timeout', 'the run reached timeouts.totalMs'), enqueue);
     }),
+    requestFailureStop: enqueueActions(({ context, event, enqueue }) => {
+      assertEvent(event, 'session.writeFailed');
+      if (!context.run) return;
+      applyUpdate(updates.requestStop(context, 'failed', event.message, { kind: 'session-write', message: event.message }), enqueue);
+    }),
+    acceptPrompt: enqueueActions(({ context, event, enqueue }) => {
+      assertEvent(event, 'prompt.prepared');
+      applyUpdate(updates.acceptPrompt(context, event.messages), enqueue);
+    }),
+    /** A run stopped while its prompt was being prepared still keeps the prompt as given: nothing the caller said is lost. */
+    acceptGivenPrompt: enqueueActions(({ context, enqueue }) => {
+      if (!context.run) return;
+      applyUpdate(updates.acceptPrompt(context, context.run.prompt ?? []), enqueue);
+    }),
     raiseStop: raise({ type: 'run.stop' }),
     scheduleRetry: enqueueActions(({ context, enqueue }) => applyUpdate(updates.scheduleRetry(context, Date.now(), Math.random), enqueue)),
     beginAttempt: enqueueActions(({ context, enqueue }) => applyUpdate(updates.beginAttempt(context), enqueue)),
     abortLlm: sendTo('llm', { type: 'llm.abort' }),
-    enqueueMessage: enqueueActions(({ context, event, enqueue }) => {
-      if (event.type === 'agent.steer') applyUpdate(queues.enqueueSteering(context, event.message), enqueue);
-      if (event.type === 'agent.followUp') applyUpdate(queues.enqueueFollowUp(context, event.message), enqueue);
+    enqueueSteering: enqueueActions(({ context, event, enqueue }) => {
+      assertEvent(event, 'agent.steer');
+      applyUpdate(queues.enqueueSteering(context, event.message), enqueue);
+    }),
+    enqueueFollowUp: enqueueActions(({ context, event, enqueue }) => {
+      assertEvent(event, 'agent.followUp');
+      applyUpdate(queues.enqueueFollowUp(context, event.message), enqueue);
     }),
     deliverQueued: enqueueActions(({ context, enqueue }) => {
       if (!context.run) return;
@@ -154,13 +181,16 @@ export const agentSetup = setup({
       const delivered = queues.deliverQueued(ended.context, context.run.id);
       applyUpdate({ context: delivered.context, events: [...ended.events, ...delivered.events] }, enqueue);
     }),
-    recordApprovalVerdicts: enqueueActions(({ context, event, enqueue }) => {
-      if (!event.type.startsWith('xstate.done.actor.approval')) return;
-      applyUpdate(approvals.recordApprovalVerdicts(context, (event as { output: ApprovalVerdict[] }).output, Date.now()), enqueue);
+    recordApprovalVerdicts: enqueueActions(({ context, enqueue }, params: { verdicts: ApprovalVerdict[] }) =>
+      applyUpdate(approvals.recordApprovalVerdicts(context, params.verdicts, Date.now()), enqueue),
+    ),
+    approveCall: enqueueActions(({ context, event, enqueue }) => {
+      assertEvent(event, 'agent.approve');
+      applyUpdate(approvals.answerApproval(context, event.toolCallId, 'approved'), enqueue);
     }),
-    answerApproval: enqueueActions(({ context, event, enqueue }) => {
-      if (event.type === 'agent.approve') applyUpdate(approvals.answerApproval(context, event.toolCallId, 'approved'), enqueue);
-      if (event.type === 'agent.deny') applyUpdate(approvals.answerApproval(context, event.toolCallId, 'denied', event.reason), enqueue);
+    denyCall: enqueueActions(({ context, event, enqueue }) => {
+      assertEvent(event, 'agent.deny');
+      applyUpdate(approvals.answerApproval(context, event.toolCallId, 'denied', event.reason), enqueue);
     }),
     denyUnansweredApprovals: enqueueActions(({ context, enqueue }) =>
       applyUpdate(approvals.denyUnanswered(context, `no answer within ${context.config.approvalTimeoutMs} ms (approvalTimeoutMs)`), enqueue),
@@ -221,15 +251,15 @@ export const agentSetup = setup({
     beginCompaction: enqueueActions(({ context, enqueue }, params: { reason: CompactionReason }) =>
       applyUpdate(compaction.beginCompaction(context, params.reason), enqueue),
     ),
-    applyCompaction: enqueueActions(({ context, event, enqueue }) => {
-      if (!event.type.startsWith('xstate.done.actor.compaction')) return;
-      applyUpdate(compaction.applyCompaction(context, (event as { output: CompactionActorOutput }).output), enqueue);
-    }),
+    applyCompaction: enqueueActions(({ context, enqueue }, params: { output: CompactionActorOutput }) =>
+      applyUpdate(compaction.applyCompaction(context, params.output), enqueue),
+    ),
     endToolStep: enqueueActions(({ context, enqueue }) => applyUpdate(updates.endToolStep(context), enqueue)),
-    /** Ends a run that was asked to stop, with the outcome of the first request (`aborted` or `timeout`). */
+    /** Ends a run that was asked to stop, with the outcome (and error) of the first request. */
     endStoppedRun: enqueueActions(({ context, enqueue }) => {
       if (!context.run) return;
-      applyUpdate(updates.endRun(context, context.run.stop?.outcome ?? 'aborted', undefined, Date.now()), enqueue);
+      const stop = context.run.stop;
+      applyUpdate(updates.endRun(context, stop?.outcome ?? 'aborted', stop?.error, Date.now()), enqueue);
     }),
     /** Ends the run with `outcome`; the error defaults to the step's own, when it failed. */
     endRun: enqueueActions(({ context, enqueue }, params: { outcome: Outcome; error?: RunError }) => {
@@ -239,6 +269,11 @@ export const agentSetup = setup({
     }),
   },
 });
+
+/** What the prepare actor gets: the run's prompt as given. */
+export function prepareInput(context: AgentContext): PrepareActorInput {
+  return { prompt: context.run?.prompt ?? [] };
+}
 
 /** What the approval actor gets for the current step. */
 export function approvalInput(context: AgentContext): ApprovalActorInput {

@@ -114,8 +114,21 @@ export interface RunState {
   compaction?: { reason: CompactionReason; tokensBefore: number; step: number };
   /** Wall-clock deadline of the run (`timeouts.totalMs`). */
   deadline?: number;
-  /** Set by `agent.abort` or the run's deadline; the run ends with `outcome` as soon as its current state allows. */
-  stop?: { outcome: 'aborted' | 'timeout'; reason: string; requests: number };
+  /** The prompt as given, until `preparing` has transformed it and it enters the history. */
+  prompt?: ModelMessage[];
+  /**
+   * Set by `agent.abort`, the run's deadline or a failed session write; the run ends with `outcome`
+   * (and `error`) as soon as its current state allows.
+   */
+  stop?: RunStop;
+}
+
+/** Why a run was asked to stop: the first request decides the outcome; `requests` counts them all. */
+export interface RunStop {
+  outcome: 'aborted' | 'timeout' | 'failed';
+  reason: string;
+  requests: number;
+  error?: RunError;
 }
 
 export interface ApprovalState {

@@ -67,15 +67,9 @@ function finished(run: RunState | undefined) {
   return run?.step?.status === 'finished' ? run.step : undefined;
 }
 
-export function isAbortRequested(context: AgentContext): boolean {
-  return context.run?.stop?.outcome === 'aborted';
-}
-
-/** The run's deadline passed, or its timer asked it to stop. */
-export function isOverTimeBudget(context: AgentContext, now: number): boolean {
-  const run = context.run;
-  if (run === undefined) return false;
-  return run.stop?.outcome === 'timeout' || (run.deadline !== undefined && now >= run.deadline);
+/** Someone asked the run to stop (an abort, its deadline's timer, a failed session write): it ends with that request's outcome. */
+export function isStopRequested(context: AgentContext): boolean {
+  return context.run?.stop !== undefined;
 }
 
 /** A stop was asked for more than once (a second abort forces the run to end at once). */
@@ -109,6 +103,25 @@ export function isFinishedWith(context: AgentContext, outcome: Outcome): boolean
   return verdict.next === 'end' && verdict.outcome === outcome;
 }
 
+/** The finished step completes the run (`stop` or `other`, no tool calls). */
+export function isCompletedFinish(context: AgentContext): boolean {
+  return isFinishedWith(context, 'completed');
+}
+
+/** The finished step hit the output limit (`length`): `context-limit`, unless a compaction can make room. */
+export function isLengthFinish(context: AgentContext): boolean {
+  return isFinishedWith(context, 'context-limit');
+}
+
+export function isContentFilterFinish(context: AgentContext): boolean {
+  return isFinishedWith(context, 'content-filter');
+}
+
+/** The finish itself means failure (`tool-calls` without a call). */
+export function isFailingFinish(context: AgentContext): boolean {
+  return isFinishedWith(context, 'failed');
+}
+
 /** Why the step failed, whether the call itself failed or its finish means failure. */
 export function stepError(context: AgentContext): RunError | undefined {
   const step = context.run?.step;
@@ -126,6 +139,11 @@ export function wantsTools(context: AgentContext): boolean {
 export function isDoomLoop(context: AgentContext): boolean {
   const threshold = context.config.doomLoopThreshold;
   return threshold > 0 && context.run !== undefined && doomLoopFingerprint(context.run.doomStreaks, threshold) !== undefined;
+}
+
+/** A doom loop, and `doomLoop.action` is `stop`: the run ends `doom-loop` (with `ask`, a person decides instead). */
+export function isDoomLoopToStop(context: AgentContext): boolean {
+  return context.config.doomLoopAction === 'stop' && isDoomLoop(context);
 }
 
 export function isMaxStepsReached(context: AgentContext): boolean {
@@ -155,6 +173,21 @@ export function isSteeringQueued(context: AgentContext): boolean {
 
 export function hasUnansweredApprovals(context: AgentContext): boolean {
   return context.run?.approvals?.some(isUnanswered) ?? false;
+}
+
+/** Every call that was asked about has its answer (or none was asked about). */
+export function areApprovalsSettled(context: AgentContext): boolean {
+  return !hasUnansweredApprovals(context);
+}
+
+/** A step's tool calls run one after another (`toolExecution: 'sequential'`). */
+export function isSequential(context: AgentContext): boolean {
+  return context.config.toolExecution === 'sequential';
+}
+
+/** The compaction under way is for a call the provider refused as too long: the same step is called again. */
+export function isOverflowCompaction(context: AgentContext): boolean {
+  return context.run?.compaction?.reason === 'overflow';
 }
 
 /** Every answer is in and a doom-loop call was denied: the run ends `doom-loop`. */

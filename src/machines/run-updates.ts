@@ -3,7 +3,7 @@ import type { LlmActorEvent } from '../actors/llm-actor.js';
 import type { ToolCallOutput } from '../actors/tool-call.js';
 import type { AgentEvent } from '../events.js';
 import type { Outcome, RunError, RunResult } from '../result.js';
-import type { AgentContext, RunState } from './context.js';
+import type { AgentContext, RunState, RunStop } from './context.js';
 export type { Update } from './update.js';
 import { nextDoomStreaks } from './doom-loop.js';
 import { errorAnswer, toolMessage, unansweredToolCalls, type ToolAnswer } from './history.js';
@@ -15,6 +15,7 @@ import { retryDelayMs } from '../resilience/retry-policy.js';
 
 /** The run's lifecycle as pure context updates: start, steps, retries, tools, end. */
 
+/** A run begins: `run-start` reports the prompt as given; it enters the history once `preparing` is done. */
 export function beginRun(context: AgentContext, prompt: ModelMessage[], runId: string, now: number): Update {
   const run: RunState = {
     id: runId,
@@ -32,17 +33,21 @@ export function beginRun(context: AgentContext, prompt: ModelMessage[], runId: s
     nextCall: 0,
     attempt: 1,
     compactions: 0,
+    prompt,
     ...(context.config.timeouts.totalMs !== undefined ? { deadline: now + context.config.timeouts.totalMs } : {}),
   };
-  const started: Update = {
+  return { context: { ...context, run }, events: [{ type: 'run-start', runId, prompt }] };
+}
+
+/** The prepared prompt enters the history (with a steering message that waited for the run). */
+export function acceptPrompt(context: AgentContext, prompt: ModelMessage[]): Update {
+  const { prompt: _given, ...run } = activeRun(context);
+  const accepted: Update = {
     context: { ...context, messages: [...context.messages, ...prompt], run },
-    events: [
-      { type: 'run-start', runId, prompt },
-      ...prompt.map((message): AgentEvent => ({ type: 'message', runId, message })),
-    ],
+    events: prompt.map((message): AgentEvent => ({ type: 'message', runId: run.id, message })),
   };
-  const steered = deliverSteering(started.context, runId);
-  return { context: steered.context, events: [...started.events, ...steered.events] };
+  const steered = deliverSteering(accepted.context, run.id);
+  return { context: steered.context, events: [...accepted.events, ...steered.events] };
 }
 
 export function beginStep(context: AgentContext): Update {
@@ -141,9 +146,9 @@ export function recordAbortedStep(context: AgentContext, event: Extract<LlmActor
 }
 
 /** Asks the run to stop; the first request decides the outcome, later ones only count (a repeated abort forces the stop). */
-export function requestStop(context: AgentContext, outcome: 'aborted' | 'timeout', reason: string): Update {
+export function requestStop(context: AgentContext, outcome: RunStop['outcome'], reason: string, error?: RunError): Update {
   const run = activeRun(context);
-  const stop = run.stop ? { ...run.stop, requests: run.stop.requests + 1 } : { outcome, reason, requests: 1 };
+  const stop: RunStop = run.stop ? { ...run.stop, requests: run.stop.requests + 1 } : { outcome, reason, requests: 1, ...(error ? { error } : {}) };
   return { context: { ...context, run: { ...run, stop } }, events: [] };
 }
 
@@ -281,6 +286,9 @@ export function unansweredReason(outcome: Outcome, context: AgentContext): strin
       return `Tool call not executed: the same tool call was repeated ${context.config.doomLoopThreshold} times in a row (doom loop).`;
     case 'denied':
       return 'Tool call not executed: the run stopped because a tool call was denied.';
+    case 'failed':
+      if (context.run?.stop?.outcome === 'failed') return `Tool call interrupted: ${context.run.stop.reason}.`;
+      return `Tool call not executed: the run ended with outcome "${outcome}".`;
     default:
       return `Tool call not executed: the run ended with outcome "${outcome}".`;
   }

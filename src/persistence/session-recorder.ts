@@ -12,13 +12,14 @@ export type CheckpointInfo = Omit<CheckpointRecord, 'type' | 'snapshot'>;
 interface ObservedSnapshot {
   value: unknown;
   context: AgentContext;
+  hasTag(tag: string): boolean;
 }
 
 
 /**
- * Writes a session as the agent runs: at every step boundary — a new LLM call
- * (or attempt) about to start, approvals awaited, a retry scheduled, a run
- * ended — the messages added since the last boundary and a checkpoint. Only
+ * Writes a session as the agent runs: at every step boundary — each state the
+ * machine tags `checkpoint` (a new LLM call or attempt about to start,
+ * approvals awaited, a retry scheduled) and a run ended — the messages added since the last boundary and a checkpoint. Only
  * new lines are written, so a boundary costs the same however long the
  * history is.
  */
@@ -58,7 +59,7 @@ export class SessionRecorder {
    */
   observe(snapshot: ObservedSnapshot, persisted: () => unknown): Promise<void> | undefined {
     const state = stateName(snapshot.value);
-    const key = boundaryKey(state, snapshot.context, this.ended?.runId);
+    const key = boundaryKey(snapshot, state, this.ended?.runId);
     if (key === undefined || key === this.lastKey) return undefined;
     this.lastKey = key;
     const messages = snapshot.context.messages;
@@ -101,16 +102,13 @@ export class SessionRecorder {
   }
 }
 
-function boundaryKey(state: string, context: AgentContext, endedRunId: string | undefined): string | undefined {
-  const run = context.run;
-  if (state === 'idle') return endedRunId === undefined ? undefined : `idle|${endedRunId}`;
-  if (!run) return undefined;
-  if (state === 'running.llm.calling' || state === 'running.retrying') return `${state}|${run.id}|${run.steps}|${run.attempt}`;
-  if (state === 'running.awaitingApproval') {
-    const answered = run.approvals?.filter((approval) => approval.answer !== undefined).length ?? 0;
-    return `${state}|${run.id}|${run.steps}|${answered}`;
-  }
-  return undefined;
+/** Which checkpoint a snapshot is, if any: the end of a run (back in idle), or a state tagged `checkpoint`. */
+function boundaryKey(snapshot: ObservedSnapshot, state: string, endedRunId: string | undefined): string | undefined {
+  const run = snapshot.context.run;
+  if (!run) return endedRunId === undefined ? undefined : `idle|${endedRunId}`;
+  if (!snapshot.hasTag('checkpoint')) return undefined;
+  const answered = run.approvals?.filter((approval) => approval.answer !== undefined).length ?? 0;
+  return `${state}|${run.id}|${run.steps}|${run.attempt}|${answered}`;
 }
 
 function checkpointInfo(record: CheckpointRecord): CheckpointInfo {

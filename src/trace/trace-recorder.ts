@@ -7,7 +7,6 @@ import { TRACE_VERSION, type RunTrace, type TraceStep } from './run-trace.js';
 
 const PREVIEW_CHARS = 2000;
 
-const isModelState = (name: string) => name === 'running.llm' || name.startsWith('running.llm.');
 
 function preview(output: unknown): string {
   const text = typeof output === 'string' ? output : (JSON.stringify(output) ?? String(output));
@@ -22,7 +21,7 @@ function preview(output: unknown): string {
 export class TraceRecorder {
   private trace: RunTrace | undefined;
   private origin = 0;
-  private state: { name: string; enteredAt: number } | undefined;
+  private state: { name: string; enteredAt: number; isModelCall: boolean } | undefined;
   /** When the machine entered `running.llm` for the current call. */
   private modelSince: number | undefined;
 
@@ -56,21 +55,23 @@ export class TraceRecorder {
           });
         }
       }
-      this.enter(stateName((event.snapshot as unknown as { value: unknown }).value), at);
+      const snapshot = event.snapshot as unknown as { value: unknown; hasTag(tag: string): boolean };
+      this.enter(stateName(snapshot.value), snapshot.hasTag('model-call'), at);
     } else if (event.type === '@xstate.event' && event.event.type === 'llm.firstChunk') {
       const step = this.currentStep();
       if (step) step.firstChunkMs = this.now() - step.startedAt;
     }
   }
 
-  private enter(name: string, at: number): void {
+  /** `isModelCall`: the state is tagged `model-call` (the llm states), whose time counts as model time. */
+  private enter(name: string, isModelCall: boolean, at: number): void {
     if (this.state?.name === name) return;
     if (this.state) {
       this.trace?.states.push({ state: this.state.name, enteredAt: this.state.enteredAt, leftAt: at });
-      if (isModelState(this.state.name) && !isModelState(name)) this.leaveModel(at);
+      if (this.state.isModelCall && !isModelCall) this.leaveModel(at);
     }
-    if (isModelState(name) && !(this.state && isModelState(this.state.name))) this.modelSince = at;
-    this.state = { name, enteredAt: at };
+    if (isModelCall && !this.state?.isModelCall) this.modelSince = at;
+    this.state = { name, enteredAt: at, isModelCall };
   }
 
   /** The model call of the current step ended: its time counts as model time. */
@@ -110,7 +111,7 @@ export class TraceRecorder {
       compactions: [],
       hooks: [],
     };
-    this.state = { name: 'idle', enteredAt: 0 };
+    this.state = { name: 'idle', enteredAt: 0, isModelCall: false };
   }
 
   /** An agent event, as the machine emits it. Returns the finished trace on `run-end`. */
@@ -168,7 +169,7 @@ export class TraceRecorder {
         break;
       }
       case 'run-end': {
-        this.enter('idle', at);
+        this.enter('idle', false, at);
         trace.durationMs = at;
         trace.outcome = event.result.outcome;
         if (event.result.error) trace.error = event.result.error;

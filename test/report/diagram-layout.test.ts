@@ -62,11 +62,11 @@ describe('layoutDiagram', () => {
 
   it('draws an initial arrow in each compound state, from its title to its initial child', () => {
     expect(diagram.initials.map((initial) => [initial.state, initial.initial])).toEqual([
-      ['running', 'running.nextStep'],
+      ['running', 'running.preparing'],
       ['running.llm', 'running.llm.calling'],
     ]);
-    const toNextStep = diagram.initials[0]!;
-    expect(onBorder(toNextStep.points.at(-1)!, box('running.nextStep'))).toBe(true);
+    const toPreparing = diagram.initials[0]!;
+    expect(onBorder(toPreparing.points.at(-1)!, box('running.preparing'))).toBe(true);
   });
 
   it('gives every arrow at least two points and a label box of the asked size', () => {

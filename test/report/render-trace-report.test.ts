@@ -64,7 +64,7 @@ describe('renderTraceReport', () => {
     expect(html).toMatch(/<g class="state compound visited" data-state="running\.llm" data-visited="true" data-visits="4">/);
     expect(html).toMatch(/<g class="transition-group visited" data-from="running\.deciding" data-to="running\.toolExec" data-visited="true" data-taken="2">/);
     expect(html).toMatch(/<text class="transition visited final" data-from="running\.deciding" data-to="idle" data-event="always" data-guard="isCompletedFinish" data-visited="true" data-taken="1"/);
-    expect(html).toMatch(/<text class="transition unvisited" data-from="running\.deciding" data-to="idle" data-event="always" data-guard="isDoomLoop" data-visited="false"/);
+    expect(html).toMatch(/<text class="transition unvisited" data-from="running\.deciding" data-to="idle" data-event="always" data-guard="isDoomLoopToStop" data-visited="false"/);
     expect(html).toContain('always [wantsTools] ×2');
   });
 

@@ -277,6 +277,12 @@ export function modelEvents(snapshot: AgentSnapshot): AgentMachineEvent[] {
   if (snapshot.matches('idle') || run === undefined) {
     events.push({ type: 'agent.prompt', messages: [PROMPT] });
   } else {
+    if (snapshot.matches({ running: 'preparing' })) {
+      events.push(
+        { type: 'prompt.prepared', messages: run.prompt ?? [] },
+        { type: 'prompt.failed', error: { kind: 'invalid-request', message: 'transformPrompt failed: no such file' } },
+      );
+    }
     if (snapshot.matches({ running: { llm: 'calling' } })) events.push(...llmEvents(context, run, false));
     if (snapshot.matches({ running: { llm: 'streaming' } })) events.push(...llmEvents(context, run, true));
     if (snapshot.matches({ running: 'retrying' })) events.push({ type: 'retry.due' });
@@ -289,6 +295,7 @@ export function modelEvents(snapshot: AgentSnapshot): AgentMachineEvent[] {
       events.push({ type: 'agent.abort', reason: 'user pressed Ctrl-C' });
       if (context.config.timeouts.totalMs !== undefined) events.push({ type: 'run.deadline' });
     }
+    if (stops === 0) events.push({ type: 'session.writeFailed', message: 'writing the session failed: ENOSPC' });
   }
   if (acceptsQueuedMessages(snapshot)) {
     if (context.queues.steering.length === 0) events.push({ type: 'agent.steer', message: { role: 'user', content: 'steer: look elsewhere' } });

@@ -116,14 +116,17 @@ export function expectedVerdict(before: AgentSnapshot, event: AgentMachineEvent)
   const run = context.run;
   if (!run) return goesOn;
   const type = event.type;
-  if (type === 'agent.abort' || type === 'run.deadline') {
-    const first = run.stop?.outcome ?? (type === 'agent.abort' ? 'aborted' : 'timeout');
+  if (type === 'agent.abort' || type === 'run.deadline' || type === 'session.writeFailed') {
+    const first = run.stop?.outcome ?? (type === 'agent.abort' ? 'aborted' : type === 'run.deadline' ? 'timeout' : 'failed');
     const requests = (run.stop?.requests ?? 0) + 1;
     // The llm state asks the call for what it streamed first; a second request ends the run at once.
     if (before.matches({ running: 'llm' }) && requests < 2) return goesOn;
     return ends(first);
   }
   if (type === 'llm.finish' || type === 'llm.error' || type === 'llm.aborted') return decideLlmEnd(context, run, event);
+  // The prepared prompt enters the history, and the first step boundary follows.
+  if (type === 'prompt.prepared') return atStepBoundary({ ...context, messages: [...context.messages, ...event.messages] }, run);
+  if (type === 'prompt.failed') return ends('failed', event.error.kind);
   // Steering while calls await approval ends the wait: toolExec skips every call, and the step is over.
   if (type === 'agent.steer' && before.matches({ running: 'awaitingApproval' })) return atStepBoundary(context, run);
   if (type === 'llm.firstChunk' || type === 'retry.due' || type === 'agent.steer' || type === 'agent.followUp') return goesOn;

@@ -5,6 +5,7 @@ import type { CompactionActorInput, CompactionActorOutput } from '../../src/acto
 import type { LlmActorCommand, LlmActorEvent, LlmActorInput } from '../../src/actors/llm-actor.js';
 import type { ToolStepScope } from '../../src/actors/tool-call.js';
 import type { ToolRunnerCommand, ToolRunnerEvent } from '../../src/actors/tool-runner.js';
+import type { PrepareActorEvent, PrepareActorInput } from '../../src/actors/prepare-actor.js';
 import { agentMachine } from '../../src/machines/agent-machine.js';
 
 /** A promise actor that never settles: the test sends its done or error event itself. */
@@ -24,6 +25,7 @@ function silentCallback<TReceived extends EventObject, TInput, TEmitted extends 
  */
 export const stubbedAgentMachine = agentMachine.provide({
   actors: {
+    prepare: silentCallback<EventObject, PrepareActorInput, PrepareActorEvent>(),
     llm: silentCallback<LlmActorCommand, LlmActorInput, LlmActorEvent>(),
     tools: silentCallback<ToolRunnerCommand, ToolStepScope, ToolRunnerEvent>(),
     approval: silentPromise<ApprovalVerdict[], ApprovalActorInput>(),

@@ -1,0 +1,78 @@
+import { defaultCompactionConfig, type CompactionConfig } from './context/compaction-config.js';
+import type { AgentEvent } from './events.js';
+import { agentImplementations } from './implementations.js';
+import { defaultConfig, type AgentConfig } from './machines/context.js';
+import type { AgentOptions } from './options.js';
+import type { HookTiming } from './resilience/call-hook.js';
+import { defaultRetryConfig } from './resilience/retry-policy.js';
+import { defaultTruncationConfig } from './resilience/truncate-output.js';
+
+/** What the agent (not its options) gives the machine's actors: where events go, and where it runs. */
+export interface AgentWiring {
+  /** Receives the events that do not go through a transition (deltas, tool updates, hook errors). */
+  emit: (event: AgentEvent) => void;
+  /** Receives every hook's timing, for the run trace. */
+  traceHook: (timing: HookTiming) => void;
+  /** How deep the agent runs in a tree of sub-agents (0 at the top). */
+  depth: number;
+}
+
+/**
+ * The one way from validated options to the machine: its configuration (plain
+ * data, part of every snapshot) and its implementations (the actors bound to
+ * the model, the tools, the hooks and the policies, which are not data).
+ * Nothing else reads `AgentOptions` on the way to an actor.
+ *
+ * @example
+ * ```ts
+ * const { config, implementations } = machineSetup(options, { emit, traceHook, depth: 0 });
+ * const actor = createActor(agentMachine.provide(implementations), { input: { config, messages } });
+ * ```
+ */
+export function machineSetup(options: AgentOptions, wiring: AgentWiring) {
+  const compactionModel = options.compaction ? options.compaction.model : undefined;
+  return {
+    config: machineConfig(options),
+    implementations: agentImplementations({
+      model: options.model,
+      tools: options.tools ?? {},
+      ...(options.step ? { step: options.step } : {}),
+      hooks: options.hooks ?? {},
+      ...(options.transformContext ? { transformContext: options.transformContext } : {}),
+      ...(options.transformPrompt ? { transformPrompt: options.transformPrompt } : {}),
+      ...(compactionModel ? { compactionModel } : {}),
+      ...(options.approval ? { approval: options.approval } : {}),
+      ...wiring,
+    }),
+  };
+}
+
+/** The machine's configuration (plain data) from the agent's options; every default comes from `defaultConfig`. */
+export function machineConfig(options: AgentOptions): AgentConfig {
+  const { doomLoop } = options;
+  return {
+    ...defaultConfig,
+    ...(options.maxSteps !== undefined ? { maxSteps: options.maxSteps } : {}),
+    ...(doomLoop === false ? { doomLoopThreshold: 0 } : {}),
+    ...(doomLoop ? { doomLoopThreshold: doomLoop.threshold ?? defaultConfig.doomLoopThreshold, doomLoopAction: doomLoop.action ?? defaultConfig.doomLoopAction } : {}),
+    ...(options.toolExecution ? { toolExecution: options.toolExecution } : {}),
+    ...(options.maxToolCallsPerStep !== undefined ? { maxToolCallsPerStep: options.maxToolCallsPerStep } : {}),
+    ...(options.instructions !== undefined ? { instructions: options.instructions } : {}),
+    retry: { ...defaultRetryConfig, ...options.retry },
+    timeouts: options.timeouts ?? {},
+    truncation: options.truncation === false ? false : { ...defaultTruncationConfig, ...options.truncation },
+    compaction: compactionConfig(options.compaction),
+    // A guard reads it: whether a step's calls pass through `approving`. The policy itself is an actor.
+    hasApprovalPolicy: options.approval !== undefined,
+    ...(options.onDeny ? { onDeny: options.onDeny } : {}),
+    ...(options.approvalTimeoutMs !== undefined ? { approvalTimeoutMs: options.approvalTimeoutMs } : {}),
+    ...(options.steeringMode ? { steeringMode: options.steeringMode } : {}),
+    ...(options.followUpMode ? { followUpMode: options.followUpMode } : {}),
+  };
+}
+
+function compactionConfig(option: AgentOptions['compaction']): CompactionConfig | false {
+  if (!option) return false;
+  const { model: _model, ...data } = option;
+  return { ...defaultCompactionConfig, ...data };
+}
