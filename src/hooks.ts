@@ -56,7 +56,7 @@ export interface ToolResultReplacement {
 type MaybePromise<T> = T | Promise<T>;
 
 /**
- * Hooks run in order, each under `timeouts.hookMs`. A hook that throws or
+ * Hooks run in order, each under `timeout.hookMs`. A hook that throws or
  * times out is reported as a `hook-error` event and skipped — the loop goes
  * on — except that a failing `beforeToolCall` blocks its call (fail closed).
  *

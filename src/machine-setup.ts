@@ -1,7 +1,8 @@
+import { getChunkTimeoutMs, getFirstChunkTimeoutMs, getStepTimeoutMs, getTotalTimeoutMs } from 'ai';
 import { defaultCompactionConfig, type CompactionConfig } from './context/compaction-config.js';
 import type { AgentEvent } from './events.js';
 import { agentImplementations } from './implementations.js';
-import { defaultConfig, type AgentConfig } from './machines/context.js';
+import { defaultConfig, type AgentConfig, type TimeoutConfig } from './machines/context.js';
 import type { AgentOptions } from './options.js';
 import type { HookTiming } from './resilience/call-hook.js';
 import { defaultRetryConfig } from './resilience/retry-policy.js';
@@ -59,7 +60,7 @@ export function machineConfig(options: AgentOptions): AgentConfig {
     ...(options.maxToolCallsPerStep !== undefined ? { maxToolCallsPerStep: options.maxToolCallsPerStep } : {}),
     ...(options.instructions !== undefined ? { instructions: options.instructions } : {}),
     retry: { ...defaultRetryConfig, ...options.retry },
-    timeouts: options.timeouts ?? {},
+    timeouts: timeoutConfig(options.timeout),
     truncation: options.truncation === false ? false : { ...defaultTruncationConfig, ...options.truncation },
     compaction: compactionConfig(options.compaction),
     // A guard reads it: whether a step's calls pass through `approving`. The policy itself is an actor.
@@ -75,4 +76,22 @@ function compactionConfig(option: AgentOptions['compaction']): CompactionConfig 
   if (!option) return false;
   const { model: _model, ...data } = option;
   return { ...defaultCompactionConfig, ...data };
+}
+
+/** The AI SDK's timeout shape (a number, or per-tool limits named `<tool>Ms`) as the machine's plain limits, keyed by tool name. */
+function timeoutConfig(timeout: AgentOptions['timeout']): TimeoutConfig {
+  if (timeout === undefined) return {};
+  const limits: Array<[keyof TimeoutConfig, number | undefined]> = [
+    ['totalMs', getTotalTimeoutMs(timeout)],
+    ['stepMs', getStepTimeoutMs(timeout)],
+    ['firstChunkMs', getFirstChunkTimeoutMs(timeout)],
+    ['chunkMs', getChunkTimeoutMs(timeout)],
+  ];
+  const config: TimeoutConfig = Object.fromEntries(limits.filter(([, ms]) => ms !== undefined));
+  if (typeof timeout === 'number') return config;
+  if (timeout.toolMs !== undefined) config.toolMs = timeout.toolMs;
+  if (timeout.hookMs !== undefined) config.hookMs = timeout.hookMs;
+  const tools = Object.entries(timeout.tools ?? {}).flatMap(([key, ms]) => (typeof ms === 'number' ? [[key.slice(0, -'Ms'.length), ms] as const] : []));
+  if (tools.length > 0) config.tools = Object.fromEntries(tools);
+  return config;
 }

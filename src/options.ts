@@ -1,4 +1,4 @@
-import type { LanguageModel, ModelMessage, SystemModelMessage, ToolSet } from 'ai';
+import type { Instructions, LanguageModel, ModelMessage, TimeoutConfiguration, ToolSet } from 'ai';
 import { z } from 'zod';
 import { messageShapeProblem } from './machines/message-shape.js';
 import type { InspectionEvent, Observer } from 'xstate';
@@ -9,9 +9,19 @@ import type { AgentHooks } from './hooks.js';
 import type { PromptTransform } from './context/at-mentions.js';
 import type { SessionStore } from './persistence/session-store.js';
 import type { ContextTransform } from './runtime.js';
-import type { TimeoutConfig } from './machines/context.js';
 import type { RetryConfig } from './resilience/retry-policy.js';
 import type { TruncationLimits } from './tools/truncate.js';
+
+/**
+ * The AI SDK's `TimeoutConfiguration` plus `hookMs`, the time limit of one hook (the AI SDK has no
+ * hooks around calls, so it has no field for them).
+ *
+ * @example
+ * ```ts
+ * timeout: { totalMs: 600_000, chunkMs: 30_000, toolMs: 120_000, tools: { bashMs: 300_000 }, hookMs: 5_000 }
+ * ```
+ */
+export type AgentTimeout<TOOLS extends ToolSet = ToolSet> = number | (Exclude<TimeoutConfiguration<TOOLS>, number> & { hookMs?: number });
 
 export type InspectionObserver = Observer<InspectionEvent> | ((event: InspectionEvent) => void);
 
@@ -19,8 +29,8 @@ export type InspectionObserver = Observer<InspectionEvent> | ((event: Inspection
 export interface AgentOptions {
   /** Any AI SDK language model: `openai.chat('…')`, `MockLanguageModelV4`, `scriptedModel(...)`, … */
   model: LanguageModel;
-  /** The system prompt. */
-  instructions?: string | SystemModelMessage | SystemModelMessage[];
+  /** The system prompt: the AI SDK's `Instructions` (a string, a system message or several). */
+  instructions?: Instructions;
   /** AI SDK tools: `tool({ description, inputSchema: z.object(…), execute })`. */
   tools?: ToolSet;
   /** LLM calls per run. Default 25. */
@@ -55,8 +65,13 @@ export interface AgentOptions {
   maxToolCallsPerStep?: number;
   /** Retries of failed LLM calls. Default `{ maxAttempts: 3, baseDelayMs: 2000, maxDelayMs: 30000 }`. */
   retry?: Partial<RetryConfig>;
-  /** Time limits; each is off unless set. See docs/resilience.md. */
-  timeouts?: TimeoutConfig;
+  /**
+   * Time limits, shaped like the AI SDK's `timeout` (`TimeoutConfiguration`): a number is the
+   * whole run (`totalMs`); an object sets `totalMs`, `stepMs`, `firstChunkMs`, `chunkMs`, `toolMs`
+   * and per tool `tools: { bashMs: 60_000 }`, plus loopchart's `hookMs` (one hook). Each is off
+   * unless set. See docs/resilience.md.
+   */
+  timeout?: AgentTimeout;
   /** What the model sees of a tool result at most. Default `{ maxLines: 2000, maxBytes: 51200 }`; `false` sends results whole. */
   truncation?: (Partial<TruncationLimits> & { tools?: Record<string, Partial<TruncationLimits>> }) | false;
   /**
@@ -179,17 +194,23 @@ export const agentOptionsSchema = z
       })
       .strict()
       .optional(),
-    timeouts: z
-      .object({
-        totalMs: positiveMs.optional(),
-        stepMs: positiveMs.optional(),
-        firstChunkMs: positiveMs.optional(),
-        chunkMs: positiveMs.optional(),
-        toolMs: positiveMs.optional(),
-        tools: z.record(z.string(), positiveMs).optional(),
-        hookMs: positiveMs.optional(),
-      })
-      .strict()
+    timeout: z
+      .union([
+        positiveMs,
+        z
+          .object({
+            totalMs: positiveMs.optional(),
+            stepMs: positiveMs.optional(),
+            firstChunkMs: positiveMs.optional(),
+            chunkMs: positiveMs.optional(),
+            toolMs: positiveMs.optional(),
+            tools: z
+              .record(z.string().regex(/Ms$/, 'a per-tool limit is named <tool name>Ms, as in the AI SDK (for example bashMs)'), positiveMs.optional())
+              .optional(),
+            hookMs: positiveMs.optional(),
+          })
+          .strict(),
+      ])
       .optional(),
     truncation: z
       .union([
@@ -256,13 +277,31 @@ export class AgentOptionsError extends Error {
   }
 }
 
+/** Options renamed to the AI SDK's names: a clear error instead of "unrecognized key". */
+const renamedOptions: Record<string, string> = {
+  timeouts: 'renamed to timeout (the AI SDK\'s TimeoutConfiguration; per-tool limits are tools: { <tool name>Ms })',
+};
+
 export function parseAgentOptions(options: unknown): AgentOptions {
+  const renamed = isObject(options) ? Object.keys(renamedOptions).filter((key) => key in options) : [];
+  if (renamed.length > 0) throw new AgentOptionsError(renamed.map((key) => ({ path: key, message: renamedOptions[key] ?? '' })));
   const parsed = agentOptionsSchema.safeParse(options);
   if (parsed.success) return options as AgentOptions;
   throw new AgentOptionsError(
-    parsed.error.issues.map((issue) => ({
+    parsed.error.issues.flatMap(unionBranchIssues).map((issue) => ({
       path: issue.path.length > 0 ? issue.path.map(String).join('.') : '(options)',
       message: issue.message,
     })),
   );
+}
+
+/**
+ * An option that takes several shapes (`timeout: number | {…}`) fails as one "invalid input" at the
+ * option; when the value has the shape of one branch, that branch's own issues name the field.
+ */
+function unionBranchIssues(issue: z.core.$ZodIssue): Array<{ path: PropertyKey[]; message: string }> {
+  if (issue.code !== 'invalid_union') return [issue];
+  const matching = issue.errors.filter((branch) => !branch.some((inner) => inner.code === 'invalid_type' && inner.path.length === 0));
+  if (matching.length !== 1) return [issue];
+  return matching[0]!.map((inner) => ({ path: [...issue.path, ...inner.path], message: inner.message }));
 }

@@ -323,7 +323,7 @@ describe('context accounting across prunings, the summariser as an LLM call, JSO
     const stalled = mockModel([{ text: ['## Goal'], holdAfter: 3 }]);
     const history = alternating(30, 2_000, 'h');
     const model = mockModel([{ text: ['never'] }]);
-    const agent = createAgent({ model, messages: history, timeouts: { chunkMs: 100, totalMs: 60_000 }, compaction: { ...window, model: stalled } });
+    const agent = createAgent({ model, messages: history, timeout: { chunkMs: 100, totalMs: 60_000 }, compaction: { ...window, model: stalled } });
 
     const result = await agent.run('go');
 

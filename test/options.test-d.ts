@@ -19,7 +19,7 @@ describe('AgentOptions and its zod schema', () => {
     expectTypeOf<Parsed['maxToolCallsPerStep']>().toEqualTypeOf<AgentOptions['maxToolCallsPerStep']>();
     expectTypeOf<Parsed['approvalTimeoutMs']>().toEqualTypeOf<AgentOptions['approvalTimeoutMs']>();
     expectTypeOf<Parsed['sessionId']>().toEqualTypeOf<AgentOptions['sessionId']>();
-    expectTypeOf<Parsed['timeouts']>().toEqualTypeOf<AgentOptions['timeouts']>();
+    expectTypeOf<AgentOptions['timeout']>().toExtend<Parsed['timeout']>();
     expectTypeOf<Parsed['model']>().toEqualTypeOf<AgentOptions['model']>();
     expectTypeOf<Parsed['store']>().toEqualTypeOf<AgentOptions['store']>();
     expectTypeOf<Parsed['step']>().toEqualTypeOf<AgentOptions['step']>();

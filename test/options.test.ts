@@ -22,10 +22,17 @@ describe('createAgent options', () => {
     [{ messages: [{ role: 'robot', content: 'x' }] }, 'messages.0'],
     [{ instructions: 42 }, 'instructions'],
     [{ maxStep: 3 }, '(options)'],
+    [{ timeout: { tools: { bash: 100 } } }, 'timeout.tools.bash'],
+    [{ timeout: -1 }, 'timeout'],
   ])('rejects %j naming the option %s', (bad, path) => {
     const error = optionError({ model: mockModel([]), ...bad });
     expect(error.issues.map((issue) => issue.path)).toContain(path);
     expect(error.message).toContain(`- ${path}:`);
+  });
+
+  it('rejects the old option name timeouts, saying it is now timeout with <tool>Ms per-tool limits', () => {
+    const error = optionError({ model: mockModel([]), timeouts: { totalMs: 10 } });
+    expect(error.issues).toEqual([{ path: 'timeouts', message: expect.stringContaining('renamed to timeout') }]);
   });
 
   it('rejects a missing or wrong model with a message that says what a model is', () => {

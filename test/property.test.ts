@@ -100,10 +100,10 @@ describe('regressions found by the property tests', () => {
     const agent = createAgent({
       model: scriptedModel([{ text: 'Hello.', stall: true }]),
       retry: { maxAttempts: 1 },
-      timeouts: { firstChunkMs: 1000, chunkMs: 30 },
+      timeout: { firstChunkMs: 1000, chunkMs: 30 },
     });
     const result = await agent.run('Say hello.');
-    expect(result.error?.message).toBe('No chunk for 30 ms (timeouts.chunkMs).');
+    expect(result.error?.message).toBe('No chunk for 30 ms (timeout.chunkMs).');
     expect(result.durationMs).toBeLessThan(500);
   });
 });

@@ -150,28 +150,35 @@ describe('retries', () => {
   });
 });
 
-describe('timeouts', () => {
+describe('timeout (the AI SDK TimeoutConfiguration)', () => {
+  it('a number is the whole run, as in the AI SDK: the run ends with outcome timeout', async () => {
+    const model = mockModel([{ text: ['partial'], holdAfter: 3 }]);
+    const result = await createAgent({ model, timeout: 50 }).run('go');
+    expect(result.outcome).toBe('timeout');
+    expect(result.text).toBe('partial');
+  });
+
   it('a stream that stalls ends with a retryable timeout (chunkMs), and the retry succeeds', async () => {
     const model = mockModel([{ text: ['start', 'never'], holdAfter: 3 }, { text: ['fine'] }]);
-    const agent = createAgent({ model, timeouts: { chunkMs: 50 }, retry: fastRetry });
+    const agent = createAgent({ model, timeout: { chunkMs: 50 }, retry: fastRetry });
     const events = recordEvents(agent);
     const result = await agent.run('go');
     expect(result.outcome).toBe('completed');
     expect(result.text).toBe('fine');
-    expect(ofType(events, 'retry')[0]!.error).toEqual({ kind: 'timeout', message: 'No chunk for 50 ms (timeouts.chunkMs).' });
+    expect(ofType(events, 'retry')[0]!.error).toEqual({ kind: 'timeout', message: 'No chunk for 50 ms (timeout.chunkMs).' });
     expect(model.doStreamCalls[0]!.abortSignal?.aborted).toBe(true);
   });
 
   it('no first chunk within firstChunkMs fails as timeout when no attempt is left', async () => {
     const model = mockModel([{ text: ['x'], holdBeforeFirst: true }]);
-    const result = await createAgent({ model, timeouts: { firstChunkMs: 30 }, retry: { maxAttempts: 1 } }).run('go');
+    const result = await createAgent({ model, timeout: { firstChunkMs: 30 }, retry: { maxAttempts: 1 } }).run('go');
     expect(result.outcome).toBe('failed');
-    expect(result.error).toEqual({ kind: 'timeout', message: 'No first chunk within 30 ms (timeouts.firstChunkMs).' });
+    expect(result.error).toEqual({ kind: 'timeout', message: 'No first chunk within 30 ms (timeout.firstChunkMs).' });
   });
 
   it('a tool that never settles gets a timeout error result and the loop goes on', async () => {
     const model = mockModel([{ toolCalls: [{ id: 'h', name: 'hang', input: {} }] }, { text: ['moving on'] }]);
-    const agent = createAgent({ model, tools: { hang: hangingTool }, timeouts: { toolMs: 40 } });
+    const agent = createAgent({ model, tools: { hang: hangingTool }, timeout: { toolMs: 40 } });
     const result = await agent.run('go');
     expect(result.outcome).toBe('completed');
     expect(toolOutputs(result.messages).h).toEqual({ type: 'error-text', value: 'Tool "hang" timed out after 40 ms.' });
@@ -181,7 +188,7 @@ describe('timeouts', () => {
   it('a per-tool time limit overrides toolMs, and the tool’s signal is aborted', async () => {
     const log: string[] = [];
     const model = mockModel([{ toolCalls: [{ id: 's', name: 'sleep', input: { ms: 5_000, label: 'long' } }] }, { text: ['ok'] }]);
-    const agent = createAgent({ model, tools: { sleep: sleepTool(log) }, timeouts: { toolMs: 10_000, tools: { sleep: 30 } } });
+    const agent = createAgent({ model, tools: { sleep: sleepTool(log) }, timeout: { toolMs: 10_000, tools: { sleepMs: 30 } } });
     const result = await agent.run('go');
     expect(toolOutputs(result.messages).s).toEqual({ type: 'error-text', value: 'Tool "sleep" timed out after 30 ms.' });
     expect(log).toContain('aborted long');
@@ -189,14 +196,14 @@ describe('timeouts', () => {
 
   it('totalMs reached during a tool ends the run with outcome timeout and a valid history', async () => {
     const model = mockModel([{ toolCalls: [{ id: 'h', name: 'hang', input: {} }] }, { text: ['never'] }]);
-    const agent = createAgent({ model, tools: { hang: hangingTool }, timeouts: { totalMs: 60 } });
+    const agent = createAgent({ model, tools: { hang: hangingTool }, timeout: { totalMs: 60 } });
     const started = performance.now();
     const result = await agent.run('go');
     expect(performance.now() - started).toBeLessThan(1_000);
     expect(result.outcome).toBe('timeout');
     expect(toolOutputs(result.messages).h).toEqual({
       type: 'error-text',
-      value: "Tool call interrupted: the run's time budget ran out (timeouts.totalMs: 60).",
+      value: "Tool call interrupted: the run's time budget ran out (timeout.totalMs: 60).",
     });
     expect(model.doStreamCalls).toHaveLength(1);
     await expectValidHistory(result.messages);
@@ -204,7 +211,7 @@ describe('timeouts', () => {
 
   it('totalMs reached while streaming keeps the streamed text and ends timeout', async () => {
     const model = mockModel([{ text: ['partial'], holdAfter: 3 }]);
-    const result = await createAgent({ model, timeouts: { totalMs: 50 } }).run('go');
+    const result = await createAgent({ model, timeout: { totalMs: 50 } }).run('go');
     expect(result.outcome).toBe('timeout');
     expect(result.text).toBe('partial');
     await expectValidHistory(result.messages);
@@ -217,7 +224,7 @@ describe('hooks', () => {
     const agent = createAgent({
       model,
       tools: { add: addTool },
-      timeouts: { hookMs: 30 },
+      timeout: { hookMs: 30 },
       hooks: {
         beforeLLMCall: [
           () => {

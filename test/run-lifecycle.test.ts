@@ -72,7 +72,7 @@ describe('every run begins and ends in the machine, with run-start, run-end and 
   it('the run deadline stops a transformPrompt that never settles', async () => {
     const { result, types } = await runRecorded({
       model: mockModel([{ text: ['never'] }]),
-      timeouts: { totalMs: 20 },
+      timeout: { totalMs: 20 },
       transformPrompt: () => new Promise<never>(() => {}),
     });
     expectOneWholeRun(types, result);

@@ -16,7 +16,7 @@ describe('StepWatchdog', () => {
     vi.advanceTimersByTime(99);
     expect(timeouts).toEqual([]);
     vi.advanceTimersByTime(1);
-    expect(timeouts).toEqual(['No first chunk within 100 ms (timeouts.firstChunkMs).']);
+    expect(timeouts).toEqual(['No first chunk within 100 ms (timeout.firstChunkMs).']);
   });
 
   it('measures chunkMs from the last chunk, and only once chunks flow', () => {
@@ -29,7 +29,7 @@ describe('StepWatchdog', () => {
     vi.advanceTimersByTime(40);
     expect(timeouts).toEqual([]);
     vi.advanceTimersByTime(10);
-    expect(timeouts).toEqual(['No chunk for 50 ms (timeouts.chunkMs).']);
+    expect(timeouts).toEqual(['No chunk for 50 ms (timeout.chunkMs).']);
   });
 
   it('ends a call that streams steadily but too long (stepMs), once', () => {
@@ -38,7 +38,7 @@ describe('StepWatchdog', () => {
       vi.advanceTimersByTime(30);
       watchdog.chunk();
     }
-    expect(timeouts).toEqual(['The LLM call took longer than 200 ms (timeouts.stepMs).']);
+    expect(timeouts).toEqual(['The LLM call took longer than 200 ms (timeout.stepMs).']);
   });
 
   it('never fires after stop', () => {

@@ -19,7 +19,7 @@ export interface CompactionActorInput {
   /** Tool results already hidden from the model: what is sent is `applyPruning(messages, prunedToolCallIds)`. */
   prunedToolCallIds: string[];
   config: CompactionConfig;
-  /** The time limits of an LLM call (`timeouts.firstChunkMs`, `chunkMs`, `stepMs`): the summariser's call is one. */
+  /** The time limits of an LLM call (`timeout.firstChunkMs`, `chunkMs`, `stepMs`): the summariser's call is one. */
   limits: StepLimits;
 }
 

@@ -67,13 +67,13 @@ export class StepWatchdog {
     const { firstChunkMs, chunkMs, stepMs } = this.limits;
     const candidates: Array<{ at: number; message: string }> = [];
     if (this.lastChunkAt === undefined && firstChunkMs !== undefined) {
-      candidates.push({ at: this.startedAt + firstChunkMs, message: `No first chunk within ${firstChunkMs} ms (timeouts.firstChunkMs).` });
+      candidates.push({ at: this.startedAt + firstChunkMs, message: `No first chunk within ${firstChunkMs} ms (timeout.firstChunkMs).` });
     }
     if (this.lastChunkAt !== undefined && chunkMs !== undefined) {
-      candidates.push({ at: this.lastChunkAt + chunkMs, message: `No chunk for ${chunkMs} ms (timeouts.chunkMs).` });
+      candidates.push({ at: this.lastChunkAt + chunkMs, message: `No chunk for ${chunkMs} ms (timeout.chunkMs).` });
     }
     if (stepMs !== undefined) {
-      candidates.push({ at: this.startedAt + stepMs, message: `The LLM call took longer than ${stepMs} ms (timeouts.stepMs).` });
+      candidates.push({ at: this.startedAt + stepMs, message: `The LLM call took longer than ${stepMs} ms (timeout.stepMs).` });
     }
     return candidates.sort((a, b) => a.at - b.at)[0];
   }

@@ -26,7 +26,7 @@ export interface ToolCallJob {
   /** Position of the call in its step; answers enter the history in this order. */
   index: number;
   call: StepToolCall;
-  /** This tool's time limit (`timeouts.toolMs` or its per-tool override). */
+  /** This tool's time limit (`timeout.toolMs` or its per-tool override). */
   timeoutMs?: number;
   /** What the model sees of the result at most; absent: the whole result. */
   truncation?: TruncationLimits;

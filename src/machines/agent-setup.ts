@@ -147,7 +147,7 @@ export const agentSetup = setup({
     }),
     requestTimeout: enqueueActions(({ context, enqueue }) => {
       if (!context.run) return;
-      applyUpdate(updates.requestStop(context, 'timeout', 'the run reached timeouts.totalMs'), enqueue);
+      applyUpdate(updates.requestStop(context, 'timeout', 'the run reached timeout.totalMs'), enqueue);
     }),
     requestFailureStop: enqueueActions(({ context, event, enqueue }) => {
       assertEvent(event, 'session.writeFailed');

@@ -112,7 +112,7 @@ export interface RunState {
   /** The compaction in progress: why, and the context's size before it. */
   /** The compaction under way; `step` is the step it is for (1-based): the one it precedes, or for an overflow the one it re-calls. */
   compaction?: { reason: CompactionReason; tokensBefore: number; step: number };
-  /** Wall-clock deadline of the run (`timeouts.totalMs`). */
+  /** Wall-clock deadline of the run (`timeout.totalMs`). */
   deadline?: number;
   /** The prompt as given, until `preparing` has transformed it and it enters the history. */
   prompt?: ModelMessage[];

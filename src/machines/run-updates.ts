@@ -279,7 +279,7 @@ export function unansweredReason(outcome: Outcome, context: AgentContext): strin
     case 'aborted':
       return `Tool call interrupted: the run was aborted (${context.run?.stop?.reason ?? 'no reason given'}).`;
     case 'timeout':
-      return `Tool call interrupted: the run's time budget ran out (timeouts.totalMs: ${context.config.timeouts.totalMs}).`;
+      return `Tool call interrupted: the run's time budget ran out (timeout.totalMs: ${context.config.timeouts.totalMs}).`;
     case 'max-steps':
       return `Tool call not executed: the run reached its step limit (maxSteps: ${context.config.maxSteps}).`;
     case 'doom-loop':

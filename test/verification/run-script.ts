@@ -50,7 +50,7 @@ export async function runScript(script: AgentScript): Promise<ScriptRun> {
     toolExecution: script.toolExecution,
     doomLoop: script.doomLoop,
     retry: { maxAttempts: script.maxAttempts, baseDelayMs: 1, maxDelayMs: 2 },
-    timeouts: { firstChunkMs: FIRST_CHUNK_MS, chunkMs: CHUNK_MS },
+    timeout: { firstChunkMs: FIRST_CHUNK_MS, chunkMs: CHUNK_MS },
     approvalTimeoutMs: 5,
     ...(script.step === 'sdk' ? { step: streamLanguageModelCallStep } : {}),
   });
