@@ -30,9 +30,9 @@ export interface DeltaFields {
 export type AgentEvent =
   | (RunScoped & { type: 'run-start'; prompt: ModelMessage[] })
   | (RunScoped & { type: 'run-end'; result: RunResult })
-  | (StepScoped & { type: 'step-start' })
+  | (StepScoped & { type: 'start-step' })
   | (StepScoped & {
-      type: 'step-end';
+      type: 'finish-step';
       finishReason?: FinishReason;
       usage: Usage;
       text: string;

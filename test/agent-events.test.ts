@@ -26,18 +26,18 @@ describe('events$', () => {
     expect(eventTypes(events)).toEqual([
       'run-start',
       'message',
-      'step-start',
+      'start-step',
       'reasoning-delta',
       'text-delta',
       'message',
       'tool-call',
       'tool-result',
       'message',
-      'step-end',
-      'step-start',
+      'finish-step',
+      'start-step',
       'text-delta',
       'message',
-      'step-end',
+      'finish-step',
       'trace',
       'run-end',
     ]);
@@ -64,10 +64,10 @@ describe('events$', () => {
     await agent.run('two');
     const runIds = [...new Set(events.map((event) => ('runId' in event ? event.runId : undefined)))];
     expect(runIds).toHaveLength(2);
-    expect(events.filter((event) => event.type === 'step-start').map((event) => 'step' in event && event.step)).toEqual([1, 1]);
+    expect(events.filter((event) => event.type === 'start-step').map((event) => 'step' in event && event.step)).toEqual([1, 1]);
   });
 
-  it('step-end carries the step’s own usage, run-end the sum', async () => {
+  it('finish-step carries the step’s own usage, run-end the sum', async () => {
     const model = mockModel([
       { toolCalls: [{ name: 'add', input: { a: 1, b: 1 } }], usage: { input: 7, output: 3 } },
       { text: ['b'], usage: { input: 20, output: 2 } },
@@ -75,7 +75,7 @@ describe('events$', () => {
     const agent = createAgent({ model, tools: { add: addTool } });
     const events = recordEvents(agent);
     const result = await agent.run('go');
-    const stepUsages = events.flatMap((event) => (event.type === 'step-end' ? [event.usage] : []));
+    const stepUsages = events.flatMap((event) => (event.type === 'finish-step' ? [event.usage] : []));
     expect(stepUsages).toEqual([
       { inputTokens: 7, outputTokens: 3, totalTokens: 10 },
       { inputTokens: 20, outputTokens: 2, totalTokens: 22 },

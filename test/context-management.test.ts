@@ -67,7 +67,7 @@ describe('compaction triggers', () => {
     expect(result.outcome).toBe('completed');
     const types = events.map((event) => event.type);
     expect(types.indexOf('compaction-start')).toBeGreaterThan(types.indexOf('tool-result'));
-    expect(types.indexOf('compaction-end')).toBeLessThan(types.lastIndexOf('step-start'));
+    expect(types.indexOf('compaction-end')).toBeLessThan(types.lastIndexOf('start-step'));
     const [start] = ofType(events, 'compaction-start');
     const [end] = ofType(events, 'compaction-end');
     expect(start).toMatchObject({ reason: 'threshold', tokensBefore: 7_600 + estimateMessageTokens(result.messages[2]!) });

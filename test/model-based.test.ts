@@ -248,8 +248,8 @@ describe('hand-written scenarios of the test model', () => {
     expect(run.result?.outcome).toBe('completed');
     expect(run.result?.messages.map((message) => message.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
     expect(types(run.events)).toEqual([
-      'run-start', 'message', 'step-start 1', 'message', 'tool-call 1', 'tool-result 1', 'message', 'step-end 1',
-      'step-start 2', 'message', 'step-end 2', 'run-end',
+      'run-start', 'message', 'start-step 1', 'message', 'tool-call 1', 'tool-result 1', 'message', 'finish-step 1',
+      'start-step 2', 'message', 'finish-step 2', 'run-end',
     ]);
     await expectValidHistory(run.result!.messages);
   });
@@ -300,18 +300,18 @@ describe('hand-written scenarios of the test model', () => {
     expect(run.problems).toEqual([]);
     expect(run.result).toMatchObject({ outcome: 'context-limit', error: { kind: 'context-overflow' } });
     expect(types(run.events)).toContain('compaction-start 2');
-    expect(types(run.events)).not.toContain('step-start 2');
+    expect(types(run.events)).not.toContain('start-step 2');
   });
 });
 
 describe('regressions found by the model-based tests', () => {
-  const stepEvents = (events: AgentEvent[]) => types(events).filter((type) => type.startsWith('step-'));
+  const stepEvents = (events: AgentEvent[]) => types(events).filter((type) => type.startsWith('start-step') || type.startsWith('finish-step'));
 
   // Was: `deliverQueued` (deciding → nextStep [hasQueuedMessages]) starts the next step without
-  // emitting `step-end` for the step that just completed (only `endToolStep` and `endRun` emit it),
-  // so step 1 has a `step-start` and no `step-end`: its trace entry gets no duration, finishReason,
-  // usage or text, and "per step step-start … step-end" (docs/architecture.md) does not hold.
-  it('reports step-end for a step that completes while a follow-up waits', () => {
+  // emitting `finish-step` for the step that just completed (only `endToolStep` and `endRun` emit it),
+  // so step 1 has a `start-step` and no `finish-step`: its trace entry gets no duration, finishReason,
+  // usage or text, and "per step start-step … finish-step" (docs/architecture.md) does not hold.
+  it('reports finish-step for a step that completes while a follow-up waits', () => {
     const run = scenario('core', [
       prompt,
       { type: 'agent.followUp', message: { role: 'user', content: 'and then?' } },
@@ -319,12 +319,12 @@ describe('regressions found by the model-based tests', () => {
       finishWith('stop', [], { text: 'Second answer.' }),
     ]);
     expect(run.result?.outcome).toBe('completed');
-    expect(stepEvents(run.events)).toEqual(['step-start 1', 'step-end 1', 'step-start 2', 'step-end 2']);
+    expect(stepEvents(run.events)).toEqual(['start-step 1', 'finish-step 1', 'start-step 2', 'finish-step 2']);
   });
 
   // Was: after a `length` finish, deciding → compacting [canCompactAfterLength] → llm runs
-  // `beginStep` (a new step) without `step-end` for the cut-off step.
-  it('reports step-end for a step whose length finish is compacted', () => {
+  // `beginStep` (a new step) without `finish-step` for the cut-off step.
+  it('reports finish-step for a step whose length finish is compacted', () => {
     const run = scenario('compaction', [
       prompt,
       finishWith('length', [], { text: 'Cut o' }),
@@ -332,7 +332,7 @@ describe('regressions found by the model-based tests', () => {
       finishWith('stop', []),
     ]);
     expect(run.result?.outcome).toBe('completed');
-    expect(stepEvents(run.events)).toEqual(['step-start 1', 'step-end 1', 'step-start 2', 'step-end 2']);
+    expect(stepEvents(run.events)).toEqual(['start-step 1', 'finish-step 1', 'start-step 2', 'finish-step 2']);
   });
 
   // Was: the `length` compaction's continuation is a new step (`beginStep`) that no guard holds to
@@ -354,7 +354,7 @@ describe('regressions found by the model-based tests', () => {
   });
 
   // The same two bugs, over every replayed model path: these checks are left out of the replay tests above.
-  it('no replayed model path leaves a step without its step-end', () => {
+  it('no replayed model path leaves a step without its finish-step', () => {
     const problems = CONFIGS.flatMap((config) => replayAll().logs[config].problems.filter((problem) => problem.check === 'step-events'));
     expect(report(problems)).toEqual([]);
   });

@@ -54,7 +54,7 @@ describe('redact', () => {
     for (let offset = -KEY.length; offset <= 2; offset++) {
       const recorder = new TraceRecorder(() => undefined);
       recorder.event({ type: 'run-start', runId: 'r', prompt: [] });
-      recorder.event({ type: 'step-start', runId: 'r', step: 1 });
+      recorder.event({ type: 'start-step', runId: 'r', step: 1 });
       recorder.event({ type: 'tool-call', runId: 'r', step: 1, toolCallId: 'c', toolName: 't', input: {} });
       const output = `${'a'.repeat(2000 + offset)}${KEY}tail`;
       recorder.event({ type: 'tool-result', runId: 'r', step: 1, toolCallId: 'c', toolName: 't', output, isError: false, durationMs: 1 });

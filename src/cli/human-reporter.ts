@@ -96,7 +96,7 @@ export function humanReporter({ stdout, stdoutIsTerminal = false, stderr, palett
         case 'session-warning':
           log(palette.yellow(`session ${event.sessionId}: ${terminalSafe(event.message)}`));
           break;
-        case 'step-end':
+        case 'finish-step':
           endOpenLines();
           break;
         case 'run-end':

@@ -54,7 +54,7 @@ export class TextStreamPartMapper {
       case 'run-start':
         parts.push({ type: 'start' });
         break;
-      case 'step-start':
+      case 'start-step':
         parts.push({ type: 'start-step', request: {}, warnings: [] });
         break;
       case 'text-delta':
@@ -99,7 +99,7 @@ export class TextStreamPartMapper {
         );
         break;
       }
-      case 'step-end':
+      case 'finish-step':
         parts.push(...this.closeBlocks());
         parts.push({
           type: 'finish-step',

@@ -92,7 +92,7 @@ export interface RunState {
   finishReason?: FinishReason;
   /** What the last LLM call ended with; read by the `deciding` guards. */
   step?: StepOutcome;
-  /** True between `step-start` and `step-end`. */
+  /** True between `start-step` and `finish-step`. */
   stepOpen: boolean;
   /** Tool calls of the current step, in call order, and their answers by index. */
   calls: StepToolCall[];

@@ -56,7 +56,7 @@ export function beginStep(context: AgentContext): Update {
   const { step: _previous, retry: _retry, ...rest } = run;
   return {
     context: { ...context, run: { ...rest, steps, attempt: 1, stepOpen: true, stepUsage: emptyUsage } },
-    events: [{ type: 'step-start', runId: run.id, step: steps }],
+    events: [{ type: 'start-step', runId: run.id, step: steps }],
   };
 }
 
@@ -242,7 +242,7 @@ export function recordToolAnswer(context: AgentContext, step: number, output: To
 
 function stepEndEvent(run: RunState): AgentEvent {
   return {
-    type: 'step-end',
+    type: 'finish-step',
     runId: run.id,
     step: run.steps,
     ...(run.finishReason !== undefined ? { finishReason: run.finishReason } : {}),
@@ -266,7 +266,7 @@ export function endToolStep(context: AgentContext): Update {
   return { context: steered.context, events: [{ type: 'message', runId: run.id, message }, stepEndEvent(run), ...steered.events] };
 }
 
-/** A step that ends without tool calls (its run goes on: a follow-up, a compaction) reports its `step-end`. */
+/** A step that ends without tool calls (its run goes on: a follow-up, a compaction) reports its `finish-step`. */
 export function endStep(context: AgentContext): Update {
   const run = activeRun(context);
   if (!run.stepOpen) return { context, events: [] };

@@ -125,10 +125,10 @@ export class TraceRecorder {
     if (!trace || !('runId' in event) || event.runId !== trace.runId) return undefined;
     const at = this.now();
     switch (event.type) {
-      case 'step-start':
+      case 'start-step':
         trace.steps.push({ step: event.step, attempts: 1, startedAt: at, usage: emptyUsage, text: '', toolCalls: [] });
         break;
-      case 'step-end': {
+      case 'finish-step': {
         const step = this.currentStep();
         if (!step) break;
         step.durationMs = at - step.startedAt;

@@ -117,7 +117,7 @@ describe('answerApprovals', () => {
   it('ignores every other event', async () => {
     const { agent, emit, answers } = fakeAgent();
     answerApprovals({ agent, mode: 'approve-all', info: () => {}, warn: () => {} });
-    emit({ type: 'step-start', runId: 'r', step: 1 });
+    emit({ type: 'start-step', runId: 'r', step: 1 });
     await settle();
     expect(answers).toEqual([]);
   });

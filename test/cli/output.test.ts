@@ -24,7 +24,7 @@ const result: RunResult = {
 };
 const events: AgentEvent[] = [
   { type: 'run-start', runId, prompt: [{ role: 'user', content: 'hi' }] },
-  { type: 'step-start', runId, step: 1 },
+  { type: 'start-step', runId, step: 1 },
   { type: 'reasoning-delta', runId, step: 1, id: 'r', text: 'Let me look', attempt: 1 },
   { type: 'text-delta', runId, step: 1, id: 't', text: 'Looking', attempt: 1 },
   { type: 'text-delta', runId, step: 1, id: 't', text: ' now.', attempt: 1 },
@@ -33,11 +33,11 @@ const events: AgentEvent[] = [
   { type: 'tool-result', runId, step: 1, toolCallId: 'c1', toolName: 'read', output: '     1\thello\n     2\tworld', isError: false, durationMs: 3.4 },
   { type: 'tool-call', runId, step: 1, toolCallId: 'c2', toolName: 'read', input: { path: '../x' } },
   { type: 'tool-result', runId, step: 1, toolCallId: 'c2', toolName: 'read', output: "Path '../x' is outside the workspace root /ws", isError: true, durationMs: 1 },
-  { type: 'step-end', runId, step: 1, usage: result.usage, text: 'Looking now.', toolCalls: 2 },
-  { type: 'step-start', runId, step: 2 },
+  { type: 'finish-step', runId, step: 1, usage: result.usage, text: 'Looking now.', toolCalls: 2 },
+  { type: 'start-step', runId, step: 2 },
   { type: 'text-delta', runId, step: 2, id: 't', text: 'Done.', attempt: 1 },
   { type: 'message', runId, message: { role: 'assistant', content: [{ type: 'text', text: 'Done.' }] } },
-  { type: 'step-end', runId, step: 2, usage: result.usage, text: 'Done.', toolCalls: 0 },
+  { type: 'finish-step', runId, step: 2, usage: result.usage, text: 'Done.', toolCalls: 0 },
   { type: 'run-end', runId, result },
 ];
 
@@ -54,13 +54,13 @@ function render(mode: OutputMode, { color = false, indicator = noIndicator }: { 
 /** A step whose first attempt breaks off mid-stream and is retried, then a good attempt. */
 const retriedEvents: AgentEvent[] = [
   { type: 'run-start', runId, prompt: [{ role: 'user', content: 'hi' }] },
-  { type: 'step-start', runId, step: 1 },
+  { type: 'start-step', runId, step: 1 },
   { type: 'text-delta', runId, step: 1, id: 't', text: 'Partial ', attempt: 1 },
   { type: 'text-delta', runId, step: 1, id: 't', text: 'answer', attempt: 1 },
   { type: 'retry', runId, step: 1, attempt: 2, delayMs: 10, error: { kind: 'stream', message: 'connection closed' } },
   { type: 'text-delta', runId, step: 1, id: 't', text: 'Done.', attempt: 2 },
   { type: 'message', runId, message: { role: 'assistant', content: [{ type: 'text', text: 'Done.' }] } },
-  { type: 'step-end', runId, step: 1, usage: result.usage, text: 'Done.', toolCalls: 0 },
+  { type: 'finish-step', runId, step: 1, usage: result.usage, text: 'Done.', toolCalls: 0 },
   { type: 'run-end', runId, result: { ...result, steps: 1, toolCalls: 0 } },
 ];
 
@@ -87,7 +87,7 @@ describe('human output of a retried attempt', () => {
     const stdout = capture();
     const reporter = createReporter('human', { stdout: stdout.sink, stderr: capture().sink, palette: createPalette(false), indicator: noIndicator });
     for (const event of retriedEvents.slice(0, 4)) reporter.event(event);
-    reporter.event({ type: 'step-end', runId, step: 1, usage: result.usage, text: '', toolCalls: 0 });
+    reporter.event({ type: 'finish-step', runId, step: 1, usage: result.usage, text: '', toolCalls: 0 });
     reporter.event({ type: 'run-end', runId, result: { ...result, outcome: 'failed', text: '' } });
     expect(stdout.text).toBe('');
   });

@@ -54,7 +54,7 @@ describe('sessions in a file store', () => {
     const agent = createAgent({ model: mockModel([addTurn(1, 1, 'c1'), { text: ['2'] }]), tools: { add: addTool }, store: fileStore(dir), sessionId: 'order' });
     const seen: number[] = [];
     agent.events$.subscribe((event) => {
-      if (event.type === 'step-end' || event.type === 'run-end') {
+      if (event.type === 'finish-step' || event.type === 'run-end') {
         seen.push(readFileSync(file, 'utf8').split('\n').filter((line) => line.includes('"checkpoint"')).length);
       }
     });

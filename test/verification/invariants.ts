@@ -69,17 +69,17 @@ function firstDifference(a: readonly unknown[], b: readonly unknown[]): number {
   return length;
 }
 
-/** `step-start` and `step-end` come in pairs, one step at a time, and a run ends with no step open. */
+/** `start-step` and `finish-step` come in pairs, one step at a time, and a run ends with no step open. */
 export class StepLedger {
   private open: number | undefined;
   readonly problems: string[] = [];
 
   observe(event: AgentEvent): void {
-    if (event.type === 'step-start') {
-      if (this.open !== undefined) this.problems.push(`step ${this.open} got no step-end before step-start ${event.step}`);
+    if (event.type === 'start-step') {
+      if (this.open !== undefined) this.problems.push(`step ${this.open} got no finish-step before start-step ${event.step}`);
       this.open = event.step;
-    } else if (event.type === 'step-end') {
-      if (this.open !== event.step) this.problems.push(`step-end ${event.step} while step ${this.open ?? 'none'} is open`);
+    } else if (event.type === 'finish-step') {
+      if (this.open !== event.step) this.problems.push(`finish-step ${event.step} while step ${this.open ?? 'none'} is open`);
       this.open = undefined;
     } else if (event.type === 'run-end') {
       if (this.open !== undefined) this.problems.push(`the run ended with step ${this.open} open`);

@@ -111,7 +111,7 @@ function deltaProblems(events: AgentEvent[], outcome: Outcome): string[] {
   let attempt = 1;
   let last: string | undefined;
   for (const event of events) {
-    if (event.type === 'step-start') {
+    if (event.type === 'start-step') {
       step = event.step;
       attempt = 1;
       last = `${step}:${attempt}`;
