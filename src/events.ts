@@ -3,7 +3,7 @@ import type { CompactionReason } from './context/compaction-config.js';
 import type { HookName } from './hooks.js';
 import type { RunError, RunResult } from './result.js';
 import type { RunTrace } from './trace/run-trace.js';
-import type { Usage } from './machines/usage.js';
+import type { LanguageModelUsage } from 'ai';
 
 export interface RunScoped {
   /** The run this event belongs to. */
@@ -34,7 +34,7 @@ export type AgentEvent =
   | (StepScoped & {
       type: 'finish-step';
       finishReason?: FinishReason;
-      usage: Usage;
+      usage: LanguageModelUsage;
       text: string;
       toolCalls: number;
     })

@@ -1,6 +1,6 @@
 import type { FinishReason, LanguageModel, ModelMessage, SystemModelMessage, ToolSet } from 'ai';
 import type { StepToolCall } from './actors/step.js';
-import type { Usage } from './machines/usage.js';
+import type { LanguageModelUsage } from 'ai';
 
 type Instructions = string | SystemModelMessage | SystemModelMessage[] | undefined;
 
@@ -31,7 +31,7 @@ export interface AfterLLMCallArgs extends HookScope {
   text: string;
   toolCalls: StepToolCall[];
   finishReason: FinishReason;
-  usage: Usage;
+  usage: LanguageModelUsage;
 }
 
 export interface BeforeToolCallArgs extends HookScope {

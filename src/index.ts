@@ -7,7 +7,6 @@ export { agentImplementations } from './implementations.js';
 export type { AgentRuntime } from './runtime.js';
 export type { AgentEvent, AgentEventType } from './events.js';
 export type { Outcome, RunResult, RunError, ErrorKind } from './result.js';
-export type { Usage } from './machines/usage.js';
 export { AgentOptionsError, type AgentOptions } from './options.js';
 export type { StepFunction, StepRequest, StepPart, StepToolCall } from './actors/step.js';
 export { streamLanguageModelCallStep } from './actors/stream-language-model-call-step.js';

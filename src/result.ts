@@ -1,5 +1,5 @@
 import type { FinishReason, ModelMessage } from 'ai';
-import type { Usage } from './machines/usage.js';
+import type { LanguageModelUsage } from 'ai';
 import type { RunTrace } from './trace/run-trace.js';
 
 /** How a run ended. Every run ends in exactly one outcome. */
@@ -52,8 +52,8 @@ export interface RunResult {
   text: string;
   /** The whole history after the run. */
   messages: ModelMessage[];
-  /** Token usage summed over the run's LLM calls. */
-  usage: Usage;
+  /** Token usage summed over the run's LLM calls, as the AI SDK's `LanguageModelUsage`: the three totals are always numbers (unreported figures count as 0); a detail the provider never reported stays `undefined`. */
+  usage: LanguageModelUsage;
   /** LLM calls made in this run. */
   steps: number;
   /** Tool calls executed in this run. */

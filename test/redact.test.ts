@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { redact } from '../src/secrets/redact.js';
 import { redactSecrets, sanitizeContext } from '../src/inspect/sanitize.js';
 import { TraceRecorder } from '../src/trace/trace-recorder.js';
+import { emptyUsage } from '../src/machines/usage.js';
 
 const KEY = 'sk-test-SECRETSECRETSECRET123';
 
@@ -58,7 +59,7 @@ describe('redact', () => {
       recorder.event({ type: 'tool-call', runId: 'r', step: 1, toolCallId: 'c', toolName: 't', input: {} });
       const output = `${'a'.repeat(2000 + offset)}${KEY}tail`;
       recorder.event({ type: 'tool-result', runId: 'r', step: 1, toolCallId: 'c', toolName: 't', output, isError: false, durationMs: 1 });
-      const trace = recorder.event({ type: 'run-end', runId: 'r', result: { outcome: 'completed', text: '', messages: [], usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 }, steps: 1, toolCalls: 1, durationMs: 1 } });
+      const trace = recorder.event({ type: 'run-end', runId: 'r', result: { outcome: 'completed', text: '', messages: [], usage: emptyUsage, steps: 1, toolCalls: 1, durationMs: 1 } });
       const written = redact(JSON.stringify(trace), [KEY]);
       expect(written).not.toContain(KEY.slice(0, 4) + KEY.slice(4, 8));
       expect(written).not.toMatch(/sk-test-SECR/);

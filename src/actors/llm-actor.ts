@@ -4,7 +4,8 @@ import { classifyError } from '../errors/classify-error.js';
 import { classifyStreamError, failedFinish } from '../errors/step-failure.js';
 import type { LLMCallReplacements } from '../hooks.js';
 import type { AgentContext } from '../machines/context.js';
-import { usageFrom, type Usage } from '../machines/usage.js';
+import type { LanguageModelUsage } from 'ai';
+import { usageFrom } from '../machines/usage.js';
 import { callHook } from '../resilience/call-hook.js';
 import type { RunError } from '../result.js';
 import { errorMessage } from '../errors/error-message.js';
@@ -40,7 +41,7 @@ export type LlmActorEvent =
       type: 'llm.finish';
       finishReason: FinishReason;
       rawFinishReason?: string;
-      usage: Usage;
+      usage: LanguageModelUsage;
       /** Error parts the stream reported before it went on to a real finish (a malformed chunk, say). */
       streamErrors?: RunError[];
     })

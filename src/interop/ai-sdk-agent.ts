@@ -11,7 +11,7 @@ import {
 import type { Agent } from '../agent.js';
 import type { RunResult } from '../result.js';
 import { PartBuffer } from './part-buffer.js';
-import { finishReasonOf, languageModelUsage, TextStreamPartMapper } from './text-stream-parts.js';
+import { finishReasonOf, TextStreamPartMapper } from './text-stream-parts.js';
 
 type Part = TextStreamPart<ToolSet>;
 type CallParameters = { prompt?: string | ModelMessage[]; messages?: ModelMessage[]; abortSignal?: AbortSignal };
@@ -99,8 +99,8 @@ export function toAISDKAgent(agent: Agent, options: { id?: string } = {}): AISDK
         text: done.text,
         finishReason: finishReasonOf(done),
         rawFinishReason: `loopchart:${done.outcome}`,
-        usage: languageModelUsage(done.usage),
-        totalUsage: languageModelUsage(done.usage),
+        usage: done.usage,
+        totalUsage: done.usage,
         response: { messages: done.messages, id: done.trace?.runId ?? '', timestamp: new Date(), modelId: '' },
         steps: [],
         content: [{ type: 'text', text: done.text }],
@@ -126,8 +126,8 @@ export function toAISDKAgent(agent: Agent, options: { id?: string } = {}): AISDK
         text: settled.then((done) => done?.text ?? ''),
         finishReason: settled.then((done) => (done ? finishReasonOf(done) : 'error')),
         rawFinishReason: settled.then((done) => `loopchart:${done?.outcome ?? 'failed'}`),
-        usage: settled.then((done) => (done ? languageModelUsage(done.usage) : undefined)),
-        totalUsage: settled.then((done) => (done ? languageModelUsage(done.usage) : undefined)),
+        usage: settled.then((done) => (done ? done.usage : undefined)),
+        totalUsage: settled.then((done) => (done ? done.usage : undefined)),
         response: settled.then((done) => ({ messages: done?.messages ?? [], id: done?.trace?.runId ?? '', timestamp: new Date(), modelId: '' })),
         steps: settled.then(() => []),
         /** The loopchart `RunResult`, for callers that want the outcome itself. */

@@ -1,19 +1,8 @@
 import type { FinishReason, LanguageModelUsage, TextStreamPart, ToolSet } from 'ai';
 import type { AgentEvent } from '../events.js';
-import type { Usage } from '../machines/usage.js';
 import type { Outcome, RunResult } from '../result.js';
 
 type Part = TextStreamPart<ToolSet>;
-
-export function languageModelUsage(usage: Usage): LanguageModelUsage {
-  return {
-    inputTokens: usage.inputTokens,
-    inputTokenDetails: { noCacheTokens: undefined, cacheReadTokens: undefined, cacheWriteTokens: undefined },
-    outputTokens: usage.outputTokens,
-    outputTokenDetails: { textTokens: undefined, reasoningTokens: undefined },
-    totalTokens: usage.totalTokens,
-  };
-}
 
 /** The AI SDK finish reason that stands for a run's outcome. */
 export function finishReasonOf(result: RunResult): FinishReason {
@@ -104,7 +93,7 @@ export class TextStreamPartMapper {
         parts.push({
           type: 'finish-step',
           response: { id: `step-${event.step}`, timestamp: new Date(), modelId: '' },
-          usage: languageModelUsage(event.usage),
+          usage: event.usage,
           performance: {},
           finishReason: event.finishReason ?? 'other',
           rawFinishReason: event.finishReason,
@@ -120,7 +109,7 @@ export class TextStreamPartMapper {
           type: 'finish',
           finishReason: finishReasonOf(result),
           rawFinishReason: `loopchart:${result.outcome}`,
-          totalUsage: languageModelUsage(result.usage),
+          totalUsage: result.usage,
         });
         break;
       }

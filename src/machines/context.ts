@@ -7,7 +7,7 @@ import { defaultTruncationConfig, type TruncationConfig } from '../resilience/tr
 import type { RunError } from '../result.js';
 import type { DoomStreaks } from './doom-loop.js';
 import type { ToolAnswer } from './history.js';
-import type { Usage } from './usage.js';
+import type { LanguageModelUsage } from 'ai';
 
 /**
  * Everything the machine knows, as plain JSON data: no functions, no models,
@@ -83,9 +83,9 @@ export interface RunState {
   steps: number;
   /** Tool calls executed so far in this run. */
   toolCalls: number;
-  usage: Usage;
-  /** Usage of the last LLM call alone. */
-  stepUsage: Usage;
+  usage: LanguageModelUsage;
+  /** LanguageModelUsage of the last LLM call alone. */
+  stepUsage: LanguageModelUsage;
   doomStreaks: DoomStreaks;
   /** The text of the last finished LLM call. */
   text: string;

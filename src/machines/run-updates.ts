@@ -109,7 +109,7 @@ export function recordFinishedStep(context: AgentContext, event: Extract<LlmActo
   const run = activeRun(context);
   const { messages, events } = appendStepOutput(context, run, event);
   const warnings = (event.streamErrors ?? []).map((error): AgentEvent => ({ type: 'stream-warning', runId: run.id, step: run.steps, attempt: run.attempt, error }));
-  const tokens = event.usage.inputTokens + event.usage.outputTokens;
+  const tokens = (event.usage.inputTokens ?? 0) + (event.usage.outputTokens ?? 0);
   return {
     context: {
       ...context,

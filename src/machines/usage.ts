@@ -1,25 +1,57 @@
 import type { LanguageModelUsage } from 'ai';
 
-/** Token usage summed over the LLM calls of a run. Missing provider figures count as 0. */
-export interface Usage {
-  inputTokens: number;
-  outputTokens: number;
-  totalTokens: number;
-}
+type TokenDetails = Pick<LanguageModelUsage, 'inputTokenDetails' | 'outputTokenDetails'>;
 
-export const emptyUsage: Usage = Object.freeze({ inputTokens: 0, outputTokens: 0, totalTokens: 0 });
+const noDetails = (): TokenDetails => ({
+  inputTokenDetails: { noCacheTokens: undefined, cacheReadTokens: undefined, cacheWriteTokens: undefined },
+  outputTokenDetails: { textTokens: undefined, reasoningTokens: undefined },
+});
 
-/** Normalises the AI SDK's usage (fields may be undefined) into plain numbers. */
-export function usageFrom(usage: Partial<LanguageModelUsage> | undefined): Usage {
+/** No tokens yet: the start of every sum. */
+export const emptyUsage: LanguageModelUsage = Object.freeze({ inputTokens: 0, outputTokens: 0, totalTokens: 0, ...noDetails() });
+
+/**
+ * The AI SDK's usage of one call as loopchart keeps it: the same `LanguageModelUsage`, with the
+ * three totals always numbers (a figure the provider did not report counts as 0) and the details
+ * as the provider gave them (`undefined` when not reported).
+ */
+export function usageFrom(usage: Partial<LanguageModelUsage> | undefined): LanguageModelUsage {
   const inputTokens = usage?.inputTokens ?? 0;
   const outputTokens = usage?.outputTokens ?? 0;
-  return { inputTokens, outputTokens, totalTokens: usage?.totalTokens ?? inputTokens + outputTokens };
+  const details = noDetails();
+  return {
+    inputTokens,
+    outputTokens,
+    totalTokens: usage?.totalTokens ?? inputTokens + outputTokens,
+    inputTokenDetails: { ...details.inputTokenDetails, ...usage?.inputTokenDetails },
+    outputTokenDetails: { ...details.outputTokenDetails, ...usage?.outputTokenDetails },
+  };
 }
 
-export function addUsage(a: Usage, b: Usage): Usage {
+/** `undefined` only while neither side reported the figure, as the AI SDK sums usage. */
+function addCount(a: number | undefined, b: number | undefined): number | undefined {
+  return a === undefined && b === undefined ? undefined : (a ?? 0) + (b ?? 0);
+}
+
+/** The sum of two usages (the provider's `raw` figures are per call and are not summed). */
+export function addUsage(a: LanguageModelUsage, b: LanguageModelUsage): LanguageModelUsage {
+  // Checkpoints written before usage carried details have none: read them as unreported.
+  const aIn: Partial<LanguageModelUsage['inputTokenDetails']> = a.inputTokenDetails ?? {};
+  const bIn: Partial<LanguageModelUsage['inputTokenDetails']> = b.inputTokenDetails ?? {};
+  const aOut: Partial<LanguageModelUsage['outputTokenDetails']> = a.outputTokenDetails ?? {};
+  const bOut: Partial<LanguageModelUsage['outputTokenDetails']> = b.outputTokenDetails ?? {};
   return {
-    inputTokens: a.inputTokens + b.inputTokens,
-    outputTokens: a.outputTokens + b.outputTokens,
-    totalTokens: a.totalTokens + b.totalTokens,
+    inputTokens: (a.inputTokens ?? 0) + (b.inputTokens ?? 0),
+    outputTokens: (a.outputTokens ?? 0) + (b.outputTokens ?? 0),
+    totalTokens: (a.totalTokens ?? 0) + (b.totalTokens ?? 0),
+    inputTokenDetails: {
+      noCacheTokens: addCount(aIn.noCacheTokens, bIn.noCacheTokens),
+      cacheReadTokens: addCount(aIn.cacheReadTokens, bIn.cacheReadTokens),
+      cacheWriteTokens: addCount(aIn.cacheWriteTokens, bIn.cacheWriteTokens),
+    },
+    outputTokenDetails: {
+      textTokens: addCount(aOut.textTokens, bOut.textTokens),
+      reasoningTokens: addCount(aOut.reasoningTokens, bOut.reasoningTokens),
+    },
   };
 }

@@ -92,13 +92,17 @@ export class TurnRecorder {
 
   private recordFinish(finishReason: LanguageModelV4FinishReason, usage: LanguageModelV4Usage): void {
     this.finishReason = finishReason.unified;
-    const inputTokens = usage.inputTokens.total;
-    const outputTokens = usage.outputTokens.total;
-    if (inputTokens === undefined && outputTokens === undefined) return;
-    this.usage = {
-      ...(inputTokens !== undefined && { inputTokens }),
-      ...(outputTokens !== undefined && { outputTokens }),
+    const figures = {
+      inputTokens: usage.inputTokens.total,
+      outputTokens: usage.outputTokens.total,
+      noCacheTokens: usage.inputTokens.noCache,
+      cacheReadTokens: usage.inputTokens.cacheRead,
+      cacheWriteTokens: usage.inputTokens.cacheWrite,
+      textTokens: usage.outputTokens.text,
+      reasoningTokens: usage.outputTokens.reasoning,
     };
+    const reported = Object.entries(figures).filter(([, value]) => value !== undefined);
+    if (reported.length > 0) this.usage = Object.fromEntries(reported);
   }
 }
 

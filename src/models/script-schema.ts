@@ -45,11 +45,20 @@ export const scriptTurnSchema = z.strictObject({
   toolCalls: z.array(scriptedToolCallSchema).optional(),
   /** Default: `'tool-calls'` when the turn has tool calls, else `'stop'`. */
   finishReason: finishReasonSchema.optional(),
-  /** Default: an estimate of one token per four characters of prompt and output. */
+  /**
+   * Default: an estimate of one token per four characters of prompt and output. The details
+   * (`noCacheTokens` … `reasoningTokens`, the AI SDK's `LanguageModelUsage` details) are sent as
+   * given when any is set, so a recorded run replays the provider's figures exactly.
+   */
   usage: z
     .strictObject({
       inputTokens: z.number().int().nonnegative().optional(),
       outputTokens: z.number().int().nonnegative().optional(),
+      noCacheTokens: z.number().int().nonnegative().optional(),
+      cacheReadTokens: z.number().int().nonnegative().optional(),
+      cacheWriteTokens: z.number().int().nonnegative().optional(),
+      textTokens: z.number().int().nonnegative().optional(),
+      reasoningTokens: z.number().int().nonnegative().optional(),
     })
     .optional(),
   /** Wait before the first part, at most {@link MAX_SCRIPT_DELAY_MS}. */

@@ -284,6 +284,14 @@ function finishReasonOf(turn: ScriptTurn): LanguageModelV4FinishReason {
 }
 
 function usageOf(turn: ScriptTurn, prompt: LanguageModelV4Prompt, output: OutputCharacters): LanguageModelV4Usage {
+  const given = turn.usage;
+  const details = ['noCacheTokens', 'cacheReadTokens', 'cacheWriteTokens', 'textTokens', 'reasoningTokens'] as const;
+  if (given !== undefined && details.some((name) => given[name] !== undefined)) {
+    return {
+      inputTokens: { total: given.inputTokens, noCache: given.noCacheTokens, cacheRead: given.cacheReadTokens, cacheWrite: given.cacheWriteTokens },
+      outputTokens: { total: given.outputTokens, text: given.textTokens, reasoning: given.reasoningTokens },
+    };
+  }
   const inputTokens = turn.usage?.inputTokens ?? estimatedTokens(promptCharacters(prompt));
   const estimatedReasoningTokens = estimatedTokens(output.reasoning);
   const outputTokens =

@@ -22,8 +22,8 @@ const plural = (count: number, noun: string) => `${count.toLocaleString('en-US')
 export function summaryHtml(trace: RunTrace, title: string): string {
   const toolCalls = trace.steps.reduce((sum, step) => sum + step.toolCalls.length, 0);
   const failedCalls = trace.steps.reduce((sum, step) => sum + step.toolCalls.filter((call) => call.isError).length, 0);
-  const input = trace.steps.reduce((sum, step) => sum + step.usage.inputTokens, 0);
-  const output = trace.steps.reduce((sum, step) => sum + step.usage.outputTokens, 0);
+  const input = trace.steps.reduce((sum, step) => sum + (step.usage.inputTokens ?? 0), 0);
+  const output = trace.steps.reduce((sum, step) => sum + (step.usage.outputTokens ?? 0), 0);
   const started = Number.isFinite(trace.startedAt) ? new Date(trace.startedAt) : undefined;
   const facts: Array<[string, string]> = [
     ['duration', formatDuration(trace.durationMs)],

@@ -3,7 +3,7 @@ import { TRACE_VERSION, type RunTrace } from '../trace/run-trace.js';
 
 const time = z.number().finite();
 const runError = z.object({ kind: z.string(), message: z.string(), status: z.number().optional(), retryAfterMs: z.number().optional(), retryable: z.boolean().optional() });
-const usage = z.object({ inputTokens: z.number(), outputTokens: z.number(), totalTokens: z.number() });
+const usage = z.object({ inputTokens: z.number(), outputTokens: z.number(), totalTokens: z.number() }).loose();
 
 /** The shape of a `RunTrace`, checked before a report is drawn from a file. Unknown extra fields are allowed. */
 const runTraceSchema = z.object({

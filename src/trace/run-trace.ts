@@ -1,7 +1,7 @@
 import type { FinishReason } from 'ai';
 import type { CompactionReason } from '../context/compaction-config.js';
 import type { HookName } from '../hooks.js';
-import type { Usage } from '../machines/usage.js';
+import type { LanguageModelUsage } from 'ai';
 import type { Outcome, RunError } from '../result.js';
 
 /** The trace format version this loopchart writes. */
@@ -59,7 +59,7 @@ export interface TraceStep {
   /** When the step's last model call ended (run-relative ms). */
   modelEndedAt?: number;
   finishReason?: FinishReason;
-  usage: Usage;
+  usage: LanguageModelUsage;
   text: string;
   toolCalls: TraceToolCall[];
   /** Error parts the provider's stream reported in this step before it went on to finish (see the `stream-warning` event). */

@@ -6,6 +6,7 @@ import { createReporter, type OutputMode } from '../../src/cli/reporter.js';
 import { createSpinner, noIndicator, type ActivityIndicator } from '../../src/cli/spinner.js';
 import type { RunResult } from '../../src/result.js';
 import { asJsonArray } from './support/scripts.js';
+import { usageFrom } from '../../src/machines/usage.js';
 
 function capture() {
   let text = '';
@@ -17,7 +18,7 @@ const result: RunResult = {
   outcome: 'completed',
   text: 'Done.',
   messages: [],
-  usage: { inputTokens: 10, outputTokens: 5, totalTokens: 15 },
+  usage: usageFrom({ inputTokens: 10, outputTokens: 5 }),
   steps: 2,
   toolCalls: 1,
   durationMs: 1234,

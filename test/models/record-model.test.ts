@@ -251,7 +251,7 @@ describe('recordModel', () => {
         text: ['Let me ', 'check.'],
         toolCalls: [{ id: 'call_w1', name: 'weather', input: { city: 'Oslo' } }],
         finishReason: 'tool-calls',
-        usage: { inputTokens: 120, outputTokens: 18 },
+        usage: { inputTokens: 120, outputTokens: 18, noCacheTokens: 120, cacheReadTokens: 0, textTokens: 18 },
       },
       {
         toolCalls: [
@@ -259,12 +259,12 @@ describe('recordModel', () => {
           { id: 'call_w3', name: 'weather', input: '"Bergen"' },
         ],
         finishReason: 'tool-calls',
-        usage: { inputTokens: 160, outputTokens: 9 },
+        usage: { inputTokens: 160, outputTokens: 9, noCacheTokens: 160, cacheReadTokens: 0, textTokens: 9 },
       },
       {
         text: ['It is ', '4 °C', '', ' in Oslo.'],
         finishReason: 'length',
-        usage: { inputTokens: 210, outputTokens: 6 },
+        usage: { inputTokens: 210, outputTokens: 6, noCacheTokens: 210, cacheReadTokens: 0, textTokens: 6 },
       },
     ]);
   });
@@ -463,7 +463,7 @@ describe('recordModel', () => {
         text: ['Checking.'],
         toolCalls: [{ id: 'gen_1', name: 'weather', input: { city: 'Oslo' } }],
         finishReason: 'tool-calls',
-        usage: { inputTokens: 20, outputTokens: 8 },
+        usage: { inputTokens: 20, outputTokens: 8, noCacheTokens: 20, cacheReadTokens: 0, textTokens: 8 },
       },
     ]);
     const replayed = await scriptedModel(recording.turns()).doGenerate(callOptions);

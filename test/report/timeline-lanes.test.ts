@@ -3,6 +3,7 @@ import { agentMachine } from '../../src/machines/agent-machine.js';
 import { machineGraph } from '../../src/machines/machine-graph.js';
 import { packBars, timelineLanes } from '../../src/report/timeline-lanes.js';
 import type { RunTrace } from '../../src/trace/run-trace.js';
+import { usageFrom } from '../../src/machines/usage.js';
 
 const graph = machineGraph(agentMachine);
 
@@ -37,7 +38,7 @@ describe('timelineLanes', () => {
   });
 
   it('adds a lane of LLM calls and packs overlapping tool calls into lanes of their own', () => {
-    const usage = { inputTokens: 1, outputTokens: 1, totalTokens: 2 };
+    const usage = usageFrom({ inputTokens: 1, outputTokens: 1 });
     const timeline = timelineLanes(
       trace({
         durationMs: 50,

@@ -14,6 +14,7 @@ import { toolCallFingerprint } from '../../src/machines/doom-loop.js';
 import { isOverContextBudget } from '../../src/machines/guards.js';
 import type { RunError } from '../../src/result.js';
 import type { StubbedAgentMachine } from './stub-machine.js';
+import { usageFrom } from '../../src/machines/usage.js';
 
 /**
  * The test model of the agent machine: the events its environment (the
@@ -95,7 +96,7 @@ export type ModelConfigName = keyof typeof modelConfigs;
 
 export const PROMPT: ModelMessage = { role: 'user', content: 'go' };
 
-const usage = (inputTokens: number, outputTokens: number) => ({ inputTokens, outputTokens, totalTokens: inputTokens + outputTokens });
+const usage = (inputTokens: number, outputTokens: number) => usageFrom({ inputTokens, outputTokens });
 /** What the provider counts for a normal call: well under the small window's budget. */
 export const SMALL_USAGE = usage(10, 5);
 /** A provider count over the small window's budget. */

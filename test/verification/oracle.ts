@@ -41,7 +41,7 @@ function enterToolExec(context: AgentContext, run: RunState, everyCallDenied: bo
 /** The context as the finished call leaves it: its message appended, the provider's count as the new mark. */
 function afterFinish(context: AgentContext, event: Extract<AgentMachineEvent, { type: 'llm.finish' }>): AgentContext {
   const messages = event.message ? [...context.messages, event.message] : context.messages;
-  const tokens = event.usage.inputTokens + event.usage.outputTokens;
+  const tokens = (event.usage.inputTokens ?? 0) + (event.usage.outputTokens ?? 0);
   return { ...context, messages, ...(tokens > 0 ? { usageMark: { tokens, messageCount: messages.length } } : {}) };
 }
 
