@@ -1,4 +1,4 @@
-import type { FinishReason, LanguageModelUsage, TextStreamPart, ToolSet } from 'ai';
+import type { FinishReason, TextStreamPart, ToolSet } from 'ai';
 import type { AgentEvent } from '../events.js';
 import type { Outcome, RunResult } from '../result.js';
 
