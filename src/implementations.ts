@@ -1,4 +1,4 @@
-import type { LanguageModel } from 'ai';
+import type { LanguageModel, StopCondition, ToolSet } from 'ai';
 import { createApprovalActor } from './actors/approval-actor.js';
 import { createCompactionActor } from './actors/compaction-actor.js';
 import { createLlmActor } from './actors/llm-actor.js';
@@ -9,6 +9,7 @@ import { defaultStep } from './actors/default-step.js';
 export { defaultStepName } from './actors/default-step.js';
 import { createToolRunner } from './actors/tool-runner.js';
 import { createPrepareActor } from './actors/prepare-actor.js';
+import { createStopConditionActor } from './actors/stop-condition-actor.js';
 import type { PromptTransform } from './context/at-mentions.js';
 import type { AgentRuntime } from './runtime.js';
 
@@ -23,7 +24,12 @@ import type { AgentRuntime } from './runtime.js';
  */
 export function agentImplementations(
   runtime: Partial<Pick<AgentRuntime, 'step' | 'emit' | 'tools' | 'hooks' | 'transformContext' | 'traceHook' | 'depth'>> &
-    Pick<AgentRuntime, 'model'> & { approval?: ApprovalPolicy; compactionModel?: LanguageModel; transformPrompt?: PromptTransform },
+    Pick<AgentRuntime, 'model'> & {
+      approval?: ApprovalPolicy;
+      compactionModel?: LanguageModel;
+      transformPrompt?: PromptTransform;
+      stopConditions?: ReadonlyArray<StopCondition<ToolSet>>;
+    },
 ) {
   const resolved: AgentRuntime = {
     model: runtime.model,
@@ -42,6 +48,7 @@ export function agentImplementations(
       tools: createToolRunner(resolved),
       approval: createApprovalActor(runtime.approval),
       compaction: createCompactionActor(runtime.compactionModel ?? runtime.model, resolved.step, resolved.transformContext),
+      stopCondition: createStopConditionActor(runtime.stopConditions ?? []),
     },
   };
 }

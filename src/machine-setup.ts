@@ -43,6 +43,7 @@ export function machineSetup(options: AgentOptions, wiring: AgentWiring) {
       ...(options.transformPrompt ? { transformPrompt: options.transformPrompt } : {}),
       ...(compactionModel ? { compactionModel } : {}),
       ...(options.approval ? { approval: options.approval } : {}),
+      stopConditions: stopConditions(options.stopWhen),
       ...wiring,
     }),
   };
@@ -65,6 +66,8 @@ export function machineConfig(options: AgentOptions): AgentConfig {
     compaction: compactionConfig(options.compaction),
     // A guard reads it: whether a step's calls pass through `approving`. The policy itself is an actor.
     hasApprovalPolicy: options.approval !== undefined,
+    // Likewise: whether a finished tool step passes through `checkingStop`. The conditions are an actor.
+    ...(stopConditions(options.stopWhen).length > 0 ? { hasStopConditions: true } : {}),
     ...(options.onDeny ? { onDeny: options.onDeny } : {}),
     ...(options.approvalTimeoutMs !== undefined ? { approvalTimeoutMs: options.approvalTimeoutMs } : {}),
     ...(options.steeringMode ? { steeringMode: options.steeringMode } : {}),
@@ -94,4 +97,8 @@ function timeoutConfig(timeout: AgentOptions['timeout']): TimeoutConfig {
   const tools = Object.entries(timeout.tools ?? {}).flatMap(([key, ms]) => (typeof ms === 'number' ? [[key.slice(0, -'Ms'.length), ms] as const] : []));
   if (tools.length > 0) config.tools = Object.fromEntries(tools);
   return config;
+}
+
+function stopConditions(stopWhen: AgentOptions['stopWhen']) {
+  return stopWhen === undefined ? [] : Array.isArray(stopWhen) ? stopWhen : [stopWhen];
 }

@@ -1,4 +1,4 @@
-import type { Instructions, LanguageModel, ModelMessage, TimeoutConfiguration, ToolSet } from 'ai';
+import type { Instructions, LanguageModel, ModelMessage, StopCondition, TimeoutConfiguration, ToolSet } from 'ai';
 import { z } from 'zod';
 import { messageShapeProblem } from './machines/message-shape.js';
 import type { InspectionEvent, Observer } from 'xstate';
@@ -33,8 +33,21 @@ export interface AgentOptions {
   instructions?: Instructions;
   /** AI SDK tools: `tool({ description, inputSchema: z.object(…), execute })`. */
   tools?: ToolSet;
-  /** LLM calls per run. Default 25. */
+  /** LLM calls per run. Default 25. Reaching it ends the run `max-steps`. */
   maxSteps?: number;
+  /**
+   * The AI SDK's stop conditions, checked after each step whose tool results are in:
+   * `isStepCount(n)`, `hasToolCall('finalAnswer')` or your own `({ steps }) => boolean | Promise<boolean>`.
+   * When one holds the run ends `completed` (finishReason `tool-calls`). Conditions read `stepNumber`,
+   * `text`, `finishReason`, `usage`, `toolCalls` and `toolResults` of each step; a throw ends the run `failed`.
+   *
+   * @example
+   * ```ts
+   * import { hasToolCall, isStepCount } from 'ai';
+   * createAgent({ model, tools, stopWhen: [hasToolCall('finalAnswer'), isStepCount(10)] });
+   * ```
+   */
+  stopWhen?: StopCondition<ToolSet> | Array<StopCondition<ToolSet>>;
   /** Initial history. */
   messages?: ModelMessage[];
   /**
@@ -154,6 +167,10 @@ const approvalRuleList = z.array(
   ]),
 );
 
+const stopConditionSchema = z.custom<StopCondition<ToolSet>>((value) => typeof value === 'function', {
+  message: 'expected a stop condition: isStepCount(n), hasToolCall(name) or ({ steps }) => boolean',
+});
+
 const systemMessageSchema = z.object({ role: z.literal('system'), content: z.string() }).loose();
 
 export const agentOptionsSchema = z
@@ -162,6 +179,9 @@ export const agentOptionsSchema = z
     instructions: z.union([z.string(), systemMessageSchema, z.array(systemMessageSchema)]).optional(),
     tools: z.record(z.string(), toolSchema).optional(),
     maxSteps: z.number().int().positive().optional(),
+    stopWhen: z
+      .union([stopConditionSchema, z.array(stopConditionSchema)])
+      .optional(),
     // By shape, not part by part: a long history must not cost a deep validation per message at creation.
     messages: z.array(messageSchema).optional(),
     doomLoop: z

@@ -1,4 +1,6 @@
+import { and } from 'xstate';
 import { agentSetup, approvalInput, compactionInput, llmInput, prepareInput } from './agent-setup.js';
+import { stopConditionSteps } from './stop-condition-steps.js';
 import { errorMessage } from '../errors/error-message.js';
 import { defaultConfig } from './context.js';
 
@@ -204,10 +206,38 @@ export const agentMachine = agentSetup.createMachine({
           description: "The step's tool calls run in one tool runner; their answers enter the history in call order.",
           entry: ['beginToolExec', 'spawnToolRunner', 'startTools'],
           exit: 'stopToolRunner',
-          always: [{ guard: 'areAllToolsAnswered', target: 'nextStep', actions: 'endToolStep' }],
+          always: [
+            { guard: and(['areAllToolsAnswered', 'hasStopConditions']), target: 'checkingStop', actions: 'endToolStep' },
+            { guard: 'areAllToolsAnswered', target: 'nextStep', actions: 'endToolStep' },
+          ],
           on: {
             'tool.answer': [{ guard: 'isSequential', actions: ['recordToolAnswer', 'startTools'] }, { actions: 'recordToolAnswer' }],
             'xstate.error.actor.tools': { actions: { type: 'recordToolRunnerCrash', params: ({ event }) => ({ error: event.error }) } },
+            'run.stop': { target: '#agent.idle', actions: 'endStoppedRun' },
+          },
+        },
+        checkingStop: {
+          description: "The stopWhen conditions read the run's steps: one that holds ends the run completed, otherwise the next step starts.",
+          invoke: {
+            id: 'stopCondition',
+            src: 'stopCondition',
+            input: ({ context }) => ({ steps: stopConditionSteps(context) }),
+            onDone: [
+              { guard: { type: 'isStopConditionMet', params: ({ event }) => ({ output: event.output }) }, target: '#agent.idle', actions: { type: 'endRun', params: { outcome: 'completed' } } },
+              { target: 'nextStep' },
+            ],
+            onError: {
+              target: '#agent.idle',
+              actions: {
+                type: 'endRun',
+                params: ({ event }) => ({
+                  outcome: 'failed' as const,
+                  error: { kind: 'invalid-request' as const, message: `A stopWhen condition threw: ${errorMessage(event.error)}` },
+                }),
+              },
+            },
+          },
+          on: {
             'run.stop': { target: '#agent.idle', actions: 'endStoppedRun' },
           },
         },

@@ -4,6 +4,7 @@ import type { ApprovalActorInput, ApprovalVerdict } from '../actors/approval-act
 import type { LlmActorCommand, LlmActorEvent, LlmActorInput } from '../actors/llm-actor.js';
 import { deadlineActor } from '../actors/deadline-actor.js';
 import { createPrepareActor, type PrepareActorEvent, type PrepareActorInput } from '../actors/prepare-actor.js';
+import { createStopConditionActor } from '../actors/stop-condition-actor.js';
 import type { ToolStepScope } from '../actors/tool-call.js';
 import { toolCrashMessage, type ToolRunnerCommand, type ToolRunnerEvent } from '../actors/tool-runner.js';
 import type { AgentEvent } from '../events.js';
@@ -90,6 +91,7 @@ export const agentSetup = setup({
     tools: unprovidedTools,
     approval: allowAll,
     compaction: noCompaction,
+    stopCondition: createStopConditionActor([]),
     runDeadline: deadlineActor({ type: 'run.deadline' }),
     retryDeadline: deadlineActor({ type: 'retry.due' }),
     approvalDeadline: deadlineActor({ type: 'approval.expired' }),
@@ -121,6 +123,8 @@ export const agentSetup = setup({
     canCompactAfterLength: ({ context }) => guards.canCompactAfterLength(context),
     canCompactAfterOverflow: ({ context }) => guards.canCompactAfterOverflow(context),
     isOverflowCompaction: ({ context }) => guards.isOverflowCompaction(context),
+    hasStopConditions: ({ context }) => guards.hasStopConditions(context),
+    isStopConditionMet: (_, params: { output: unknown }) => guards.isStopConditionMet(params.output),
   },
   actions: {
     beginRun: enqueueActions(({ context, event, enqueue }) => {

@@ -62,6 +62,8 @@ export interface AgentConfig {
   compaction: CompactionConfig | false;
   /** True when the runtime has an approval policy; steps with tool calls then pass through `approving`. */
   hasApprovalPolicy: boolean;
+  /** Whether `stopWhen` conditions are set: a step with tool calls then passes through `checkingStop`. The conditions themselves are an actor. */
+  hasStopConditions?: boolean;
   /** What a denial does: the model sees it and goes on, or the run ends `denied`. */
   onDeny: 'continue' | 'stop';
   /** Denies what still waits for an answer after this long. */
@@ -116,11 +118,21 @@ export interface RunState {
   deadline?: number;
   /** The prompt as given, until `preparing` has transformed it and it enters the history. */
   prompt?: ModelMessage[];
+  /** Each finished step's finish reason, usage, text and calls, kept only while `stopWhen` is set (its conditions read them). */
+  stepRecords?: StepRecord[];
   /**
    * Set by `agent.abort`, the run's deadline or a failed session write; the run ends with `outcome`
    * (and `error`) as soon as its current state allows.
    */
   stop?: RunStop;
+}
+
+/** What the `stopWhen` conditions see of a finished step, besides its tool results (read from the history). */
+export interface StepRecord {
+  finishReason: FinishReason;
+  usage: LanguageModelUsage;
+  text: string;
+  toolCalls: Array<Pick<StepToolCall, 'toolCallId' | 'toolName' | 'input'>>;
 }
 
 /** Why a run was asked to stop: the first request decides the outcome; `requests` counts them all. */

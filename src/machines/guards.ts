@@ -240,3 +240,13 @@ export function canCompactAfterLength(context: AgentContext): boolean {
 export function canCompactAfterOverflow(context: AgentContext): boolean {
   return compactionsLeft(context) && isContextOverflow(context);
 }
+
+/** `stopWhen` conditions are set: a finished tool step has them checked before the next step. */
+export function hasStopConditions(context: AgentContext): boolean {
+  return context.config.hasStopConditions === true;
+}
+
+/** The stop-condition actor's answer: one of the `stopWhen` conditions holds, so the run ends `completed`. */
+export function isStopConditionMet(output: unknown): boolean {
+  return output === true;
+}

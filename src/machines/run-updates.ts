@@ -3,7 +3,7 @@ import type { LlmActorEvent } from '../actors/llm-actor.js';
 import type { ToolCallOutput } from '../actors/tool-call.js';
 import type { AgentEvent } from '../events.js';
 import type { Outcome, RunError, RunResult } from '../result.js';
-import type { AgentContext, RunState, RunStop } from './context.js';
+import type { AgentContext, RunState, RunStop, StepRecord } from './context.js';
 export type { Update } from './update.js';
 import { nextDoomStreaks } from './doom-loop.js';
 import { errorAnswer, toolMessage, unansweredToolCalls, type ToolAnswer } from './history.js';
@@ -123,9 +123,19 @@ export function recordFinishedStep(context: AgentContext, event: Extract<LlmActo
         finishReason: event.finishReason,
         doomStreaks: nextDoomStreaks(run.doomStreaks, event.toolCalls),
         step: { status: 'finished', finishReason: event.finishReason, toolCalls: event.toolCalls },
+        ...(context.config.hasStopConditions ? { stepRecords: [...(run.stepRecords ?? []), stepRecord(event)] } : {}),
       },
     },
     events: warnings.length > 0 ? [...warnings, ...events] : events,
+  };
+}
+
+function stepRecord(event: Extract<LlmActorEvent, { type: 'llm.finish' }>): StepRecord {
+  return {
+    finishReason: event.finishReason,
+    usage: event.usage,
+    text: event.text,
+    toolCalls: event.toolCalls.map(({ toolCallId, toolName, input }) => ({ toolCallId, toolName, input })),
   };
 }
 

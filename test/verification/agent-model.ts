@@ -90,6 +90,13 @@ export const modelConfigs = {
     retry: tinyRetry,
     timeouts: { totalMs: HOUR },
   },
+  stopWhen: {
+    maxSteps: 3,
+    doomLoopThreshold: 0,
+    toolExecution: 'parallel',
+    hasStopConditions: true,
+    retry: noRetry,
+  },
 } satisfies Record<string, AgentMachineInput['config']>;
 
 export type ModelConfigName = keyof typeof modelConfigs;
@@ -291,6 +298,13 @@ export function modelEvents(snapshot: AgentSnapshot): AgentMachineEvent[] {
     if (snapshot.matches({ running: 'awaitingApproval' })) events.push(...awaitingApprovalEvents(run));
     if (snapshot.matches({ running: 'toolExec' })) events.push(...toolEvents(run));
     if (snapshot.matches({ running: 'compacting' })) events.push(...compactionEvents(context, run));
+    if (snapshot.matches({ running: 'checkingStop' })) {
+      events.push(
+        { type: 'xstate.done.actor.stopCondition', output: true },
+        { type: 'xstate.done.actor.stopCondition', output: false },
+        { type: 'xstate.error.actor.stopCondition', error: new Error('the budget service is down') },
+      );
+    }
     const stops = run.stop?.requests ?? 0;
     if (stops < 2) {
       events.push({ type: 'agent.abort', reason: 'user pressed Ctrl-C' });

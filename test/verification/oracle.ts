@@ -30,12 +30,17 @@ function atStepBoundary(context: AgentContext, run: RunState): Verdict {
   return goesOn;
 }
 
+/** A tool step is over: with `stopWhen` conditions, `checkingStop` decides first; otherwise the step boundary. */
+function endOfToolStep(context: AgentContext, run: RunState): Verdict {
+  return context.config.hasStopConditions ? goesOn : atStepBoundary(context, run);
+}
+
 /**
  * `toolExec` is entered: with a steering message waiting, or every call
  * denied, nothing starts and the step is over at once.
  */
 function enterToolExec(context: AgentContext, run: RunState, everyCallDenied: boolean): Verdict {
-  return context.queues.steering.length > 0 || everyCallDenied ? atStepBoundary(context, run) : goesOn;
+  return context.queues.steering.length > 0 || everyCallDenied ? endOfToolStep(context, run) : goesOn;
 }
 
 /** The context as the finished call leaves it: its message appended, the provider's count as the new mark. */
@@ -107,7 +112,7 @@ function decideToolAnswer(context: AgentContext, run: RunState, index: number): 
   const pending = run.answers.filter((answer, other) => answer === null && other !== index).length;
   // Sequential tools start one by one: a waiting steering message skips the ones not started.
   const skipped = context.config.toolExecution === 'sequential' && context.queues.steering.length > 0;
-  return pending === 0 || skipped ? atStepBoundary(context, run) : goesOn;
+  return pending === 0 || skipped ? endOfToolStep(context, run) : goesOn;
 }
 
 /** The verdict for `event` sent in `before`; `undefined` when the oracle has no opinion. */
@@ -128,7 +133,7 @@ export function expectedVerdict(before: AgentSnapshot, event: AgentMachineEvent)
   if (type === 'prompt.prepared') return atStepBoundary({ ...context, messages: [...context.messages, ...event.messages] }, run);
   if (type === 'prompt.failed') return ends('failed', event.error.kind);
   // Steering while calls await approval ends the wait: toolExec skips every call, and the step is over.
-  if (type === 'agent.steer' && before.matches({ running: 'awaitingApproval' })) return atStepBoundary(context, run);
+  if (type === 'agent.steer' && before.matches({ running: 'awaitingApproval' })) return endOfToolStep(context, run);
   if (type === 'llm.firstChunk' || type === 'retry.due' || type === 'agent.steer' || type === 'agent.followUp') return goesOn;
   if (type === 'xstate.done.actor.compaction') return goesOn;
   if (type === 'xstate.error.actor.compaction') return ends('context-limit', 'context-overflow');
@@ -148,6 +153,9 @@ export function expectedVerdict(before: AgentSnapshot, event: AgentMachineEvent)
   }
   if (type === 'tool.answer') return decideToolAnswer(context, run, event.output.index);
   // A crashed tool runner answers every call still open: the step is over.
-  if (type === 'xstate.error.actor.tools') return run.answers.some((answer) => answer === null) ? atStepBoundary(context, run) : goesOn;
+  if (type === 'xstate.error.actor.tools') return run.answers.some((answer) => answer === null) ? endOfToolStep(context, run) : goesOn;
+  // A stopWhen condition holds: the run is complete; otherwise the step boundary follows.
+  if (type === 'xstate.done.actor.stopCondition') return (event as { output: unknown }).output === true ? ends('completed') : atStepBoundary(context, run);
+  if (type === 'xstate.error.actor.stopCondition') return ends('failed', 'invalid-request');
   return undefined;
 }

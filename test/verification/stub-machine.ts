@@ -2,6 +2,7 @@ import { fromCallback, fromPromise, type EventObject } from 'xstate';
 import type { ApprovalActorInput, ApprovalVerdict } from '../../src/actors/approval-actor.js';
 import type { DeadlineActorInput } from '../../src/actors/deadline-actor.js';
 import type { CompactionActorInput, CompactionActorOutput } from '../../src/actors/compaction-actor.js';
+import type { StopConditionActorInput } from '../../src/actors/stop-condition-actor.js';
 import type { LlmActorCommand, LlmActorEvent, LlmActorInput } from '../../src/actors/llm-actor.js';
 import type { ToolStepScope } from '../../src/actors/tool-call.js';
 import type { ToolRunnerCommand, ToolRunnerEvent } from '../../src/actors/tool-runner.js';
@@ -30,6 +31,7 @@ export const stubbedAgentMachine = agentMachine.provide({
     tools: silentCallback<ToolRunnerCommand, ToolStepScope, ToolRunnerEvent>(),
     approval: silentPromise<ApprovalVerdict[], ApprovalActorInput>(),
     compaction: silentPromise<CompactionActorOutput, CompactionActorInput>(),
+    stopCondition: silentPromise<boolean, StopConditionActorInput>(),
     runDeadline: silentCallback<EventObject, DeadlineActorInput, { type: string }>(),
     retryDeadline: silentCallback<EventObject, DeadlineActorInput, { type: string }>(),
     approvalDeadline: silentCallback<EventObject, DeadlineActorInput, { type: string }>(),

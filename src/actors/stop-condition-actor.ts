@@ -1,0 +1,29 @@
+import type { StopCondition, ToolSet } from 'ai';
+import { fromPromise } from 'xstate';
+import type { StopConditionStep } from '../machines/stop-condition-steps.js';
+
+export interface StopConditionActorInput {
+  /** The run's finished steps, the last one included. */
+  steps: StopConditionStep[];
+}
+
+/**
+ * The stop-condition actor: after a step's tool results are in, runs the `stopWhen` conditions
+ * (the AI SDK's `StopCondition`: `isStepCount(n)`, `hasToolCall(name)` or your own, which may be
+ * async) on the run's steps, in the `running.checkingStop` state. Its output is whether any holds;
+ * a condition that throws rejects it, and the run ends `failed`.
+ *
+ * @example
+ * ```ts
+ * const stopCondition = createStopConditionActor([hasToolCall('finalAnswer'), isStepCount(10)]);
+ * agentMachine.provide({ actors: { stopCondition } });
+ * ```
+ */
+export function createStopConditionActor(conditions: ReadonlyArray<StopCondition<ToolSet>>) {
+  return fromPromise<boolean, StopConditionActorInput>(async ({ input }) => {
+    // The machine fills the fields of StepResult that stop conditions read (see StopConditionStep).
+    const steps = input.steps as Parameters<StopCondition<ToolSet>>[0]['steps'];
+    const results = await Promise.all(conditions.map((condition) => condition({ steps })));
+    return results.some((met) => met);
+  });
+}
