@@ -39,7 +39,7 @@ describe('stopWhen (the AI SDK stop conditions)', () => {
   it('an async custom condition reads each step’s usage, tool calls and results', async () => {
     const seen: unknown[] = [];
     const overBudget: StopCondition<ToolSet> = async ({ steps }) => {
-      seen.push(steps.map((step) => ({ n: step.stepNumber, calls: step.toolCalls.map((call) => call.toolName), results: step.toolResults.map((r) => r.output) })));
+      seen.push(steps.map((step) => ({ n: step.stepNumber, calls: step.toolCalls.map((call) => call.toolName), results: step.toolResults.map((result): unknown => result.output) })));
       return steps.reduce((sum, step) => sum + (step.usage.totalTokens ?? 0), 0) >= 20;
     };
     const model = mockModel([
@@ -96,7 +96,7 @@ describe('stopConditionSteps', () => {
         startIndex: 1,
         stepRecords: [{ finishReason: 'tool-calls', usage: usageFrom({ inputTokens: 3 }), text: '', toolCalls: [{ toolCallId: 'a', toolName: 'read', input: { path: 'x' } }] }],
       } as AgentContext['run'],
-    } as AgentContext;
+    };
     const [step] = stopConditionSteps(context);
     expect(step).toMatchObject({
       stepNumber: 0,

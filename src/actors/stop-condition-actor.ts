@@ -23,7 +23,7 @@ export function createStopConditionActor(conditions: ReadonlyArray<StopCondition
   return fromPromise<boolean, StopConditionActorInput>(async ({ input }) => {
     // The machine fills the fields of StepResult that stop conditions read (see StopConditionStep).
     const steps = input.steps as Parameters<StopCondition<ToolSet>>[0]['steps'];
-    const results = await Promise.all(conditions.map((condition) => condition({ steps })));
+    const results = await Promise.all(conditions.map(async (condition) => condition({ steps })));
     return results.some((met) => met);
   });
 }

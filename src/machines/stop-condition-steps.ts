@@ -51,6 +51,6 @@ export function stopConditionSteps(context: AgentContext): StopConditionStep[] {
       toolResults,
       staticToolResults: toolResults,
       dynamicToolResults: [],
-    } as unknown as StopConditionStep;
+    };
   });
 }
