@@ -3,6 +3,18 @@ import { defineConfig } from 'vitest/config';
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
+/** package.json "exports", by import name, as source files (kept in step with tsconfig.json "paths"). */
+const packageEntries = {
+  'loopchart': './src/index.ts',
+  'loopchart/test': './src/models/index.ts',
+  'loopchart/tools': './src/tools/index.ts',
+  'loopchart/report': './src/report/index.ts',
+  'loopchart/inspect': './src/inspect/index.ts',
+  'loopchart/text-tools': './src/middleware/index.ts',
+  'loopchart/machine': './src/machines/index.ts',
+  'loopchart/ai-sdk': './src/interop/index.ts',
+};
+
 /** Tests that run an agent end to end: they run once per step implementation. */
 const agentTests = [
   'test/agent-*.test.ts',
@@ -22,7 +34,8 @@ const agentTests = [
 
 export default defineConfig({
   resolve: {
-    alias: { loopchart: here('./src/index.ts') },
+    // The package's entry points (package.json "exports") as their sources, matched exactly.
+    alias: Object.entries(packageEntries).map(([name, source]) => ({ find: new RegExp(`^${name}$`), replacement: here(source) })),
   },
   test: {
     globalSetup: ['./test/support/temp-dir-guard.ts'],

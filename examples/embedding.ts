@@ -1,6 +1,7 @@
 import { tool } from 'ai';
 import { z } from 'zod';
-import { createAgent, scriptedModel } from 'loopchart';
+import { createAgent } from 'loopchart';
+import { scriptedModel } from 'loopchart/test';
 
 const model = scriptedModel([
   { text: 'Checking the weather.', toolCalls: [{ name: 'weather', input: { city: 'Oslo' } }] },

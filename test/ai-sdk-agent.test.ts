@@ -1,6 +1,7 @@
 import { createAgentUIStream, readUIMessageStream, type UIMessage, type UIMessageChunk } from 'ai';
 import { describe, expect, it } from 'vitest';
-import { createAgent, newMessages, toAISDKAgent, type Agent } from '../src/index.js';
+import { createAgent, type Agent } from '../src/index.js';
+import { newMessages, toAISDKAgent } from 'loopchart/ai-sdk';
 import { mockModel } from './support/mock-model.js';
 import { addTool } from './support/tools.js';
 

@@ -1,7 +1,8 @@
 import { createOpenAI } from '@ai-sdk/openai';
 import { createWebSocketReceiver, type StatelyInspectionEvent } from '@statelyai/inspect';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createAgent, createWebSocketInspector, startInspectorRelay, type InspectorRelay } from '../src/index.js';
+import { createAgent } from '../src/index.js';
+import { createWebSocketInspector, startInspectorRelay, type InspectorRelay } from 'loopchart/inspect';
 import { redactSecrets, sanitizeContext } from '../src/inspect/sanitize.js';
 import { stateName } from '../src/machines/state-name.js';
 import { startOpenAIServer, streamResponse, type OpenAIServer } from './support/openai-sse-server.js';

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createActor, fromCallback, waitFor } from 'xstate';
-import { agentImplementations, agentMachine, createAgent, type AgentEvent } from '../src/index.js';
+import { createAgent, type AgentEvent } from '../src/index.js';
+import { agentImplementations, agentMachine } from 'loopchart/machine';
 import type { LlmActorCommand, LlmActorEvent, LlmActorInput } from '../src/actors/llm-actor.js';
 import type { ToolStepScope } from '../src/actors/tool-call.js';
 import type { ToolRunnerCommand, ToolRunnerEvent } from '../src/actors/tool-runner.js';

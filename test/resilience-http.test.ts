@@ -1,6 +1,7 @@
 import { createOpenAI } from '@ai-sdk/openai';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createAgent, jsonErrorAwareFetch, type AgentEvent } from '../src/index.js';
+import { createAgent, type AgentEvent } from '../src/index.js';
+import { jsonErrorAwareFetch } from 'loopchart/ai-sdk';
 import { expectValidHistory } from './support/history.js';
 import { errorResponse, startOpenAIServer, streamChunks, streamResponse, type OpenAIServer, type ScriptedHttpResponse } from './support/openai-sse-server.js';
 import { recordEvents } from './support/record.js';

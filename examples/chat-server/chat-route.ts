@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { pipeAgentUIStreamToResponse, safeValidateUIMessages, type UIMessage } from 'ai';
-import { toAISDKAgent } from 'loopchart';
+import { toAISDKAgent } from 'loopchart/ai-sdk';
 import { isSessionId, type ChatSessions } from './chat-sessions.js';
 import { HttpError, readJsonObject } from './http-json.js';
 

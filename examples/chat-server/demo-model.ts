@@ -1,5 +1,5 @@
 import type { LanguageModelV4, LanguageModelV4CallOptions, LanguageModelV4Message } from '@ai-sdk/provider';
-import { scriptedModel, type ScriptTurn } from 'loopchart';
+import { scriptedModel, type ScriptTurn } from 'loopchart/test';
 
 export interface DemoModelOptions {
   /** Pause between streamed words, so the page shows the text arriving. Default 40 ms. */

@@ -1,3 +1,4 @@
+// `loopchart/text-tools`: tool calls as tagged text, for models without native tool calling.
 export { textToolProtocol, type TextToolProtocolOptions } from './text-tool-protocol.js';
 export { ToolTagParser, type TextToolCall, type ToolTagEvent } from './tool-tag-parser.js';
 export { readToolArguments, type ToolArguments, type ToolArgumentsStatus } from './tool-arguments.js';

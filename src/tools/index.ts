@@ -1,3 +1,4 @@
+// `loopchart/tools`: the built-in coding tools (read, write, edit, ls, glob, grep, bash), confined to a workspace.
 import type { ToolSet } from 'ai';
 import { z } from 'zod';
 import { bashTool } from './bash.js';

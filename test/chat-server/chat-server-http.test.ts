@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { scriptedModel, type ScriptedModel } from 'loopchart';
+import { scriptedModel, type ScriptedModel } from 'loopchart/test';
 import { startChatServer, type ChatServer } from '../../examples/chat-server/server.js';
 import { UIMessageStreamReader } from './ui-message-stream-reader.js';
 

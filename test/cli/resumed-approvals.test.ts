@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createAgent, scriptedModel } from '../../src/index.js';
+import { createAgent } from '../../src/index.js';
+import { scriptedModel } from 'loopchart/test';
 import { answerApprovals, waitingApprovals } from '../../src/cli/approval.js';
 import { addTool } from '../support/tools.js';
 

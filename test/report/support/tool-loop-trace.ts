@@ -1,6 +1,7 @@
 import { tool } from 'ai';
 import { z } from 'zod';
-import { createAgent, scriptedModel, type RunTrace } from '../../../src/index.js';
+import { createAgent, type RunTrace } from '../../../src/index.js';
+import { scriptedModel } from 'loopchart/test';
 
 /** Text no report may let through unescaped: markup that would run script, and URLs. */
 export const HOSTILE = `<script>window.__pwned = 1</script><img src=x onerror="window.__pwned = 2"> see https://evil.example/steal?x=1 and http://evil.example/ '"&`;
