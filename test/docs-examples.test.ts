@@ -70,7 +70,6 @@ function typeErrors(blocks: Example[]): string[] {
     ...Object.entries(APP_MODULES).map(([name, source]): [string, string] => [resolve(`.docs-examples/${name}`), source]),
     ...blocks.map((block): [string, string] => [block.fileName, block.source]),
   ]);
-  const byName = new Map(blocks.map((block) => [block.fileName, block]));
   const host = ts.createCompilerHost(config.options);
   const { fileExists, readFile, directoryExists } = host;
   const virtualDirectory = resolve('.docs-examples');
