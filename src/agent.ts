@@ -38,7 +38,7 @@ export class ApprovalError extends Error {
 }
 
 /** An agent: a running statechart actor with a small, promise-based facade. */
-export interface Agent {
+export interface Agent<TOOLS extends ToolSet = ToolSet> {
   /**
    * Runs the loop on `prompt`, continuing the history. Resolves with the outcome; never rejects for
    * loop-level failures. Rejects with a `TypeError` for a malformed prompt (empty, not a string, a
@@ -46,7 +46,7 @@ export interface Agent {
    */
   run(prompt: Prompt): Promise<RunResult>;
   /** Every event the agent reports, in order. */
-  readonly events$: Observable<AgentEvent>;
+  readonly events$: Observable<AgentEvent<TOOLS>>;
   /** Aborts the active run (its `run` promise resolves with outcome `aborted`). Does nothing while idle. */
   abort(reason?: string): void;
   /**
@@ -78,7 +78,7 @@ export interface Agent {
   /** The current history. */
   readonly messages: ModelMessage[];
   /** The agent's tools. */
-  readonly tools: ToolSet;
+  readonly tools: TOOLS;
   /** The context's size in tokens: the last LLM call's provider usage plus an estimate (characters / 4) of the messages added since. */
   readonly contextTokens: number;
   /** True while a run is active. */
@@ -110,9 +110,10 @@ export interface Agent {
  * ```
  * @throws AgentOptionsError when an option is invalid; the message names each bad option.
  */
-export function createAgent(options: AgentOptions): Agent {
+export function createAgent<TOOLS extends ToolSet = ToolSet>(options: AgentOptions<TOOLS>): Agent<TOOLS> {
   const validated = parseAgentOptions(options);
-  return new StatechartAgent(validated);
+  // The agent runs any ToolSet; TOOLS only types what comes out (events$, tools).
+  return new StatechartAgent(validated) as unknown as Agent<TOOLS>;
 }
 
 /** Where a sub-agent runs: as a child of the tool runner that calls it, one level deeper. */

@@ -1,4 +1,4 @@
-import type { FinishReason, ModelMessage } from 'ai';
+import type { FinishReason, InferToolInput, InferToolOutput, ModelMessage, ToolSet } from 'ai';
 import type { CompactionReason } from './context/compaction-config.js';
 import type { HookName } from './hooks.js';
 import type { RunError, RunResult } from './result.js';
@@ -23,11 +23,54 @@ export interface DeltaFields {
   attempt: number;
 }
 
+/** True for the untyped `ToolSet` (any tool name): events then carry `unknown` inputs and outputs. */
+type IsUntyped<TOOLS extends ToolSet> = string extends keyof TOOLS ? true : false;
+
+/**
+ * A tool call the model made. With typed tools (`createAgent({ tools: { weather: tool(…) } })`)
+ * a valid call narrows on `toolName` to its tool's input type; a call to an unknown tool, or with
+ * input that failed the tool's schema, has `invalid: true` and whatever could be parsed.
+ */
+export type ToolCallEvent<TOOLS extends ToolSet = ToolSet> =
+  | (IsUntyped<TOOLS> extends true
+      ? StepScoped & { type: 'tool-call'; toolCallId: string; toolName: string; input: unknown; invalid?: false }
+      : {
+          [NAME in keyof TOOLS & string]: StepScoped & {
+            type: 'tool-call';
+            toolCallId: string;
+            toolName: NAME;
+            input: InferToolInput<TOOLS[NAME]>;
+            invalid?: false;
+          };
+        }[keyof TOOLS & string])
+  | (StepScoped & { type: 'tool-call'; toolCallId: string; toolName: string; input: unknown; invalid: true });
+
+/**
+ * A tool call's result: the tool's full output, before anything is cut for the model. With typed
+ * tools a result with `isError: false` narrows on `toolName` to its tool's output type; an error
+ * result carries the error (a message, or what the tool returned as an error).
+ */
+export type ToolResultEvent<TOOLS extends ToolSet = ToolSet> =
+  | (IsUntyped<TOOLS> extends true
+      ? StepScoped & { type: 'tool-result'; toolCallId: string; toolName: string; output: unknown; isError: false; durationMs: number }
+      : {
+          [NAME in keyof TOOLS & string]: StepScoped & {
+            type: 'tool-result';
+            toolCallId: string;
+            toolName: NAME;
+            output: InferToolOutput<TOOLS[NAME]>;
+            isError: false;
+            durationMs: number;
+          };
+        }[keyof TOOLS & string])
+  | (StepScoped & { type: 'tool-result'; toolCallId: string; toolName: string; output: unknown; isError: true; durationMs: number });
+
 /**
  * Everything an agent reports, in order, on `agent.events$`. A discriminated
- * union on `type`, kebab-case like the AI SDK's stream parts.
+ * union on `type`, kebab-case like the AI SDK's stream parts; tool calls and
+ * results carry the types of the agent's `TOOLS`.
  */
-export type AgentEvent =
+export type AgentEvent<TOOLS extends ToolSet = ToolSet> =
   | (RunScoped & { type: 'run-start'; prompt: ModelMessage[] })
   | (RunScoped & { type: 'run-end'; result: RunResult })
   | (StepScoped & { type: 'start-step' })
@@ -61,17 +104,9 @@ export type AgentEvent =
       message: string;
       timedOut: boolean;
     })
-  | (StepScoped & { type: 'tool-call'; toolCallId: string; toolName: string; input: unknown; invalid?: boolean })
+  | ToolCallEvent<TOOLS>
   | (StepScoped & { type: 'tool-update'; toolCallId: string; toolName: string; output: unknown })
-  | (StepScoped & {
-      type: 'tool-result';
-      toolCallId: string;
-      toolName: string;
-      /** The tool's full output (or the error message), before anything is cut for the model. */
-      output: unknown;
-      isError: boolean;
-      durationMs: number;
-    })
+  | ToolResultEvent<TOOLS>
   | (StepScoped & {
       type: 'approval-request';
       toolCallId: string;

@@ -26,13 +26,13 @@ export type AgentTimeout<TOOLS extends ToolSet = ToolSet> = number | (Exclude<Ti
 export type InspectionObserver = Observer<InspectionEvent> | ((event: InspectionEvent) => void);
 
 /** Options of {@link createAgent}. */
-export interface AgentOptions {
+export interface AgentOptions<TOOLS extends ToolSet = ToolSet> {
   /** Any AI SDK language model: `openai.chat('…')`, `MockLanguageModelV4`, `scriptedModel(...)`, … */
   model: LanguageModel;
   /** The system prompt: the AI SDK's `Instructions` (a string, a system message or several). */
   instructions?: Instructions;
-  /** AI SDK tools: `tool({ description, inputSchema: z.object(…), execute })`. */
-  tools?: ToolSet;
+  /** AI SDK tools: `tool({ description, inputSchema: z.object(…), execute })`. Their types flow into events. */
+  tools?: TOOLS;
   /** LLM calls per run. Default 25. Reaching it ends the run `max-steps`. */
   maxSteps?: number;
   /**
@@ -47,7 +47,7 @@ export interface AgentOptions {
    * createAgent({ model, tools, stopWhen: [hasToolCall('finalAnswer'), isStepCount(10)] });
    * ```
    */
-  stopWhen?: StopCondition<ToolSet> | Array<StopCondition<ToolSet>>;
+  stopWhen?: StopCondition<NoInfer<TOOLS>> | Array<StopCondition<NoInfer<TOOLS>>>;
   /** Initial history. */
   messages?: ModelMessage[];
   /**
@@ -84,7 +84,7 @@ export interface AgentOptions {
    * and per tool `tools: { bashMs: 60_000 }`, plus loopchart's `hookMs` (one hook). Each is off
    * unless set. See docs/resilience.md.
    */
-  timeout?: AgentTimeout;
+  timeout?: AgentTimeout<NoInfer<TOOLS>>;
   /** What the model sees of a tool result at most. Default `{ maxLines: 2000, maxBytes: 51200 }`; `false` sends results whole. */
   truncation?: (Partial<TruncationLimits> & { tools?: Record<string, Partial<TruncationLimits>> }) | false;
   /**
