@@ -1,6 +1,6 @@
 import type { FinishReason, InferToolInput, InferToolOutput, ModelMessage, ToolSet } from 'ai';
 import type { CompactionReason } from './context/compaction-config.js';
-import type { HookName } from './hooks.js';
+import type { HookName } from './callbacks.js';
 import type { RunError, RunResult } from './result.js';
 import type { RunTrace } from './trace/run-trace.js';
 import type { LanguageModelUsage } from 'ai';

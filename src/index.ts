@@ -4,7 +4,7 @@
 export { createAgent, AgentBusyError, ApprovalError, type Agent, type Prompt } from './agent.js';
 export { AgentOptionsError, type AgentOptions, type AgentTimeout, type InspectionObserver } from './options.js';
 export type { ApprovalPolicy, ApprovalRules, ApprovalRule, ApprovalFunction, ApprovalDecision, ApprovalContext } from './approval/approval-policy.js';
-export type { AgentHooks, BeforeLLMCallArgs, AfterLLMCallArgs, BeforeToolCallArgs, AfterToolCallArgs, LLMCallReplacements, BeforeToolCallDecision, ToolResultReplacement } from './hooks.js';
+export type { AgentHooks, BeforeLLMCallArgs, AfterLLMCallArgs, BeforeToolCallArgs, AfterToolCallArgs, LLMCallReplacements, BeforeToolCallDecision, ToolResultReplacement } from './callbacks.js';
 export type { AgentEvent, AgentEventType } from './events.js';
 export type { Outcome, RunResult, RunError, ErrorKind } from './result.js';
 export type { RunTrace, TraceState, TraceTransition, TraceStep, TraceToolCall, TraceRetry, TraceCompaction, TraceHook } from './trace/run-trace.js';

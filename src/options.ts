@@ -5,7 +5,7 @@ import type { InspectionEvent, Observer } from 'xstate';
 import type { StepFunction } from './actors/step.js';
 import type { ApprovalFunction, ApprovalPolicy } from './approval/approval-policy.js';
 import { defaultCompactionConfig } from './context/compaction-config.js';
-import type { AgentHooks } from './hooks.js';
+import type { AgentHooks } from './callbacks.js';
 import type { PromptTransform } from './context/at-mentions.js';
 import type { SessionStore } from './persistence/session-store.js';
 import type { ContextTransform } from './runtime.js';

@@ -1,7 +1,9 @@
 import type { LanguageModel, ModelMessage, ToolSet } from 'ai';
 import type { StepFunction } from './actors/step.js';
 import type { AgentEvent } from './events.js';
-import type { AgentHooks } from './hooks.js';
+import type { AgentHooks, ContextTransform } from './callbacks.js';
+
+export type { ContextTransform } from './callbacks.js';
 import type { HookTiming } from './resilience/call-hook.js';
 
 /**
@@ -25,5 +27,3 @@ export interface AgentRuntime {
   emit: (event: AgentEvent) => void;
 }
 
-/** See `AgentOptions.transformContext`. A throw fails the call (fail closed): nothing is sent. */
-export type ContextTransform = (messages: ModelMessage[], options: { signal: AbortSignal }) => ModelMessage[] | Promise<ModelMessage[]>;

@@ -220,6 +220,42 @@ describe('timeout (the AI SDK TimeoutConfiguration)', () => {
 });
 
 describe('hooks', () => {
+  it('a hook’s signal is aborted when the run is aborted: a hook waiting on slow I/O lets the run end at once', async () => {
+    const model = mockModel([{ toolCalls: [{ id: 'a', name: 'add', input: { a: 1, b: 2 } }] }, { text: ['3'] }]);
+    const signals: AbortSignal[] = [];
+    const slowAudit = ({ signal }: { signal: AbortSignal }) =>
+      new Promise<undefined>((resolve) => {
+        signals.push(signal);
+        signal.addEventListener('abort', () => resolve(undefined));
+      });
+    const agent = createAgent({ model, tools: { add: addTool }, hooks: { beforeToolCall: [slowAudit] } });
+    const run = agent.run('go');
+    await waitFor(agent.actor, () => signals.length === 1);
+    agent.abort();
+    const result = await run;
+    expect(result.outcome).toBe('aborted');
+    expect(signals[0]!.aborted).toBe(true);
+    await expectValidHistory(result.messages);
+  });
+
+  it('an approval function gets a signal that is aborted when the run is aborted', async () => {
+    const model = mockModel([{ toolCalls: [{ id: 'a', name: 'add', input: { a: 1, b: 2 } }] }, { text: ['3'] }]);
+    const signals: AbortSignal[] = [];
+    const agent = createAgent({
+      model,
+      tools: { add: addTool },
+      approval: (_call, { signal }) => {
+        signals.push(signal);
+        return new Promise(() => {});
+      },
+    });
+    const run = agent.run('go');
+    await waitFor(agent.actor, () => signals.length === 1);
+    agent.abort();
+    expect((await run).outcome).toBe('aborted');
+    expect(signals[0]!.aborted).toBe(true);
+  });
+
   it('a throwing and a hanging hook are reported and isolated; the run completes', async () => {
     const model = mockModel([{ toolCalls: [{ id: 'a', name: 'add', input: { a: 1, b: 2 } }] }, { text: ['3'] }]);
     const agent = createAgent({

@@ -68,14 +68,44 @@ describe('truncateMiddle', () => {
 });
 
 describe('runHook', () => {
+  const running = new AbortController().signal;
+
   it('returns the value, or the failure as data', async () => {
-    expect(await runHook(() => 42, 10)).toEqual({ ok: true, value: 42 });
-    expect(await runHook(async () => 'later', 50)).toEqual({ ok: true, value: 'later' });
+    expect(await runHook(() => 42, 10, running)).toEqual({ ok: true, value: 42 });
+    expect(await runHook(async () => 'later', 50, running)).toEqual({ ok: true, value: 'later' });
     expect(
-      await runHook(() => {
-        throw new Error('boom');
-      }, 10),
+      await runHook(
+        () => {
+          throw new Error('boom');
+        },
+        10,
+        running,
+      ),
     ).toEqual({ ok: false, error: 'boom', timedOut: false });
-    expect(await runHook(() => new Promise(() => {}), 10)).toEqual({ ok: false, error: 'the hook did not settle within 10 ms', timedOut: true });
+    expect(await runHook(() => new Promise(() => {}), 10, running)).toEqual({ ok: false, error: 'the hook did not settle within 10 ms', timedOut: true });
+  });
+
+  it('aborts the hook’s signal when its time limit passes, so the work it started can stop', async () => {
+    let seen: AbortSignal | undefined;
+    await runHook((signal) => ((seen = signal), new Promise(() => {})), 10, running);
+    expect(seen?.aborted).toBe(true);
+    expect((seen?.reason as Error).name).toBe('TimeoutError');
+  });
+
+  it('aborts the hook’s signal when the call or run it belongs to stops', async () => {
+    const run = new AbortController();
+    let seen: AbortSignal | undefined;
+    const pending = runHook(
+      (signal) =>
+        new Promise<string>((resolve) => {
+          seen = signal;
+          signal.addEventListener('abort', () => resolve('stopped'));
+        }),
+      undefined,
+      run.signal,
+    );
+    run.abort(new Error('user pressed Ctrl-C'));
+    expect(await pending).toEqual({ ok: true, value: 'stopped' });
+    expect(seen?.aborted).toBe(true);
   });
 });

@@ -29,14 +29,14 @@ export interface ApprovalVerdict {
  * policy says (unless the policy denies it outright).
  */
 export function createApprovalActor(policy: ApprovalPolicy | undefined) {
-  return fromPromise<ApprovalVerdict[], ApprovalActorInput>(async ({ input }) => {
+  return fromPromise<ApprovalVerdict[], ApprovalActorInput>(async ({ input, signal }) => {
     const decide = async (call: StepToolCall): Promise<ApprovalVerdict> => {
       let decision: ApprovalDecision = 'allow';
       if (policy !== undefined && !call.invalid) {
         try {
           decision =
             typeof policy === 'function'
-              ? await policy(call, { runId: input.runId, step: input.step, messages: input.messages })
+              ? await policy(call, { runId: input.runId, step: input.step, messages: input.messages, signal })
               : decideByRules(policy, call);
         } catch (error) {
           return { decision: 'deny', reason: 'policy', message: `the approval policy failed (${errorMessage(error)})` };

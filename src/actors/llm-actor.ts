@@ -2,7 +2,7 @@ import type { AssistantModelMessage, FinishReason, ModelMessage } from 'ai';
 import { fromCallback } from 'xstate';
 import { classifyError } from '../errors/classify-error.js';
 import { classifyStreamError, failedFinish } from '../errors/step-failure.js';
-import type { LLMCallReplacements } from '../hooks.js';
+import type { LLMCallReplacements } from '../callbacks.js';
 import type { AgentContext } from '../machines/context.js';
 import type { LanguageModelUsage } from 'ai';
 import { usageFrom } from '../machines/usage.js';
@@ -106,7 +106,7 @@ export function createLlmActor(runtime: AgentRuntime) {
       let call = { model: runtime.model, messages, instructions: input.instructions, tools: runtime.tools };
       const hooks = runtime.hooks.beforeLLMCall ?? [];
       for (const [index, hook] of hooks.entries()) {
-        const outcome = await callHook(runtime, scope, 'beforeLLMCall', index, () => hook({ ...scope, attempt: input.attempt, ...call }), input.hookMs);
+        const outcome = await callHook(runtime, scope, 'beforeLLMCall', index, (signal) => hook({ ...scope, signal, attempt: input.attempt, ...call }), input.hookMs, controller.signal);
         if (settled) return call;
         if (outcome.ok) call = { ...call, ...(outcome.value ?? {}) };
       }
@@ -116,7 +116,7 @@ export function createLlmActor(runtime: AgentRuntime) {
     const afterCall = async (finish: Extract<LlmActorEvent, { type: 'llm.finish' }>) => {
       for (const [index, hook] of (runtime.hooks.afterLLMCall ?? []).entries()) {
         const args = { ...scope, attempt: input.attempt, text: finish.text, toolCalls: finish.toolCalls, finishReason: finish.finishReason, usage: finish.usage };
-        await callHook(runtime, scope, 'afterLLMCall', index, () => hook(args), input.hookMs);
+        await callHook(runtime, scope, 'afterLLMCall', index, (signal) => hook({ ...args, signal }), input.hookMs, controller.signal);
       }
     };
 

@@ -95,7 +95,7 @@ export async function runToolCall(
     let toolInput = call.input;
     for (const [index, hook] of (runtime.hooks.beforeToolCall ?? []).entries()) {
       const args = { ...scope, toolCall: { ...call, input: toolInput }, messages: input.messages };
-      const decision = await callHook(runtime, scope, 'beforeToolCall', index, () => hook(args), input.hookMs);
+      const decision = await callHook(runtime, scope, 'beforeToolCall', index, (hookSignal) => hook({ ...args, signal: hookSignal }), input.hookMs, signal);
       if (!decision.ok) return fail(`Tool call blocked: a beforeToolCall hook failed (${decision.error}).`);
       if (decision.value && 'block' in decision.value) return fail(`Tool call blocked: ${decision.value.block}`);
       if (decision.value && 'input' in decision.value) {
@@ -158,7 +158,7 @@ export async function runToolCall(
     let current = result;
     for (const [index, hook] of (runtime.hooks.afterToolCall ?? []).entries()) {
       const args = { ...scope, toolCall: call, result: current };
-      const replacement = await callHook(runtime, scope, 'afterToolCall', index, () => hook(args), input.hookMs);
+      const replacement = await callHook(runtime, scope, 'afterToolCall', index, (hookSignal) => hook({ ...args, signal: hookSignal }), input.hookMs, signal);
       if (replacement.ok && replacement.value) {
         current = { output: replacement.value.output, isError: replacement.value.isError ?? current.isError };
       }

@@ -1,8 +1,9 @@
 import type { ModelMessage } from 'ai';
 import picomatch from 'picomatch';
 import type { StepToolCall } from '../actors/step.js';
+import type { ApprovalDecision, ApprovalFunction } from '../callbacks.js';
 
-export type ApprovalDecision = 'allow' | 'deny' | 'ask';
+export type { ApprovalContext, ApprovalDecision, ApprovalFunction } from '../callbacks.js';
 
 /** A rule: a tool-name glob, optionally narrowed by a predicate on the call's input. */
 export type ApprovalRule = string | { tool: string; when?: (input: unknown) => boolean };
@@ -28,15 +29,6 @@ export interface ApprovalRules {
   allow?: ApprovalRule[];
   default?: ApprovalDecision;
 }
-
-export interface ApprovalContext {
-  runId: string;
-  step: number;
-  messages: ModelMessage[];
-}
-
-/** Decides one call; may be async. A throw denies the call (fail closed). */
-export type ApprovalFunction = (toolCall: StepToolCall, context: ApprovalContext) => ApprovalDecision | Promise<ApprovalDecision>;
 
 export type ApprovalPolicy = ApprovalFunction | ApprovalRules;
 

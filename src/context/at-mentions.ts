@@ -1,4 +1,7 @@
 import type { ModelMessage, UserModelMessage } from 'ai';
+import type { PromptTransform } from '../callbacks.js';
+
+export type { PromptTransform } from '../callbacks.js';
 import { listDirectory } from './directory-listing.js';
 import { readFileExcerpt } from './file-excerpt.js';
 import { findMentions, type Mention } from './mention-syntax.js';
@@ -15,7 +18,6 @@ export interface AtMentionsOptions {
 }
 
 /** Rewrites the messages of a prompt before a run; it never changes the messages it is given. */
-export type PromptTransform = (messages: ModelMessage[], options?: { signal?: AbortSignal }) => Promise<ModelMessage[]>;
 
 /**
  * A prompt transform that inlines the files and directories a user mentions

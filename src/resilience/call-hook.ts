@@ -1,4 +1,4 @@
-import type { HookName } from '../hooks.js';
+import type { HookName } from '../callbacks.js';
 import type { AgentRuntime } from '../runtime.js';
 import { runHook, type HookOutcome } from './run-hook.js';
 
@@ -16,7 +16,7 @@ export interface HookTiming {
 }
 
 /**
- * Runs one hook of the runtime under its time limit, reports its timing to
+ * Runs one hook of the runtime under its time limit and the call's `signal`, reports its timing to
  * the trace and a failure as a `hook-error` event. Never throws.
  */
 export async function callHook<T>(
@@ -24,12 +24,13 @@ export async function callHook<T>(
   scope: { runId: string; step: number },
   hook: HookName,
   index: number,
-  run: () => T | Promise<T>,
+  run: (signal: AbortSignal) => T | Promise<T>,
   timeoutMs: number | undefined,
+  signal: AbortSignal,
 ): Promise<HookOutcome<T>> {
   const startedAt = Date.now();
   const started = performance.now();
-  const outcome = await runHook(run, timeoutMs);
+  const outcome = await runHook(run, timeoutMs, signal);
   runtime.traceHook?.({
     ...scope,
     hook,

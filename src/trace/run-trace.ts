@@ -1,6 +1,6 @@
 import type { FinishReason } from 'ai';
 import type { CompactionReason } from '../context/compaction-config.js';
-import type { HookName } from '../hooks.js';
+import type { HookName } from '../callbacks.js';
 import type { LanguageModelUsage } from 'ai';
 import type { Outcome, RunError } from '../result.js';
 
