@@ -1,4 +1,4 @@
-import type { LanguageModel, ModelMessage, ToolSet } from 'ai';
+import type { LanguageModel, ToolSet } from 'ai';
 import type { StepFunction } from './actors/step.js';
 import type { AgentEvent } from './events.js';
 import type { AgentHooks, ContextTransform } from './callbacks.js';

@@ -1,4 +1,3 @@
-import type { ModelMessage } from 'ai';
 import picomatch from 'picomatch';
 import type { StepToolCall } from '../actors/step.js';
 import type { ApprovalDecision, ApprovalFunction } from '../callbacks.js';
