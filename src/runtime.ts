@@ -4,7 +4,7 @@ import type { AgentEvent } from './events.js';
 import type { AgentHooks, ContextTransform } from './callbacks.js';
 
 export type { ContextTransform } from './callbacks.js';
-import type { HookTiming } from './resilience/call-hook.js';
+import type { HookTiming } from './trace/run-trace.js';
 
 /**
  * What the machine works with but does not keep in its (serialisable)

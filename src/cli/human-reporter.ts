@@ -1,6 +1,6 @@
 import type { AgentEvent } from '../events.js';
 import type { RunResult } from '../result.js';
-import type { Reporter, ReporterOptions } from './reporter.js';
+import type { Reporter, ReporterOptions } from './reporter-contract.js';
 import { terminalSafe } from './terminal-text.js';
 
 const MAX_PREVIEW = 120;

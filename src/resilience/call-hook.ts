@@ -1,19 +1,9 @@
 import type { HookName } from '../callbacks.js';
 import type { AgentRuntime } from '../runtime.js';
+import type { HookTiming } from '../trace/run-trace.js';
 import { runHook, type HookOutcome } from './run-hook.js';
 
-/** When and how long a hook ran, for the run trace. */
-export interface HookTiming {
-  runId: string;
-  step: number;
-  hook: HookName;
-  index: number;
-  /** Epoch milliseconds. */
-  startedAt: number;
-  durationMs: number;
-  ok: boolean;
-  message?: string;
-}
+export type { HookTiming } from '../trace/run-trace.js';
 
 /**
  * Runs one hook of the runtime under its time limit and the call's `signal`, reports its timing to

@@ -2,7 +2,7 @@ import type { FinishReason } from 'ai';
 import type { CompactionReason } from '../context/compaction-config.js';
 import type { HookName } from '../callbacks.js';
 import type { LanguageModelUsage } from 'ai';
-import type { Outcome, RunError } from '../result.js';
+import type { Outcome, RunError } from '../outcome.js';
 
 /** The trace format version this loopchart writes. */
 export const TRACE_VERSION = 1;
@@ -98,6 +98,19 @@ export interface TraceHook {
   hook: HookName;
   index: number;
   step: number;
+  startedAt: number;
+  durationMs: number;
+  ok: boolean;
+  message?: string;
+}
+
+/** When and how long a hook ran, for the run trace. */
+export interface HookTiming {
+  runId: string;
+  step: number;
+  hook: HookName;
+  index: number;
+  /** Epoch milliseconds. */
   startedAt: number;
   durationMs: number;
   ok: boolean;
