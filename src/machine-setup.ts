@@ -4,7 +4,7 @@ import type { AgentEvent } from './events.js';
 import { agentImplementations } from './implementations.js';
 import { defaultConfig, type AgentConfig, type TimeoutConfig } from './machines/context.js';
 import type { AgentOptions } from './options.js';
-import type { HookTiming } from './resilience/call-hook.js';
+import type { HookTiming } from './trace/run-trace.js';
 import { defaultRetryConfig } from './resilience/retry-policy.js';
 import { defaultTruncationConfig } from './resilience/truncate-output.js';
 

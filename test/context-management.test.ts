@@ -6,7 +6,8 @@ import { z } from 'zod';
 import { findCutPoint } from '../src/context/cut-point.js';
 import { applyPruning, PRUNED_TOOL_OUTPUT, selectPrunableToolResults } from '../src/context/prune-tool-outputs.js';
 import { SUMMARY_HEADER, summaryPrompt, summaryText, transcript } from '../src/context/summary.js';
-import { contextTokens, estimateMessageTokens, estimateTextTokens } from '../src/context/token-estimate.js';
+import { contextTokens, estimateMessageTokens, estimateTextTokens, tokensForCharacters } from '../src/context/token-estimate.js';
+import { scriptedModel } from 'loopchart/test';
 import { createAgent, type AgentEvent } from '../src/index.js';
 import { expectValidHistory, toolResultCounts } from './support/history.js';
 import { mockModel } from './support/mock-model.js';
@@ -31,6 +32,13 @@ describe('token accounting', () => {
   it('estimates characters / 4', () => {
     expect(estimateTextTokens('abcdefgh')).toBe(2);
     expect(estimateMessageTokens({ role: 'user', content: 'x'.repeat(400) })).toBe(104);
+  });
+
+  it('the scripted model’s default usage and the context estimate count tokens by the same rule', async () => {
+    expect(tokensForCharacters(9)).toBe(3);
+    const model = scriptedModel([{ text: ['abcdefghi'] }]);
+    const result = await createAgent({ model }).run('hi');
+    expect(result.usage.outputTokens).toBe(tokensForCharacters('abcdefghi'.length));
   });
 
   it('uses the last provider count plus an estimate of what came after', () => {

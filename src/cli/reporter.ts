@@ -1,5 +1,4 @@
 import type { AgentEvent } from '../events.js';
-import type { RunResult } from '../result.js';
 import { humanReporter } from './human-reporter.js';
 import { terminalSafe } from './terminal-text.js';
 import type { Reporter, ReporterOptions } from './reporter-contract.js';

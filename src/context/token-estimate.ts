@@ -5,8 +5,13 @@ import type { ModelMessage, SystemModelMessage } from 'ai';
  * everything a message carries (text, reasoning, tool inputs and outputs).
  * Rough on purpose — the provider's own count replaces it after every call.
  */
+/** The one rule: a token per four characters, rounded up. */
+export function tokensForCharacters(characters: number): number {
+  return Math.ceil(characters / 4);
+}
+
 export function estimateTextTokens(text: string): number {
-  return Math.ceil(text.length / 4);
+  return tokensForCharacters(text.length);
 }
 
 export function estimateMessageTokens(message: ModelMessage): number {
@@ -28,7 +33,7 @@ export function estimateMessageTokens(message: ModelMessage): number {
         characters += jsonLength(part);
     }
   }
-  return Math.ceil(characters / 4) + 4;
+  return tokensForCharacters(characters) + 4;
 }
 
 export function estimateTokens(messages: readonly ModelMessage[], from = 0): number {

@@ -12,6 +12,7 @@ import {
 } from '@ai-sdk/provider';
 import { abortableDelay, abortErrorFor, pullStream, untilAborted } from './pull-stream.js';
 import { scriptTurnSchema, type ScriptedError, type ScriptTurn } from './script-schema.js';
+import { tokensForCharacters } from '../context/token-estimate.js';
 
 export interface ScriptedModelOptions {
   /** Default: `'scripted'`. */
@@ -292,19 +293,15 @@ function usageOf(turn: ScriptTurn, prompt: LanguageModelV4Prompt, output: Output
       outputTokens: { total: given.outputTokens, text: given.textTokens, reasoning: given.reasoningTokens },
     };
   }
-  const inputTokens = turn.usage?.inputTokens ?? estimatedTokens(promptCharacters(prompt));
-  const estimatedReasoningTokens = estimatedTokens(output.reasoning);
+  const inputTokens = turn.usage?.inputTokens ?? tokensForCharacters(promptCharacters(prompt));
+  const estimatedReasoningTokens = tokensForCharacters(output.reasoning);
   const outputTokens =
-    turn.usage?.outputTokens ?? estimatedTokens(output.text + output.toolInputs) + estimatedReasoningTokens;
+    turn.usage?.outputTokens ?? tokensForCharacters(output.text + output.toolInputs) + estimatedReasoningTokens;
   const reasoningTokens = Math.min(estimatedReasoningTokens, outputTokens);
   return {
     inputTokens: { total: inputTokens, noCache: inputTokens, cacheRead: undefined, cacheWrite: undefined },
     outputTokens: { total: outputTokens, text: outputTokens - reasoningTokens, reasoning: reasoningTokens },
   };
-}
-
-function estimatedTokens(characters: number): number {
-  return Math.ceil(characters / 4);
 }
 
 function promptCharacters(prompt: LanguageModelV4Prompt): number {

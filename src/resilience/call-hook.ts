@@ -1,9 +1,7 @@
 import type { HookName } from '../callbacks.js';
 import type { AgentRuntime } from '../runtime.js';
-import type { HookTiming } from '../trace/run-trace.js';
 import { runHook, type HookOutcome } from './run-hook.js';
 
-export type { HookTiming } from '../trace/run-trace.js';
 
 /**
  * Runs one hook of the runtime under its time limit and the call's `signal`, reports its timing to

@@ -2,7 +2,7 @@ import type { AnyActorRef, InspectionEvent } from 'xstate';
 import type { AgentEvent } from '../events.js';
 import { stateName } from '../machines/state-name.js';
 import { emptyUsage } from '../machines/usage.js';
-import type { HookTiming } from '../resilience/call-hook.js';
+import type { HookTiming } from './run-trace.js';
 import { TRACE_VERSION, type RunTrace, type TraceStep } from './run-trace.js';
 
 const PREVIEW_CHARS = 2000;
