@@ -8,10 +8,10 @@ import {
   resolveLanguageModel,
   standardizePrompt,
 } from 'ai/internal';
-import { errorMessage } from '../errors/error-message.js';
 import { normalizeStreamProviderError } from './direct-stream-error.js';
 import { prepareToolsOnce } from './direct-tools.js';
 import type { StepFunction, StepPart, StepRequest } from './step.js';
+import { stepToolCall } from './step-tool-call.js';
 
 /**
  * A step that reads the provider stream itself: the same preparation as
@@ -196,13 +196,7 @@ class DirectStep implements AsyncIterableIterator<StepPart, undefined> {
       done: false,
       value: {
         type: 'tool-call',
-        toolCall: {
-          toolCallId: call.toolCallId,
-          toolName: call.toolName,
-          input: call.input,
-          ...(call.invalid ? { invalid: true, error: errorMessage(call.error) } : {}),
-          ...(call.providerMetadata ? { providerMetadata: call.providerMetadata } : {}),
-        },
+        toolCall: stepToolCall(call),
       },
     };
   }

@@ -1,6 +1,6 @@
-import { errorMessage } from '../errors/error-message.js';
 import { experimental_streamLanguageModelCall as streamLanguageModelCall } from 'ai';
 import type { StepFunction, StepPart } from './step.js';
+import { stepToolCall } from './step-tool-call.js';
 
 /**
  * The default step: one call through the AI SDK's
@@ -43,13 +43,7 @@ function toStepPart(part: CallPart): StepPart | undefined {
       if (part.providerExecuted) return undefined;
       return {
         type: 'tool-call',
-        toolCall: {
-          toolCallId: part.toolCallId,
-          toolName: part.toolName,
-          input: part.input,
-          ...(part.invalid ? { invalid: true, error: errorMessage(part.error) } : {}),
-          ...(part.providerMetadata ? { providerMetadata: part.providerMetadata } : {}),
-        },
+        toolCall: stepToolCall(part),
       };
     case 'model-call-end':
       return { type: 'finish', finishReason: part.finishReason, rawFinishReason: part.rawFinishReason, usage: part.usage };
