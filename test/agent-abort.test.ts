@@ -4,6 +4,8 @@ import { expectValidHistory, toolOutputs } from './support/history.js';
 import { mockModel } from './support/mock-model.js';
 import { eventTypes, recordEvents, recordStates } from './support/record.js';
 import { sleepTool } from './support/tools.js';
+import { tool } from 'ai';
+import { z } from 'zod';
 
 function waitForEvent(agent: ReturnType<typeof createAgent>, type: string): Promise<void> {
   return new Promise((resolve) => {
@@ -136,5 +138,38 @@ describe('abort', () => {
     expect(second.outcome).toBe('completed');
     expect(second.steps).toBe(1);
     expect(second.text).toBe('second');
+  });
+});
+
+describe('abort while a beforeToolCall hook is pending', () => {
+  it('a tool whose run is aborted while its beforeToolCall hook is pending never runs', async () => {
+    const log: string[] = [];
+    const sideEffect = tool({ description: 'x', inputSchema: z.object({}), execute: async () => void log.push('executed') });
+    const agent = createAgent({
+      model: mockModel([{ toolCalls: [{ id: 'x', name: 'sideEffect', input: {} }] }]),
+      tools: { sideEffect },
+      hooks: {
+        beforeToolCall: [
+          () =>
+            new Promise<undefined>((resolve) => {
+              hookStarted();
+              releaseHook = () => resolve(undefined);
+            }),
+        ],
+      },
+    });
+    let hookStarted!: () => void;
+    let releaseHook!: () => void;
+    const started = new Promise<void>((resolve) => (hookStarted = resolve));
+    const run = agent.run('go');
+    await started;
+    agent.abort('stop');
+    const result = await run;
+    // The hook answers only now, after the abort: the tool must still not run.
+    releaseHook();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(result.outcome).toBe('aborted');
+    expect(log).toEqual([]);
+    await expectValidHistory(result.messages);
   });
 });

@@ -271,3 +271,12 @@ describe('malformed prompts', () => {
     expect(agent.actor.getSnapshot().context.queues).toEqual({ steering: [], followUps: [] });
   });
 });
+
+describe('prompt validation', () => {
+  it('an empty prompt rejects run() instead of throwing', async () => {
+    const agent = createAgent({ model: mockModel([]) });
+    const attempt = agent.run('');
+    expect(attempt).toBeInstanceOf(Promise);
+    await expect(attempt).rejects.toThrow('The prompt is empty.');
+  });
+});

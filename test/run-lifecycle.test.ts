@@ -103,3 +103,22 @@ describe('every run begins and ends in the machine, with run-start, run-end and 
     expect((await agent.run('again')).outcome).toBe('completed');
   });
 });
+
+describe('abort while the prompt is transformed', () => {
+  it('abort during transformPrompt ends the run aborted', async () => {
+    let transforming!: () => void;
+    const started = new Promise<void>((resolve) => (transforming = resolve));
+    const agent = createAgent({
+      model: mockModel([{ text: ['never'] }]),
+      transformPrompt: (messages, options) =>
+        new Promise((_resolve, reject) => {
+          transforming();
+          options?.signal?.addEventListener('abort', () => reject(new Error(String(options.signal?.reason))));
+        }),
+    });
+    const run = agent.run('go');
+    await started;
+    agent.abort('user stop');
+    expect((await run).outcome).toBe('aborted');
+  });
+});

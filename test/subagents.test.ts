@@ -108,3 +108,19 @@ describe('sub-agents', () => {
     await expect.poll(() => children.map((actor) => actor.getSnapshot().status), { timeout: 10_000 }).toEqual(children.map(() => 'stopped'));
   });
 });
+
+describe('a tool that wraps one existing agent', () => {
+  it('two parallel calls to a tool wrapping one existing agent run one after the other', async () => {
+    const helper = createAgent({ model: mockModel([{ text: ['first answer'] }, { text: ['second answer'] }]) });
+    const ask = agentTool(helper, { description: 'asks the helper' });
+    const parent = createAgent({
+      model: mockModel([{ toolCalls: [{ id: 'a', name: 'ask', input: { task: 'one' } }, { id: 'b', name: 'ask', input: { task: 'two' } }] }, { text: ['done'] }]),
+      tools: { ask },
+    });
+    const result = await parent.run('go');
+    expect(toolOutputs(result.messages)).toEqual({
+      a: { type: 'json', value: { outcome: 'completed', text: 'first answer' } },
+      b: { type: 'json', value: { outcome: 'completed', text: 'second answer' } },
+    });
+  });
+});

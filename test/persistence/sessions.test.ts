@@ -5,11 +5,12 @@ import { z } from 'zod';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createAgent, fileStore, forkSession, SessionFormatError, type AgentEvent, type SessionStore } from '../../src/index.js';
+import { AgentBusyError, createAgent, fileStore, forkSession, SessionFormatError, type AgentEvent, type SessionStore } from '../../src/index.js';
 import { expectValidHistory } from '../support/history.js';
 import { mockModel } from '../support/mock-model.js';
 import { recordEvents } from '../support/record.js';
 import { addTool } from '../support/tools.js';
+import { waitFor } from 'xstate';
 
 let dir: string;
 beforeEach(async () => {
@@ -256,5 +257,76 @@ describe('one writer per session, loud failures, private files', () => {
     expect(result.outcome).toBe('failed');
     expect(result.error).toMatchObject({ kind: 'session-write', message: expect.stringContaining('not recreated') });
     expect(readdirSync(dir).filter((name) => name.endsWith('.jsonl'))).toEqual([]);
+  });
+});
+
+describe('session files across failures and concurrent openers', () => {
+  it('a session with a torn last line stays readable after the resumed agent appends to it', async () => {
+    const store = fileStore(dir);
+    await createAgent({ model: mockModel([{ text: ['one'] }]), store, sessionId: 's' }).run('first');
+    await appendFile(path.join(dir, 's.jsonl'), '{"type":"message","ind');
+    const second = await createAgent({ model: mockModel([{ text: ['two'] }]), store, sessionId: 's' }).run('second');
+    const third = createAgent({ model: mockModel([{ text: ['three'] }]), store, sessionId: 's' });
+    await third.ready();
+    expect(third.messages).toEqual(second.messages);
+    expect((await readFile(path.join(dir, 's.jsonl'), 'utf8')).endsWith('\n')).toBe(true);
+  });
+
+  it('one failed session write does not stop the later ones, and nothing is lost from the log', async () => {
+    const inner = fileStore(dir);
+    let failures = 0;
+    const flaky: SessionStore = {
+      read: (id) => inner.read(id),
+      create: (header) => inner.create(header),
+      append: async (id, records) => {
+        if (records.some((record) => record.type === 'checkpoint' && record.id === 4) && failures++ === 0) throw new Error('EBUSY once');
+        return inner.append(id, records);
+      },
+    };
+    const agent = createAgent({ model: mockModel([{ text: ['a'] }, { text: ['b'] }, { text: ['c'] }]), store: flaky, sessionId: 'f' });
+    const warnings: string[] = [];
+    agent.events$.subscribe((event) => event.type === 'session-warning' && warnings.push(event.message));
+    await agent.run('one');
+    await agent.run('two');
+    const last = await agent.run('three');
+    expect(warnings).toEqual([expect.stringMatching(/EBUSY once/)]);
+    const reopened = createAgent({ model: mockModel([]), store: inner, sessionId: 'f' });
+    await reopened.ready();
+    expect(reopened.messages).toEqual(last.messages);
+    const written = (await readFile(path.join(dir, 'f.jsonl'), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { type: string; id?: number })
+      .filter((record) => record.type === 'checkpoint')
+      .map((record) => record.id);
+    expect(agent.checkpoints().map((checkpoint) => checkpoint.id)).toEqual(written);
+  });
+
+  it('run() before the session is open, on a session in the middle of a run, is refused instead of hanging', async () => {
+    const store = fileStore(dir);
+    const first = createAgent({ model: mockModel([{ text: ['x'], holdBeforeFirst: true }]), store, sessionId: 'r' });
+    void first.run('started');
+    await first.ready();
+    await waitFor(first.actor, (state) => state.matches({ running: { llm: 'calling' } }));
+    // The calling checkpoint's write is queued on promise callbacks: let them run.
+    await new Promise((resolve) => setImmediate(resolve));
+    const second = createAgent({ model: mockModel([{ text: ['resumed'] }]), store, sessionId: 'r' });
+    await expect(second.run('another')).rejects.toThrow(AgentBusyError);
+    expect((await second.resume())?.text).toBe('resumed');
+    first.abort();
+  });
+
+  it('calls made before the session is open keep their order: a follow-up before run, an abort after', async () => {
+    const store = fileStore(dir);
+    const model = mockModel([{ text: ['a'] }, { text: ['b'] }]);
+    const agent = createAgent({ model, store, sessionId: 'o' });
+    agent.followUp('and then?');
+    const result = await agent.run('go');
+    expect(result.messages.map((message) => (typeof message.content === 'string' ? message.content : 'parts'))).toEqual(['go', 'parts', 'and then?', 'parts']);
+
+    const aborted = createAgent({ model: mockModel([{ text: ['never'], holdBeforeFirst: true }]), store, sessionId: 'p' });
+    const run = aborted.run('go');
+    aborted.abort('changed my mind');
+    expect((await run).outcome).toBe('aborted');
   });
 });
