@@ -1,13 +1,8 @@
 import type { LanguageModelV4StreamPart, LanguageModelV4ToolCall } from '@ai-sdk/provider';
 import { ToolCallNotFoundForApprovalError, type Instructions, type ModelMessage } from 'ai';
-import {
-  asLanguageModelUsage,
-  convertToLanguageModelPrompt,
-  parseToolCall,
-  prepareToolChoice,
-  resolveLanguageModel,
-  standardizePrompt,
-} from 'ai/internal';
+import { aiInternals, DIRECT_STEP_INTERNALS, missingAiInternals, TESTED_AI_RANGE } from './ai-internals.js';
+
+const missingInternals = missingAiInternals(DIRECT_STEP_INTERNALS);
 import { normalizeStreamProviderError } from './direct-stream-error.js';
 import { prepareToolsOnce } from './direct-tools.js';
 import type { StepFunction, StepPart, StepRequest } from './step.js';
@@ -88,11 +83,16 @@ class DirectStep implements AsyncIterableIterator<StepPart, undefined> {
     const { request } = this;
     let stream: ReadableStream<LanguageModelV4StreamPart>;
     try {
-      const model = resolveLanguageModel(request.model);
-      const prompt = await standardizePrompt({ instructions: request.instructions, messages: request.messages });
+      if (missingInternals.length > 0) {
+        throw new Error(
+          `directStep needs ai/internal.${missingInternals.join(', ')}, which the installed ai does not export (loopchart is tested with ai ${TESTED_AI_RANGE}); use streamLanguageModelCallStep.`,
+        );
+      }
+      const model = aiInternals.resolveLanguageModel(request.model);
+      const prompt = await aiInternals.standardizePrompt({ instructions: request.instructions, messages: request.messages });
       this.instructions = prompt.instructions;
       this.messages = prompt.messages;
-      const promptMessages = await convertToLanguageModelPrompt({
+      const promptMessages = await aiInternals.convertToLanguageModelPrompt({
         prompt: { instructions: prompt.instructions, messages: prompt.messages },
         supportedUrls: await model.supportedUrls,
         download: undefined,
@@ -102,7 +102,7 @@ class DirectStep implements AsyncIterableIterator<StepPart, undefined> {
       const tools = await prepareToolsOnce(request.tools);
       const result = await model.doStream({
         tools,
-        toolChoice: prepareToolChoice({ toolChoice: undefined }),
+        toolChoice: aiInternals.prepareToolChoice({ toolChoice: undefined }),
         prompt: promptMessages,
         abortSignal: request.abortSignal,
       });
@@ -140,7 +140,7 @@ class DirectStep implements AsyncIterableIterator<StepPart, undefined> {
               type: 'finish',
               finishReason: chunk.finishReason.unified,
               rawFinishReason: chunk.finishReason.raw,
-              usage: asLanguageModelUsage(chunk.usage),
+              usage: aiInternals.asLanguageModelUsage(chunk.usage),
             },
           };
         } catch (error) {
@@ -175,9 +175,9 @@ class DirectStep implements AsyncIterableIterator<StepPart, undefined> {
   };
 
   private async toolCall(chunk: LanguageModelV4ToolCall): Promise<Result> {
-    let call: Awaited<ReturnType<typeof parseToolCall>>;
+    let call: Awaited<ReturnType<typeof aiInternals.parseToolCall>>;
     try {
-      call = await parseToolCall({
+      call = await aiInternals.parseToolCall({
         toolCall: chunk,
         tools: this.request.tools,
         repairToolCall: undefined,

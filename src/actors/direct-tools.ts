@@ -1,7 +1,7 @@
 import type { ToolSet } from 'ai';
-import { prepareTools } from 'ai/internal';
+import { aiInternals } from './ai-internals.js';
 
-type PreparedTools = Awaited<ReturnType<typeof prepareTools>>;
+type PreparedTools = Awaited<ReturnType<typeof aiInternals.prepareTools>>;
 
 interface CacheEntry {
   names: string[];
@@ -26,7 +26,7 @@ const cache = new WeakMap<ToolSet, CacheEntry>();
 export async function prepareToolsOnce(tools: ToolSet): Promise<PreparedTools> {
   const cached = cache.get(tools);
   if (cached !== undefined && isUnchanged(cached, tools)) return cached.prepared?.slice();
-  const prepared = await prepareTools({ tools });
+  const prepared = await aiInternals.prepareTools({ tools });
   const names = Object.keys(tools);
   const values = names.map((name) => tools[name]);
   if (values.every((tool) => typeof tool?.description !== 'function')) {

@@ -1,6 +1,5 @@
 import { asSchema, executeTool, safeValidateTypes } from '@ai-sdk/provider-utils';
 import type { ModelMessage, Tool } from 'ai';
-import { createToolModelOutput } from 'ai/internal';
 import type { AnyActorRef } from 'xstate';
 import { errorMessage } from '../errors/error-message.js';
 import { errorAnswer, type ToolAnswer } from '../machines/history.js';
@@ -11,6 +10,7 @@ import type { AgentRuntime } from '../runtime.js';
 import { asSubagentEvent } from '../subagents/subagent-event.js';
 import { toolScope, type ToolScope } from '../subagents/tool-scope.js';
 import type { StepToolCall } from './step.js';
+import { toolModelOutput } from './ai-internals.js';
 
 /** What every tool call of one step shares. */
 export interface ToolStepScope {
@@ -71,7 +71,7 @@ export async function runToolCall(
 
   const modelOutput = outcome.isError
     ? errorAnswer(call, errorText(outcome.output)).output
-    : await createToolModelOutput({ toolCallId: call.toolCallId, input: call.input, output: outcome.output, tool, errorMode: 'none' });
+    : await toolModelOutput({ toolCallId: call.toolCallId, input: call.input, output: outcome.output, tool });
   return {
     index: input.index,
     answer: {
