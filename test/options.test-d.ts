@@ -27,5 +27,16 @@ describe('AgentOptions and its zod schema', () => {
     expectTypeOf<Parsed['transformContext']>().toEqualTypeOf<AgentOptions['transformContext']>();
     expectTypeOf<NonNullable<Parsed['retry']>>().toExtend<NonNullable<AgentOptions['retry']>>();
     expectTypeOf<NonNullable<Parsed['doomLoop']>>().toEqualTypeOf<NonNullable<AgentOptions['doomLoop']>>();
+    // Options whose schema is looser than the type (functions checked as functions, messages by shape):
+    // every value the type allows passes the schema.
+    expectTypeOf<AgentOptions['instructions']>().toExtend<Parsed['instructions']>();
+    expectTypeOf<AgentOptions['messages']>().toExtend<Parsed['messages']>();
+    expectTypeOf<AgentOptions['tools']>().toExtend<Parsed['tools']>();
+    expectTypeOf<AgentOptions['stopWhen']>().toExtend<Parsed['stopWhen']>();
+    expectTypeOf<AgentOptions['approval']>().toExtend<Parsed['approval']>();
+    expectTypeOf<AgentOptions['hooks']>().toExtend<Parsed['hooks']>();
+    expectTypeOf<AgentOptions['truncation']>().toExtend<Parsed['truncation']>();
+    expectTypeOf<AgentOptions['compaction']>().toExtend<Parsed['compaction']>();
+    expectTypeOf<AgentOptions['inspect']>().toExtend<Parsed['inspect']>();
   });
 });
