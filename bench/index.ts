@@ -11,7 +11,7 @@ import { loopBench } from './loop.js';
 import { memoryBench } from './memory.js';
 import { parallelBench } from './parallel.js';
 import { manyCallsBench } from './many-calls.js';
-import { persistenceBench } from './persistence.js';
+import { historyGrowthBench, persistenceBench } from './persistence.js';
 import { streamBench } from './stream.js';
 import { printTable, type Row } from './support.js';
 
@@ -27,6 +27,7 @@ const benches: Array<[string, () => Promise<Row[]>]> = [
   ['parallel tools', parallelBench],
   ['many tool calls in one step', manyCallsBench],
   ['session append', persistenceBench],
+  ['cost as the history grows', historyGrowthBench],
   ['inspector overhead', inspectorBench],
 ];
 

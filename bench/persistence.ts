@@ -1,16 +1,20 @@
 /**
  * Session append cost: one step written to a file store at 10 and at 1,000
  * messages of history. Nothing is rewritten, so the two should cost the same.
+ * And what users pay: a real agent's one-step run, with and without a store,
+ * at 10 and at 10,000 messages of history (the checkpoint and the step must not
+ * grow with the session).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { ModelMessage } from 'ai';
+import { createAgent } from '../src/agent.js';
 import { fileStore } from '../src/persistence/file-store.js';
 import { SessionRecorder } from '../src/persistence/session-recorder.js';
 import { sessionHeader } from '../src/persistence/session-store.js';
 import { defaultConfig, type AgentContext } from '../src/machines/context.js';
-import { check, median, pairedRatio, ratio, type Row } from './support.js';
+import { check, median, pairedRatio, ratio, textDeltaModel, type Row } from './support.js';
 
 function history(count: number): ModelMessage[] {
   return Array.from({ length: count }, (_, i): ModelMessage =>
@@ -55,6 +59,58 @@ async function primed(dir: string, count: number) {
     await write;
     return performance.now() - started;
   };
+}
+
+/** An agent with `count` messages of history (and a file store when `dir` is given), warmed up; returns the milliseconds of one one-step run. */
+async function agentRun(count: number, dir: string | undefined): Promise<() => Promise<number>> {
+  const agent = createAgent({
+    model: textDeltaModel(1),
+    messages: history(count),
+    ...(dir ? { store: fileStore(dir), sessionId: `agent${count}` } : {}),
+  });
+  await agent.ready();
+  for (let i = 0; i < 3; i++) check((await agent.run('warm up')).outcome === 'completed', 'a warm-up run must complete');
+  return async () => {
+    const started = performance.now();
+    const result = await agent.run('one more');
+    const took = performance.now() - started;
+    check(result.outcome === 'completed' && result.steps === 1, 'a measured run must complete in one step');
+    return took;
+  };
+}
+
+/** Per-run medians of two contestants, interleaved over rounds (the first round warms up). */
+async function interleaved(a: () => Promise<number>, b: () => Promise<number>, rounds = 7, runs = 15): Promise<{ a: number[]; b: number[] }> {
+  const times = { a: [] as number[], b: [] as number[] };
+  for (let round = 0; round < rounds; round++) {
+    const order = round % 2 === 0 ? (['a', 'b'] as const) : (['b', 'a'] as const);
+    for (const name of order) {
+      const run = name === 'a' ? a : b;
+      const perRun: number[] = [];
+      for (let i = 0; i < runs; i++) perRun.push(await run());
+      if (round > 0) times[name].push(median(perRun));
+    }
+  }
+  return times;
+}
+
+export async function historyGrowthBench(): Promise<Row[]> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'loopchart-bench-'));
+  try {
+    const stored = await interleaved(await agentRun(10, dir), await agentRun(10_000, dir));
+    const plain = await interleaved(await agentRun(10, undefined), await agentRun(10_000, undefined));
+    const storedGrowth = pairedRatio(stored.b, stored.a);
+    const plainGrowth = pairedRatio(plain.b, plain.a);
+    const ms = (values: number[]) => `${median(values).toFixed(2)} ms/run`;
+    return [
+      { figure: 'one-step run with fileStore, 10 messages of history', value: ms(stored.a) },
+      { figure: 'one-step run with fileStore, 10,000 messages of history', value: ms(stored.b), ratio: `${ratio(storedGrowth)} the 10-message run`, target: '<= 1.3x', ok: storedGrowth <= 1.3 },
+      { figure: 'one-step run without a store, 10 messages of history', value: ms(plain.a) },
+      { figure: 'one-step run without a store, 10,000 messages of history', value: ms(plain.b), ratio: `${ratio(plainGrowth)} the 10-message run`, target: '<= 1.3x', ok: plainGrowth <= 1.3 },
+    ];
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 }
 
 export async function persistenceBench(): Promise<Row[]> {

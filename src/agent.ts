@@ -20,6 +20,7 @@ import { messageShapeProblem } from './machines/message-shape.js';
 import { parseAgentOptions, type AgentOptions } from './options.js';
 import { errorMessage } from './errors/error-message.js';
 import type { RunError, RunResult } from './result.js';
+import { persistedWithoutHistory } from './persistence/checkpoint-snapshot.js';
 
 /** What `agent.run` accepts: a user text, one message, or several. */
 export type Prompt = string | ModelMessage | ModelMessage[];
@@ -328,7 +329,7 @@ class StatechartAgent implements Agent {
     actor.subscribe({
       next: (snapshot) => {
         if (!this.recorder || actor !== this.current) return;
-        const write = this.recorder.observe(snapshot, () => actor.getPersistedSnapshot());
+        const write = this.recorder.observe(snapshot, () => persistedWithoutHistory(actor));
         write?.catch((error: unknown) => this.onWriteFailure(actor, error));
         this.outbox.settleMacrostep(write);
       },

@@ -7,6 +7,7 @@ import { normalizeStreamProviderError } from './direct-stream-error.js';
 import { prepareToolsOnce } from './direct-tools.js';
 import type { StepFunction, StepPart, StepRequest } from './step.js';
 import { stepToolCall } from './step-tool-call.js';
+import { convertPromptIncrementally } from './incremental-prompt.js';
 
 /**
  * A step that reads the provider stream itself: the same preparation as
@@ -92,8 +93,7 @@ class DirectStep implements AsyncIterableIterator<StepPart, undefined> {
       const prompt = await aiInternals.standardizePrompt({ instructions: request.instructions, messages: request.messages });
       this.instructions = prompt.instructions;
       this.messages = prompt.messages;
-      const promptMessages = await aiInternals.convertToLanguageModelPrompt({
-        prompt: { instructions: prompt.instructions, messages: prompt.messages },
+      const promptMessages = await convertPromptIncrementally(prompt.instructions, prompt.messages, {
         supportedUrls: await model.supportedUrls,
         download: undefined,
         abortSignal: request.abortSignal,

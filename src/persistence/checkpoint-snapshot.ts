@@ -1,4 +1,6 @@
 import type { ModelMessage } from 'ai';
+import type { Actor } from 'xstate';
+import type { AgentMachine } from '../machines/agent-machine.js';
 import { llmInput } from '../machines/agent-setup.js';
 import type { AgentContext } from '../machines/context.js';
 
@@ -26,6 +28,17 @@ export function checkpointSnapshot(persisted: unknown): unknown {
     children[id] = input && 'messages' in input ? { ...child, snapshot: { ...child.snapshot, input: { ...input, messages: [] } } } : child;
   }
   return { ...snapshot, context: { ...snapshot.context, messages: [] }, children };
+}
+
+/**
+ * The actor's persisted snapshot, taken without the history: XState's `getPersistedSnapshot`
+ * copies the whole context (walking every message part for actor references), which at 10,000
+ * messages costs milliseconds per step boundary. The context has no actor references, and the
+ * history is in the session's message records, so it is left out before XState walks anything.
+ */
+export function persistedWithoutHistory(actor: Actor<AgentMachine>): unknown {
+  const snapshot = actor.getSnapshot();
+  return checkpointSnapshot(actor.logic.getPersistedSnapshot({ ...snapshot, context: { ...snapshot.context, messages: [] } }));
 }
 
 /** A checkpoint's snapshot with the history put back, ready for `createActor(machine, { snapshot })`. */

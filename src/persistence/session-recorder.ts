@@ -3,7 +3,6 @@ import type { Outcome } from '../result.js';
 import type { AgentContext } from '../machines/context.js';
 import { stateName } from '../machines/state-name.js';
 export { stateName } from '../machines/state-name.js';
-import { checkpointSnapshot } from './checkpoint-snapshot.js';
 import type { CheckpointRecord, SessionRecord, SessionStore, SessionVersion } from './session-store.js';
 
 /** What `agent.checkpoints()` lists: one step boundary of the session (a checkpoint record without its snapshot). */
@@ -57,7 +56,7 @@ export class SessionRecorder {
    * Called after every macrostep. Returns the write's promise at a step
    * boundary (writes are chained, in order), undefined elsewhere.
    */
-  observe(snapshot: ObservedSnapshot, persisted: () => unknown): Promise<void> | undefined {
+  observe(snapshot: ObservedSnapshot, persisted: () => unknown /* the checkpoint snapshot, history left out */): Promise<void> | undefined {
     const state = stateName(snapshot.value);
     const key = boundaryKey(snapshot, state, this.ended?.runId);
     if (key === undefined || key === this.lastKey) return undefined;
@@ -73,7 +72,7 @@ export class SessionRecorder {
       step: run?.steps ?? 0,
       ...(state === 'idle' && this.ended ? { runId: this.ended.runId, outcome: this.ended.outcome } : {}),
       messageCount: messages.length,
-      snapshot: checkpointSnapshot(persisted()),
+      snapshot: persisted(),
     };
     if (state === 'idle') this.ended = undefined;
     this.list.push(checkpointInfo(checkpoint));

@@ -1,10 +1,10 @@
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { appendFile, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import { tool } from 'ai';
+import { tool, type ModelMessage } from 'ai';
 import { z } from 'zod';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AgentBusyError, createAgent, fileStore, forkSession, SessionFormatError, type AgentEvent, type SessionStore } from '../../src/index.js';
 import { expectValidHistory } from '../support/history.js';
 import { mockModel } from '../support/mock-model.js';
@@ -328,5 +328,21 @@ describe('session files across failures and concurrent openers', () => {
     const run = aborted.run('go');
     aborted.abort('changed my mind');
     expect((await run).outcome).toBe('aborted');
+  });
+});
+
+describe('checkpoint cost', () => {
+  it('a checkpoint neither carries nor walks the history: XState persists a context whose history is already left out', async () => {
+    const history = Array.from({ length: 1_000 }, (_, index): ModelMessage => ({ role: index % 2 ? 'assistant' : 'user', content: `message ${index}` }));
+    const agent = createAgent({ model: mockModel([{ text: ['done'] }]), store: fileStore(dir), sessionId: 'long', messages: history });
+    await agent.ready();
+    const persisted = vi.spyOn(agent.actor.logic, 'getPersistedSnapshot');
+    await agent.run('one more');
+    expect(persisted.mock.calls.length).toBeGreaterThan(0);
+    for (const [snapshot] of persisted.mock.calls) expect(snapshot.context.messages).toEqual([]);
+    const records = (await readFile(path.join(dir, 'long.jsonl'), 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as { type: string; snapshot?: { context: { messages: unknown[] } } });
+    const checkpoints = records.filter((record) => record.type === 'checkpoint');
+    expect(checkpoints.length).toBeGreaterThan(0);
+    for (const checkpoint of checkpoints) expect(checkpoint.snapshot?.context.messages).toEqual([]);
   });
 });

@@ -1,0 +1,67 @@
+import type { LanguageModelV4Prompt } from '@ai-sdk/provider';
+import type { Instructions, ModelMessage } from 'ai';
+import { aiInternals } from './ai-internals.js';
+
+type ConvertOptions = Omit<Parameters<typeof aiInternals.convertToLanguageModelPrompt>[0], 'prompt'>;
+
+interface ConvertedHistory {
+  /** The history this conversion was made from, and how many of its messages it covers. */
+  source: readonly ModelMessage[];
+  count: number;
+  provider: string | undefined;
+  supportedUrls: ConvertOptions['supportedUrls'];
+  converted: LanguageModelV4Prompt;
+}
+
+/** The last conversion of each history, by its last message: the next call's history usually begins with it. */
+const conversions = new WeakMap<ModelMessage, ConvertedHistory>();
+
+/** How far back from the end of a history its previous conversion is looked for (a step adds a few messages). */
+const LOOK_BACK = 16;
+
+/**
+ * The AI SDK's `convertToLanguageModelPrompt`, converting only what was added since the last call.
+ * A history only grows between calls, so the converted messages of its unchanged beginning are
+ * reused and only the new messages are converted: a call's cost no longer grows with the session.
+ * The beginning counts as unchanged only when every message is the same object as before (a
+ * compaction or a `transformContext` makes new ones, and the whole history is converted again),
+ * and never when a tool message would have to merge with one converted earlier.
+ */
+export async function convertPromptIncrementally(
+  instructions: Instructions | undefined,
+  messages: readonly ModelMessage[],
+  options: ConvertOptions,
+  convertToLanguageModelPrompt: typeof aiInternals.convertToLanguageModelPrompt = aiInternals.convertToLanguageModelPrompt,
+): Promise<LanguageModelV4Prompt> {
+  const convert = (part: ModelMessage[], withInstructions: Instructions | undefined) =>
+    convertToLanguageModelPrompt({ ...options, prompt: { instructions: withInstructions, messages: part } });
+  const system = instructions === undefined ? [] : await convert([], instructions);
+  const earlier = reusableConversion(messages, options);
+  let converted: LanguageModelV4Prompt;
+  if (earlier === undefined) converted = await convert([...messages], undefined);
+  else if (earlier.count === messages.length) converted = earlier.converted;
+  else converted = [...earlier.converted, ...(await convert(messages.slice(earlier.count), undefined))];
+  const last = messages.at(-1);
+  if (last !== undefined) {
+    conversions.set(last, { source: messages, count: messages.length, provider: options.provider, supportedUrls: options.supportedUrls, converted });
+  }
+  return [...system, ...converted];
+}
+
+function reusableConversion(messages: readonly ModelMessage[], options: ConvertOptions): ConvertedHistory | undefined {
+  for (let index = messages.length - 1; index >= Math.max(0, messages.length - LOOK_BACK); index--) {
+    const earlier = conversions.get(messages[index]!);
+    if (earlier === undefined) continue;
+    if (earlier.count !== index + 1 || earlier.provider !== options.provider || earlier.supportedUrls !== options.supportedUrls) return undefined;
+    if (!sameMessages(earlier.source, messages, earlier.count)) return undefined;
+    // The AI SDK merges consecutive tool messages into one: that merge cannot span two conversions.
+    if (earlier.converted.at(-1)?.role === 'tool' && messages[earlier.count]?.role === 'tool') return undefined;
+    return earlier;
+  }
+  return undefined;
+}
+
+function sameMessages(a: readonly ModelMessage[], b: readonly ModelMessage[], count: number): boolean {
+  for (let index = 0; index < count; index++) if (a[index] !== b[index]) return false;
+  return true;
+}

@@ -1,0 +1,53 @@
+import type { ModelMessage } from 'ai';
+import * as internal from 'ai/internal';
+import { describe, expect, it } from 'vitest';
+import { convertPromptIncrementally } from '../src/actors/incremental-prompt.js';
+
+const options = { supportedUrls: {}, download: undefined, abortSignal: undefined, provider: 'mock' };
+const full = (instructions: string | undefined, messages: ModelMessage[]) =>
+  internal.convertToLanguageModelPrompt({ ...options, prompt: { instructions, messages } });
+
+const call = (id: string): ModelMessage => ({ role: 'assistant', content: [{ type: 'tool-call', toolCallId: id, toolName: 'read', input: { path: id } }] });
+const result = (id: string): ModelMessage => ({ role: 'tool', content: [{ type: 'tool-result', toolCallId: id, toolName: 'read', output: { type: 'text', value: `file ${id}` } }] });
+
+describe('convertPromptIncrementally', () => {
+  it('gives what the AI SDK gives for the whole history, step after step, converting only what was added', async () => {
+    let history: ModelMessage[] = [{ role: 'user', content: 'read a and b' }];
+    for (const id of ['a', 'b', 'c']) {
+      expect(await convertPromptIncrementally('Be brief.', history, options)).toEqual(await full('Be brief.', history));
+      history = [...history, call(id), result(id)];
+    }
+  });
+
+  it('converts only the messages added since the last call', async () => {
+    const converted: number[] = [];
+    const counting: typeof internal.convertToLanguageModelPrompt = (args) => (converted.push(args.prompt.messages.length), internal.convertToLanguageModelPrompt(args));
+    const history: ModelMessage[] = Array.from({ length: 100 }, (_, index) => ({ role: index % 2 ? 'assistant' : 'user', content: `m${index}` }));
+    await convertPromptIncrementally(undefined, history, options, counting);
+    const longer = [...history, call('a'), result('a')];
+    expect(await convertPromptIncrementally(undefined, longer, options, counting)).toEqual(await full(undefined, longer));
+    expect(converted).toEqual([100, 2]);
+  });
+
+  it('converts the whole history again when its beginning changed (a compaction made new messages)', async () => {
+    const history: ModelMessage[] = [{ role: 'user', content: 'first' }, call('a'), result('a'), { role: 'user', content: 'second' }];
+    await convertPromptIncrementally(undefined, history, options);
+    const compacted: ModelMessage[] = [{ role: 'user', content: 'Summary: read a.' }, ...history.slice(3)];
+    expect(await convertPromptIncrementally(undefined, compacted, options)).toEqual(await full(undefined, compacted));
+  });
+
+  it('never merges a new tool message into one converted earlier, as the AI SDK merges consecutive tool messages', async () => {
+    const history: ModelMessage[] = [{ role: 'user', content: 'go' }, call('a'), result('a')];
+    await convertPromptIncrementally(undefined, history, options);
+    const more = [...history, result('z')];
+    expect(await convertPromptIncrementally(undefined, more, options)).toEqual(await full(undefined, more));
+  });
+
+  it('does not reuse a conversion made for another provider', async () => {
+    const history: ModelMessage[] = [{ role: 'user', content: 'hi' }];
+    await convertPromptIncrementally(undefined, history, options);
+    const other = { ...options, provider: 'other' };
+    const longer = [...history, { role: 'assistant', content: 'hello' } as ModelMessage];
+    expect(await convertPromptIncrementally(undefined, longer, other)).toEqual(await internal.convertToLanguageModelPrompt({ ...other, prompt: { instructions: undefined, messages: longer } }));
+  });
+});
