@@ -13,6 +13,7 @@ const packageEntries = {
   'loopchart/text-tools': './src/middleware/index.ts',
   'loopchart/machine': './src/machines/index.ts',
   'loopchart/ai-sdk': './src/interop/index.ts',
+  'loopchart/postgres': './src/persistence/postgres-index.ts',
 };
 
 /** Tests that run an agent end to end: they run once per step implementation. */

@@ -9,7 +9,7 @@ import { restoreSnapshot } from './persistence/checkpoint-snapshot.js';
 import type { CheckpointInfo } from './persistence/session-recorder.js';
 import { SessionRecorder } from './persistence/session-recorder.js';
 import { replaySession } from './persistence/session-replay.js';
-import { sessionHeader, type SessionStore } from './persistence/session-store.js';
+import { LeaseLostError, sessionHeader, type SessionLease, type SessionStore } from './persistence/session-store.js';
 import type { AgentEvent } from './events.js';
 import { agentMachine, type AgentMachine } from './machines/agent-machine.js';
 import type { AgentConfig, AgentMachineInput } from './machines/context.js';
@@ -31,6 +31,11 @@ export class AgentBusyError extends Error {
   constructor() {
     super('A run is already active on this agent: wait for it, abort it, or use steer() or followUp() to add to it.');
   }
+}
+
+/** A `run()` that was waiting for approval when its agent was disposed: the run stays in the session, to be continued where it is opened next. */
+export class AgentDisposedError extends Error {
+  override readonly name = 'AgentDisposedError';
 }
 
 /** Thrown by `approve`/`deny` for an id that does not wait for an answer. */
@@ -94,6 +99,25 @@ export interface Agent<TOOLS extends ToolSet = ToolSet> {
   resume(): Promise<RunResult | undefined>;
   /** The session's step boundaries so far (with a `store`), oldest first. */
   checkpoints(): CheckpointInfo[];
+  /**
+   * Resolves once every step boundary reached so far is in the store (at once without a store).
+   * A write that failed has already ended its run `failed`; `settled()` does not reject for it.
+   */
+  settled(): Promise<void>;
+  /**
+   * Stops the agent for good: an active run is aborted and awaited, except one that waits for
+   * approval, which stays in the session as it is (its `run()` rejects with `AgentDisposedError`)
+   * to be continued by whichever agent opens the session next. Then waits for the writes
+   * (`settled()`), stops the actor and releases the session's lease.
+   *
+   * @example
+   * ```ts
+   * const agent = createAgent({ model, store, sessionId: 'chat-42', lease: { owner: 'worker-1' } });
+   * await agent.run('hello');
+   * await agent.dispose(); // another worker may take the session now
+   * ```
+   */
+  dispose(): Promise<void>;
 }
 
 /**
@@ -115,6 +139,22 @@ export function createAgent<TOOLS extends ToolSet = ToolSet>(options: AgentOptio
   const validated = parseAgentOptions(options);
   // The agent runs any ToolSet; TOOLS only types what comes out (events$, tools).
   return new StatechartAgent(validated) as unknown as Agent<TOOLS>;
+}
+
+/** What `advanceSession` needs of an agent beyond its public API: the session's request ids and the lease's epoch. */
+export interface SessionControl {
+  /** Whether an input with this request id was already applied to the session. */
+  hasApplied(requestId: string): boolean;
+  /** Records that the input with this request id is being applied: the next checkpoint stores it. */
+  noteRequest(requestId: string): void;
+  /** The epoch of the lease the agent holds, if any. */
+  readonly epoch: number | undefined;
+}
+
+/** The session control of an agent made by `createAgent` with a store (after `ready()`). */
+export function sessionControlOf(agent: Agent): SessionControl {
+  if (!(agent instanceof StatechartAgent)) throw new TypeError('expected an agent made by createAgent');
+  return agent.sessionControl();
 }
 
 /** Where a sub-agent runs: as a child of the tool runner that calls it, one level deeper. */
@@ -147,6 +187,11 @@ class StatechartAgent implements Agent {
   private readonly beforeOpen: Array<() => void> = [];
   /** The run a restored session was in the middle of. */
   private resumed: Promise<RunResult> | undefined;
+  /** The session's lease while this agent holds it (`lease` option). */
+  private lease: SessionLease | undefined;
+  private renewTimer: ReturnType<typeof setInterval> | undefined;
+  private disposed: Promise<void> | undefined;
+  private rejectPending: ((error: Error) => void) | undefined;
 
   constructor(
     private readonly options: AgentOptions,
@@ -189,25 +234,110 @@ class StatechartAgent implements Agent {
     return this.recorder?.checkpoints ?? [];
   }
 
+  sessionControl(): SessionControl {
+    const recorder = () => {
+      if (!this.recorder) throw new Error('the agent has no open session: create it with a store and await ready()');
+      return this.recorder;
+    };
+    const epoch = () => this.lease?.epoch;
+    return {
+      hasApplied: (requestId) => recorder().hasApplied(requestId),
+      noteRequest: (requestId) => recorder().noteRequest(requestId),
+      get epoch() {
+        return epoch();
+      },
+    };
+  }
+
+  settled(): Promise<void> {
+    return this.opened.then(
+      () => this.recorder?.settled(),
+      () => undefined,
+    );
+  }
+
+  dispose(): Promise<void> {
+    return (this.disposed ??= this.disposeOnce());
+  }
+
+  private async disposeOnce(): Promise<void> {
+    await this.opened.catch(() => undefined);
+    if (this.isRunning && !this.current.getSnapshot().matches({ running: 'awaitingApproval' })) {
+      const ended = new Promise<void>((resolve) => {
+        const subscription = this.events$.subscribe((event) => {
+          if (event.type !== 'run-end') return;
+          subscription.unsubscribe();
+          resolve();
+        });
+      });
+      this.abort('the agent was disposed');
+      await ended;
+    }
+    await this.settled();
+    this.current.stop();
+    this.rejectPending?.(new AgentDisposedError('the agent was disposed while its run waited for approval; the run stays in the session, to be continued where it is opened next'));
+    this.pending = undefined;
+    this.rejectPending = undefined;
+    clearInterval(this.renewTimer);
+    const lease = this.lease;
+    this.lease = undefined;
+    if (lease) await this.options.store?.leases?.release(lease);
+  }
+
+  /** Takes the session's lease and keeps renewing it; a lease taken by another owner ends the run. */
+  private async holdLease(store: SessionStore, sessionId: string): Promise<number | undefined> {
+    const leaseOptions = this.options.lease;
+    if (!leaseOptions || !store.leases) return undefined;
+    const leases = store.leases;
+    const ttlMs = leaseOptions.ttlMs ?? 30_000;
+    this.lease = await leases.acquire(sessionId, leaseOptions.owner, ttlMs);
+    this.renewTimer = setInterval(() => {
+      const held = this.lease;
+      if (!held) return;
+      leases.renew(held, ttlMs).then(
+        (renewed) => {
+          if (this.lease === held) this.lease = renewed;
+        },
+        (error: unknown) => {
+          // A store that is briefly unreachable is tried again at the next tick; the epoch fences any write meanwhile.
+          if (!(error instanceof LeaseLostError)) return;
+          clearInterval(this.renewTimer);
+          this.lease = undefined;
+          this.onWriteFailure(this.current, error);
+        },
+      );
+    }, Math.max(50, Math.floor(ttlMs / 3)));
+    this.renewTimer.unref?.();
+    return this.lease.epoch;
+  }
+
   /** Loads the session (or starts it), then starts the actor from its last checkpoint. */
   private async openSession(store: SessionStore, sessionId: string): Promise<void> {
+    const epoch = await this.holdLease(store, sessionId);
+    const fence = epoch !== undefined ? { epoch } : {};
     const log = await store.read(sessionId);
     if (!log) {
       const version = await store.create(sessionHeader(sessionId));
-      this.recorder = new SessionRecorder(store, sessionId, { messages: [], checkpoints: [], ...(version !== undefined ? { version } : {}) });
+      this.recorder = new SessionRecorder(store, sessionId, { messages: [], checkpoints: [], ...(version !== undefined ? { version } : {}), ...fence });
       this.current = this.startActor({ messages: this.options.messages ?? [] });
       return;
     }
     for (const warning of log.warnings) this.outbox.push({ type: 'session-warning', sessionId, message: warning });
     const replayed = replaySession(log.records);
-    this.recorder = new SessionRecorder(store, sessionId, { ...replayed, version: log.version });
+    this.recorder = new SessionRecorder(store, sessionId, { ...replayed, version: log.version, ...fence });
     if (!replayed.last) {
       this.current = this.startActor({ messages: replayed.messages });
       return;
     }
     const snapshot = restoreSnapshot(replayed.last.snapshot, replayed.messages, this.config);
-    if (replayed.last.state !== 'idle') this.resumed = new Promise<RunResult>((resolve) => (this.pending = resolve));
-    this.current = this.startActor({ messages: replayed.messages, snapshot });
+    if (replayed.last.state !== 'idle') {
+      this.resumed = new Promise<RunResult>((resolve, reject) => {
+        this.pending = resolve;
+        this.rejectPending = reject;
+      });
+      this.resumed.catch(() => undefined);
+    }
+    this.current = this.startActor({ messages: replayed.messages, snapshot }, (actor) => this.recorder?.restoredAt(actor.getSnapshot()));
   }
 
   get actor(): Actor<AgentMachine> {
@@ -231,6 +361,7 @@ class StatechartAgent implements Agent {
   }
 
   run(prompt: Prompt): Promise<RunResult> {
+    if (this.disposed) return Promise.reject(new AgentDisposedError('the agent was disposed: create another to go on with the session'));
     let messages: ModelMessage[];
     try {
       messages = toMessages(prompt);
@@ -254,6 +385,7 @@ class StatechartAgent implements Agent {
       return;
     }
     this.pending = resolve;
+    this.rejectPending = reject;
     this.startRun(messages);
   }
 
@@ -323,8 +455,9 @@ class StatechartAgent implements Agent {
     });
   }
 
-  private startActor(from: { messages: ModelMessage[]; snapshot?: unknown }): Actor<AgentMachine> {
+  private startActor(from: { messages: ModelMessage[]; snapshot?: unknown }, beforeStart?: (actor: Actor<AgentMachine>) => void): Actor<AgentMachine> {
     const actor = this.createActorFrom(from);
+    beforeStart?.(actor);
     actor.on('*', (event) => this.onMachineEvent(event));
     actor.subscribe({
       next: (snapshot) => {
@@ -381,6 +514,7 @@ class StatechartAgent implements Agent {
   private settle(result: RunResult): void {
     const resolve = this.pending;
     this.pending = undefined;
+    this.rejectPending = undefined;
     resolve?.(result);
   }
 

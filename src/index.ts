@@ -1,8 +1,9 @@
 // The root: the agent, its options, events, results, stores and errors. The rest is in subpaths:
 // loopchart/test, loopchart/tools, loopchart/report, loopchart/inspect, loopchart/text-tools,
-// loopchart/machine and loopchart/ai-sdk (see docs/embedding.md).
-export { createAgent, AgentBusyError, ApprovalError, type Agent, type Prompt } from './agent.js';
-export { AgentOptionsError, type AgentOptions, type AgentTimeout, type InspectionObserver } from './options.js';
+// loopchart/machine, loopchart/ai-sdk, loopchart/postgres, loopchart/redis and loopchart/dbos
+// (see docs/embedding.md and docs/scale-out.md).
+export { createAgent, AgentBusyError, AgentDisposedError, ApprovalError, type Agent, type Prompt } from './agent.js';
+export { AgentOptionsError, type AgentOptions, type AgentTimeout, type InspectionObserver, type LeaseOptions } from './options.js';
 export type { ApprovalPolicy, ApprovalRules, ApprovalRule, ApprovalFunction, ApprovalDecision, ApprovalContext } from './approval/approval-policy.js';
 export type { AgentHooks, BeforeLLMCallArgs, AfterLLMCallArgs, BeforeToolCallArgs, AfterToolCallArgs, LLMCallReplacements, BeforeToolCallDecision, ToolResultReplacement } from './callbacks.js';
 export type { AgentEvent, AgentEventType } from './events.js';
@@ -23,7 +24,12 @@ export {
   SessionFormatError,
   SessionConflictError,
   SessionMissingError,
+  LeaseHeldError,
+  LeaseLostError,
   type SessionVersion,
+  type AppendOptions,
+  type SessionLease,
+  type SessionLeases,
   SESSION_FORMAT,
   SESSION_FORMAT_VERSION,
   type SessionStore,
@@ -34,3 +40,5 @@ export {
   type HistoryRecord,
   type CheckpointRecord,
 } from './persistence/session-store.js';
+export { advanceSession, SessionInputError, type AdvanceSessionOptions, type AdvanceSessionResult, type SessionInput } from './scale/advance-session.js';
+export type { PendingApproval } from './machines/approval-updates.js';

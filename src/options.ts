@@ -117,6 +117,15 @@ export interface AgentOptions<TOOLS extends ToolSet = ToolSet> {
   store?: SessionStore;
   /** The session to start or resume (with `store`). Default: a new random id. */
   sessionId?: string;
+  /**
+   * Hold the session's lease while the agent has it open (with a `store` that has `leases`, as
+   * `fileStore` and `pgStore` do): taken before the session is read, renewed every third of `ttlMs`,
+   * released by `dispose()`. Every write is fenced with the lease's epoch, so if another owner
+   * takes the session (this process paused past the lease), the next write is refused and the run
+   * ends `failed` (`session-write`) instead of writing over the new owner.
+   * `createAgent` rejects `ready()` and `run()` with `LeaseHeldError` while another owner holds it.
+   */
+  lease?: LeaseOptions;
   /** An XState inspection observer (for example the Stately inspector's `inspector.inspect`). */
   inspect?: InspectionObserver;
   /**
@@ -276,6 +285,13 @@ export const agentOptionsSchema = z
       )
       .optional(),
     sessionId: z.string().regex(/^[A-Za-z0-9._-]{1,128}$/, 'expected 1-128 letters, digits, dots, dashes or underscores').optional(),
+    lease: z
+      .object({
+        owner: z.string().min(1, 'expected the name of this worker or process'),
+        ttlMs: z.number().int().min(100, 'expected at least 100 ms').optional(),
+      })
+      .strict()
+      .optional(),
     inspect: z
       .custom<InspectionObserver>((value) => typeof value === 'function' || (isObject(value) && typeof value.next === 'function'), {
         message: 'expected an XState inspection observer (a function or an object with next())',
@@ -287,7 +303,19 @@ export const agentOptionsSchema = z
   .refine((options) => options.sessionId === undefined || options.store !== undefined, {
     message: 'sessionId needs a store to keep the session in',
     path: ['sessionId'],
+  })
+  .refine((options) => options.lease === undefined || options.store?.leases !== undefined, {
+    message: 'lease needs a store with leases (fileStore or pgStore)',
+    path: ['lease'],
   });
+
+/** How an agent holds its session's lease (`AgentOptions.lease`). */
+export interface LeaseOptions {
+  /** Who holds it: this worker's name, unique among the processes sharing the store. */
+  owner: string;
+  /** How long the lease lasts without a renewal (the time another worker waits after this one dies). Default 30,000 ms. */
+  ttlMs?: number;
+}
 
 /** Thrown by `createAgent` for invalid options; `issues` names each bad option. */
 export class AgentOptionsError extends Error {

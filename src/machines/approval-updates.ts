@@ -74,6 +74,26 @@ export function denyUnanswered(context: AgentContext, message: string): Update {
 }
 
 /** Tool-call ids that wait for `approve`/`deny` right now. */
+/** A tool call that waits for a person's answer. */
+export interface PendingApproval {
+  toolCallId: string;
+  toolName: string;
+  input: unknown;
+  /** The policy asked, or the call repeated into a doom loop. */
+  reason: ApprovalState['reason'];
+}
+
+/** The calls of the step that wait for an answer, in call order. */
+export function pendingApprovals(context: AgentContext): PendingApproval[] {
+  const run = context.run;
+  if (!run?.approvals) return [];
+  const calls = stepCalls(run);
+  return run.approvals.flatMap((approval, index) => {
+    const call = calls[index];
+    return isUnanswered(approval) && call ? [{ toolCallId: call.toolCallId, toolName: call.toolName, input: call.input, reason: approval.reason }] : [];
+  });
+}
+
 export function pendingApprovalIds(context: AgentContext): string[] {
   const run = context.run;
   if (!run?.approvals) return [];

@@ -1,13 +1,17 @@
-import { closeSync, constants, fstatSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readFileSync, readSync, writeSync } from 'node:fs';
+import { closeSync, constants, fstatSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readFileSync, readSync, renameSync, writeFileSync, writeSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { redact } from '../secrets/redact.js';
 import { decodeLog, encodeLine } from './jsonl.js';
 import { withFileLock } from './file-lock.js';
+import { leaseRules, type LeaseRow } from './lease-rules.js';
 import {
   SessionConflictError,
   SessionMissingError,
+  type AppendOptions,
   type SessionHeader,
+  type SessionLease,
+  type SessionLeases,
   type SessionLog,
   type SessionRecord,
   type SessionStore,
@@ -84,6 +88,11 @@ function fileOf(dir: string, sessionId: string): string {
  * two processes cannot both pass it; a lock left by a killed process is taken
  * over.
  *
+ * Leases (`store.leases`, used by `createAgent({ lease })` and `advanceSession`) live beside the
+ * session in `<id>.jsonl.lease` and are read and changed under the same lock as appends, so a
+ * fenced append (`epoch`) and an acquisition by another process cannot interleave. Expiry is by
+ * this machine's clock: processes sharing the directory share the clock.
+ *
  * @example
  * ```ts
  * const agent = createAgent({ model, tools, store: fileStore('.sessions'), sessionId: 'chat-42' });
@@ -120,9 +129,11 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): SessionS
       }
       return bytes.length;
     },
-    async append(sessionId: string, records: SessionRecord[], appendOptions: { after?: SessionVersion } = {}): Promise<SessionVersion | void> {
+    leases: fileLeases(dir),
+    async append(sessionId: string, records: SessionRecord[], appendOptions: AppendOptions = {}): Promise<SessionVersion | void> {
       const file = fileOf(dir, sessionId);
       return withFileLock(`${file}.lock`, () => {
+        leaseRules.checkWrite(sessionId, readLease(file), appendOptions.epoch, Date.now());
         let fd: number;
         try {
           // No O_CREAT: a session file deleted while open is not recreated without its header.
@@ -148,6 +159,53 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): SessionS
         } finally {
           closeSync(fd);
         }
+      });
+    },
+  };
+}
+
+function readLease(file: string): LeaseRow | undefined {
+  try {
+    return JSON.parse(readFileSync(`${file}.lease`, 'utf8')) as LeaseRow;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+/** Written whole and renamed into place, so a reader never sees half a lease. */
+function writeLease(file: string, row: LeaseRow): void {
+  const temporary = `${file}.lease.${process.pid}.tmp`;
+  writeFileSync(temporary, JSON.stringify(row), { mode: FILE_MODE });
+  renameSync(temporary, `${file}.lease`);
+}
+
+function fileLeases(dir: string): SessionLeases {
+  const underLock = <T>(sessionId: string, change: (file: string) => T): T => {
+    const file = fileOf(dir, sessionId);
+    mkdirSync(dir, { recursive: true, mode: DIR_MODE });
+    return withFileLock(`${file}.lock`, () => change(file));
+  };
+  const toRow = (lease: SessionLease): LeaseRow => ({ owner: lease.owner, epoch: lease.epoch, expiresAt: lease.expiresAt });
+  return {
+    async acquire(sessionId, owner, ttlMs) {
+      return underLock(sessionId, (file) => {
+        const lease = leaseRules.acquire(sessionId, readLease(file), owner, ttlMs, Date.now());
+        writeLease(file, toRow(lease));
+        return lease;
+      });
+    },
+    async renew(lease, ttlMs) {
+      return underLock(lease.sessionId, (file) => {
+        const renewed = leaseRules.renew(readLease(file), lease, ttlMs, Date.now());
+        writeLease(file, toRow(renewed));
+        return renewed;
+      });
+    },
+    async release(lease) {
+      underLock(lease.sessionId, (file) => {
+        const released = leaseRules.release(readLease(file), lease);
+        if (released) writeLease(file, released);
       });
     },
   };

@@ -31,14 +31,23 @@ export function decodeLog(text: string, source: string): SessionLog {
       warnings.push(`${source}: the last line (line ${index + 1}) has no newline; it was read anyway`);
     }
   });
-  const [header, ...records] = parsed as [SessionHeader | undefined, ...SessionRecord[]];
-  if (!header || header.type !== 'header' || header.format !== SESSION_FORMAT) {
+  const [header, ...records] = parsed as [unknown, ...SessionRecord[]];
+  checkSessionHeader(header, source);
+  return { header, records, warnings };
+}
+
+/**
+ * That `header` starts a session this version reads.
+ * @throws SessionFormatError when it is not a loopchart header, or of another format version.
+ */
+export function checkSessionHeader(header: unknown, source: string): asserts header is SessionHeader {
+  const candidate = header as Partial<SessionHeader> | undefined;
+  if (!candidate || candidate.type !== 'header' || candidate.format !== SESSION_FORMAT) {
     throw new SessionFormatError(`${source}: not a loopchart session (no "${SESSION_FORMAT}" header on line 1)`);
   }
-  if (header.version !== SESSION_FORMAT_VERSION) {
+  if (candidate.version !== SESSION_FORMAT_VERSION) {
     throw new SessionFormatError(
-      `${source}: session format version ${String(header.version)} is not supported by this loopchart (it reads version ${SESSION_FORMAT_VERSION})`,
+      `${source}: session format version ${String(candidate.version)} is not supported by this loopchart (it reads version ${SESSION_FORMAT_VERSION})`,
     );
   }
-  return { header, records, warnings };
 }

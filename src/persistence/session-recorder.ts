@@ -30,14 +30,22 @@ export class SessionRecorder {
   private chain: Promise<void> = Promise.resolve();
   /** The session as this writer last read or wrote it: the store refuses an append once someone else wrote. */
   private version: SessionVersion | undefined;
+  /** The epoch of the lease this writer holds: the store refuses its appends once another owner took the lease. */
+  private readonly epoch: number | undefined;
+  /** Request ids of inputs applied since the last checkpoint: the next one records them. */
+  private requests: string[] = [];
+  /** Every request id a checkpoint of this session recorded. */
+  private readonly applied: Set<string>;
 
   constructor(
     private readonly store: SessionStore,
     private readonly sessionId: string,
-    restored: { messages: ModelMessage[]; checkpoints: CheckpointRecord[]; version?: SessionVersion | undefined },
+    restored: { messages: ModelMessage[]; checkpoints: CheckpointRecord[]; version?: SessionVersion | undefined; epoch?: number },
   ) {
     this.written = restored.messages;
     this.version = restored.version;
+    this.epoch = restored.epoch;
+    this.applied = new Set(restored.checkpoints.flatMap((checkpoint) => checkpoint.requestIds ?? []));
     this.list = restored.checkpoints.map(checkpointInfo);
     const last = restored.checkpoints.at(-1);
     if (last) this.lastKey = `${last.state}|${last.runId ?? ''}|${last.step}|restored`;
@@ -45,6 +53,26 @@ export class SessionRecorder {
 
   get checkpoints(): CheckpointInfo[] {
     return this.list.slice();
+  }
+
+  /** The agent restarted from the last checkpoint: that snapshot is already written, so it is not a new boundary. */
+  restoredAt(snapshot: ObservedSnapshot): void {
+    this.lastKey = boundaryKey(snapshot, stateName(snapshot.value), undefined) ?? this.lastKey;
+  }
+
+  /** Resolves once every write started so far has landed or failed. */
+  settled(): Promise<void> {
+    return this.chain;
+  }
+
+  /** Whether an input with this request id was applied: a checkpoint recorded it, or it waits for the next one. */
+  hasApplied(requestId: string): boolean {
+    return this.applied.has(requestId) || this.requests.includes(requestId);
+  }
+
+  /** An input with this request id was applied: the next checkpoint records it. */
+  noteRequest(requestId: string): void {
+    this.requests.push(requestId);
   }
 
   /** The outcome of the run that just ended, for the checkpoint taken as the machine returns to idle. */
@@ -73,7 +101,9 @@ export class SessionRecorder {
       ...(state === 'idle' && this.ended ? { runId: this.ended.runId, outcome: this.ended.outcome } : {}),
       messageCount: messages.length,
       snapshot: persisted(),
+      ...(this.requests.length > 0 ? { requestIds: this.requests } : {}),
     };
+    this.requests = [];
     if (state === 'idle') this.ended = undefined;
     this.list.push(checkpointInfo(checkpoint));
     // Writes run one after another; what a write adds is decided when its turn comes, from what the
@@ -81,11 +111,15 @@ export class SessionRecorder {
     const write = this.chain.then(async () => {
       const version = await this.store.append(this.sessionId, [...this.messageRecords(messages), checkpoint], {
         ...(this.version !== undefined ? { after: this.version } : {}),
+        ...(this.epoch !== undefined ? { epoch: this.epoch } : {}),
       });
       if (version !== undefined) this.version = version;
       this.written = messages;
+      for (const requestId of checkpoint.requestIds ?? []) this.applied.add(requestId);
     });
     this.chain = write.catch(() => {
+      // The inputs it recorded were not written: they go with the next checkpoint.
+      this.requests.unshift(...(checkpoint.requestIds ?? []));
       const index = this.list.findIndex((info) => info.id === checkpoint.id);
       if (index >= 0) this.list.splice(index, 1);
     });

@@ -44,6 +44,11 @@ export interface CheckpointRecord {
   /** The history's length at this checkpoint. */
   messageCount: number;
   snapshot: unknown;
+  /**
+   * The request ids of the inputs (`advanceSession`) this checkpoint is the first to reflect: an
+   * engine that retries a step with the same id finds it here and does not apply the input twice.
+   */
+  requestIds?: string[];
 }
 
 export type SessionRecord = MessageRecord | HistoryRecord | CheckpointRecord;
@@ -82,7 +87,69 @@ export interface SessionStore {
   /** Starts a session and resolves with its version. Throws when it exists already. */
   create(header: SessionHeader): Promise<SessionVersion | void>;
   /** Appends records and resolves with the session's new version (when the store keeps versions). */
-  append(sessionId: string, records: SessionRecord[], options?: { after?: SessionVersion }): Promise<SessionVersion | void>;
+  append(sessionId: string, records: SessionRecord[], options?: AppendOptions): Promise<SessionVersion | void>;
+  /** Leases with fencing, for stores that several processes share (`fileStore`, `pgStore`). */
+  leases?: SessionLeases;
+}
+
+export interface AppendOptions {
+  /** The version this writer last read or wrote: refused with `SessionConflictError` when the session changed since. */
+  after?: SessionVersion;
+  /**
+   * The epoch of the lease this writer holds: refused with `LeaseLostError` when another owner
+   * has acquired the session's lease since (checked in the same transaction as the write).
+   */
+  epoch?: number;
+}
+
+/** One owner's hold on a session. */
+export interface SessionLease {
+  sessionId: string;
+  owner: string;
+  /** Grows by one at every acquisition: a write fenced with an older epoch is refused. */
+  epoch: number;
+  /** When the lease lapses unless renewed (ms since the epoch, by the store's clock). */
+  expiresAt: number;
+}
+
+/**
+ * Leases on sessions: at most one owner holds a session at a time, and every
+ * acquisition raises the session's epoch, so a writer that lost its lease (a
+ * paused or partitioned worker whose lease lapsed and was taken) is refused at
+ * its next append (`AppendOptions.epoch`) and stops instead of writing over
+ * the new owner.
+ */
+export interface SessionLeases {
+  /**
+   * Takes the session's lease for `ttlMs`: free, lapsed or already this owner's (a restarted
+   * worker) — each raises the epoch. The session need not exist yet.
+   * @throws LeaseHeldError when another owner holds an unexpired lease.
+   */
+  acquire(sessionId: string, owner: string, ttlMs: number): Promise<SessionLease>;
+  /**
+   * Extends the lease by `ttlMs` from now. A lapsed lease that nobody took since is renewed.
+   * @throws LeaseLostError when another owner acquired it since (the epoch moved on).
+   */
+  renew(lease: SessionLease, ttlMs: number): Promise<SessionLease>;
+  /** Lets the lease go at once (the epoch stays); a lease already lost is left alone. */
+  release(lease: SessionLease): Promise<void>;
+}
+
+/** Another owner holds the session's lease. */
+export class LeaseHeldError extends Error {
+  override readonly name = 'LeaseHeldError';
+  constructor(
+    readonly sessionId: string,
+    readonly holder: string,
+    readonly expiresAt: number,
+  ) {
+    super(`session ${sessionId} is leased by ${holder} until ${new Date(expiresAt).toISOString()}`);
+  }
+}
+
+/** This writer's lease was taken by another owner: it must stop; nothing was written. */
+export class LeaseLostError extends Error {
+  override readonly name = 'LeaseLostError';
 }
 
 /** A session log this version cannot read: another format version, or a corrupt line that is not the last. */

@@ -1,0 +1,228 @@
+import type { Pool, PoolClient } from 'pg';
+import { redact } from '../secrets/redact.js';
+import { checkSessionHeader } from './jsonl.js';
+import { leaseRules, type LeaseRow } from './lease-rules.js';
+import {
+  SessionConflictError,
+  SessionMissingError,
+  type AppendOptions,
+  type SessionHeader,
+  type SessionLease,
+  type SessionLeases,
+  type SessionLog,
+  type SessionRecord,
+  type SessionStore,
+  type SessionVersion,
+} from './session-store.js';
+
+export interface PgStoreOptions {
+  /** The Postgres schema that holds loopchart's three tables (created when missing). Default `public`. */
+  schema?: string;
+  /** Secrets (API keys) to keep out of the rows: every occurrence in what is written is replaced by `[redacted]`. */
+  redact?: readonly string[];
+}
+
+const IDENTIFIER = /^[a-z_][a-z0-9_]{0,62}$/;
+
+/** Sessions, their records and their leases: the same content, format and rules as `fileStore`'s files. */
+function schemaStatements(schema: string): string[] {
+  return [
+    `CREATE SCHEMA IF NOT EXISTS ${schema}`,
+    `CREATE TABLE IF NOT EXISTS ${schema}.loopchart_sessions (
+       session_id text PRIMARY KEY,
+       header json NOT NULL,
+       record_count bigint NOT NULL DEFAULT 0
+     )`,
+    `CREATE TABLE IF NOT EXISTS ${schema}.loopchart_session_records (
+       session_id text NOT NULL REFERENCES ${schema}.loopchart_sessions ON DELETE CASCADE,
+       seq bigint NOT NULL,
+       record json NOT NULL,
+       PRIMARY KEY (session_id, seq)
+     )`,
+    `CREATE TABLE IF NOT EXISTS ${schema}.loopchart_session_leases (
+       session_id text PRIMARY KEY,
+       owner text NOT NULL,
+       epoch bigint NOT NULL,
+       expires_at bigint NOT NULL
+     )`,
+  ];
+}
+
+/** Serialises schema creation across processes (`CREATE TABLE IF NOT EXISTS` races with itself). */
+const SCHEMA_LOCK_KEY = 0x6c6f6f70; // "loop"
+
+/**
+ * A session store on PostgreSQL (the `pg` package's `Pool`): one row per
+ * session, one per record, one per lease, in three tables it creates on first
+ * use. Same contract as `fileStore` — records in append order, `append`
+ * resolves once committed, `SessionConflictError` when another writer wrote
+ * since `after`, `SessionMissingError` for a session that is gone — and the
+ * same session format. A session's version is its record count.
+ *
+ * Leases (`store.leases`) use the database's clock, so workers with skewed
+ * clocks agree on expiry. A fenced append (`epoch`) locks the lease row in the
+ * transaction that writes, so no acquisition can slip between the check and
+ * the write: a worker that lost its lease gets `LeaseLostError` and writes
+ * nothing.
+ *
+ * @example
+ * ```ts
+ * import pg from 'pg';
+ * import { createAgent, pgStore } from 'loopchart';
+ *
+ * const store = pgStore(new pg.Pool({ connectionString: process.env.DATABASE_URL }));
+ * const agent = createAgent({ model, store, sessionId: 'chat-42', lease: { owner: 'worker-1' } });
+ * ```
+ */
+export function pgStore(pool: Pool, options: PgStoreOptions = {}): SessionStore {
+  const schema = options.schema ?? 'public';
+  if (!IDENTIFIER.test(schema)) throw new TypeError(`pgStore: invalid schema name "${schema}" (lowercase letters, digits and underscores)`);
+  const secrets = options.redact ?? [];
+  const encode = (value: unknown) => {
+    const text = JSON.stringify(value);
+    return secrets.length > 0 ? redact(text, secrets) : text;
+  };
+  let ready: Promise<void> | undefined;
+  const ensureSchema = () =>
+    (ready ??= transaction(pool, async (client) => {
+      await client.query('SELECT pg_advisory_xact_lock($1)', [SCHEMA_LOCK_KEY]);
+      for (const statement of schemaStatements(schema)) await client.query(statement);
+    }).catch((error: unknown) => {
+      ready = undefined;
+      throw error;
+    }));
+  const inTransaction = async <T>(work: (client: PoolClient) => Promise<T>): Promise<T> => {
+    await ensureSchema();
+    return transaction(pool, work);
+  };
+  const tables = {
+    sessions: `${schema}.loopchart_sessions`,
+    records: `${schema}.loopchart_session_records`,
+    leases: `${schema}.loopchart_session_leases`,
+  };
+
+  return {
+    async read(sessionId: string): Promise<SessionLog | undefined> {
+      await ensureSchema();
+      // One statement, one snapshot: the header, the count and the records agree.
+      const result = await pool.query<{ header: unknown; record_count: string; record: SessionRecord | null }>(
+        `SELECT s.header, s.record_count, r.record
+           FROM ${tables.sessions} s LEFT JOIN ${tables.records} r USING (session_id)
+          WHERE s.session_id = $1
+          ORDER BY r.seq`,
+        [sessionId],
+      );
+      const first = result.rows[0];
+      if (!first) return undefined;
+      checkSessionHeader(first.header, `session ${sessionId} (Postgres)`);
+      const records = result.rows.flatMap((row) => (row.record === null ? [] : [row.record]));
+      return { header: first.header, records, warnings: [], version: Number(first.record_count) };
+    },
+
+    async create(header: SessionHeader): Promise<SessionVersion> {
+      return inTransaction(async (client) => {
+        const inserted = await client.query(
+          `INSERT INTO ${tables.sessions} (session_id, header) VALUES ($1, $2) ON CONFLICT (session_id) DO NOTHING`,
+          [header.sessionId, encode(header)],
+        );
+        if (inserted.rowCount !== 1) throw new Error(`session ${header.sessionId} exists already`);
+        return 0;
+      });
+    },
+
+    async append(sessionId: string, records: SessionRecord[], appendOptions: AppendOptions = {}): Promise<SessionVersion> {
+      return inTransaction(async (client) => {
+        const session = await client.query<{ record_count: string }>(`SELECT record_count FROM ${tables.sessions} WHERE session_id = $1 FOR UPDATE`, [sessionId]);
+        const row = session.rows[0];
+        if (!row) throw new SessionMissingError(`session ${sessionId} is gone (deleted while the session was open); nothing was written, and it is not recreated`);
+        await client.query('SELECT pg_advisory_xact_lock_shared(hashtext($1))', [leaseLockName(sessionId)]);
+        const { lease, now } = await lockedLease(client, tables.leases, sessionId, 'FOR SHARE');
+        leaseRules.checkWrite(sessionId, lease, appendOptions.epoch, now);
+        const count = Number(row.record_count);
+        if (appendOptions.after !== undefined && count !== Number(appendOptions.after)) {
+          throw new SessionConflictError(
+            `session ${sessionId} was written by another writer since this one read it (${count} records, expected ${String(appendOptions.after)}); nothing was written: open the session again to continue it`,
+          );
+        }
+        if (records.length === 0) return count;
+        await client.query(
+          `INSERT INTO ${tables.records} (session_id, seq, record)
+           SELECT $1, $2::bigint + ordinality, record FROM unnest($3::json[]) WITH ORDINALITY AS t(record, ordinality)`,
+          [sessionId, count, records.map(encode)],
+        );
+        await client.query(`UPDATE ${tables.sessions} SET record_count = $2 WHERE session_id = $1`, [sessionId, count + records.length]);
+        return count + records.length;
+      });
+    },
+
+    leases: pgLeases(inTransaction, tables.leases),
+  };
+}
+
+function pgLeases(inTransaction: <T>(work: (client: PoolClient) => Promise<T>) => Promise<T>, table: string): SessionLeases {
+  const write = (client: PoolClient, sessionId: string, row: LeaseRow) =>
+    client.query(
+      `INSERT INTO ${table} (session_id, owner, epoch, expires_at) VALUES ($1, $2, $3, $4)
+       ON CONFLICT (session_id) DO UPDATE SET owner = EXCLUDED.owner, epoch = EXCLUDED.epoch, expires_at = EXCLUDED.expires_at`,
+      [sessionId, row.owner, row.epoch, Math.round(row.expiresAt)],
+    );
+  return {
+    acquire: (sessionId: string, owner: string, ttlMs: number) =>
+      inTransaction(async (client) => {
+        // A lock on the session id even when it has no lease row yet, so two first acquisitions queue up.
+        await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [leaseLockName(sessionId)]);
+        const { lease, now } = await lockedLease(client, table, sessionId, 'FOR UPDATE');
+        const acquired = leaseRules.acquire(sessionId, lease, owner, ttlMs, now);
+        await write(client, sessionId, acquired);
+        return acquired;
+      }),
+    renew: (held: SessionLease, ttlMs: number) =>
+      inTransaction(async (client) => {
+        const { lease, now } = await lockedLease(client, table, held.sessionId, 'FOR UPDATE');
+        const renewed = leaseRules.renew(lease, held, ttlMs, now);
+        await write(client, held.sessionId, renewed);
+        return renewed;
+      }),
+    release: (held: SessionLease) =>
+      inTransaction(async (client) => {
+        const { lease } = await lockedLease(client, table, held.sessionId, 'FOR UPDATE');
+        const released = leaseRules.release(lease, held);
+        if (released) await write(client, held.sessionId, released);
+      }),
+  };
+}
+
+/**
+ * The advisory lock of a session's lease, held exclusively by an acquisition and shared by
+ * appends: a fenced write and a takeover never interleave, even before the lease row exists.
+ */
+function leaseLockName(sessionId: string): string {
+  return `loopchart-lease:${sessionId}`;
+}
+
+/** The session's lease row, locked, and the database's clock (ms). */
+async function lockedLease(client: PoolClient, table: string, sessionId: string, lock: 'FOR UPDATE' | 'FOR SHARE'): Promise<{ lease: LeaseRow | undefined; now: number }> {
+  const result = await client.query<{ owner: string; epoch: string; expires_at: string }>(
+    `SELECT owner, epoch, expires_at FROM ${table} WHERE session_id = $1 ${lock}`,
+    [sessionId],
+  );
+  const clock = await client.query<{ now: number }>('SELECT (extract(epoch FROM clock_timestamp()) * 1000)::float8 AS now');
+  const row = result.rows[0];
+  const now = clock.rows[0]!.now;
+  return { lease: row ? { owner: row.owner, epoch: Number(row.epoch), expiresAt: Number(row.expires_at) } : undefined, now };
+}
+
+async function transaction<T>(pool: Pool, work: (client: PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    const result = await work(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
+}

@@ -1,0 +1,66 @@
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pgStore } from '../../src/persistence/pg-store.js';
+import { SessionFormatError, sessionHeader } from '../../src/persistence/session-store.js';
+import { postgresBinary, startPostgres, type PostgresServer } from '../support/postgres-server.js';
+import { sessionStoreContract } from './store-contract.js';
+
+const postgresBin = postgresBinary();
+let server: PostgresServer | undefined;
+const pools: pg.Pool[] = [];
+const newPool = () => {
+  const pool = new pg.Pool({ connectionString: server!.url, max: 10 });
+  // An idle connection closed by the server's shutdown at the end is expected, not a failure.
+  pool.on('error', () => undefined);
+  pools.push(pool);
+  return pool;
+};
+
+beforeAll(async () => {
+  if (postgresBin !== undefined) server = await startPostgres(postgresBin);
+});
+afterAll(async () => {
+  await Promise.all(pools.map((pool) => pool.end()));
+  await server?.stop();
+});
+
+sessionStoreContract(
+  'pgStore',
+  () => ({
+    store: pgStore(newPool()),
+    // Another worker: its own pool, so its own connections.
+    sameDataElsewhere: () => pgStore(newPool()),
+    deleteBehindItsBack: async (sessionId) => {
+      await newPool().query('DELETE FROM loopchart_sessions WHERE session_id = $1', [sessionId]);
+    },
+  }),
+  { skip: postgresBin === undefined },
+);
+
+describe.skipIf(postgresBin === undefined)('pgStore on its own', () => {
+  it('refuses a session of another format version by name', async () => {
+    const pool = newPool();
+    const store = pgStore(pool);
+    await store.create(sessionHeader('future-session'));
+    await pool.query(`UPDATE loopchart_sessions SET header = json_build_object('type','header','format','loopchart-session','version',99,'sessionId','future-session') WHERE session_id = 'future-session'`);
+    await expect(store.read('future-session')).rejects.toBeInstanceOf(SessionFormatError);
+  });
+
+  it('keeps the key out of the rows it writes', async () => {
+    const pool = newPool();
+    const store = pgStore(pool, { redact: ['sk-test-SECRET-123'] });
+    await store.create(sessionHeader('redacted-session'));
+    await store.append('redacted-session', [{ type: 'message', index: 0, message: { role: 'user', content: 'my key is sk-test-SECRET-123' } }]);
+    const { rows } = await pool.query<{ text: string }>(`SELECT record::text AS text FROM loopchart_session_records WHERE session_id = 'redacted-session'`);
+    expect(rows[0]!.text).not.toContain('SECRET');
+    expect(rows[0]!.text).toContain('[redacted]');
+  });
+
+  it('creates its tables once when many stores start at the same time, in the schema it is given', async () => {
+    const stores = Array.from({ length: 6 }, () => pgStore(newPool(), { schema: 'tenant_a' }));
+    await Promise.all(stores.map((store, index) => store.create(sessionHeader(`schema-${index}`))));
+    const { rows } = await newPool().query<{ count: string }>(`SELECT count(*) FROM tenant_a.loopchart_sessions`);
+    expect(Number(rows[0]!.count)).toBe(6);
+    expect(() => pgStore(newPool(), { schema: 'x; DROP TABLE y' })).toThrow(/invalid schema name/);
+  });
+});
