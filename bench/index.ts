@@ -13,6 +13,7 @@ import { parallelBench } from './parallel.js';
 import { manyCallsBench } from './many-calls.js';
 import { historyGrowthBench, persistenceBench } from './persistence.js';
 import { streamBench } from './stream.js';
+import { scaleOutBench } from './scale-out.js';
 import { printTable, type Row } from './support.js';
 
 const cpus = os.cpus();
@@ -29,6 +30,7 @@ const benches: Array<[string, () => Promise<Row[]>]> = [
   ['session append', persistenceBench],
   ['cost as the history grows', historyGrowthBench],
   ['inspector overhead', inspectorBench],
+  ['scale-out on PostgreSQL', scaleOutBench],
 ];
 
 const rows: Row[] = [];

@@ -132,12 +132,19 @@ export function pgStore(pool: Pool, options: PgStoreOptions = {}): SessionStore 
 
     async append(sessionId: string, records: SessionRecord[], appendOptions: AppendOptions = {}): Promise<SessionVersion> {
       return inTransaction(async (client) => {
-        const session = await client.query<{ record_count: string }>(`SELECT record_count FROM ${tables.sessions} WHERE session_id = $1 FOR UPDATE`, [sessionId]);
-        const row = session.rows[0];
-        if (!row) throw new SessionMissingError(`session ${sessionId} is gone (deleted while the session was open); nothing was written, and it is not recreated`);
+        // The shared advisory lock first, in a statement of its own: the next one's snapshot then sees any acquisition that committed before it.
         await client.query('SELECT pg_advisory_xact_lock_shared(hashtext($1))', [leaseLockName(sessionId)]);
-        const { lease, now } = await lockedLease(client, tables.leases, sessionId, 'FOR SHARE');
-        leaseRules.checkWrite(sessionId, lease, appendOptions.epoch, now);
+        const found = await client.query<{ record_count: string; owner: string | null; epoch: string | null; expires_at: string | null; now: number }>(
+          `SELECT s.record_count, l.owner, l.epoch, l.expires_at, (extract(epoch FROM clock_timestamp()) * 1000)::float8 AS now
+             FROM ${tables.sessions} s LEFT JOIN ${tables.leases} l USING (session_id)
+            WHERE s.session_id = $1
+              FOR UPDATE OF s`,
+          [sessionId],
+        );
+        const row = found.rows[0];
+        if (!row) throw new SessionMissingError(`session ${sessionId} is gone (deleted while the session was open); nothing was written, and it is not recreated`);
+        const lease = row.owner === null ? undefined : { owner: row.owner, epoch: Number(row.epoch), expiresAt: Number(row.expires_at) };
+        leaseRules.checkWrite(sessionId, lease, appendOptions.epoch, row.now);
         const count = Number(row.record_count);
         if (appendOptions.after !== undefined && count !== Number(appendOptions.after)) {
           throw new SessionConflictError(
@@ -146,11 +153,13 @@ export function pgStore(pool: Pool, options: PgStoreOptions = {}): SessionStore 
         }
         if (records.length === 0) return count;
         await client.query(
-          `INSERT INTO ${tables.records} (session_id, seq, record)
-           SELECT $1, $2::bigint + ordinality, record FROM unnest($3::json[]) WITH ORDINALITY AS t(record, ordinality)`,
-          [sessionId, count, records.map(encode)],
+          `WITH added AS (
+             INSERT INTO ${tables.records} (session_id, seq, record)
+             SELECT $1, $2::bigint + ordinality, record FROM unnest($3::json[]) WITH ORDINALITY AS t(record, ordinality)
+           )
+           UPDATE ${tables.sessions} SET record_count = $2::bigint + $4::bigint WHERE session_id = $1`,
+          [sessionId, count, records.map(encode), records.length],
         );
-        await client.query(`UPDATE ${tables.sessions} SET record_count = $2 WHERE session_id = $1`, [sessionId, count + records.length]);
         return count + records.length;
       });
     },
