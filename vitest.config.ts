@@ -14,6 +14,7 @@ const packageEntries = {
   'loopchart/machine': './src/machines/index.ts',
   'loopchart/ai-sdk': './src/interop/index.ts',
   'loopchart/postgres': './src/persistence/postgres-index.ts',
+  'loopchart/dbos': './src/dbos/index.ts',
 };
 
 /** Tests that run an agent end to end: they run once per step implementation. */

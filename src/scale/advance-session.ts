@@ -37,6 +37,14 @@ export interface AdvanceSessionOptions<TOOLS extends ToolSet = ToolSet> {
   requestId: string;
   /** Every event of the agent while it advances the session, with the epoch of the lease it holds (for streams to clients). */
   onEvent?: (event: AgentEvent<TOOLS>, lease: { epoch: number }) => void;
+  /**
+   * Inputs that arrive while the session advances (an abort, a steer or an approval sent from
+   * another node): called once the session is open with a `deliver` function, returns an
+   * unsubscribe. A delivered input is applied at once if it fits the session's state and its
+   * request id was not applied yet, and ignored otherwise (its durable copy, if any, is applied
+   * by whoever advances the session next).
+   */
+  subscribeControl?: (deliver: (input: SessionInput, requestId: string) => void) => () => void;
 }
 
 /** Where a session stopped: waiting for a person's answer, or idle (the last run's result, if one ran). */
@@ -110,8 +118,17 @@ export async function advanceSession<TOOLS extends ToolSet = ToolSet>(options: A
     if (event.type === 'run-end') lastResult = event.result;
     options.onEvent?.(event, { epoch: control.epoch ?? 0 });
   });
+  let unsubscribeControl: (() => void) | undefined;
   try {
     await agent.ready();
+    unsubscribeControl = options.subscribeControl?.((input, requestId) => {
+      if (input.type === 'prompt' || !agent.isRunning || control.hasApplied(requestId)) return;
+      try {
+        apply(agent, input, () => control.noteRequest(requestId))?.catch(() => undefined);
+      } catch {
+        // Does not fit the state the session is in now: left to its durable copy.
+      }
+    });
     await untilWaitingOrIdle(agent);
     const applied = !control.hasApplied(options.requestId);
     if (applied) {
@@ -127,6 +144,7 @@ export async function advanceSession<TOOLS extends ToolSet = ToolSet>(options: A
     }
     return { status: 'idle', result: lastResult, applied };
   } finally {
+    unsubscribeControl?.();
     await agent.dispose();
     subscription.unsubscribe();
   }

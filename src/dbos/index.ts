@@ -1,0 +1,16 @@
+// loopchart/dbos: durable session turns on DBOS Transact (needs @dbos-inc/dbos-sdk and pg). See docs/scale-out.md.
+export {
+  registerSessionWorkflows,
+  registerSessionQueue,
+  sessionWorkerConfig,
+  SESSION_APPLICATION_VERSION,
+  SESSION_QUEUE,
+  SESSION_TURN_WORKFLOW,
+  SESSION_INPUT_TOPIC,
+  type SessionWorkflowOptions,
+  type TurnInput,
+  type TurnSummary,
+} from './session-workflows.js';
+export { sessionClient, turnWorkflowId, type SessionClient } from './session-client.js';
+export { startWorkerRecovery, type WorkerRecoveryOptions } from './worker-recovery.js';
+export { pgControlChannel, type ControlChannel } from './pg-control-channel.js';

@@ -1,0 +1,73 @@
+import type { DBOSClient, WorkflowHandle } from '@dbos-inc/dbos-sdk';
+import type { SessionInput } from '../scale/advance-session.js';
+import type { ControlChannel } from './pg-control-channel.js';
+import { SESSION_APPLICATION_VERSION, SESSION_INPUT_TOPIC, SESSION_QUEUE, SESSION_TURN_WORKFLOW, type TurnInput, type TurnSummary } from './session-workflows.js';
+
+/** The workflow id of the turn an input starts: the same input (request id) never starts two. */
+export function turnWorkflowId(sessionId: string, requestId: string): string {
+  return `loopchart:${sessionId}:${requestId}`;
+}
+
+export interface SessionClient {
+  /**
+   * Sends an input to a session from any node. A prompt (or follow-up) starts a turn on the
+   * session's queue, after the turns before it; an answer, a steer or an abort goes to the turn in
+   * progress — durably to its mailbox, and live (`control`) to the worker running it — or starts
+   * a turn when none is in progress. Resolves with the id of the turn that takes the input.
+   */
+  send(sessionId: string, input: SessionInput, requestId: string): Promise<string>;
+  /** The turn that is in progress (running or waiting for a person), if any. */
+  activeTurn(sessionId: string): Promise<string | undefined>;
+  /** A turn's handle, to wait for its summary. */
+  turn(workflowId: string): WorkflowHandle<TurnSummary>;
+}
+
+/**
+ * Controls sessions from a web node that runs no agent: a `DBOSClient` on the workers' system
+ * database (and optionally the live control channel).
+ *
+ * @example
+ * ```ts
+ * const sessions = sessionClient(await DBOSClient.create({ systemDatabaseUrl }));
+ * const turn = await sessions.send('chat-42', { type: 'prompt', prompt: 'hello' }, 'msg-1');
+ * console.log(await sessions.turn(turn).getResult());
+ * ```
+ */
+export function sessionClient(client: DBOSClient, options: { control?: ControlChannel } = {}): SessionClient {
+  const enqueue = async (sessionId: string, input: SessionInput, requestId: string) => {
+    const workflowID = turnWorkflowId(sessionId, requestId);
+    await client.enqueue(
+      { workflowName: SESSION_TURN_WORKFLOW, queueName: SESSION_QUEUE, workflowID, appVersion: SESSION_APPLICATION_VERSION, queuePartitionKey: sessionId },
+      sessionId,
+      input,
+      requestId,
+    );
+    return workflowID;
+  };
+  const activeTurn = async (sessionId: string) => {
+    const pending = await client.listWorkflows({
+      workflow_id_prefix: `loopchart:${sessionId}:`,
+      status: 'PENDING',
+      workflowName: SESSION_TURN_WORKFLOW,
+      sortDesc: false,
+      limit: 1,
+    });
+    return pending[0]?.workflowID;
+  };
+  return {
+    activeTurn,
+    async send(sessionId, input, requestId) {
+      if (input.type === 'prompt' || input.type === 'resume') return enqueue(sessionId, input, requestId);
+      const active = await activeTurn(sessionId);
+      if (active === undefined) return enqueue(sessionId, input, requestId);
+      await client.send(active, { input, requestId } satisfies TurnInput, SESSION_INPUT_TOPIC, requestId);
+      await options.control?.publish(sessionId, input, requestId).catch(() => undefined);
+      // The turn may have ended just before the input reached its mailbox: then a turn of its own
+      // takes it (its request id keeps it from being applied twice if the old turn did apply it).
+      const status = await client.retrieveWorkflow(active).getStatus();
+      if (status?.status !== 'PENDING') return enqueue(sessionId, input, requestId);
+      return active;
+    },
+    turn: (workflowId) => client.retrieveWorkflow<TurnSummary>(workflowId),
+  };
+}

@@ -1,0 +1,145 @@
+import { DBOS, type DBOSConfig } from '@dbos-inc/dbos-sdk';
+import type { ToolSet } from 'ai';
+import type { AgentEvent } from '../events.js';
+import { SESSION_FORMAT_VERSION, type SessionStore } from '../persistence/session-store.js';
+import type { RunResult } from '../result.js';
+import { advanceSession, SessionInputError, type AdvanceSessionOptions, type AdvanceSessionResult, type SessionInput } from '../scale/advance-session.js';
+import type { ControlChannel } from './pg-control-channel.js';
+
+/**
+ * The DBOS application version of session workflows: the session format's, not a hash of the
+ * code, so that a deploy does not strand the workflows in flight (DBOS recovers only workflows of
+ * its own version). It changes when the session format does.
+ */
+export const SESSION_APPLICATION_VERSION = `loopchart-session-v${SESSION_FORMAT_VERSION}`;
+/** The queue of session turns: partitioned by session id, one turn at a time per session. */
+export const SESSION_QUEUE = 'loopchart_sessions';
+/** The registered name of the turn workflow, for `DBOSClient.enqueue`. */
+export const SESSION_TURN_WORKFLOW = 'loopchart.sessionTurn';
+/** The `recv` topic a turn waits on for answers and other inputs. */
+export const SESSION_INPUT_TOPIC = 'loopchart.input';
+
+/** An input sent to a turn that waits: `DBOSClient.send(turnId, message, SESSION_INPUT_TOPIC)`. */
+export interface TurnInput {
+  input: SessionInput;
+  requestId: string;
+}
+
+/** What a turn workflow returns: where the session stopped (serialisable, for `getResult`). */
+export interface TurnSummary {
+  status: 'idle';
+  outcome: RunResult['outcome'] | undefined;
+  text: string | undefined;
+  /** Inputs the turn could not apply (a prompt while waiting, an unknown tool call id), with why. */
+  rejected: Array<{ requestId: string; reason: string }>;
+}
+
+export interface SessionWorkflowOptions<TOOLS extends ToolSet = ToolSet> {
+  store: SessionStore;
+  /** The agent's options; the same on every worker. */
+  agent: AdvanceSessionOptions<TOOLS>['agent'];
+  /** The lease's owner name. Default: DBOS's executor ID of this process. */
+  owner?: string;
+  leaseTtlMs?: number;
+  /** Live control (abort, steer mid-run) from other nodes; see `pgControlChannel`. */
+  control?: ControlChannel;
+  /** Every event of a session's agent on this worker, for streams to clients (see `loopchart/redis`). */
+  onEvent?: (sessionId: string, event: AgentEvent<TOOLS>, lease: { epoch: number }) => void;
+  /** How long a turn waits for an answer when the run has no approval deadline. Default 7 days. */
+  approvalWaitSeconds?: number;
+}
+
+/**
+ * DBOS configuration for session workers: `DBOS.setConfig(sessionWorkerConfig({ … }))`. Pins the
+ * application version to the session format.
+ */
+export function sessionWorkerConfig(config: Omit<DBOSConfig, 'applicationVersion'>): DBOSConfig {
+  return { ...config, applicationVersion: SESSION_APPLICATION_VERSION };
+}
+
+/**
+ * Registers the durable turn workflow of loopchart sessions with DBOS. Call it before
+ * `DBOS.launch()`, then `registerSessionQueue()` after: a turn is one workflow that advances the
+ * session with one input as a DBOS step (`advanceSession`, so a step re-run after a crash does
+ * not apply the input twice), and while the run waits for approval it waits with `DBOS.recv`
+ * — durably, for days, holding no lease and no agent — then advances with the answer, until the
+ * session is idle. Inputs that reach the turn's mailbox meanwhile are applied in order; those
+ * that do not fit are listed in the summary as rejected.
+ *
+ * @example
+ * ```ts
+ * import { DBOS } from '@dbos-inc/dbos-sdk';
+ * import { registerSessionWorkflows, registerSessionQueue, sessionWorkerConfig } from 'loopchart/dbos';
+ *
+ * registerSessionWorkflows({ store, agent: { model, tools, approval: { ask: ['bash'] } } });
+ * DBOS.setConfig(sessionWorkerConfig({ name: 'chat', systemDatabaseUrl }));
+ * await DBOS.launch();
+ * await registerSessionQueue();
+ * ```
+ */
+export function registerSessionWorkflows<TOOLS extends ToolSet = ToolSet>(options: SessionWorkflowOptions<TOOLS>): (sessionId: string, input: SessionInput, requestId: string) => Promise<TurnSummary> {
+  const advance = (sessionId: string, input: SessionInput, requestId: string): Promise<AdvanceSessionResult | { status: 'rejected'; reason: string }> =>
+    DBOS.runStep(
+      async () => {
+        try {
+          return await advanceSession<TOOLS>({
+            store: options.store,
+            sessionId,
+            agent: options.agent,
+            owner: options.owner ?? DBOS.executorID,
+            input,
+            requestId,
+            ...(options.leaseTtlMs !== undefined ? { leaseTtlMs: options.leaseTtlMs } : {}),
+            ...(options.onEvent ? { onEvent: (event: AgentEvent<TOOLS>, lease: { epoch: number }) => options.onEvent!(sessionId, event, lease) } : {}),
+            ...(options.control ? { subscribeControl: (deliver: (input: SessionInput, requestId: string) => void) => options.control!.subscribe(sessionId, deliver) } : {}),
+          });
+        } catch (error) {
+          if (error instanceof SessionInputError) return { status: 'rejected' as const, reason: error.message };
+          throw error;
+        }
+      },
+      // A lease still held by a dead worker lapses within its TTL: retry until then.
+      { name: 'loopchart.advanceSession', retriesAllowed: true, intervalSeconds: 0.2, backoffRate: 1.5, maxAttempts: 40 },
+    );
+  const now = () => DBOS.runStep(async () => Date.now(), { name: 'loopchart.now' });
+
+  async function sessionTurn(sessionId: string, input: SessionInput, requestId: string): Promise<TurnSummary> {
+    const rejected: TurnSummary['rejected'] = [];
+    let last: RunResult | undefined;
+    let step = await advance(sessionId, input, requestId);
+    let waits = 0;
+    for (;;) {
+      if (step.status === 'rejected') {
+        rejected.push({ requestId, reason: step.reason });
+        step = await advance(sessionId, { type: 'resume' }, `${requestId}:resume`);
+        continue;
+      }
+      if (step.status === 'idle' && step.result) last = step.result;
+      let timeoutSeconds = 0;
+      if (step.status === 'awaiting-approval') {
+        // The machine denies unanswered calls at its own deadline: wake up for it then.
+        timeoutSeconds = step.deadline !== undefined ? Math.max(0, (step.deadline - (await now())) / 1000) + 1 : (options.approvalWaitSeconds ?? 7 * 24 * 3600);
+      }
+      const message = await DBOS.recv<TurnInput>(SESSION_INPUT_TOPIC, timeoutSeconds);
+      if (message === null) {
+        if (step.status === 'idle') break;
+        waits++;
+        step = await advance(sessionId, { type: 'resume' }, `${requestId}:wait-${waits}`);
+        continue;
+      }
+      step = await advance(sessionId, message.input, message.requestId);
+      if (step.status === 'rejected') {
+        rejected.push({ requestId: message.requestId, reason: step.reason });
+        step = await advance(sessionId, { type: 'resume' }, `${message.requestId}:resume`);
+      }
+    }
+    return { status: 'idle', outcome: last?.outcome, text: last?.text, rejected };
+  }
+
+  return DBOS.registerWorkflow(sessionTurn, { name: SESSION_TURN_WORKFLOW });
+}
+
+/** Registers the session queue (after `DBOS.launch()`): one turn at a time per session, across all workers. */
+export function registerSessionQueue(options: { workerConcurrency?: number } = {}) {
+  return DBOS.registerQueue(SESSION_QUEUE, { partitionConcurrency: 1, ...options });
+}
