@@ -159,6 +159,16 @@ describe.skipIf(postgresBin === undefined)('sessions on DBOS workers', () => {
     await expectCompleted(sessionId);
   }, 120_000);
 
+  it('an abort sent from another node stops the run mid-tool on the worker that runs it', async () => {
+    const sessionId = 'slow-abort';
+    const turn = await sessions.send(sessionId, { type: 'prompt', prompt: `session ${sessionId}` }, 'msg-1');
+    await lineFrom(new RegExp(`^SLOW ${sessionId}$`));
+    expect(await sessions.activeTurn(sessionId)).toBe(turn);
+    await sessions.send(sessionId, { type: 'abort', reason: 'the user pressed stop' }, 'abort-1');
+    expect(await sessions.turn(turn).getResult()).toMatchObject({ status: 'idle', outcome: 'aborted' });
+    expect(await sessions.activeTurn(sessionId)).toBeUndefined();
+  }, 120_000);
+
   it('an approval answered while no worker runs is applied when a worker comes back', async () => {
     const sessionId = 'no-worker';
     const turn = await sessions.send(sessionId, { type: 'prompt', prompt: `session ${sessionId}` }, 'msg-1');
