@@ -15,6 +15,7 @@ const packageEntries = {
   'loopchart/ai-sdk': './src/interop/index.ts',
   'loopchart/postgres': './src/persistence/postgres-index.ts',
   'loopchart/dbos': './src/dbos/index.ts',
+  'loopchart/redis': './src/redis/index.ts',
 };
 
 /** Tests that run an agent end to end: they run once per step implementation. */

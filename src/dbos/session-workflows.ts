@@ -44,7 +44,7 @@ export interface SessionWorkflowOptions<TOOLS extends ToolSet = ToolSet> {
   /** Live control (abort, steer mid-run) from other nodes; see `pgControlChannel`. */
   control?: ControlChannel;
   /** Every event of a session's agent on this worker, for streams to clients (see `loopchart/redis`). */
-  onEvent?: (sessionId: string, event: AgentEvent<TOOLS>, lease: { epoch: number }) => void;
+  onEvent?: (sessionId: string, event: AgentEvent<TOOLS>, lease: { epoch: number }) => void | Promise<unknown>;
   /** How long a turn waits for an answer when the run has no approval deadline. Default 7 days. */
   approvalWaitSeconds?: number;
 }

@@ -35,8 +35,13 @@ export interface AdvanceSessionOptions<TOOLS extends ToolSet = ToolSet> {
    * the input twice — the retry only continues the session.
    */
   requestId: string;
-  /** Every event of the agent while it advances the session, with the epoch of the lease it holds (for streams to clients). */
-  onEvent?: (event: AgentEvent<TOOLS>, lease: { epoch: number }) => void;
+  /**
+   * Every event of the agent while it advances the session, with the epoch of the lease it holds
+   * (for streams to clients). When it returns a promise (a publish to Redis), `advanceSession`
+   * waits for those still pending before it returns, so a stream holds every event up to the
+   * boundary the store holds.
+   */
+  onEvent?: (event: AgentEvent<TOOLS>, lease: { epoch: number }) => void | Promise<unknown>;
   /**
    * Inputs that arrive while the session advances (an abort, a steer or an approval sent from
    * another node): called once the session is open with a `deliver` function, returns an
@@ -114,9 +119,14 @@ export async function advanceSession<TOOLS extends ToolSet = ToolSet>(options: A
   });
   let lastResult: RunResult | undefined;
   const control = sessionControlOf(agent);
+  const publishing = new Set<Promise<unknown>>();
   const subscription = agent.events$.subscribe((event) => {
     if (event.type === 'run-end') lastResult = event.result;
-    options.onEvent?.(event, { epoch: control.epoch ?? 0 });
+    const published = options.onEvent?.(event, { epoch: control.epoch ?? 0 });
+    if (published instanceof Promise) {
+      const settled = published.catch(() => undefined).finally(() => publishing.delete(settled));
+      publishing.add(settled);
+    }
   });
   let unsubscribeControl: (() => void) | undefined;
   try {
@@ -136,7 +146,13 @@ export async function advanceSession<TOOLS extends ToolSet = ToolSet>(options: A
       started?.catch(() => undefined);
       await untilWaitingOrIdle(agent);
     }
+    // No live input from here on (their durable copies go to whoever advances the session next),
+    // and one that arrived just before may have set the run going again: wait for it to stop.
+    unsubscribeControl?.();
+    unsubscribeControl = undefined;
+    await untilWaitingOrIdle(agent);
     await agent.settled();
+    await Promise.all(publishing);
     const waiting = pendingApprovals(agent.actor.getSnapshot().context);
     if (waiting.length > 0) {
       const deadline = agent.actor.getSnapshot().context.run?.approvalDeadline;

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { createAgent, fileStore } from '../../src/index.js';
 import { scriptedModel } from '../../src/models/index.js';
 import { LeaseHeldError } from '../../src/persistence/session-store.js';
-import { advanceSession, SessionInputError } from '../../src/scale/advance-session.js';
+import { advanceSession, SessionInputError, type SessionInput } from '../../src/scale/advance-session.js';
 import { expectValidHistory } from '../support/history.js';
 
 let dir: string;
@@ -80,6 +80,42 @@ describe('advanceSession', () => {
     expect((await store.read('s3'))!.records.length).toBe(before);
     const aborted = await advanceSession({ store, sessionId: 's3', owner: 'worker-a', agent, input: { type: 'abort' }, requestId: 'msg-5' });
     expect(aborted).toMatchObject({ status: 'idle', result: { outcome: 'aborted' } });
+  });
+
+  it('applies a live input once while the run goes on, and leaves one that does not fit to its durable copy', async () => {
+    const store = fileStore(dir);
+    let deliver: ((input: SessionInput, requestId: string) => void) | undefined;
+    let started!: () => void;
+    const toolStarted = new Promise<void>((resolve) => (started = resolve));
+    const wait = tool({
+      inputSchema: z.object({}),
+      execute: async (_input, { abortSignal }) => {
+        started();
+        await new Promise((resolve) => abortSignal?.addEventListener('abort', resolve, { once: true }));
+        return 'stopped';
+      },
+    });
+    const model = scriptedModel([{ toolCalls: [{ id: 'call-1', name: 'wait', input: {} }] }, { text: 'never' }]);
+    const advancing = advanceSession({
+      store,
+      sessionId: 's5',
+      owner: 'worker-a',
+      agent: { model, tools: { wait } },
+      input: { type: 'prompt', prompt: 'wait' },
+      requestId: 'msg-1',
+      subscribeControl: (handler) => {
+        deliver = handler;
+        return () => (deliver = undefined);
+      },
+    });
+    await toolStarted;
+    deliver!({ type: 'approve', toolCallId: 'nope' }, 'approve-x'); // does not fit: ignored
+    deliver!({ type: 'abort', reason: 'stop' }, 'abort-1');
+    deliver!({ type: 'abort', reason: 'stop' }, 'abort-1'); // the same request again
+    expect(await advancing).toMatchObject({ status: 'idle', result: { outcome: 'aborted' } });
+    expect(deliver).toBeUndefined();
+    const log = await store.read('s5');
+    expect(log?.records.filter((record) => record.type === 'checkpoint' && record.requestIds?.includes('abort-1'))).toHaveLength(1);
   });
 
   it('does not advance a session another worker holds', async () => {

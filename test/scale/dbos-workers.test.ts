@@ -17,9 +17,14 @@ import { pgStore } from '../../src/persistence/pg-store.js';
 import { replaySession } from '../../src/persistence/session-replay.js';
 import { expectValidHistory } from '../support/history.js';
 import { postgresBinary, startPostgres, type PostgresServer } from '../support/postgres-server.js';
+import { redisServerBinary, startRedis, type RedisServer } from '../support/redis-server.js';
+import { createClient } from 'redis';
+import { keptText, readSessionEvents, type StreamedEvent } from '../../src/redis/index.js';
 
 const FIXTURE = path.resolve('test/fixtures/dbos-worker.ts');
 const postgresBin = postgresBinary();
+/** With Redis, the workers publish their events and the tests check what a client would show. */
+const redisBin = redisServerBinary();
 
 interface Worker {
   id: string;
@@ -29,6 +34,7 @@ interface Worker {
 
 describe.skipIf(postgresBin === undefined)('sessions on DBOS workers', () => {
   let server: PostgresServer;
+  let redisServer: RedisServer | undefined;
   let databaseUrl: string;
   let dir: string;
   let pool: pg.Pool;
@@ -40,7 +46,8 @@ describe.skipIf(postgresBin === undefined)('sessions on DBOS workers', () => {
 
   function startWorker(): Worker {
     const id = `worker-${++started}`;
-    const child = spawn(process.execPath, ['--import', 'tsx', FIXTURE, databaseUrl, dir, id], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const env = { ...process.env, ...(redisServer ? { LOOPCHART_TEST_REDIS_URL: redisServer.url } : {}) };
+    const child = spawn(process.execPath, ['--import', 'tsx', FIXTURE, databaseUrl, dir, id], { stdio: ['ignore', 'pipe', 'pipe'], env });
     const worker: Worker = { id, process: child, lines: [] };
     let buffer = '';
     child.stdout.on('data', (chunk: Buffer) => {
@@ -97,6 +104,7 @@ describe.skipIf(postgresBin === undefined)('sessions on DBOS workers', () => {
 
   beforeAll(async () => {
     server = await startPostgres(postgresBin!);
+    if (redisBin !== undefined) redisServer = await startRedis(redisBin);
     databaseUrl = await server.createDatabase('loopchart');
     dir = mkdtempSync(path.join(tmpdir(), 'loopchart-dbos-'));
     // The system database's schema once, before the workers (launches running migrations at once race on the DDL).
@@ -114,6 +122,7 @@ describe.skipIf(postgresBin === undefined)('sessions on DBOS workers', () => {
     await client?.destroy();
     await pool?.end();
     await server?.stop();
+    await redisServer?.stop();
     if (dir) rmSync(dir, { recursive: true, force: true });
   }, 60_000);
 
@@ -128,6 +137,25 @@ describe.skipIf(postgresBin === undefined)('sessions on DBOS workers', () => {
       .filter((line) => line.startsWith(`${sessionId} `))
       .map((line) => line.split(' ')[1]);
     expect(executions.sort()).toEqual(['call-1', 'call-2', 'call-3']);
+    if (redisServer) expect([...keptText(await streamedEvents(sessionId)).values()]).toEqual(['Step 1.Step 2.Step 3.All work done.']);
+  }
+
+  /** Everything the workers published for the session, as a browser would read it, up to the first event of type `until`. */
+  async function streamedEvents(sessionId: string, until: StreamedEvent['event']['type'] = 'run-end'): Promise<StreamedEvent[]> {
+    const reader = createClient({ url: redisServer!.url });
+    reader.on('error', () => undefined);
+    await reader.connect();
+    const entries: StreamedEvent[] = [];
+    const abort = new AbortController();
+    try {
+      for await (const { entry } of readSessionEvents({ redis: reader, sessionId, blockMs: 200, signal: abort.signal })) {
+        entries.push(entry);
+        if (entry.event.type === until) abort.abort();
+      }
+    } finally {
+      await reader.quit();
+    }
+    return entries;
   }
 
   for (const phase of ['calling', 'streaming', 'tool'] as const) {
@@ -149,6 +177,8 @@ describe.skipIf(postgresBin === undefined)('sessions on DBOS workers', () => {
     const sessionId = 'wait-approval';
     const turn = await sessions.send(sessionId, { type: 'prompt', prompt: `session ${sessionId}` }, 'msg-1');
     await lineFrom(new RegExp(`^AWAITING ${sessionId}$`));
+    // What the browser saw of the steps before the wait is in Redis (the turn's step waits for it).
+    if (redisServer) await streamedEvents(sessionId, 'approval-request');
     const status = await client.retrieveWorkflow(turn).getStatus();
     const holder = workers.find((worker) => worker.id === status?.executorId)!;
     await kill(holder);

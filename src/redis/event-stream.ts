@@ -1,0 +1,120 @@
+import type { AgentEvent } from '../events.js';
+import { decodeStreamedEvent, encodeStreamedEvent, type StreamedEvent } from './streamed-event.js';
+
+/** What loopchart uses of a connected client of the `redis` package (`createClient({ url })`). */
+export interface RedisClient {
+  xAdd(key: string, id: string, message: Record<string, string>, options?: { TRIM?: { strategy: 'MAXLEN'; strategyModifier?: '~'; threshold: number } }): Promise<unknown>;
+  expire(key: string, seconds: number): Promise<unknown>;
+  xRead(streams: { key: string; id: string }, options?: { BLOCK?: number; COUNT?: number }): Promise<unknown>;
+  quit(): Promise<unknown>;
+}
+
+/**
+ * The Redis Stream of a session's events. One stream per session, not per run: a browser opens
+ * it before it knows the next run's id and keeps one `Last-Event-ID` across runs; every entry
+ * names its run.
+ */
+export function sessionEventsKey(sessionId: string): string {
+  return `loopchart:events:${sessionId}`;
+}
+
+export interface EventPublisherOptions {
+  redis: RedisClient;
+  /** Entries kept per session stream (approximately: Redis trims whole nodes). Default 10,000. */
+  maxLength?: number;
+  /** The stream expires this long after its last entry. Default one day. */
+  ttlSeconds?: number;
+  /** Which events to publish. Default: all but `trace` (a whole run's trace, which `run-end` carries too). */
+  include?: (event: AgentEvent) => boolean;
+  /** A write that failed (Redis down): the run goes on; the client misses those events. */
+  onError?: (error: unknown) => void;
+}
+
+export interface EventPublisher {
+  /**
+   * Publishes one event of a session, in call order; resolves once it is in Redis (never rejects:
+   * a failure goes to `onError`). Fits `registerSessionWorkflows({ onEvent })`, which then waits for
+   * the events of a turn's step before the step counts as done.
+   */
+  publish(sessionId: string, event: AgentEvent, lease: { epoch: number }): Promise<void>;
+  /** Resolves once everything published so far is in Redis (or failed). */
+  flushed(): Promise<void>;
+}
+
+/**
+ * Publishes agent events to a Redis Stream per session, for web nodes to serve to browsers
+ * (`serveSessionEvents`). Writes are chained, so entries keep the order of the events; each carries
+ * the lease epoch of the worker that ran the step.
+ *
+ * @example
+ * ```ts
+ * const events = redisEventPublisher({ redis });
+ * registerSessionWorkflows({ store, agent, onEvent: events.publish });
+ * ```
+ */
+export function redisEventPublisher(options: EventPublisherOptions): EventPublisher {
+  const maxLength = options.maxLength ?? 10_000;
+  const ttlSeconds = options.ttlSeconds ?? 86_400;
+  const include = options.include ?? ((event: AgentEvent) => event.type !== 'trace');
+  let chain: Promise<void> = Promise.resolve();
+  return {
+    publish(sessionId, event, lease) {
+      if (!include(event)) return chain;
+      const key = sessionEventsKey(sessionId);
+      const entry = encodeStreamedEvent({ sessionId, epoch: lease.epoch, event } satisfies StreamedEvent);
+      chain = chain
+        .then(async () => {
+          // Sent together (the client pipelines commands issued in one tick).
+          await Promise.all([
+            options.redis.xAdd(key, '*', { entry }, { TRIM: { strategy: 'MAXLEN', strategyModifier: '~', threshold: maxLength } }),
+            options.redis.expire(key, ttlSeconds),
+          ]);
+        })
+        .catch((error: unknown) => options.onError?.(error));
+      return chain;
+    },
+    flushed: () => chain,
+  };
+}
+
+export interface ReadEventsOptions {
+  /**
+   * A connection of its own: a blocking read holds it for up to `blockMs`
+   * (`redis.duplicate()` then `connect()`; the reader does not close it).
+   */
+  redis: RedisClient;
+  sessionId: string;
+  /** Continue after this entry (a browser's `Last-Event-ID`); default: from the stream's start. */
+  lastEventId?: string;
+  /** How long one read waits for new entries. Default 5,000 ms. */
+  blockMs?: number;
+  signal?: AbortSignal;
+}
+
+/**
+ * A session's events from Redis, in order, from `lastEventId` on, waiting for new ones until
+ * `signal` aborts.
+ *
+ * @example
+ * ```ts
+ * for await (const { id, entry } of readSessionEvents({ redis: reader, sessionId: 'chat-42', signal })) {
+ *   console.log(id, entry.event.type);
+ * }
+ * ```
+ */
+export async function* readSessionEvents(options: ReadEventsOptions): AsyncGenerator<{ id: string; entry: StreamedEvent }> {
+  const key = sessionEventsKey(options.sessionId);
+  let id = options.lastEventId ?? '0';
+  while (!options.signal?.aborted) {
+    const reply = (await options.redis.xRead({ key, id }, { BLOCK: options.blockMs ?? 5_000, COUNT: 500 })) as Array<{
+      messages: Array<{ id: string; message: Record<string, string> }>;
+    }> | null;
+    for (const stream of reply ?? []) {
+      for (const message of stream.messages) {
+        id = message.id;
+        const text = message.message.entry;
+        if (text !== undefined) yield { id: message.id, entry: decodeStreamedEvent(text) };
+      }
+    }
+  }
+}

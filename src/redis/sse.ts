@@ -1,0 +1,68 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { encodeStreamedEvent } from './streamed-event.js';
+import { readSessionEvents, type RedisClient } from './event-stream.js';
+
+/** One Server-Sent Event: its id and its data, one `data:` line per line of text. */
+export function formatSseMessage(id: string, data: string): string {
+  return `id: ${id}\n${data
+    .split(/\r\n|\r|\n/)
+    .map((line) => `data: ${line}`)
+    .join('\n')}\n\n`;
+}
+
+export interface ServeSessionEventsOptions {
+  /** A connection of its own for the blocking reads (see `readSessionEvents`); closed when the client goes. */
+  redis: RedisClient;
+  sessionId: string;
+  /** A comment line this often keeps proxies from closing an idle stream. Default 15,000 ms. */
+  heartbeatMs?: number;
+}
+
+/**
+ * Serves a session's events as Server-Sent Events from Redis, whichever worker produced them:
+ * each event's `id` is its stream entry id, so a browser that reconnects (`EventSource` sends
+ * `Last-Event-ID`) continues exactly after the last event it got, and one that reconnects after a
+ * worker died gets the new worker's events next. The stream stays open across runs until the
+ * client closes it. Each `data` is a `StreamedEvent` (use `keptText` to drop the text of an
+ * abandoned attempt).
+ *
+ * @example
+ * ```ts
+ * http.createServer(async (request, response) => {
+ *   const reader = redis.duplicate();
+ *   await reader.connect();
+ *   await serveSessionEvents(request, response, { redis: reader, sessionId: 'chat-42' });
+ * });
+ * ```
+ */
+export async function serveSessionEvents(request: IncomingMessage, response: ServerResponse, options: ServeSessionEventsOptions): Promise<void> {
+  const lastEventId = request.headers['last-event-id'];
+  if (typeof lastEventId === 'string' && lastEventId !== '' && !/^\d+-\d+$/.test(lastEventId)) {
+    response.writeHead(400, { 'content-type': 'text/plain' }).end(`Last-Event-ID "${lastEventId.slice(0, 40)}" is not an event id of this stream`);
+    await options.redis.quit().catch(() => undefined);
+    return;
+  }
+  const abort = new AbortController();
+  request.on('close', () => abort.abort());
+  response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+  response.write(': connected\n\n');
+  const heartbeat = setInterval(() => response.write(': keep-alive\n\n'), options.heartbeatMs ?? 15_000);
+  try {
+    for await (const { id, entry } of readSessionEvents({
+      redis: options.redis,
+      sessionId: options.sessionId,
+      ...(typeof lastEventId === 'string' && lastEventId !== '' ? { lastEventId } : {}),
+      blockMs: 1_000,
+      signal: abort.signal,
+    })) {
+      if (abort.signal.aborted) break;
+      response.write(formatSseMessage(id, encodeStreamedEvent(entry)));
+    }
+  } catch (error) {
+    if (!abort.signal.aborted) response.write(`event: error\ndata: ${JSON.stringify(error instanceof Error ? error.message : String(error))}\n\n`);
+  } finally {
+    clearInterval(heartbeat);
+    response.end();
+    await options.redis.quit().catch(() => undefined);
+  }
+}

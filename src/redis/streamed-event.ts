@@ -1,0 +1,64 @@
+import type { AgentEvent } from '../events.js';
+
+/**
+ * One agent event as it travels between workers and clients: the event, the
+ * session it belongs to, and the epoch of the session lease of the worker
+ * that produced it. A client uses the step, attempt and epoch to drop the
+ * partial text of an abandoned attempt: a retry (higher attempt) or a new
+ * worker after a crash (higher epoch) streams the step again from its start.
+ */
+export interface StreamedEvent {
+  sessionId: string;
+  epoch: number;
+  /** The event, as JSON carries it (an `Error` anywhere in it becomes `{ name, message }`). */
+  event: AgentEvent;
+}
+
+/** The event as JSON: errors keep their name and message instead of becoming `{}`. */
+export function encodeStreamedEvent(streamed: StreamedEvent): string {
+  return JSON.stringify(streamed, (_key, value: unknown) => (value instanceof Error ? { name: value.name, message: value.message } : value));
+}
+
+export function decodeStreamedEvent(text: string): StreamedEvent {
+  return JSON.parse(text) as StreamedEvent;
+}
+
+/** Orders the producers of a step's text: a later epoch (another worker) or attempt (a retry) wins. */
+function isNewer(a: { epoch: number; attempt: number }, b: { epoch: number; attempt: number }): boolean {
+  return a.epoch > b.epoch || (a.epoch === b.epoch && a.attempt > b.attempt);
+}
+
+/**
+ * The text a client should show for each run, from the entries it received in order: for every
+ * step, only the deltas of its latest producer (highest epoch, then attempt); the partial text of
+ * an attempt that a retry or a worker's death abandoned is dropped.
+ *
+ * @example
+ * ```ts
+ * const texts = keptText(entries); // Map { 'run-1' => 'All work done.' }
+ * ```
+ */
+export function keptText(entries: readonly StreamedEvent[]): Map<string, string> {
+  const steps = new Map<string, { runId: string; epoch: number; attempt: number; text: string }>();
+  const order: string[] = [];
+  for (const { event, epoch } of entries) {
+    if (event.type !== 'text-delta') continue;
+    const key = `${event.runId}\u0000${event.step}`;
+    const current = steps.get(key);
+    const producer = { epoch, attempt: event.attempt };
+    if (!current) {
+      steps.set(key, { runId: event.runId, ...producer, text: event.text });
+      order.push(key);
+    } else if (isNewer(producer, current)) {
+      steps.set(key, { runId: event.runId, ...producer, text: event.text });
+    } else if (producer.epoch === current.epoch && producer.attempt === current.attempt) {
+      current.text += event.text;
+    }
+  }
+  const texts = new Map<string, string>();
+  for (const key of order) {
+    const step = steps.get(key)!;
+    texts.set(step.runId, (texts.get(step.runId) ?? '') + step.text);
+  }
+  return texts;
+}

@@ -1,0 +1,180 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import fc from 'fast-check';
+import { createClient } from 'redis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AgentEvent } from '../../src/events.js';
+import { readSessionEvents, redisEventPublisher, sessionEventsKey } from '../../src/redis/event-stream.js';
+import { formatSseMessage, serveSessionEvents } from '../../src/redis/sse.js';
+import { decodeStreamedEvent, encodeStreamedEvent, keptText, type StreamedEvent } from '../../src/redis/streamed-event.js';
+import { redisServerBinary, startRedis, type RedisServer } from '../support/redis-server.js';
+
+const delta = (runId: string, step: number, attempt: number, text: string): AgentEvent => ({ type: 'text-delta', runId, step, attempt, id: 't', text });
+const streamed = (event: AgentEvent, epoch = 1): StreamedEvent => ({ sessionId: 's', epoch, event });
+
+describe('the text a client keeps', () => {
+  it('drops the partial text of a retried attempt and of a dead worker', () => {
+    const entries = [
+      streamed(delta('run-1', 1, 1, 'Hel')),
+      streamed(delta('run-1', 1, 2, 'Hello.')), // a retry streams the step again
+      streamed(delta('run-1', 2, 1, 'Step two, par'), 1),
+      streamed(delta('run-1', 2, 1, 'Step two.'), 2), // another worker after a crash
+      streamed(delta('run-1', 2, 1, ' Late words of the dead worker'), 1),
+    ];
+    expect(keptText(entries)).toEqual(new Map([['run-1', 'Hello.Step two.']]));
+  });
+
+  it('keeps, for every step, exactly the text of its last producer', () => {
+    const producer = fc.record({ text: fc.string({ minLength: 1, maxLength: 12 }), cut: fc.nat(), bumpEpoch: fc.boolean() });
+    const steps = fc.array(fc.array(producer, { minLength: 1, maxLength: 4 }), { minLength: 1, maxLength: 5 });
+    fc.assert(
+      fc.property(steps, (plan) => {
+        const entries: StreamedEvent[] = [];
+        let expected = '';
+        let epoch = 1;
+        plan.forEach((producers, stepIndex) => {
+          let attempt = 0;
+          producers.forEach((one, index) => {
+            if (one.bumpEpoch && index > 0) epoch++;
+            else attempt++;
+            const last = index === producers.length - 1;
+            // Every producer but the last stops somewhere in its text.
+            const text = last ? one.text : one.text.slice(0, one.cut % (one.text.length + 1));
+            for (const chunk of text.match(/.{1,3}/gsu) ?? []) entries.push(streamed(delta('run', stepIndex + 1, Math.max(attempt, 1), chunk), epoch));
+            if (last) expected += one.text;
+          });
+        });
+        expect(keptText(entries).get('run') ?? '').toBe(expected);
+      }),
+    );
+  });
+
+  it('carries errors as their name and message', () => {
+    const event = { type: 'hook-error', runId: 'r', hook: 'beforeToolCall', error: new TypeError('bad hook') } as unknown as AgentEvent;
+    expect(decodeStreamedEvent(encodeStreamedEvent(streamed(event))).event).toMatchObject({ error: { name: 'TypeError', message: 'bad hook' } });
+  });
+
+  it('formats one Server-Sent Event per entry, one data line per line of text', () => {
+    expect(formatSseMessage('1-0', 'a\nb')).toBe('id: 1-0\ndata: a\ndata: b\n\n');
+  });
+});
+
+const redisBin = redisServerBinary();
+
+describe.skipIf(redisBin === undefined)('session events through Redis', () => {
+  let server: RedisServer;
+  type Client = ReturnType<typeof createClient>;
+  let redis: Client;
+  const readers: Client[] = [];
+  const reader = async () => {
+    const client = redis.duplicate();
+    client.on('error', () => undefined);
+    await client.connect();
+    readers.push(client);
+    return client;
+  };
+
+  beforeAll(async () => {
+    server = await startRedis(redisBin!);
+    redis = createClient({ url: server.url });
+    redis.on('error', () => undefined);
+    await redis.connect();
+  });
+  afterAll(async () => {
+    for (const client of readers) if (client.isOpen) await client.quit().catch(() => undefined);
+    if (redis?.isOpen) await redis.quit();
+    await server?.stop();
+  });
+
+  const run: AgentEvent[] = [
+    { type: 'run-start', runId: 'run-1', prompt: [{ role: 'user', content: 'hi' }] },
+    { type: 'start-step', runId: 'run-1', step: 1 },
+    delta('run-1', 1, 1, 'Hel'),
+    delta('run-1', 1, 2, 'Hello'),
+    delta('run-1', 1, 2, ' there.'),
+    { type: 'finish-step', runId: 'run-1', step: 1, usage: { inputTokens: 1, outputTokens: 1, totalTokens: 2 } } as AgentEvent,
+  ];
+
+  async function readAll(sessionId: string, count: number, lastEventId?: string) {
+    const got: Array<{ id: string; entry: StreamedEvent }> = [];
+    const abort = new AbortController();
+    for await (const item of readSessionEvents({ redis: await reader(), sessionId, blockMs: 100, signal: abort.signal, ...(lastEventId ? { lastEventId } : {}) })) {
+      got.push(item);
+      if (got.length === count) abort.abort();
+    }
+    return got;
+  }
+
+  it('reads back what a worker published, in order, and continues after a Last-Event-ID', async () => {
+    const events = redisEventPublisher({ redis });
+    for (const event of run) void events.publish('chat-1', event, { epoch: 1 });
+    await events.flushed();
+    const all = await readAll('chat-1', run.length);
+    expect(all.map(({ entry }) => entry.event)).toEqual(run);
+    const rest = await readAll('chat-1', 3, all[2]!.id);
+    expect(rest.map(({ entry }) => entry.event)).toEqual(run.slice(3));
+    expect(await redis.ttl(sessionEventsKey('chat-1'))).toBeGreaterThan(0);
+  });
+
+  it('keeps a stream bounded', async () => {
+    const events = redisEventPublisher({ redis, maxLength: 100 });
+    for (let i = 0; i < 2_000; i++) void events.publish('chat-bounded', delta('run', 1, 1, 'x'), { epoch: 1 });
+    await events.flushed();
+    expect(await redis.xLen(sessionEventsKey('chat-bounded'))).toBeLessThan(400);
+  });
+
+  it('lets a client drop what a dead worker streamed once a new worker takes over', async () => {
+    const dead = redisEventPublisher({ redis });
+    void dead.publish('chat-2', delta('run-1', 1, 1, 'Half a sen'), { epoch: 1 });
+    await dead.flushed();
+    const next = redisEventPublisher({ redis });
+    void next.publish('chat-2', delta('run-1', 1, 1, 'A whole sentence.'), { epoch: 2 });
+    await next.flushed();
+    const entries = (await readAll('chat-2', 2)).map(({ entry }) => entry);
+    expect(keptText(entries).get('run-1')).toBe('A whole sentence.');
+  });
+
+  it('serves the events as Server-Sent Events that a reconnecting browser continues', async () => {
+    const events = redisEventPublisher({ redis });
+    for (const event of run) void events.publish('chat-3', event, { epoch: 1 });
+    await events.flushed();
+    const http: Server = createServer((request, response) => {
+      void reader().then((connection) => serveSessionEvents(request, response, { redis: connection, sessionId: 'chat-3', heartbeatMs: 60_000 }));
+    });
+    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(http.address() as AddressInfo).port}/`;
+    try {
+      const firstTwo = await readSse(url, 2);
+      expect(firstTwo.map((message) => (JSON.parse(message.data) as StreamedEvent).event.type)).toEqual(['run-start', 'start-step']);
+      const rest = await readSse(url, run.length - 2, firstTwo[1]!.id);
+      expect(rest.map((message) => (JSON.parse(message.data) as StreamedEvent).event)).toEqual(run.slice(2));
+      expect((await fetch(url, { headers: { 'last-event-id': 'not-an-id' } })).status).toBe(400);
+    } finally {
+      http.closeAllConnections();
+      await new Promise((resolve) => http.close(resolve));
+    }
+  });
+});
+
+/** Reads `count` events from an SSE endpoint, then disconnects. */
+async function readSse(url: string, count: number, lastEventId?: string): Promise<Array<{ id: string; data: string }>> {
+  const abort = new AbortController();
+  const response = await fetch(url, { signal: abort.signal, headers: lastEventId ? { 'last-event-id': lastEventId } : {} });
+  const decoder = new TextDecoder();
+  const messages: Array<{ id: string; data: string }> = [];
+  let buffer = '';
+  for await (const chunk of response.body!) {
+    buffer += decoder.decode(chunk, { stream: true });
+    let end: number;
+    while ((end = buffer.indexOf('\n\n')) >= 0) {
+      const block = buffer.slice(0, end);
+      buffer = buffer.slice(end + 2);
+      const id = /^id: (.*)$/m.exec(block)?.[1];
+      const data = [...block.matchAll(/^data: (.*)$/gm)].map((match) => match[1]).join('\n');
+      if (id !== undefined) messages.push({ id, data });
+    }
+    if (messages.length >= count) break;
+  }
+  abort.abort();
+  return messages.slice(0, count);
+}
