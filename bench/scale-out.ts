@@ -1,14 +1,23 @@
 /**
  * Scale-out figures on a throwaway PostgreSQL (Debian's binaries, as the
- * tests use): the cost of a fenced append as the history grows. Skipped, with
- * a row that says so, where PostgreSQL is not installed.
+ * tests use): the cost of a fenced append as the history grows; agent-steps
+ * per second with 1, 2 and 4 worker processes (DBOS, pgStore; the workers of
+ * test/fixtures/dbos-worker.ts); and the time from a worker's death to
+ * another finishing its session. Skipped, with a row that says so, where
+ * PostgreSQL is not installed.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { DBOS, DBOSClient } from '@dbos-inc/dbos-sdk';
 import pg from 'pg';
+import { sessionClient } from '../src/dbos/index.js';
+import { WorkerFleet } from '../test/support/worker-fleet.js';
 import { pgStore } from '../src/persistence/pg-store.js';
 import { sessionHeader, type SessionRecord, type SessionStore } from '../src/persistence/session-store.js';
 import { findBinary, postgresBinDirs } from '../test/support/external-binary.js';
 import { startPostgres } from '../test/support/postgres-server.js';
-import { measureRounds, median, pairedRatio, ratio, type Row } from './support.js';
+import { check, measureRounds, median, pairedRatio, ratio, type Row } from './support.js';
 
 const message = (index: number): SessionRecord => ({ type: 'message', index, message: { role: 'user', content: `message ${index} `.padEnd(300, 'x') } });
 
@@ -49,12 +58,73 @@ export async function scaleOutBench(): Promise<Row[]> {
     const rounds = await measureRounds(7, { small: repeat(small), large: repeat(large) });
     const perStep = (values: number[]) => `${((median(values) / 20) * 1000).toFixed(0)} µs/step`;
     const growth = pairedRatio(rounds.large, rounds.small);
+    const workers = await workerFigures(server.createDatabase.bind(server));
     return [
       { figure: 'pgStore fenced append (lease epoch checked), 10 messages of history', value: perStep(rounds.small) },
       { figure: 'pgStore fenced append, 1,000 messages of history', value: perStep(rounds.large), ratio: `${ratio(growth)} the 10-message cost`, target: '<= 1.5x (O(1))', ok: growth <= 1.5 },
+      ...workers,
     ];
   } finally {
     await pool.end();
     await server.stop();
+  }
+}
+
+/** Sessions of four agent steps (three tool calls and an answer) each. */
+const STEPS_PER_SESSION = 4;
+
+async function workerFigures(createDatabase: (name: string) => Promise<string>): Promise<Row[]> {
+  // Workers poll the session queue every 100 ms instead of DBOS's default second, so that the figure is the workers' cost, not the poll's.
+  process.env.LOOPCHART_QUEUE_POLL_MS = '100';
+  const rows: Row[] = [];
+  const throughput: number[] = [];
+  for (const count of [1, 2, 4]) {
+    const databaseUrl = await createDatabase(`workers_${count}`);
+    const perSecond = await withFleet(databaseUrl, count, async (fleet, sessions) => {
+      const sessionCount = 40;
+      const started = performance.now();
+      const turns = await Promise.all(Array.from({ length: sessionCount }, (_, i) => sessions.send(`fast-${i}`, { type: 'prompt', prompt: `session fast-${i}` }, 'msg-1')));
+      const results = await Promise.all(turns.map((turn) => sessions.turn(turn).getResult()));
+      const seconds = (performance.now() - started) / 1000;
+      check(results.every((result) => result.outcome === 'completed'), 'every benchmark session must complete');
+      check(fleet.workers.length === count, 'no worker may die');
+      return (sessionCount * STEPS_PER_SESSION) / seconds;
+    });
+    throughput.push(perSecond);
+    rows.push({
+      figure: `agent-steps per second, ${count} worker process${count > 1 ? 'es' : ''} (40 sessions of 4 steps, DBOS + pgStore, queue polled every 100 ms)`,
+      value: `${perSecond.toFixed(0)} steps/s`,
+      ...(count > 1 ? { ratio: `${ratio(perSecond / throughput[0]!)} one worker` } : {}),
+    });
+  }
+  const databaseUrl = await createDatabase('worker_death');
+  const takeover = await withFleet(databaseUrl, 2, async (fleet, sessions) => {
+    const turn = await sessions.send('kill-tool-fast', { type: 'prompt', prompt: 'session kill-tool-fast' }, 'msg-1');
+    const holder = await fleet.lineFrom(/^BLOCKED tool kill-tool-fast$/);
+    const killed = performance.now();
+    await fleet.kill(holder);
+    const result = await sessions.turn(turn).getResult();
+    check(result.outcome === 'completed', 'the session of the dead worker must complete');
+    return performance.now() - killed;
+  });
+  rows.push({
+    figure: "a worker's death to another completing its session (heartbeat 250 ms, dead after 1.5 s, lease 1.5 s)",
+    value: `${(takeover / 1000).toFixed(2)} s`,
+  });
+  return rows;
+}
+
+async function withFleet<T>(databaseUrl: string, count: number, work: (fleet: WorkerFleet, sessions: ReturnType<typeof sessionClient>) => Promise<T>): Promise<T> {
+  await DBOS.migrate(databaseUrl);
+  const dir = mkdtempSync(path.join(tmpdir(), 'loopchart-bench-workers-'));
+  const fleet = new WorkerFleet({ databaseUrl, dir });
+  const client = await DBOSClient.create({ systemDatabaseUrl: databaseUrl });
+  try {
+    await Promise.all(Array.from({ length: count }, () => fleet.ready(fleet.start())));
+    return await work(fleet, sessionClient(client));
+  } finally {
+    await fleet.killAll();
+    await client.destroy();
+    rmSync(dir, { recursive: true, force: true });
   }
 }

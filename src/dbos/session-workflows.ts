@@ -139,7 +139,11 @@ export function registerSessionWorkflows<TOOLS extends ToolSet = ToolSet>(option
   return DBOS.registerWorkflow(sessionTurn, { name: SESSION_TURN_WORKFLOW });
 }
 
-/** Registers the session queue (after `DBOS.launch()`): one turn at a time per session, across all workers. */
-export function registerSessionQueue(options: { workerConcurrency?: number } = {}) {
+/**
+ * Registers the session queue (after `DBOS.launch()`): one turn at a time per session, across all
+ * workers. `minPollingIntervalMs` (DBOS's default 1,000 ms) bounds how soon a worker picks up a
+ * new turn; `workerConcurrency` caps the turns one worker runs at once.
+ */
+export function registerSessionQueue(options: { workerConcurrency?: number; minPollingIntervalMs?: number } = {}) {
   return DBOS.registerQueue(SESSION_QUEUE, { partitionConcurrency: 1, ...options });
 }

@@ -1,7 +1,8 @@
 /**
- * A throwaway Redis for integration tests: Debian's `redis-server` on
- * 127.0.0.1, a free port, a temporary directory, nothing saved to disk;
- * `stop()` kills it and removes the directory.
+ * A throwaway Redis server for integration tests: Debian's `redis-server` on 127.0.0.1 and a
+ * free port, with a temporary directory and no persistence, stopped and removed by `stop()`.
+ * Should the test file end without calling `stop()` (a crash), the process is killed when the
+ * test worker exits.
  *
  * @example
  * const redisBin = redisServerBinary();
@@ -12,69 +13,99 @@
  * });
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createClient } from 'redis';
 import { externalBinary } from './external-binary.js';
-import { freePort } from './postgres-server.js';
 
 export interface RedisServer {
+  /** `redis://127.0.0.1:<port>` */
   url: string;
+  /** Kills the server and removes its directory. */
   stop(): Promise<void>;
 }
 
+/** The path of Debian's `redis-server`, or undefined (with a notice) when it is not installed. */
 export function redisServerBinary(): string | undefined {
   return externalBinary({ name: 'redis-server', debianPackage: 'redis-server', paths: ['/usr/bin/redis-server'] });
 }
 
+const START_ATTEMPTS = 5;
+const READY_TIMEOUT_MS = 30_000;
+
+/** Starts a server and waits until it answers PING; retries on another port when the one it got was taken meanwhile. */
 export async function startRedis(binary: string): Promise<RedisServer> {
   const dir = mkdtempSync(path.join(tmpdir(), 'loopchart-redis-'));
-  for (let attempt = 0; attempt < 5; attempt++) {
+  let output = '';
+  for (let attempt = 1; attempt <= START_ATTEMPTS; attempt++) {
     const port = await freePort();
-    const child = spawn(binary, ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no', '--daemonize', 'no'], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    output = '';
+    const child = spawn(
+      binary,
+      ['--bind', '127.0.0.1', '--port', String(port), '--dir', dir, '--save', '', '--appendonly', 'no', '--daemonize', 'no', '--logfile', ''],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    const closed = once(child, 'close');
+    const killOnExit = () => child.kill('SIGKILL');
+    process.once('exit', killOnExit);
+    const collect = (chunk: Buffer) => (output += chunk.toString());
+    child.stdout.on('data', collect);
+    child.stderr.on('data', collect);
     const url = `redis://127.0.0.1:${port}`;
     if (await answersPing(url, child)) {
       return {
         url,
         async stop() {
-          if (child.exitCode === null) {
-            const exited = new Promise((resolve) => child.once('exit', resolve));
-            child.kill('SIGKILL');
-            await exited;
-          }
+          await kill(child, closed);
+          process.off('exit', killOnExit);
           rmSync(dir, { recursive: true, force: true });
         },
       };
     }
-    child.kill('SIGKILL');
-    if (!/Address already in use/.test(output)) {
-      rmSync(dir, { recursive: true, force: true });
-      throw new Error(`redis-server did not start: ${output}`);
-    }
+    await kill(child, closed);
+    process.off('exit', killOnExit);
+    if (!/Address already in use/i.test(output)) break;
   }
   rmSync(dir, { recursive: true, force: true });
-  throw new Error('redis-server found no free port');
+  throw new Error(`redis-server did not start:\n${output}`);
 }
 
+/** A port the OS says is free now (another process may still take it before the server binds it). */
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('the OS gave no port'))));
+    });
+  });
+}
+
+/** Polls with a real connection until the server answers PING; false when the process exits or time runs out. */
 async function answersPing(url: string, child: ChildProcess): Promise<boolean> {
-  const deadline = Date.now() + 20_000;
-  while (Date.now() < deadline && child.exitCode === null) {
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  while (Date.now() < deadline && child.exitCode === null && child.signalCode === null) {
     const client = createClient({ url, socket: { reconnectStrategy: false, connectTimeout: 1_000 } });
     client.on('error', () => undefined);
     try {
       await client.connect();
-      await client.ping();
-      await client.quit();
-      return true;
+      const reply = await client.ping();
+      client.destroy();
+      if (reply === 'PONG') return true;
     } catch {
-      await client.disconnect().catch(() => undefined);
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      if (client.isOpen) client.destroy();
+      await new Promise((resolve) => setTimeout(resolve, 20));
     }
   }
   return false;
+}
+
+/** SIGKILL (there is nothing to save); resolves once it has exited and its output is read. */
+async function kill(child: ChildProcess, closed: Promise<unknown>): Promise<void> {
+  if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  await closed;
 }
