@@ -19,6 +19,7 @@ export type { CompactionConfig, CompactionReason } from './context/compaction-co
 export { agentTool, type AgentToolOptions, type SubagentOutput } from './subagents/agent-tool.js';
 export { fileStore, type FileStoreOptions } from './persistence/file-store.js';
 export { forkSession } from './persistence/fork-session.js';
+export { readSessionView, type SessionView } from './persistence/session-view.js';
 export type { CheckpointInfo } from './persistence/session-recorder.js';
 export {
   SessionFormatError,

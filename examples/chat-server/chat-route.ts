@@ -42,7 +42,7 @@ export async function handleChat(request: IncomingMessage, response: ServerRespo
 }
 
 /** The request's UI messages, checked: the last one is the user's new message, with text. */
-async function userTurn(messages: unknown): Promise<UIMessage[]> {
+export async function userTurn(messages: unknown): Promise<UIMessage[]> {
   const validated = await safeValidateUIMessages({ messages });
   if (!validated.success) throw new HttpError(400, `messages must be a non-empty array of AI SDK UI messages: ${validated.error.message}`);
   const last = validated.data.at(-1);

@@ -11,7 +11,8 @@ import { handleChat } from './chat-route.js';
 import { ChatSessions, isSessionId } from './chat-sessions.js';
 import { HttpError, sendError, sendJson } from './http-json.js';
 import { modelFactoryFor, type ModelFactory } from './model-choice.js';
-import { notebookTools, type Notebook } from './notebook-tools.js';
+import { memoryNotebook } from './notebook-tools.js';
+import { chatAgentOptions } from './chat-agent.js';
 
 export interface ChatServerOptions {
   /** Default 0: any free port. */
@@ -30,11 +31,7 @@ export interface ChatServer {
   close(): Promise<void>;
 }
 
-const INSTRUCTIONS =
-  'You keep notes for the user. Look at the existing notes with list_notes, save new ones with write_note ' +
-  '(the user approves each write), and answer in one or two sentences.';
-
-const page = readFileSync(new URL('./page.html', import.meta.url));
+export const page = readFileSync(new URL('./page.html', import.meta.url));
 
 export async function startChatServer({
   port = 0,
@@ -43,17 +40,9 @@ export async function startChatServer({
   sessionsDir = mkdtempSync(path.join(tmpdir(), 'loopchart-chat-')),
 }: ChatServerOptions = {}): Promise<ChatServer> {
   const store = fileStore(sessionsDir);
-  const notebook: Notebook = new Map();
+  const notebook = memoryNotebook();
   const sessions = new ChatSessions((sessionId) =>
-    createAgent({
-      model: createModel(sessionId),
-      instructions: INSTRUCTIONS,
-      tools: notebookTools(notebook),
-      approval: { ask: ['write_note'] },
-      maxSteps: 10,
-      store,
-      sessionId,
-    }),
+    createAgent({ ...chatAgentOptions(createModel(sessionId), notebook), store, sessionId }),
   );
   const server = createServer((request, response) => {
     route(request, response, sessions).catch((error: unknown) => {
@@ -110,11 +99,11 @@ async function route(request: IncomingMessage, response: ServerResponse, session
   throw new HttpError(404, `Nothing at ${method} ${pathname}.`);
 }
 
-function allow(method: string, expected: string): void {
+export function allow(method: string, expected: string): void {
   if (method !== expected) throw new HttpError(405, `Use ${expected} here, not ${method}.`);
 }
 
-function sessionIdFrom(segment: string): string {
+export function sessionIdFrom(segment: string): string {
   let decoded: string;
   try {
     decoded = decodeURIComponent(segment);

@@ -14,6 +14,13 @@ import { PartBuffer } from './part-buffer.js';
 import { finishReasonOf, TextStreamPartMapper } from './text-stream-parts.js';
 
 type Part = TextStreamPart<ToolSet>;
+
+/**
+ * What `toAISDKAgent` uses of an agent: an agent made by `createAgent`, or anything that runs a
+ * session elsewhere and reports its events (a web node that sends runs to workers and reads their
+ * events from Redis, as examples/chat-server/scaled does).
+ */
+export type RunnableAgent = Pick<Agent, 'events$' | 'messages' | 'run' | 'abort' | 'tools' | 'sessionId'>;
 type CallParameters = { prompt?: string | ModelMessage[]; messages?: ModelMessage[]; abortSignal?: AbortSignal };
 
 /**
@@ -31,7 +38,7 @@ export function newMessages(history: readonly ModelMessage[], prompt: string | M
 }
 
 /** Runs the agent once and feeds its events, as text stream parts, into a buffer. */
-function startRun(agent: Agent, parameters: CallParameters): { parts: PartBuffer<Part>; result: Promise<RunResult> } {
+function startRun(agent: RunnableAgent, parameters: CallParameters): { parts: PartBuffer<Part>; result: Promise<RunResult> } {
   const parts = new PartBuffer<Part>();
   const mapper = new TextStreamPartMapper();
   let runId: string | undefined;
@@ -87,7 +94,7 @@ function textOf(stream: ReadableStream<Part>): ReadableStream<string> {
  * }
  * ```
  */
-export function toAISDKAgent(agent: Agent, options: { id?: string } = {}): AISDKAgent<never, ToolSet> {
+export function toAISDKAgent(agent: RunnableAgent, options: { id?: string } = {}): AISDKAgent<never, ToolSet> {
   return {
     version: 'agent-v1',
     id: options.id ?? agent.sessionId,

@@ -1,3 +1,3 @@
 // `loopchart/ai-sdk`: an agent as the AI SDK's Agent (for useChat routes), and a fetch for OpenAI-compatible servers.
-export { toAISDKAgent, newMessages } from './ai-sdk-agent.js';
+export { toAISDKAgent, newMessages, type RunnableAgent } from './ai-sdk-agent.js';
 export { jsonErrorAwareFetch } from './json-error-fetch.js';

@@ -36,9 +36,9 @@ export interface EventPublisher {
    * a failure goes to `onError`). Fits `registerSessionWorkflows({ onEvent })`, which then waits for
    * the events of a turn's step before the step counts as done.
    */
-  publish(sessionId: string, event: AgentEvent, lease: { epoch: number }): Promise<void>;
+  publish: (sessionId: string, event: AgentEvent, lease: { epoch: number }) => Promise<void>;
   /** Resolves once everything published so far is in Redis (or failed). */
-  flushed(): Promise<void>;
+  flushed: () => Promise<void>;
 }
 
 /**
