@@ -28,8 +28,12 @@ interface ControlMessage {
  */
 export interface ControlChannel {
   publish(sessionId: string, input: SessionInput, requestId: string): Promise<void>;
-  /** For `advanceSession`'s `subscribeControl`: inputs published for `sessionId` until the returned function is called. */
-  subscribe(sessionId: string, deliver: (input: SessionInput, requestId: string) => void): () => void;
+  /**
+   * For `advanceSession`'s `subscribeControl`: inputs published for `sessionId` until the returned
+   * function is called. Resolves once this process listens, so an input published after that
+   * (an abort pressed while the run works) is delivered.
+   */
+  subscribe(sessionId: string, deliver: (input: SessionInput, requestId: string) => void): Promise<() => void>;
   close(): Promise<void>;
 }
 
@@ -61,11 +65,11 @@ export function pgControlChannel(pool: Pool): ControlChannel {
       if (Buffer.byteLength(payload) > MAX_PAYLOAD_BYTES) return; // Too large to signal live: the durable copy carries it.
       await pool.query('SELECT pg_notify($1, $2)', [CHANNEL, payload]);
     },
-    subscribe(sessionId, deliver) {
+    async subscribe(sessionId, deliver) {
       const set = listeners.get(sessionId) ?? new Set();
       set.add(deliver);
       listeners.set(sessionId, set);
-      listen().catch(() => undefined);
+      await listen();
       return () => {
         set.delete(deliver);
         if (set.size === 0) listeners.delete(sessionId);

@@ -14,9 +14,12 @@ export interface StreamedEvent {
   event: AgentEvent;
 }
 
-/** The event as JSON: errors keep their name and message instead of becoming `{}`. */
+/** The event as JSON: errors keep their name and message instead of becoming `{}`, and a bigint becomes its digits. */
 export function encodeStreamedEvent(streamed: StreamedEvent): string {
-  return JSON.stringify(streamed, (_key, value: unknown) => (value instanceof Error ? { name: value.name, message: value.message } : value));
+  return JSON.stringify(streamed, (_key, value: unknown) => {
+    if (value instanceof Error) return { name: value.name, message: value.message };
+    return typeof value === 'bigint' ? value.toString() : value;
+  });
 }
 
 export function decodeStreamedEvent(text: string): StreamedEvent {
@@ -31,7 +34,8 @@ function isNewer(a: { epoch: number; attempt: number }, b: { epoch: number; atte
 /**
  * The text a client should show for each run, from the entries it received in order: for every
  * step, only the deltas of its latest producer (highest epoch, then attempt); the partial text of
- * an attempt that a retry or a worker's death abandoned is dropped.
+ * an attempt that a retry or a worker's death abandoned is dropped, even when the new attempt has
+ * streamed nothing yet (its `retry` or `start-step` is enough).
  *
  * @example
  * ```ts
@@ -42,17 +46,19 @@ export function keptText(entries: readonly StreamedEvent[]): Map<string, string>
   const steps = new Map<string, { runId: string; epoch: number; attempt: number; text: string }>();
   const order: string[] = [];
   for (const { event, epoch } of entries) {
-    if (event.type !== 'text-delta') continue;
+    // A step starting on another worker, or a retry, starts the step's text again, even before any delta of its own.
+    if (event.type !== 'text-delta' && event.type !== 'retry' && event.type !== 'start-step') continue;
     const key = `${event.runId}\u0000${event.step}`;
+    const producer = { epoch, attempt: event.type === 'start-step' ? 1 : event.attempt };
+    const text = event.type === 'text-delta' ? event.text : '';
     const current = steps.get(key);
-    const producer = { epoch, attempt: event.attempt };
     if (!current) {
-      steps.set(key, { runId: event.runId, ...producer, text: event.text });
+      steps.set(key, { runId: event.runId, ...producer, text });
       order.push(key);
     } else if (isNewer(producer, current)) {
-      steps.set(key, { runId: event.runId, ...producer, text: event.text });
+      steps.set(key, { runId: event.runId, ...producer, text });
     } else if (producer.epoch === current.epoch && producer.attempt === current.attempt) {
-      current.text += event.text;
+      current.text += text;
     }
   }
   const texts = new Map<string, string>();

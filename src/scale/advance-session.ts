@@ -47,9 +47,10 @@ export interface AdvanceSessionOptions<TOOLS extends ToolSet = ToolSet> {
    * another node): called once the session is open with a `deliver` function, returns an
    * unsubscribe. A delivered input is applied at once if it fits the session's state and its
    * request id was not applied yet, and ignored otherwise (its durable copy, if any, is applied
-   * by whoever advances the session next).
+   * by whoever advances the session next). When it returns a promise (a channel that must first
+   * connect), the input is applied only once it resolves, so nothing sent while the run works is missed.
    */
-  subscribeControl?: (deliver: (input: SessionInput, requestId: string) => void) => () => void;
+  subscribeControl?: (deliver: (input: SessionInput, requestId: string) => void) => (() => void) | Promise<() => void>;
 }
 
 /** Where a session stopped: waiting for a person's answer, or idle (the last run's result, if one ran). */
@@ -131,7 +132,7 @@ export async function advanceSession<TOOLS extends ToolSet = ToolSet>(options: A
   let unsubscribeControl: (() => void) | undefined;
   try {
     await agent.ready();
-    unsubscribeControl = options.subscribeControl?.((input, requestId) => {
+    unsubscribeControl = await options.subscribeControl?.((input, requestId) => {
       if (input.type === 'prompt' || !agent.isRunning || control.hasApplied(requestId)) return;
       try {
         apply(agent, input, () => control.noteRequest(requestId))?.catch(() => undefined);

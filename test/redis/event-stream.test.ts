@@ -24,6 +24,13 @@ describe('the text a client keeps', () => {
     expect(keptText(entries)).toEqual(new Map([['run-1', 'Hello.Step two.']]));
   });
 
+  it('drops an abandoned attempt\'s text as soon as its retry or its new worker starts, before any new text', () => {
+    const retry: AgentEvent = { type: 'retry', runId: 'run-1', step: 1, attempt: 2, delayMs: 10, error: { kind: 'stream', message: 'cut off' } } as AgentEvent;
+    expect(keptText([streamed(delta('run-1', 1, 1, 'Half')), streamed(retry)])).toEqual(new Map([['run-1', '']]));
+    const takeover: AgentEvent = { type: 'start-step', runId: 'run-1', step: 1 };
+    expect(keptText([streamed(delta('run-1', 1, 1, 'Half'), 1), streamed(takeover, 2)])).toEqual(new Map([['run-1', '']]));
+  });
+
   it('keeps, for every step, exactly the text of its last producer', () => {
     const producer = fc.record({ text: fc.string({ minLength: 1, maxLength: 12 }), cut: fc.nat(), bumpEpoch: fc.boolean() });
     const steps = fc.array(fc.array(producer, { minLength: 1, maxLength: 4 }), { minLength: 1, maxLength: 5 });

@@ -59,6 +59,23 @@ describe.skipIf(postgresBin === undefined)('sessions on DBOS workers', () => {
     if (dir) rmSync(dir, { recursive: true, force: true });
   }, 60_000);
 
+  /** The turn's summary; on a hang, what every worker printed and where the turn stands, instead of a bare timeout. */
+  async function resultOf(turn: string) {
+    let timer: NodeJS.Timeout | undefined;
+    const hung = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        void client.retrieveWorkflow(turn).getStatus().then((status) => {
+          reject(new Error(`turn ${turn} did not end (${JSON.stringify(status)}):\n${fleet.workers.map((worker) => `${worker.id}: ${worker.lines.join(' | ')}`).join('\n')}`));
+        });
+      }, 90_000);
+    });
+    try {
+      return await Promise.race([sessions.turn(turn).getResult(), hung]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
   /** The session's history is valid, ends with the final text, and each tool call ran exactly once. */
   async function expectCompleted(sessionId: string): Promise<void> {
     const log = await pgStore(pool).read(sessionId);
@@ -100,7 +117,7 @@ describe.skipIf(postgresBin === undefined)('sessions on DBOS workers', () => {
       fleet.start();
       await fleet.lineFrom(new RegExp(`^AWAITING ${sessionId}$`));
       await sessions.send(sessionId, { type: 'approve', toolCallId: 'call-3' }, 'approve-1');
-      const summary = await sessions.turn(turn).getResult();
+      const summary = await resultOf(turn);
       expect(summary).toMatchObject({ status: 'idle', outcome: 'completed', text: 'All work done.', rejected: [] });
       await expectCompleted(sessionId);
     }, 120_000);
@@ -118,7 +135,7 @@ describe.skipIf(postgresBin === undefined)('sessions on DBOS workers', () => {
     fleet.start();
     await sessions.send(sessionId, { type: 'approve', toolCallId: 'call-3' }, 'approve-1');
     await sessions.send(sessionId, { type: 'approve', toolCallId: 'call-3' }, 'approve-1'); // an engine's retry
-    expect(await sessions.turn(turn).getResult()).toMatchObject({ outcome: 'completed', rejected: [] });
+    expect(await resultOf(turn)).toMatchObject({ outcome: 'completed', rejected: [] });
     await expectCompleted(sessionId);
   }, 120_000);
 
@@ -128,7 +145,7 @@ describe.skipIf(postgresBin === undefined)('sessions on DBOS workers', () => {
     await fleet.lineFrom(new RegExp(`^SLOW ${sessionId}$`));
     expect(await sessions.activeTurn(sessionId)).toBe(turn);
     await sessions.send(sessionId, { type: 'abort', reason: 'the user pressed stop' }, 'abort-1');
-    expect(await sessions.turn(turn).getResult()).toMatchObject({ status: 'idle', outcome: 'aborted' });
+    expect(await resultOf(turn)).toMatchObject({ status: 'idle', outcome: 'aborted' });
     expect(await sessions.activeTurn(sessionId)).toBeUndefined();
   }, 120_000);
 
@@ -141,7 +158,7 @@ describe.skipIf(postgresBin === undefined)('sessions on DBOS workers', () => {
     fleet.start();
     fleet.start();
     fleet.start();
-    expect(await sessions.turn(turn).getResult()).toMatchObject({ outcome: 'completed' });
+    expect(await resultOf(turn)).toMatchObject({ outcome: 'completed' });
     await expectCompleted(sessionId);
   }, 120_000);
 });

@@ -13,7 +13,6 @@
  * });
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -28,7 +27,12 @@ export interface RedisServer {
   stop(): Promise<void>;
 }
 
-/** The path of Debian's `redis-server`, or undefined (with a notice) when it is not installed. */
+/**
+ * The path of Debian's `redis-server`, or undefined (with a notice) when it is not installed.
+ *
+ * @example
+ * const redisBin = redisServerBinary(); // '/usr/bin/redis-server'
+ */
 export function redisServerBinary(): string | undefined {
   return externalBinary({ name: 'redis-server', debianPackage: 'redis-server', paths: ['/usr/bin/redis-server'] });
 }
@@ -36,7 +40,14 @@ export function redisServerBinary(): string | undefined {
 const START_ATTEMPTS = 5;
 const READY_TIMEOUT_MS = 30_000;
 
-/** Starts a server and waits until it answers PING; retries on another port when the one it got was taken meanwhile. */
+/**
+ * Starts a server and waits until it answers PING; retries on another port when the one it got
+ * was taken meanwhile.
+ *
+ * @example
+ * const server = await startRedis(redisBin);
+ * const redis = await createClient({ url: server.url }).connect();
+ */
 export async function startRedis(binary: string): Promise<RedisServer> {
   const dir = mkdtempSync(path.join(tmpdir(), 'loopchart-redis-'));
   let output = '';
@@ -48,14 +59,22 @@ export async function startRedis(binary: string): Promise<RedisServer> {
       ['--bind', '127.0.0.1', '--port', String(port), '--dir', dir, '--save', '', '--appendonly', 'no', '--daemonize', 'no', '--logfile', ''],
       { stdio: ['ignore', 'pipe', 'pipe'] },
     );
-    const closed = once(child, 'close');
+    let running = true;
+    const closed = new Promise<void>((resolve) => {
+      child.once('close', () => resolve());
+      // Could not be started at all (no 'close' follows).
+      child.once('error', (error) => {
+        output += `${error.message}\n`;
+        resolve();
+      });
+    }).then(() => (running = false));
     const killOnExit = () => child.kill('SIGKILL');
     process.once('exit', killOnExit);
     const collect = (chunk: Buffer) => (output += chunk.toString());
     child.stdout.on('data', collect);
     child.stderr.on('data', collect);
     const url = `redis://127.0.0.1:${port}`;
-    if (await answersPing(url, child)) {
+    if (await answersPing(url, () => running && child.exitCode === null && child.signalCode === null)) {
       return {
         url,
         async stop() {
@@ -86,9 +105,9 @@ async function freePort(): Promise<number> {
 }
 
 /** Polls with a real connection until the server answers PING; false when the process exits or time runs out. */
-async function answersPing(url: string, child: ChildProcess): Promise<boolean> {
+async function answersPing(url: string, isRunning: () => boolean): Promise<boolean> {
   const deadline = Date.now() + READY_TIMEOUT_MS;
-  while (Date.now() < deadline && child.exitCode === null && child.signalCode === null) {
+  while (Date.now() < deadline && isRunning()) {
     const client = createClient({ url, socket: { reconnectStrategy: false, connectTimeout: 1_000 } });
     client.on('error', () => undefined);
     try {
@@ -106,6 +125,6 @@ async function answersPing(url: string, child: ChildProcess): Promise<boolean> {
 
 /** SIGKILL (there is nothing to save); resolves once it has exited and its output is read. */
 async function kill(child: ChildProcess, closed: Promise<unknown>): Promise<void> {
-  if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  if (child.exitCode === null && child.signalCode === null && child.pid !== undefined) child.kill('SIGKILL');
   await closed;
 }
