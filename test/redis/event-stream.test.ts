@@ -25,7 +25,7 @@ describe('the text a client keeps', () => {
   });
 
   it('drops an abandoned attempt\'s text as soon as its retry or its new worker starts, before any new text', () => {
-    const retry: AgentEvent = { type: 'retry', runId: 'run-1', step: 1, attempt: 2, delayMs: 10, error: { kind: 'stream', message: 'cut off' } } as AgentEvent;
+    const retry: AgentEvent = { type: 'retry', runId: 'run-1', step: 1, attempt: 2, delayMs: 10, error: { kind: 'stream', message: 'cut off' } };
     expect(keptText([streamed(delta('run-1', 1, 1, 'Half')), streamed(retry)])).toEqual(new Map([['run-1', '']]));
     const takeover: AgentEvent = { type: 'start-step', runId: 'run-1', step: 1 };
     expect(keptText([streamed(delta('run-1', 1, 1, 'Half'), 1), streamed(takeover, 2)])).toEqual(new Map([['run-1', '']]));
