@@ -11,6 +11,7 @@ import { loopBench } from './loop.js';
 import { memoryBench } from './memory.js';
 import { parallelBench } from './parallel.js';
 import { manyCallsBench } from './many-calls.js';
+import { manyAgentsBench } from './many-agents.js';
 import { historyGrowthBench, persistenceBench } from './persistence.js';
 import { streamBench } from './stream.js';
 import { scaleOutBench } from './scale-out.js';
@@ -27,6 +28,7 @@ const benches: Array<[string, () => Promise<Row[]>]> = [
   ['memory', memoryBench],
   ['parallel tools', parallelBench],
   ['many tool calls in one step', manyCallsBench],
+  ['many agents at once', manyAgentsBench],
   ['session append', persistenceBench],
   ['cost as the history grows', historyGrowthBench],
   ['inspector overhead', inspectorBench],

@@ -1,0 +1,75 @@
+/**
+ * Many agents at once: N concurrent agents (100 and 1,000), each a 5-step
+ * tool loop (4 calls of `echo`, then an answer) on zero-latency models; wall
+ * time and process CPU per agent-step, against ToolLoopAgent on the same
+ * workload. CPU is `process.cpuUsage()` over the whole batch, so work left
+ * running after the last run ended is not hidden (the next batch starts after
+ * a pause).
+ */
+import { isStepCount, ToolLoopAgent } from 'ai';
+import { createAgent } from '../src/index.js';
+import { check, echoTool, median, ratio, toolLoopModel, type Row } from './support.js';
+
+const TOOL_STEPS = 4;
+const STEPS = TOOL_STEPS + 1;
+const tools = { echo: echoTool };
+
+async function loopchartBatch(count: number): Promise<void> {
+  const results = await Promise.all(
+    Array.from({ length: count }, () => createAgent({ model: toolLoopModel(TOOL_STEPS), tools, maxSteps: STEPS }).run('go')),
+  );
+  check(results.every((result) => result.outcome === 'completed' && result.steps === STEPS), 'every loopchart agent must complete its 5 steps');
+}
+
+async function toolLoopAgentBatch(count: number): Promise<void> {
+  const steps = await Promise.all(
+    Array.from({ length: count }, async () => {
+      const result = await new ToolLoopAgent({ model: toolLoopModel(TOOL_STEPS), tools, stopWhen: isStepCount(STEPS), maxRetries: 0 }).stream({ prompt: 'go' });
+      let finished = 0;
+      for await (const part of result.stream) if (part.type === 'finish-step') finished++;
+      return finished;
+    }),
+  );
+  check(steps.every((finished) => finished === STEPS), 'every ToolLoopAgent must finish its 5 steps');
+}
+
+/** Wall ms and CPU ms of one batch, after the process has settled. */
+async function measure(batch: () => Promise<void>): Promise<{ wall: number; cpu: number }> {
+  (globalThis as { gc?: () => void }).gc?.();
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  const cpuBefore = process.cpuUsage();
+  const started = performance.now();
+  await batch();
+  const wall = performance.now() - started;
+  const cpu = process.cpuUsage(cpuBefore);
+  return { wall, cpu: (cpu.user + cpu.system) / 1000 };
+}
+
+export async function manyAgentsBench(): Promise<Row[]> {
+  const rows: Row[] = [];
+  for (const count of [100, 1_000]) {
+    const ours: Array<{ wall: number; cpu: number }> = [];
+    const theirs: Array<{ wall: number; cpu: number }> = [];
+    await loopchartBatch(count);
+    await toolLoopAgentBatch(count);
+    for (let round = 0; round < 5; round++) {
+      if (round % 2 === 0) {
+        ours.push(await measure(() => loopchartBatch(count)));
+        theirs.push(await measure(() => toolLoopAgentBatch(count)));
+      } else {
+        theirs.push(await measure(() => toolLoopAgentBatch(count)));
+        ours.push(await measure(() => loopchartBatch(count)));
+      }
+    }
+    const agentSteps = count * STEPS;
+    const cpuPerStep = median(ours.map((run) => run.cpu)) / agentSteps;
+    const theirCpuPerStep = median(theirs.map((run) => run.cpu)) / agentSteps;
+    rows.push({
+      figure: `${count.toLocaleString('en')} concurrent 5-step agents: CPU per agent-step (wall ${median(ours.map((run) => run.wall)).toFixed(0)} ms)`,
+      value: `${cpuPerStep.toFixed(3)} ms`,
+      ratio: `${ratio(cpuPerStep / theirCpuPerStep)} ToolLoopAgent (${theirCpuPerStep.toFixed(3)} ms, wall ${median(theirs.map((run) => run.wall)).toFixed(0)} ms)`,
+      ...(count === 1_000 ? { target: '<= 0.3 ms', ok: cpuPerStep <= 0.3 } : {}),
+    });
+  }
+  return rows;
+}
