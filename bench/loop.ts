@@ -100,7 +100,7 @@ async function floorLoop(): Promise<void> {
     steps++;
     if (calls.length === 0 || finish !== 'tool-calls') break;
     prompt.push({ role: 'assistant', content: calls.map((call) => ({ type: 'tool-call' as const, toolCallId: call.toolCallId, toolName: call.toolName, input: JSON.parse(call.input) as unknown })) });
-    const outputs = await Promise.all(calls.map(async (call) => ({ call, output: (await echoTool.execute!(JSON.parse(call.input) as { n: number }, { toolCallId: call.toolCallId, messages: [], context: {} as never })) as unknown })));
+    const outputs = await Promise.all(calls.map(async (call) => ({ call, output: (await echoTool.execute(JSON.parse(call.input) as { n: number }, { toolCallId: call.toolCallId, messages: [], context: {} })) as unknown })));
     toolResults += outputs.length;
     prompt.push({ role: 'tool', content: outputs.map(({ call, output }) => ({ type: 'tool-result' as const, toolCallId: call.toolCallId, toolName: call.toolName, output: { type: 'json' as const, value: output as never } })) });
   }
