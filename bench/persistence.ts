@@ -12,6 +12,7 @@ import type { ModelMessage } from 'ai';
 import { createAgent } from '../src/agent.js';
 import { fileStore } from '../src/persistence/file-store.js';
 import { SessionRecorder } from '../src/persistence/session-recorder.js';
+import { checkpointSnapshot } from '../src/persistence/checkpoint-snapshot.js';
 import { sessionHeader } from '../src/persistence/session-store.js';
 import { defaultConfig, type AgentContext } from '../src/machines/context.js';
 import { check, median, pairedRatio, ratio, textDeltaModel, type Row } from './support.js';
@@ -41,9 +42,10 @@ async function primed(dir: string, count: number) {
       run: { id: 'run', steps: ++step, attempt: 1 } as AgentContext['run'],
     },
   });
+  // What the agent hands the recorder: the persisted snapshot without the history (persistedWithoutHistory).
   const persisted = () => {
     const { value, context } = snapshotOf();
-    return { status: 'active', value, context, children: {} };
+    return checkpointSnapshot({ status: 'active', value, context, children: {} });
   };
   await recorder.observe(snapshotOf(), persisted);
   /**

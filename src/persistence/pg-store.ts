@@ -24,6 +24,9 @@ export interface PgStoreOptions {
 
 const IDENTIFIER = /^[a-z_][a-z0-9_]{0,62}$/;
 
+/** The `NOTIFY` channel on which every append announces `<sessionId> <record count>`. */
+export const SESSION_CHANGED_CHANNEL = 'loopchart_session_changed';
+
 /** Sessions, their records and their leases: the same content, format and rules as `fileStore`'s files. */
 function schemaStatements(schema: string): string[] {
   return [
@@ -64,6 +67,9 @@ const SCHEMA_LOCK_KEY = 0x6c6f6f70; // "loop"
  * transaction that writes, so no acquisition can slip between the check and
  * the write: a worker that lost its lease gets `LeaseLostError` and writes
  * nothing.
+ *
+ * Every append also sends a `NOTIFY` (on commit) that `watchSession` listens
+ * to, so a reader without Redis learns that a session moved on and re-reads it.
  *
  * @example
  * ```ts
@@ -157,7 +163,9 @@ export function pgStore(pool: Pool, options: PgStoreOptions = {}): SessionStore 
              INSERT INTO ${tables.records} (session_id, seq, record)
              SELECT $1, $2::bigint + ordinality, record FROM unnest($3::json[]) WITH ORDINALITY AS t(record, ordinality)
            )
-           UPDATE ${tables.sessions} SET record_count = $2::bigint + $4::bigint WHERE session_id = $1`,
+           , updated AS (UPDATE ${tables.sessions} SET record_count = $2::bigint + $4::bigint WHERE session_id = $1 RETURNING record_count)
+           -- Readers that watch the session (watchSession) re-read it; delivered when the transaction commits.
+           SELECT pg_notify('${SESSION_CHANGED_CHANNEL}', $1 || ' ' || record_count) FROM updated`,
           [sessionId, count, records.map(encode), records.length],
         );
         return count + records.length;

@@ -1,6 +1,9 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pgStore } from '../../src/persistence/pg-store.js';
+import { watchSession } from '../../src/persistence/pg-session-watch.js';
+import { createAgent } from '../../src/index.js';
+import { scriptedModel } from '../../src/models/index.js';
 import { SessionFormatError, sessionHeader } from '../../src/persistence/session-store.js';
 import { postgresBinary, startPostgres, type PostgresServer } from '../support/postgres-server.js';
 import { sessionStoreContract } from './store-contract.js';
@@ -54,6 +57,28 @@ describe.skipIf(postgresBin === undefined)('pgStore on its own', () => {
     const { rows } = await pool.query<{ text: string }>(`SELECT record::text AS text FROM loopchart_session_records WHERE session_id = 'redacted-session'`);
     expect(rows[0]!.text).not.toContain('SECRET');
     expect(rows[0]!.text).toContain('[redacted]');
+  });
+
+  it('lets a reader without Redis follow a session: a new view after the appends of each step', async () => {
+    const pool = newPool();
+    const store = pgStore(pool);
+    await store.create(sessionHeader('watched'));
+    const abort = new AbortController();
+    const views = watchSession({ pool, store, sessionId: 'watched', signal: abort.signal });
+    expect((await views.next()).value).toMatchObject({ messages: [], isRunning: false });
+    const agent = createAgent({ model: scriptedModel([{ text: 'Hi.' }]), store: pgStore(newPool()), sessionId: 'watched' });
+    const run = agent.run('hello');
+    let seen = 1;
+    for (;;) {
+      const { value } = await views.next();
+      seen++;
+      if (value && !value.isRunning && value.messages.length === 2) break;
+    }
+    expect((await run).outcome).toBe('completed');
+    expect(seen).toBeGreaterThan(1);
+    abort.abort();
+    await views.return(undefined);
+    await agent.dispose();
   });
 
   it('creates its tables once when many stores start at the same time, in the schema it is given', async () => {
