@@ -25,10 +25,15 @@ export async function memoryBench(): Promise<Row[]> {
       figure: `${report.agents.toLocaleString('en-US')} idle agents: heap per agent beyond its history`,
       value: kb(report.agentBytesPerAgent),
       ratio: `${(report.agentBytesPerAgent / report.historyBytesPerAgent).toFixed(2)}x the history`,
-      target: '< 50 KB',
-      ok: report.agentBytesPerAgent < 50 * 1024,
+      target: '<= 8 KB',
+      ok: report.agentBytesPerAgent <= 8 * 1024,
     },
     { figure: `  the ${report.messagesPerAgent}-message history itself (plain arrays)`, value: kb(report.historyBytesPerAgent) },
-    { figure: '  createAgent, per agent', value: `${report.createMicrosPerAgent.toFixed(0)} µs` },
+    {
+      figure: `  createAgent with ${report.messagesPerAgent} messages, per agent`,
+      value: `${report.createMicrosPerAgent.toFixed(0)} µs`,
+      target: '<= 100 µs',
+      ok: report.createMicrosPerAgent <= 100,
+    },
   ];
 }

@@ -11,7 +11,8 @@ import { SessionRecorder } from './persistence/session-recorder.js';
 import { replaySession } from './persistence/session-replay.js';
 import { LeaseLostError, sessionHeader, type SessionLease, type SessionStore } from './persistence/session-store.js';
 import type { AgentEvent } from './events.js';
-import { agentMachine, type AgentMachine } from './machines/agent-machine.js';
+import type { AgentMachine } from './machines/agent-machine.js';
+import { bindImplementations, sharedAgentMachine } from './shared-agent-machine.js';
 import type { AgentConfig, AgentMachineInput } from './machines/context.js';
 import { pendingApprovalIds } from './machines/approval-updates.js';
 import { contextTokensOf } from './machines/compaction-updates.js';
@@ -173,7 +174,8 @@ class StatechartAgent implements Agent {
   readonly events$ = this.subject.asObservable();
   private readonly outbox = new EventOutbox((event) => this.deliver(event));
   private readonly tracer = new TraceRecorder(() => this.current);
-  private readonly machine: AgentMachine;
+  /** This agent's actor implementations, bound to each actor it starts (the machine definition is shared). */
+  private readonly actors: ReturnType<typeof machineSetup>['implementations']['actors'];
   private readonly config: AgentConfig;
   private current: Actor<AgentMachine>;
   /** Resolves the `run()` promise of the active run when its `run-end` arrives. */
@@ -203,7 +205,7 @@ class StatechartAgent implements Agent {
       depth: embedding.depth,
     });
     this.config = config;
-    this.machine = agentMachine.provide(implementations);
+    this.actors = implementations.actors;
     if (options.store) {
       this.sessionId = options.sessionId ?? generateId();
       this.current = this.createActorFrom({ messages: options.messages ?? [] });
@@ -444,7 +446,7 @@ class StatechartAgent implements Agent {
     const input: AgentMachineInput = { messages: from.messages, config: this.config };
     const user = this.options.inspect;
     const userObserver = typeof user === 'function' ? user : user?.next?.bind(user);
-    return createActor(this.machine, {
+    const actor = createActor(sharedAgentMachine, {
       input,
       ...(this.embedding.parent ? { parent: this.embedding.parent } : {}),
       ...(from.snapshot ? { snapshot: from.snapshot as Snapshot<unknown> } : {}),
@@ -453,6 +455,8 @@ class StatechartAgent implements Agent {
         userObserver?.(event);
       },
     });
+    bindImplementations(actor, this.actors);
+    return actor;
   }
 
   private startActor(from: { messages: ModelMessage[]; snapshot?: unknown }, beforeStart?: (actor: Actor<AgentMachine>) => void): Actor<AgentMachine> {
