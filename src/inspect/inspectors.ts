@@ -31,13 +31,14 @@ type InspectorOptions = Parameters<typeof statelyWebSocketInspector>[0];
 export function agentInspectorOptions(options: SafeInspectorOptions = {}): {
   sanitizeContext: (context: MachineContext) => MachineContext;
   sanitizeEvent: (event: AnyEventObject) => AnyEventObject;
-  serialize: (event: StatelyInspectionEvent) => StatelyInspectionEvent;
+  serialize?: (event: StatelyInspectionEvent) => StatelyInspectionEvent;
 } {
   const secrets = options.secrets ?? [];
   return {
     sanitizeContext: (context) => sanitizeContext(context, secrets),
     sanitizeEvent: (event) => sanitizeEvent(event, secrets),
-    serialize: (event: StatelyInspectionEvent) => redactSecrets(event, secrets),
+    // A JSON round trip per event, only where there is something to redact: the inspector serialises the event itself.
+    ...(secrets.length > 0 ? { serialize: (event: StatelyInspectionEvent) => redactSecrets(event, secrets) } : {}),
   };
 }
 
