@@ -11,6 +11,8 @@ export const GLOB_MAX_RESULTS = 500;
 export interface GlobToolOptions {
   /** Workspace root; every path is resolved against it and confined to it. */
   cwd: string;
+  /** Skip files the workspace's `.gitignore` files ignore, as git and every coding agent's search do. Default true. */
+  respectGitignore?: boolean;
   /** Files listed before the output is cut with a notice. Default 500. */
   maxResults?: number;
 }
@@ -32,11 +34,11 @@ export type GlobToolInput = z.infer<typeof globInputSchema>;
  * await glob.execute({ pattern: '**\/*.test.ts' }, { toolCallId: 't1', messages: [], context: {} });
  * // "test/a.test.ts\ntest/b.test.ts"
  */
-export function globTool({ cwd, maxResults = GLOB_MAX_RESULTS }: GlobToolOptions): BuiltinTool<GlobToolInput> {
+export function globTool({ cwd, maxResults = GLOB_MAX_RESULTS, respectGitignore = true }: GlobToolOptions): BuiltinTool<GlobToolInput> {
   return tool({
     description:
       "Find files whose path matches a glob pattern (e.g. '**/*.ts'), relative to path (default: the workspace root). " +
-      `Returns workspace-relative paths, sorted, at most ${maxResults}. node_modules and .git are skipped.`,
+      `Returns workspace-relative paths, sorted, at most ${maxResults}. node_modules, .git and files .gitignore ignores are skipped.`,
     inputSchema: globInputSchema,
     execute: async ({ pattern, path: userPath = '.' }, { abortSignal }) => {
       assertGlobPatternStaysInside(pattern);
@@ -53,6 +55,7 @@ export function globTool({ cwd, maxResults = GLOB_MAX_RESULTS }: GlobToolOptions
         patterns: pattern,
         signal: abortSignal,
         operation: 'glob',
+        respectGitignore,
       });
       if (files.length === 0) return `No files match '${pattern}' in ${userPath}`;
       const shown = files.slice(0, maxResults).map((file) => file.workspacePath);

@@ -23,6 +23,8 @@ export const GREP_TIME_LIMIT_MS = 10_000;
 export interface GrepToolOptions {
   /** Workspace root; every path is resolved against it and confined to it. */
   cwd: string;
+  /** Skip files the workspace's `.gitignore` files ignore, as git and every coding agent's search do. Default true. */
+  respectGitignore?: boolean;
   /** Matches listed before the search stops with a notice. Default 200. */
   maxMatches?: number;
   /** How long one grep may spend matching before it stops with an error. Default 10 s. */
@@ -52,11 +54,11 @@ export type GrepToolInput = z.infer<typeof grepInputSchema>;
  * await grep.execute({ pattern: 'TODO', glob: '*.ts' }, { toolCallId: 't1', messages: [], context: {} });
  * // "src/a.ts:12: // TODO: handle errors"
  */
-export function grepTool({ cwd, maxMatches = GREP_MAX_MATCHES, timeLimitMs = GREP_TIME_LIMIT_MS }: GrepToolOptions): BuiltinTool<GrepToolInput> {
+export function grepTool({ cwd, respectGitignore = true, maxMatches = GREP_MAX_MATCHES, timeLimitMs = GREP_TIME_LIMIT_MS }: GrepToolOptions): BuiltinTool<GrepToolInput> {
   return tool({
     description:
       'Search file contents with a JavaScript regular expression. Returns matching lines as "file:line: text", ' +
-      `at most ${maxMatches}. Filter files with glob; binary files, node_modules and .git are skipped.`,
+      `at most ${maxMatches}. Filter files with glob; binary files, node_modules, .git and files .gitignore ignores are skipped.`,
     inputSchema: grepInputSchema,
     execute: async ({ pattern, path: userPath = '.', glob, ignoreCase, literal }, { abortSignal }) => {
       const regex = compileSearchPattern(pattern, { ignoreCase, literal });
@@ -76,6 +78,7 @@ export function grepTool({ cwd, maxMatches = GREP_MAX_MATCHES, timeLimitMs = GRE
           patterns: '**/*',
           signal: abortSignal,
           operation: 'grep',
+          respectGitignore,
         });
         const matchesGlob = glob === undefined ? () => true : fileGlobMatcher(glob);
         files = all.filter((file) => matchesGlob(path.relative(target, file.absolutePath).split(path.sep).join('/')));

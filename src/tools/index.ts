@@ -25,6 +25,8 @@ export interface BuiltinToolsOptions {
     /** Default time limit per command. Default 120000 ms. */
     timeoutMs?: number;
   };
+  /** `grep`, `glob` and `ls` skip what the workspace's `.gitignore` files ignore. Default true. */
+  respectGitignore?: boolean;
 }
 
 const builtinToolNameSchema = z.enum(builtinToolNames as [BuiltinToolName, ...BuiltinToolName[]], {
@@ -35,6 +37,7 @@ const builtinToolsOptionsSchema = z.object({
   cwd: z.string().min(1, 'cwd must be a non-empty path'),
   tools: z.array(builtinToolNameSchema).optional(),
   bash: z.object({ timeoutMs: z.number().int().positive().optional() }).optional(),
+  respectGitignore: z.boolean().optional(),
 });
 
 /**
@@ -53,16 +56,16 @@ export function builtinTools(options: BuiltinToolsOptions): ToolSet {
     );
     throw new Error(`Invalid builtinTools options: ${problems.join('; ')}`);
   }
-  const { cwd, tools = defaultBuiltinToolNames, bash } = parsed.data;
+  const { cwd, tools = defaultBuiltinToolNames, bash, respectGitignore = true } = parsed.data;
   const selected = new Set(tools);
   const toolSet: ToolSet = {};
   for (const name of builtinToolNames) {
-    if (selected.has(name)) toolSet[name] = createBuiltinTool(name, cwd, bash?.timeoutMs);
+    if (selected.has(name)) toolSet[name] = createBuiltinTool(name, cwd, bash?.timeoutMs, respectGitignore);
   }
   return toolSet;
 }
 
-function createBuiltinTool(name: BuiltinToolName, cwd: string, bashTimeoutMs: number | undefined): ToolSet[string] {
+function createBuiltinTool(name: BuiltinToolName, cwd: string, bashTimeoutMs: number | undefined, respectGitignore: boolean): ToolSet[string] {
   switch (name) {
     case 'read':
       return readTool({ cwd });
@@ -71,11 +74,11 @@ function createBuiltinTool(name: BuiltinToolName, cwd: string, bashTimeoutMs: nu
     case 'edit':
       return editTool({ cwd });
     case 'ls':
-      return lsTool({ cwd });
+      return lsTool({ cwd, respectGitignore });
     case 'glob':
-      return globTool({ cwd });
+      return globTool({ cwd, respectGitignore });
     case 'grep':
-      return grepTool({ cwd });
+      return grepTool({ cwd, respectGitignore });
     case 'bash':
       return bashTool({ cwd, timeoutMs: bashTimeoutMs });
   }

@@ -1,11 +1,13 @@
-import { readdir, stat } from 'node:fs/promises';
+import type { Dirent } from 'node:fs';
+import { readdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { tool } from 'ai';
 import { z } from 'zod';
 import type { BuiltinTool } from './builtin-tool.js';
 import { throwIfAborted } from './abort.js';
 import { describeFsError } from './fs-errors.js';
-import { resolveInWorkspace } from './workspace.js';
+import { GitignoreRules, gitignoreFilesIn } from './gitignore-rules.js';
+import { realWorkspaceRoot, resolveInWorkspace, toWorkspaceRelative } from './workspace.js';
 
 export const LS_MAX_ENTRIES = 500;
 
@@ -14,6 +16,8 @@ export interface LsToolOptions {
   cwd: string;
   /** Entries shown before the rest is summarised as `[… N more]`. Default 500. */
   maxEntries?: number;
+  /** Leave out entries the workspace's `.gitignore` files ignore (and say how many). Default true. */
+  respectGitignore?: boolean;
 }
 
 const lsInputSchema = z.object({
@@ -31,7 +35,7 @@ export type LsToolInput = z.infer<typeof lsInputSchema>;
  * await ls.execute({ path: 'src' }, { toolCallId: 't1', messages: [], context: {} });
  * // "index.ts\ntools/"
  */
-export function lsTool({ cwd, maxEntries = LS_MAX_ENTRIES }: LsToolOptions): BuiltinTool<LsToolInput> {
+export function lsTool({ cwd, maxEntries = LS_MAX_ENTRIES, respectGitignore = true }: LsToolOptions): BuiltinTool<LsToolInput> {
   return tool({
     description:
       'List the entries of a directory in the workspace (default: the root), sorted by name. ' +
@@ -46,11 +50,14 @@ export function lsTool({ cwd, maxEntries = LS_MAX_ENTRIES }: LsToolOptions): Bui
         throw new Error(`Path '${userPath}' is a file, not a directory; use the read tool to read it`);
       }
 
-      const entries = await readdir(directory, { withFileTypes: true }).catch((error: unknown) => {
+      const listed = await readdir(directory, { withFileTypes: true }).catch((error: unknown) => {
         throw describeFsError(error, userPath);
       });
+      const entries = respectGitignore ? await withoutIgnored(cwd, directory, listed) : listed;
+      const ignoredCount = listed.length - entries.length;
       entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-      if (entries.length === 0) return `(directory '${userPath}' is empty)`;
+      const ignoredNote = ignoredCount > 0 ? `\n[${ignoredCount} ${ignoredCount === 1 ? 'entry' : 'entries'} ignored by .gitignore not shown]` : '';
+      if (entries.length === 0) return ignoredCount > 0 ? `(nothing in '${userPath}' that .gitignore does not ignore)${ignoredNote}` : `(directory '${userPath}' is empty)`;
 
       const shown: string[] = [];
       for (const entry of entries.slice(0, maxEntries)) {
@@ -59,9 +66,20 @@ export function lsTool({ cwd, maxEntries = LS_MAX_ENTRIES }: LsToolOptions): Bui
         shown.push(isDirectory ? `${entry.name}/` : entry.name);
       }
       const hidden = entries.length - shown.length;
-      return hidden > 0 ? `${shown.join('\n')}\n[… ${hidden} more]` : shown.join('\n');
+      return (hidden > 0 ? `${shown.join('\n')}\n[… ${hidden} more]` : shown.join('\n')) + ignoredNote;
     },
   });
+}
+
+/** The entries no `.gitignore` of the workspace ignores. */
+async function withoutIgnored(cwd: string, directory: string, entries: Dirent[]): Promise<Dirent[]> {
+  const realRoot = await realWorkspaceRoot(cwd);
+  const base = toWorkspaceRelative(realRoot, await realpath(directory));
+  const rules = new GitignoreRules(gitignoreFilesIn(realRoot));
+  const kept = await Promise.all(
+    entries.map(async (entry) => ((await rules.ignores(base === '' || base === '.' ? entry.name : `${base}/${entry.name}`, entry.isDirectory())) ? undefined : entry)),
+  );
+  return kept.filter((entry): entry is Dirent => entry !== undefined);
 }
 
 async function pointsToDirectory(directory: string, linkName: string): Promise<boolean> {

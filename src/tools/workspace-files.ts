@@ -1,12 +1,13 @@
 /**
  * File enumeration shared by glob and grep: tinyglobby below a directory of
- * the workspace, skipping node_modules and .git, never leaving the workspace
- * through symbolic links.
+ * the workspace, skipping node_modules, .git and what the workspace's
+ * `.gitignore` files ignore, never leaving the workspace through symbolic links.
  */
 import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { glob } from 'tinyglobby';
 import { throwIfAborted } from './abort.js';
+import { GitignoreRules, gitignoreFilesIn } from './gitignore-rules.js';
 import { isWithinRoot, toWorkspaceRelative } from './workspace.js';
 
 /** Directories no built-in tool descends into. */
@@ -29,6 +30,8 @@ export interface ListWorkspaceFilesOptions {
   signal?: AbortSignal;
   /** Name used in the abort error. */
   operation: string;
+  /** Leave out files a `.gitignore` of the workspace ignores. Default true. */
+  respectGitignore?: boolean;
 }
 
 /**
@@ -62,7 +65,12 @@ export async function listWorkspaceFiles(options: ListWorkspaceFilesOptions): Pr
     }),
   );
   throwIfAborted(signal, operation);
-  return files
+  const rules = options.respectGitignore === false ? undefined : new GitignoreRules(gitignoreFilesIn(realRoot));
+  const kept = rules
+    ? await Promise.all(files.map(async (file) => (file && !(await rules.ignores(file.workspacePath)) ? file : undefined)))
+    : files;
+  throwIfAborted(signal, operation);
+  return kept
     .filter((file): file is WorkspaceFile => file !== undefined)
     .sort((a, b) => (a.workspacePath < b.workspacePath ? -1 : a.workspacePath > b.workspacePath ? 1 : 0));
 }

@@ -1,0 +1,47 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import ignore, { type Ignore } from 'ignore';
+
+/** Reads the `.gitignore` of a workspace directory (`''` is the root), or undefined when it has none. */
+export type GitignoreReader = (workspaceDirectory: string) => Promise<string | undefined>;
+
+/** The `.gitignore` files of a workspace on disk. */
+export function gitignoreFilesIn(realRoot: string): GitignoreReader {
+  return (directory) => readFile(path.join(realRoot, directory, '.gitignore'), 'utf8').catch(() => undefined);
+}
+
+/**
+ * The `.gitignore` rules of a workspace, as the search tools apply them: the
+ * root's file and every nested one, each for the paths below its directory
+ * (the `ignore` package matches each file's rules, as git does). Rules are read
+ * once per directory and kept for the life of one tool call. A deeper `!rule`
+ * does not bring back what a `.gitignore` higher up ignores.
+ *
+ * @example
+ * const rules = new GitignoreRules(gitignoreFilesIn(realRoot));
+ * await rules.ignores('dist/index.js'); // true with "dist/" in the root .gitignore
+ */
+export class GitignoreRules {
+  private readonly byDirectory = new Map<string, Promise<Ignore | undefined>>();
+
+  constructor(private readonly read: GitignoreReader) {}
+
+  /** Whether a workspace path (relative, `/`-separated) is ignored; `isDirectory` for a directory's own path. */
+  async ignores(workspacePath: string, isDirectory = false): Promise<boolean> {
+    const parts = workspacePath.split('/').filter((part) => part !== '');
+    for (let depth = 0; depth < parts.length; depth++) {
+      const rules = await this.rulesIn(parts.slice(0, depth).join('/'));
+      if (rules?.ignores(parts.slice(depth).join('/') + (isDirectory ? '/' : ''))) return true;
+    }
+    return false;
+  }
+
+  private rulesIn(directory: string): Promise<Ignore | undefined> {
+    let rules = this.byDirectory.get(directory);
+    if (!rules) {
+      rules = this.read(directory).then((text) => (text === undefined ? undefined : ignore().add(text)));
+      this.byDirectory.set(directory, rules);
+    }
+    return rules;
+  }
+}

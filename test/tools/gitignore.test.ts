@@ -1,0 +1,67 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { GitignoreRules } from '../../src/tools/gitignore-rules.js';
+import { globTool, grepTool, lsTool } from '../../src/tools/index.js';
+
+const context = { toolCallId: 't', messages: [], context: {} };
+
+describe('gitignore rules', () => {
+  const rulesOf = (files: Record<string, string>) => new GitignoreRules(async (directory) => files[directory]);
+
+  it('applies the root file to every path and a nested file to the paths below its directory', async () => {
+    const rules = rulesOf({ '': 'dist/\n*.log\n', 'packages/app': 'generated.ts\n' });
+    expect(await rules.ignores('dist/index.js')).toBe(true);
+    expect(await rules.ignores('dist', true)).toBe(true);
+    expect(await rules.ignores('src/debug.log')).toBe(true);
+    expect(await rules.ignores('src/index.ts')).toBe(false);
+    expect(await rules.ignores('packages/app/generated.ts')).toBe(true);
+    expect(await rules.ignores('packages/lib/generated.ts')).toBe(false);
+  });
+
+  it('keeps a negated file and anchors a leading slash to its own directory', async () => {
+    const rules = rulesOf({ '': '*.env\n!example.env\n/build\n' });
+    expect(await rules.ignores('prod.env')).toBe(true);
+    expect(await rules.ignores('example.env')).toBe(false);
+    expect(await rules.ignores('build/out.js')).toBe(true);
+    expect(await rules.ignores('src/build/out.js')).toBe(false);
+  });
+
+  it('reads each directory\'s file once', async () => {
+    const reads: string[] = [];
+    const rules = new GitignoreRules(async (directory) => {
+      reads.push(directory);
+      return undefined;
+    });
+    await rules.ignores('a/b/one.ts');
+    await rules.ignores('a/b/two.ts');
+    expect(reads).toEqual(['', 'a', 'a/b']);
+  });
+});
+
+describe('search tools and .gitignore', () => {
+  let root: string;
+  beforeEach(() => {
+    root = mkdtempSync(path.join(tmpdir(), 'loopchart-gitignore-'));
+    mkdirSync(path.join(root, 'src'));
+    mkdirSync(path.join(root, 'dist'));
+    writeFileSync(path.join(root, '.gitignore'), 'dist/\n*.log\n');
+    writeFileSync(path.join(root, 'src', 'index.ts'), 'export const TODO = 1;\n');
+    writeFileSync(path.join(root, 'dist', 'index.js'), 'const TODO = 1;\n');
+    writeFileSync(path.join(root, 'debug.log'), 'TODO in a log\n');
+  });
+  afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+  it('grep, glob and ls skip what .gitignore ignores, and say so in ls', async () => {
+    expect(await grepTool({ cwd: root }).execute!({ pattern: 'TODO' }, context)).toBe('src/index.ts:1: export const TODO = 1;');
+    expect(await globTool({ cwd: root }).execute!({ pattern: '**/*' }, context)).toBe(['.gitignore', 'src/index.ts'].join('\n'));
+    expect(await lsTool({ cwd: root }).execute!({}, context)).toBe(['.gitignore', 'src/', '[2 entries ignored by .gitignore not shown]'].join('\n'));
+  });
+
+  it('finds everything again with respectGitignore: false', async () => {
+    const grep = (await grepTool({ cwd: root, respectGitignore: false }).execute!({ pattern: 'TODO' }, context)) as string;
+    expect(grep.split('\n').sort()).toEqual(['debug.log:1: TODO in a log', 'dist/index.js:1: const TODO = 1;', 'src/index.ts:1: export const TODO = 1;']);
+    expect(await lsTool({ cwd: root, respectGitignore: false }).execute!({ path: 'dist' }, context)).toBe('index.js');
+  });
+});
