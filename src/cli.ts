@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { readFileSync } from 'node:fs';
 import { terminalAsker } from './cli/approval-prompt.js';
 import { parseCommandLine, type RunArguments } from './cli/args.js';
 import { chartCommand } from './cli/chart-command.js';
@@ -14,7 +15,7 @@ import { UsageError } from './cli/usage-error.js';
 async function main(argv: string[]): Promise<number> {
   let command;
   try {
-    command = parseCommandLine(argv);
+    command = parseCommandLine(argv, { stdinIsPiped: process.stdin.isTTY !== true });
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
     const topic = argv[0] === 'run' || argv[0] === 'report' || argv[0] === 'chart' ? `loopchart ${argv[0]} --help` : 'loopchart --help';
@@ -25,6 +26,9 @@ async function main(argv: string[]): Promise<number> {
     case 'help':
       process.stdout.write(`${helpText(command.topic)}\n`);
       return 0;
+    case 'version':
+      process.stdout.write(`loopchart ${packageVersion()}\n`);
+      return 0;
     case 'chart':
       return chartCommand(process.stdout);
     case 'run':
@@ -34,9 +38,31 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
+/** The installed package's version (package.json sits beside src/ and dist/). */
+function packageVersion(): string {
+  const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+  return manifest.version;
+}
+
+async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk));
+  return Buffer.concat(chunks).toString('utf8');
+}
+
 /** `loopchart run` wired to this process: its streams, environment, terminal and Ctrl+C. */
 async function run(args: RunArguments): Promise<number> {
-  const target = args.target !== undefined ? await runTarget(args.target) : undefined;
+  let target: Awaited<ReturnType<typeof runTarget>> | undefined;
+  if (args.target === '-') {
+    const text = (await readAll(process.stdin)).trim();
+    if (text === '') {
+      process.stderr.write('loopchart: the prompt on stdin is empty\nRun loopchart run --help for usage.\n');
+      return USAGE_ERROR;
+    }
+    target = { kind: 'prompt', text };
+  } else if (args.target !== undefined) {
+    target = await runTarget(args.target);
+  }
   const color = colorAllowed({ isTTY: process.stderr.isTTY === true, noColorFlag: args.noColor, env: process.env });
   let stopListening = () => {};
   const interrupted = new Promise<void>((resolve) => {

@@ -3,11 +3,13 @@ import { builtinToolNames, type BuiltinToolName } from '../tools/index.js';
 import type { HelpTopic } from './help.js';
 import { DEFAULT_API_KEY_ENV, parseModelSpec, type ModelSpec } from './model.js';
 import type { OutputMode } from './reporter.js';
+import { closestName } from './closest-name.js';
 import { UsageError } from './usage-error.js';
 
 /** What the command line asks for. */
 export type CliCommand =
   | { name: 'help'; topic: HelpTopic }
+  | { name: 'version' }
   | { name: 'chart' }
   | { name: 'run'; args: RunArguments }
   | { name: 'report'; args: ReportArguments };
@@ -101,37 +103,43 @@ export const ANY_PORT = 0;
  * @example
  * parseCommandLine(['run', 'demo.yaml', '--json']) // { name: 'run', args: { target: 'demo.yaml', output: 'json', … } }
  * parseCommandLine(['chart', '--help'])            // { name: 'help', topic: 'chart' }
+ * parseCommandLine(['run'], { stdinIsPiped: true })  // { name: 'run', args: { target: '-', … } }: the prompt comes from stdin
  * parseCommandLine(['report', 'trace.json', '-o', 'run.html']) // { name: 'report', args: { traceFile: 'trace.json', output: 'run.html' } }
  * @throws UsageError naming the bad argument.
  */
-export function parseCommandLine(argv: readonly string[]): CliCommand {
+export function parseCommandLine(argv: readonly string[], input: { stdinIsPiped?: boolean } = {}): CliCommand {
   const [first, ...rest] = argv;
   if (first === undefined) throw new UsageError('no command given');
   if (first === '--help' || first === '-h') return { name: 'help', topic: 'main' };
+  if (first === '--version' || first === '-v') return { name: 'version' };
   if (!commands.includes(first as (typeof commands)[number])) {
     throw new UsageError(first.startsWith('-') ? `unknown option ${first} (options come after the command)` : `unknown command "${first}"`);
   }
   if (first === 'help') return { name: 'help', topic: helpTopic(rest) };
   if (asksForHelp(rest)) return { name: 'help', topic: first as HelpTopic };
   if (first === 'chart') {
-    const { positionals } = parse(rest, chartOptions);
+    const { positionals } = parse(rest, chartOptions, 'chart');
     if (positionals.length > 0) throw new UsageError(`chart takes no arguments, got "${positionals[0]}"`);
     return { name: 'chart' };
   }
   if (first === 'report') return { name: 'report', args: reportArguments(rest) };
-  return { name: 'run', args: runArguments(rest) };
+  return { name: 'run', args: runArguments(rest, input) };
 }
 
 function reportArguments(argv: readonly string[]): ReportArguments {
-  const { values, positionals } = parse(argv, reportOptions);
+  const { values, positionals } = parse(argv, reportOptions, 'report');
   if (positionals.length === 0) throw new UsageError('report needs a trace file (written by loopchart run --trace)');
   if (positionals.length > 1) throw new UsageError(`report takes one trace file, got ${positionals.length} arguments`);
   return { traceFile: positionals[0]!, ...(values.output !== undefined ? { output: nonEmpty('--output', values.output) } : {}) };
 }
 
-function runArguments(argv: readonly string[]): RunArguments {
-  const { values, positionals } = parse(withInspectValue(argv), runOptions);
-  if (positionals.length === 0 && values.resume === undefined) throw new UsageError('run needs a script file or a prompt');
+/** `input.stdinIsPiped`: `run` without a script or prompt reads the prompt from stdin, as `run -` does. */
+function runArguments(argv: readonly string[], input: { stdinIsPiped?: boolean }): RunArguments {
+  const { values, positionals } = parse(withInspectValue(argv), runOptions, 'run');
+  if (positionals.length === 0 && values.resume === undefined) {
+    if (!input.stdinIsPiped) throw new UsageError('run needs a script file or a prompt (or - to read the prompt from stdin)');
+    positionals.push('-');
+  }
   if (positionals.length > 1) {
     throw new UsageError(`run takes one script file or one prompt, got ${positionals.length} arguments (quote a prompt that has spaces)`);
   }
@@ -189,10 +197,17 @@ function sessionId(text: string): string {
   return text;
 }
 
-function parse<Options extends NonNullable<ParseArgsConfig['options']>>(argv: readonly string[], options: Options) {
+function parse<Options extends NonNullable<ParseArgsConfig['options']>>(argv: readonly string[], options: Options, command: string) {
   try {
     return parseArgs({ args: [...argv], options, allowPositionals: true, strict: true });
   } catch (error) {
+    const code = (error as { code?: string }).code;
+    const unknown = code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' ? /'(-{1,2}[^']+)'/.exec(error instanceof Error ? error.message : '')?.[1] : undefined;
+    if (unknown !== undefined) {
+      const names = Object.keys(options);
+      const closest = closestName(unknown.replace(/^-+/, '').split('=')[0]!, names);
+      throw new UsageError(`${command} has no option ${unknown}${closest !== undefined ? `; did you mean --${closest}?` : ''}`);
+    }
     throw new UsageError(error instanceof Error ? error.message : String(error));
   }
 }

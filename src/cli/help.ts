@@ -21,6 +21,7 @@ Usage:
   loopchart chart                                   print the agent statechart as Mermaid
   loopchart help [run | report | chart]             help for a command
   loopchart --help                                  this help
+  loopchart --version                               the installed version
 
 Exit codes of loopchart run:
 ${exitCodeLines().join('\n')}
@@ -34,6 +35,8 @@ Runs an agent's tool loop and exits with a code that says how the run ended.
   <script>   an existing .yaml, .yml or .json file: the prompt, tools, limits,
              files to create, the scripted model's turns and an expect block
   "prompt"   any other argument is the prompt itself; it needs --model
+  -          read the prompt from stdin (also when no argument is given and
+             stdin is a pipe: echo "Fix the test" | loopchart run --model …)
 
 Model (default: the script's scripted model, offline):
   --model PROVIDER:ID   openai:<id> or openai-compatible:<id>; with a script, this

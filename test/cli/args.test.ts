@@ -1,5 +1,6 @@
+import { closestName } from '../../src/cli/closest-name.js';
 import { describe, expect, it } from 'vitest';
-import { parseCommandLine } from '../../src/cli/args.js';
+import { parseCommandLine, runOptionNames } from '../../src/cli/args.js';
 import { UsageError } from '../../src/cli/usage-error.js';
 
 function usageError(argv: string[]): string {
@@ -105,7 +106,9 @@ describe('parseCommandLine', () => {
     [['run', 'x', '--tools', 'read,rm'], '--tools: unknown tool rm; known: read, write, edit, ls, glob, grep, bash'],
     [['run', 'x', '--cwd', ' '], '--cwd needs a value'],
     [['run', 'x', '--resume', 'id'], '--resume needs --session DIR'],
-    [['run', '--session', 'dir'], 'run needs a script file or a prompt'],
+    [['run', '--session', 'dir'], 'run needs a script file or a prompt (or - to read the prompt from stdin)'],
+    [['run', 'x', '--max-step', '3'], 'run has no option --max-step; did you mean --max-steps?'],
+    [['run', 'x', '--frobnicate'], 'run has no option --frobnicate'],
     [['run', 'x', '--session', 's', '--resume', '../etc'], '--resume takes a session id'],
     [['run', 'x', '--session', 's', '--resume', 'id', '--record', 'r.yaml'], '--record cannot be combined with --resume'],
     [['run', 'x', '--inspect=http'], '--inspect takes a port from 0 to 65535 (--inspect=9229), got "http"'],
@@ -115,10 +118,28 @@ describe('parseCommandLine', () => {
     [['run', 'x', '--report', ' '], '--report needs a value'],
     [['report'], 'report needs a trace file'],
     [['report', 'a.json', 'b.json'], 'report takes one trace file, got 2 arguments'],
-    [['report', 'a.json', '--json'], "Unknown option '--json'"],
+    [['report', 'a.json', '--json'], 'report has no option --json'],
     [['--json', 'run', 'x'], 'unknown option --json (options come after the command)'],
     [['help', 'deploy'], 'no help for "deploy"'],
   ])('%j is a usage error', (argv, message) => {
     expect(usageError(argv)).toContain(message);
+  });
+});
+
+describe('the command line conventions', () => {
+  it('answers --version and -v', () => {
+    expect(parseCommandLine(['--version'])).toEqual({ name: 'version' });
+    expect(parseCommandLine(['-v'])).toEqual({ name: 'version' });
+  });
+
+  it('reads the prompt from stdin for run - and for a bare run with piped stdin', () => {
+    expect(parseCommandLine(['run', '-'])).toMatchObject({ name: 'run', args: { target: '-' } });
+    expect(parseCommandLine(['run', '--max-steps', '3'], { stdinIsPiped: true })).toMatchObject({ name: 'run', args: { target: '-', maxSteps: 3 } });
+  });
+
+  it('suggests the closest option only when it is close', () => {
+    expect(closestName('max-step', runOptionNames)).toBe('max-steps');
+    expect(closestName('jsno', runOptionNames)).toBe('json');
+    expect(closestName('frobnicate', runOptionNames)).toBeUndefined();
   });
 });

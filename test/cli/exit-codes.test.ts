@@ -89,7 +89,7 @@ describe.concurrent('loopchart run exit codes', () => {
 
   it.each([
     [['run', 'x.yaml', '--max-steps', '0'], '--max-steps takes a positive whole number'],
-    [['run', 'x.yaml', '--frobnicate'], "Unknown option '--frobnicate'"],
+    [['run', 'x.yaml', '--frobnicate'], 'run has no option --frobnicate'],
     [['run', 'x', '--model', 'openai-compatible:llama'], 'needs --base-url'],
     [['run', 'Fix the bug'], 'a prompt needs a real model'],
     [['run', 'examples/demo.yaml', '--cwd', '/does/not/exist'], 'is not an existing directory'],

@@ -84,6 +84,8 @@ export interface CliOptions {
   cwd?: string;
   /** The child is killed after this long. Default 15000 ms. */
   timeoutMs?: number;
+  /** Written to the child's stdin before it is closed. */
+  stdin?: string;
 }
 
 /** A running CLI child process, for tests that signal it while it runs. */
@@ -96,13 +98,13 @@ export interface CliProcess {
   done: Promise<CliRun>;
 }
 
-export function startCli(args: readonly string[], { env = cleanEnv(), cwd = ROOT, timeoutMs = 15_000 }: CliOptions = {}): CliProcess {
+export function startCli(args: readonly string[], { env = cleanEnv(), cwd = ROOT, timeoutMs = 15_000, stdin }: CliOptions = {}): CliProcess {
   const child = spawn(process.execPath, [CLI, ...args], { cwd, env, stdio: 'pipe' });
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  child.stdin.end();
+  child.stdin.end(stdin);
   const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
   const done = new Promise<CliRun>((resolve, reject) => {
     child.on('error', reject);
