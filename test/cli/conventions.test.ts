@@ -1,4 +1,6 @@
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildCli, runCli } from './support/cli-process.js';
 
@@ -25,5 +27,22 @@ describe('the CLI conventions users expect', () => {
     const result = await runCli(['run', 'examples/demo.yaml', '--max-step', '3']);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('run has no option --max-step; did you mean --max-steps?');
+  });
+});
+
+describe('the built package', () => {
+  it('loads with require as well as import (require(esm) on Node >= 20.19), the root and a subpath', () => {
+    const requireFromProject = createRequire(path.resolve('package.json'));
+    const root = requireFromProject('loopchart') as { createAgent?: unknown };
+    const postgres = requireFromProject('loopchart/postgres') as { pgStore?: unknown };
+    expect(typeof root.createAgent).toBe('function');
+    expect(typeof postgres.pgStore).toBe('function');
+  });
+
+  it('ships what its source maps point to, a license, and the examples the README runs', () => {
+    const manifest = JSON.parse(readFileSync('package.json', 'utf8')) as { files: string[] };
+    expect(manifest.files).toEqual(expect.arrayContaining(['dist', 'src', 'LICENSE', 'examples']));
+    const map = JSON.parse(readFileSync('dist/index.js.map', 'utf8')) as { sources: string[] };
+    expect(map.sources.map((source) => path.relative('.', path.resolve('dist', source)))).toEqual(['src/index.ts']);
   });
 });
