@@ -54,14 +54,14 @@ describe('search tools and .gitignore', () => {
   afterEach(() => rmSync(root, { recursive: true, force: true }));
 
   it('grep, glob and ls skip what .gitignore ignores, and say so in ls', async () => {
-    expect(await grepTool({ cwd: root }).execute!({ pattern: 'TODO' }, context)).toBe('src/index.ts:1: export const TODO = 1;');
-    expect(await globTool({ cwd: root }).execute!({ pattern: '**/*' }, context)).toBe(['.gitignore', 'src/index.ts'].join('\n'));
-    expect(await lsTool({ cwd: root }).execute!({}, context)).toBe(['.gitignore', 'src/', '[2 entries ignored by .gitignore not shown]'].join('\n'));
+    expect(await grepTool({ cwd: root }).execute({ pattern: 'TODO' }, context)).toBe('src/index.ts:1: export const TODO = 1;');
+    expect(await globTool({ cwd: root }).execute({ pattern: '**/*' }, context)).toBe(['.gitignore', 'src/index.ts'].join('\n'));
+    expect(await lsTool({ cwd: root }).execute({}, context)).toBe(['.gitignore', 'src/', '[2 entries ignored by .gitignore not shown]'].join('\n'));
   });
 
   it('finds everything again with respectGitignore: false', async () => {
-    const grep = (await grepTool({ cwd: root, respectGitignore: false }).execute!({ pattern: 'TODO' }, context)) as string;
+    const grep = (await grepTool({ cwd: root, respectGitignore: false }).execute({ pattern: 'TODO' }, context)) as string;
     expect(grep.split('\n').sort()).toEqual(['debug.log:1: TODO in a log', 'dist/index.js:1: const TODO = 1;', 'src/index.ts:1: export const TODO = 1;']);
-    expect(await lsTool({ cwd: root, respectGitignore: false }).execute!({ path: 'dist' }, context)).toBe('index.js');
+    expect(await lsTool({ cwd: root, respectGitignore: false }).execute({ path: 'dist' }, context)).toBe('index.js');
   });
 });
