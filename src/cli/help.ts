@@ -69,7 +69,8 @@ Output (stdout carries the run, stderr everything else):
   --json                stdout: only the final RunResult, as one JSON object
   --events              stdout: only the AgentEvents, as NDJSON (one per line)
   --no-color            no colours and no spinner (NO_COLOR is honoured too;
-                        both are off anyway when stderr is not a terminal)
+                        both are off when stderr is not a terminal, unless
+                        FORCE_COLOR is set)
 
 After the run (files are written whatever the outcome; of a script with
 several prompts, the last run's):

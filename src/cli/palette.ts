@@ -1,4 +1,6 @@
-/** ANSI colours for stderr output, or plain text when colour is off. */
+import { styleText } from 'node:util';
+
+/** Colours for stderr output, or plain text when colour is off. */
 export interface Palette {
   dim(text: string): string;
   red(text: string): string;
@@ -7,20 +9,26 @@ export interface Palette {
   cyan(text: string): string;
 }
 
-const style = (code: string) => (text: string) => `\u001b[${code}m${text}\u001b[0m`;
+type Format = Parameters<typeof styleText>[0];
+
+/** Node's own `styleText`; whether to colour at all is decided once, by {@link colorAllowed}. */
+const style = (format: Format) => (text: string) => styleText(format, text, { validateStream: false });
 const plain = (text: string) => text;
 
 export function createPalette(enabled: boolean): Palette {
   return enabled
-    ? { dim: style('2'), red: style('31'), green: style('32'), yellow: style('33'), cyan: style('36') }
+    ? { dim: style('dim'), red: style('red'), green: style('green'), yellow: style('yellow'), cyan: style('cyan') }
     : { dim: plain, red: plain, green: plain, yellow: plain, cyan: plain };
 }
 
 /**
- * Whether to colour output written to a stream: only on a terminal, never with
- * `--no-color`, and never when `NO_COLOR` is set to a non-empty value
- * (https://no-color.org).
+ * Whether to colour output written to a stream, in Node's order: never with `--no-color`; then
+ * `FORCE_COLOR` decides when set (`0` or `false` off, anything else on, even into a pipe); then a
+ * non-empty `NO_COLOR` turns it off (https://no-color.org); otherwise only on a terminal.
  */
 export function colorAllowed({ isTTY, noColorFlag, env }: { isTTY: boolean; noColorFlag: boolean; env: NodeJS.ProcessEnv }): boolean {
-  return isTTY && !noColorFlag && !env.NO_COLOR;
+  if (noColorFlag) return false;
+  const force = env.FORCE_COLOR;
+  if (force !== undefined) return force !== '0' && force !== 'false';
+  return isTTY && !env.NO_COLOR;
 }

@@ -193,6 +193,14 @@ describe('colour', () => {
     expect(colorAllowed({ isTTY: true, noColorFlag: true, env: {} })).toBe(false);
     expect(colorAllowed({ isTTY: true, noColorFlag: false, env: { NO_COLOR: '1' } })).toBe(false);
   });
+
+  it('honours FORCE_COLOR as Node does: on even into a pipe and over NO_COLOR, off with 0, never over --no-color', () => {
+    expect(colorAllowed({ isTTY: false, noColorFlag: false, env: { FORCE_COLOR: '1' } })).toBe(true);
+    expect(colorAllowed({ isTTY: false, noColorFlag: false, env: { FORCE_COLOR: '', NO_COLOR: '1' } })).toBe(true);
+    expect(colorAllowed({ isTTY: true, noColorFlag: false, env: { FORCE_COLOR: '0' } })).toBe(false);
+    expect(colorAllowed({ isTTY: true, noColorFlag: true, env: { FORCE_COLOR: '1' } })).toBe(false);
+    expect(createPalette(true).red('x')).toBe('\u001b[31mx\u001b[39m');
+  });
 });
 
 describe('spinner', () => {
