@@ -14,11 +14,11 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { chmodSync, chownSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { externalBinary, postgresBinDirs } from './external-binary.js';
+import { freePort } from './free-port.js';
 
 export interface PostgresServer {
   /** `postgres://postgres@127.0.0.1:<port>/postgres` */
@@ -39,16 +39,6 @@ export function postgresBinary(): string | undefined {
   return postgres === undefined ? undefined : path.dirname(postgres);
 }
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
-}
 
 /** uid and gid of the `postgres` user when running as root (PostgreSQL will not run as root). */
 function serverUser(): { uid: number; gid: number } | undefined {
@@ -100,6 +90,12 @@ export async function startPostgres(binDir: string): Promise<PostgresServer> {
     throw new Error(`PostgreSQL did not start: ${output}`);
   }
   const running = server;
+  // Should the test process end without stop() (a hook that timed out, a crash), the server and its data go with it.
+  const cleanUpOnExit = () => {
+    running.kill('SIGKILL');
+    rmSync(root, { recursive: true, force: true });
+  };
+  process.once('exit', cleanUpOnExit);
   const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
   return {
     url,
@@ -115,6 +111,7 @@ export async function startPostgres(binDir: string): Promise<PostgresServer> {
       return `postgres://postgres@127.0.0.1:${port}/${name}`;
     },
     async stop() {
+      process.off('exit', cleanUpOnExit);
       if (running.exitCode === null) {
         const exited = new Promise((resolve) => running.once('exit', resolve));
         running.kill('SIGINT'); // fast shutdown: disconnects clients

@@ -14,11 +14,11 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createClient } from 'redis';
 import { externalBinary } from './external-binary.js';
+import { freePort } from './free-port.js';
 
 export interface RedisServer {
   /** `redis://127.0.0.1:<port>` */
@@ -68,7 +68,10 @@ export async function startRedis(binary: string): Promise<RedisServer> {
         resolve();
       });
     }).then(() => (running = false));
-    const killOnExit = () => child.kill('SIGKILL');
+    const killOnExit = () => {
+      child.kill('SIGKILL');
+      rmSync(dir, { recursive: true, force: true });
+    };
     process.once('exit', killOnExit);
     const collect = (chunk: Buffer) => (output += chunk.toString());
     child.stdout.on('data', collect);
@@ -92,17 +95,6 @@ export async function startRedis(binary: string): Promise<RedisServer> {
   throw new Error(`redis-server did not start:\n${output}`);
 }
 
-/** A port the OS says is free now (another process may still take it before the server binds it). */
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('the OS gave no port'))));
-    });
-  });
-}
 
 /** Polls with a real connection until the server answers PING; false when the process exits or time runs out. */
 async function answersPing(url: string, isRunning: () => boolean): Promise<boolean> {
