@@ -31,7 +31,7 @@ export interface ChatServer {
   close(): Promise<void>;
 }
 
-export const page = readFileSync(new URL('./page.html', import.meta.url));
+const page = readFileSync(new URL('./page.html', import.meta.url));
 
 export async function startChatServer({
   port = 0,
@@ -69,7 +69,16 @@ export async function startChatServer({
   };
 }
 
-async function route(request: IncomingMessage, response: ServerResponse, sessions: ChatSessions): Promise<void> {
+/** What differs between the one-process server and the scaled-out web process; the routes are the same. */
+export interface ChatEndpoints {
+  chat(request: IncomingMessage, response: ServerResponse): Promise<void>;
+  answer(decision: 'approve' | 'deny', sessionId: string, request: IncomingMessage, response: ServerResponse): Promise<void>;
+  /** The session as `GET /api/sessions/:id` shows it; undefined for an unknown one. */
+  session(sessionId: string): Promise<{ isRunning: boolean; pendingApprovals: string[]; messages: unknown[] } | undefined>;
+}
+
+/** The chat's routes: the page, `POST /api/chat`, the approval endpoints and `GET /api/sessions/:id`. */
+export async function routeChatRequest(request: IncomingMessage, response: ServerResponse, endpoints: ChatEndpoints): Promise<void> {
   const { pathname } = new URL(request.url ?? '/', 'http://localhost');
   const method = request.method ?? 'GET';
   if (pathname === '/') {
@@ -80,30 +89,41 @@ async function route(request: IncomingMessage, response: ServerResponse, session
   }
   if (pathname === '/api/chat') {
     allow(method, 'POST');
-    return handleChat(request, response, sessions);
+    return endpoints.chat(request, response);
   }
   const approval = /^\/api\/sessions\/([^/]+)\/(approve|deny)$/.exec(pathname);
   if (approval) {
     allow(method, 'POST');
-    return handleApproval(approval[2] as 'approve' | 'deny', sessionIdFrom(approval[1]!), request, response, sessions);
+    return endpoints.answer(approval[2] as 'approve' | 'deny', sessionIdFrom(approval[1]!), request, response);
   }
   const session = /^\/api\/sessions\/([^/]+)$/.exec(pathname);
   if (session) {
     allow(method, 'GET');
     const sessionId = sessionIdFrom(session[1]!);
-    const agent = await sessions.find(sessionId);
-    if (!agent) throw new HttpError(404, `Unknown session "${sessionId}": no chat on this server has used it.`);
-    sendJson(response, 200, { sessionId, isRunning: agent.isRunning, pendingApprovals: agent.pendingApprovals, messages: agent.messages });
+    const view = await endpoints.session(sessionId);
+    if (!view) throw new HttpError(404, `Unknown session "${sessionId}": no chat on this server has used it.`);
+    sendJson(response, 200, { sessionId, ...view });
     return;
   }
   throw new HttpError(404, `Nothing at ${method} ${pathname}.`);
 }
 
-export function allow(method: string, expected: string): void {
+function route(request: IncomingMessage, response: ServerResponse, sessions: ChatSessions): Promise<void> {
+  return routeChatRequest(request, response, {
+    chat: (req, res) => handleChat(req, res, sessions),
+    answer: (decision, sessionId, req, res) => handleApproval(decision, sessionId, req, res, sessions),
+    session: async (sessionId) => {
+      const agent = await sessions.find(sessionId);
+      return agent && { isRunning: agent.isRunning, pendingApprovals: agent.pendingApprovals, messages: agent.messages };
+    },
+  });
+}
+
+function allow(method: string, expected: string): void {
   if (method !== expected) throw new HttpError(405, `Use ${expected} here, not ${method}.`);
 }
 
-export function sessionIdFrom(segment: string): string {
+function sessionIdFrom(segment: string): string {
   let decoded: string;
   try {
     decoded = decodeURIComponent(segment);

@@ -13,7 +13,7 @@ import { userTurn, type RunMetadata } from '../chat-route.js';
 import { isSessionId } from '../chat-sessions.js';
 import { HttpError, readJsonObject, sendError, sendJson } from '../http-json.js';
 import { memoryNotebook, notebookTools } from '../notebook-tools.js';
-import { allow, page, sessionIdFrom } from '../server.js';
+import { routeChatRequest } from '../server.js';
 import { remoteSessionAgent } from './remote-session-agent.js';
 
 /**
@@ -77,34 +77,15 @@ interface WebContext {
   tools: ReturnType<typeof notebookTools>;
 }
 
-async function route(request: IncomingMessage, response: ServerResponse, context: WebContext): Promise<void> {
-  const { pathname } = new URL(request.url ?? '/', 'http://localhost');
-  const method = request.method ?? 'GET';
-  if (pathname === '/') {
-    allow(method, 'GET');
-    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-length': page.length });
-    response.end(page);
-    return;
-  }
-  if (pathname === '/api/chat') {
-    allow(method, 'POST');
-    return chat(request, response, context);
-  }
-  const approval = /^\/api\/sessions\/([^/]+)\/(approve|deny)$/.exec(pathname);
-  if (approval) {
-    allow(method, 'POST');
-    return answer(approval[2] as 'approve' | 'deny', sessionIdFrom(approval[1]!), request, response, context);
-  }
-  const session = /^\/api\/sessions\/([^/]+)$/.exec(pathname);
-  if (session) {
-    allow(method, 'GET');
-    const sessionId = sessionIdFrom(session[1]!);
-    const view = await readSessionView(context.store, sessionId);
-    if (!view) throw new HttpError(404, `Unknown session "${sessionId}": no chat has used it.`);
-    sendJson(response, 200, { sessionId, isRunning: view.isRunning, pendingApprovals: view.pendingApprovals.map((call) => call.toolCallId), messages: view.messages });
-    return;
-  }
-  throw new HttpError(404, `Nothing at ${method} ${pathname}.`);
+function route(request: IncomingMessage, response: ServerResponse, context: WebContext): Promise<void> {
+  return routeChatRequest(request, response, {
+    chat: (req, res) => chat(req, res, context),
+    answer: (decision, sessionId, req, res) => answer(decision, sessionId, req, res, context),
+    session: async (sessionId) => {
+      const view = await readSessionView(context.store, sessionId);
+      return view && { isRunning: view.isRunning, pendingApprovals: view.pendingApprovals.map((call) => call.toolCallId), messages: view.messages };
+    },
+  });
 }
 
 /** `POST /api/chat`: the message goes to the session's queue; the run streams back from Redis as a UI message stream. */
