@@ -2,7 +2,7 @@ import type { ModelMessage, ToolSet } from 'ai';
 import { Observable, Subject } from 'rxjs';
 import { generateId } from 'ai';
 import { createActor, type Actor, type AnyActorRef, type Snapshot } from 'xstate';
-import { machineSetup } from './machine-setup.js';
+import { machineConfig, machineImplementations } from './machine-setup.js';
 import { EventOutbox } from './event-outbox.js';
 import { TraceRecorder } from './trace/trace-recorder.js';
 import { restoreSnapshot } from './persistence/checkpoint-snapshot.js';
@@ -174,8 +174,8 @@ class StatechartAgent implements Agent {
   readonly events$ = this.subject.asObservable();
   private readonly outbox = new EventOutbox((event) => this.deliver(event));
   private readonly tracer = new TraceRecorder(() => this.current);
-  /** This agent's actor implementations, bound to each actor it starts (the machine definition is shared). */
-  private readonly actors: ReturnType<typeof machineSetup>['implementations']['actors'];
+  /** This agent's actor implementations once built, bound to each actor it starts (the machine definition is shared). */
+  private actors: ReturnType<typeof machineImplementations>['actors'] | undefined;
   private readonly config: AgentConfig;
   private current: Actor<AgentMachine>;
   /** Resolves the `run()` promise of the active run when its `run-end` arrives. */
@@ -199,13 +199,7 @@ class StatechartAgent implements Agent {
     private readonly options: AgentOptions,
     private readonly embedding: AgentEmbedding = { parent: undefined, depth: 0 },
   ) {
-    const { config, implementations } = machineSetup(options, {
-      emit: (event) => this.outbox.push(event),
-      traceHook: (timing) => this.tracer.hook(timing),
-      depth: embedding.depth,
-    });
-    this.config = config;
-    this.actors = implementations.actors;
+    this.config = machineConfig(options);
     if (options.store) {
       this.sessionId = options.sessionId ?? generateId();
       this.current = this.createActorFrom({ messages: options.messages ?? [] });
@@ -234,6 +228,15 @@ class StatechartAgent implements Agent {
 
   checkpoints(): CheckpointInfo[] {
     return this.recorder?.checkpoints ?? [];
+  }
+
+  /** This agent's actor implementations, built when its actor first invokes one (an idle agent never needs them). */
+  private implementations() {
+    return (this.actors ??= machineImplementations(this.options, {
+      emit: (event) => this.outbox.push(event),
+      traceHook: (timing) => this.tracer.hook(timing),
+      depth: this.embedding.depth,
+    }).actors);
   }
 
   sessionControl(): SessionControl {
@@ -455,7 +458,7 @@ class StatechartAgent implements Agent {
         userObserver?.(event);
       },
     });
-    bindImplementations(actor, this.actors);
+    bindImplementations(actor, () => this.implementations());
     return actor;
   }
 

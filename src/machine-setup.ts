@@ -31,10 +31,13 @@ export interface AgentWiring {
  * ```
  */
 export function machineSetup(options: AgentOptions, wiring: AgentWiring) {
+  return { config: machineConfig(options), implementations: machineImplementations(options, wiring) };
+}
+
+/** The actor implementations of `machineSetup`, alone: `createAgent` builds them when its actor first invokes one. */
+export function machineImplementations(options: AgentOptions, wiring: AgentWiring) {
   const compactionModel = options.compaction ? options.compaction.model : undefined;
-  return {
-    config: machineConfig(options),
-    implementations: agentImplementations({
+  return agentImplementations({
       model: options.model,
       tools: options.tools ?? {},
       ...(options.step ? { step: options.step } : {}),
@@ -45,8 +48,7 @@ export function machineSetup(options: AgentOptions, wiring: AgentWiring) {
       ...(options.approval ? { approval: options.approval } : {}),
       stopConditions: stopConditions(options.stopWhen),
       ...wiring,
-    }),
-  };
+    });
 }
 
 /** The machine's configuration (plain data) from the agent's options; every default comes from `defaultConfig`. */
@@ -60,9 +62,10 @@ export function machineConfig(options: AgentOptions): AgentConfig {
     ...(options.toolExecution ? { toolExecution: options.toolExecution } : {}),
     ...(options.maxToolCallsPerStep !== undefined ? { maxToolCallsPerStep: options.maxToolCallsPerStep } : {}),
     ...(options.instructions !== undefined ? { instructions: options.instructions } : {}),
-    retry: { ...defaultRetryConfig, ...options.retry },
+    // The defaults themselves when an option is not set: every agent shares them (the context is never changed in place).
+    retry: options.retry ? { ...defaultRetryConfig, ...options.retry } : defaultRetryConfig,
     timeouts: timeoutConfig(options.timeout),
-    truncation: options.truncation === false ? false : { ...defaultTruncationConfig, ...options.truncation },
+    truncation: options.truncation === false ? false : options.truncation ? { ...defaultTruncationConfig, ...options.truncation } : defaultTruncationConfig,
     compaction: compactionConfig(options.compaction),
     // A guard reads it: whether a step's calls pass through `approving`. The policy itself is an actor.
     hasApprovalPolicy: options.approval !== undefined,
@@ -82,8 +85,10 @@ function compactionConfig(option: AgentOptions['compaction']): CompactionConfig 
 }
 
 /** The AI SDK's timeout shape (a number, or per-tool limits named `<tool>Ms`) as the machine's plain limits, keyed by tool name. */
+const NO_TIMEOUTS: TimeoutConfig = Object.freeze({});
+
 function timeoutConfig(timeout: AgentOptions['timeout']): TimeoutConfig {
-  if (timeout === undefined) return {};
+  if (timeout === undefined) return NO_TIMEOUTS;
   const limits: Array<[keyof TimeoutConfig, number | undefined]> = [
     ['totalMs', getTotalTimeoutMs(timeout)],
     ['stepMs', getStepTimeoutMs(timeout)],

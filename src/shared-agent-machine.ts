@@ -4,21 +4,21 @@ import { agentMachine, type AgentMachine } from './machines/agent-machine.js';
 
 type AgentActors = ReturnType<typeof agentImplementations>['actors'];
 
-/** The implementations of each running agent actor, found by its invoked children through their parent. */
-const implementationsByActor = new WeakMap<AnyActorRef, AgentActors>();
+/** The implementations of each running agent actor (built on first use), found by its invoked children through their parent. */
+const implementationsByActor = new WeakMap<AnyActorRef, () => AgentActors>();
 
 /**
  * Binds an agent actor to its own implementations (model, tools, hooks, approval policy) before
  * it starts: the machine definition is shared by every agent, and its actors look up the
  * implementations of the agent that invoked them.
  */
-export function bindImplementations(actor: AnyActorRef, actors: AgentActors): void {
+export function bindImplementations(actor: AnyActorRef, actors: () => AgentActors): void {
   implementationsByActor.set(actor, actors);
 }
 
 function implementationsOf(child: AnyActorRef): AgentActors {
   const agent = child._parent;
-  const actors = agent ? implementationsByActor.get(agent) : undefined;
+  const actors = agent ? implementationsByActor.get(agent)?.() : undefined;
   if (!actors) throw new Error('loopchart: an agent actor started without its implementations (use createAgent, or bindImplementations before start)');
   return actors;
 }
