@@ -7,8 +7,8 @@ const MAX_PREVIEW = 120;
 
 /**
  * Output for people: the assistant's text goes to stdout; reasoning (dimmed),
- * tool calls, their results, the spinner for tools still running, and the
- * closing summary go to stderr, so `> answer.txt` keeps only the answer.
+ * tool calls, their results, the spinner for a model that has not answered yet
+ * and for tools still running, and the closing summary go to stderr, so `> answer.txt` keeps only the answer.
  *
  * stdout holds only what the run kept. On a terminal the text streams as it
  * arrives, and when a retry discards an attempt, a line on stderr says so.
@@ -23,6 +23,13 @@ export function humanReporter({ stdout, stdoutIsTerminal = false, stderr, palett
   let held: string[] = [];
   /** Whether the current attempt has shown text on the terminal. */
   let attemptShown = false;
+  /** The indicator's entry for a model call that has not answered yet. */
+  let waitingForModel: string | undefined;
+  const modelAnswered = () => {
+    if (waitingForModel === undefined) return;
+    indicator.remove(waitingForModel);
+    waitingForModel = undefined;
+  };
 
   const writeText = (text: string) => {
     stdout.write(terminalSafe(text));
@@ -48,7 +55,13 @@ export function humanReporter({ stdout, stdoutIsTerminal = false, stderr, palett
 
   return {
     event(event: AgentEvent) {
+      // The first sign of the model's answer (or the step's end) ends the wait the spinner shows.
+      if (event.type !== 'start-step' && event.type !== 'message') modelAnswered();
       switch (event.type) {
+        case 'start-step':
+          waitingForModel = `model ${event.runId} ${event.step}`;
+          indicator.add(waitingForModel, 'waiting for the model');
+          break;
         case 'text-delta':
           if (reasoningOpen) stderr.write('\n');
           reasoningOpen = false;

@@ -130,7 +130,7 @@ describe('human output', () => {
     expect(coloured.stdout).toBe(plain.stdout);
   });
 
-  it('tells the activity indicator which tools run, and clears it before each log line', () => {
+  it('tells the activity indicator while the model has not answered and which tools run, and clears it before each log line', () => {
     const calls: string[] = [];
     const indicator: ActivityIndicator = {
       add: (id, label) => calls.push(`add ${id} ${label}`),
@@ -139,7 +139,17 @@ describe('human output', () => {
       stop: () => calls.push('stop'),
     };
     render('human', { indicator });
-    expect(calls.filter((call) => call !== 'clear')).toEqual(['add c1 read', 'remove c1', 'add c2 read', 'remove c2', 'stop']);
+    expect(calls.filter((call) => call !== 'clear')).toEqual([
+      `add model ${runId} 1 waiting for the model`,
+      `remove model ${runId} 1`,
+      'add c1 read',
+      'remove c1',
+      'add c2 read',
+      'remove c2',
+      `add model ${runId} 2 waiting for the model`,
+      `remove model ${runId} 2`,
+      'stop',
+    ]);
     expect(calls.filter((call) => call === 'clear').length).toBeGreaterThanOrEqual(5);
   });
 
