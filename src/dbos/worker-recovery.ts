@@ -43,9 +43,14 @@ export function startWorkerRecovery(options: WorkerRecoveryOptions): { stop(): P
   const deadAfterMs = options.deadAfterMs ?? 10_000;
   let running: Promise<void> = Promise.resolve();
   let stopped = false;
+  let tableExists = false;
   const beat = async () => {
     const { pool, executorID } = options;
-    await pool.query(`CREATE TABLE IF NOT EXISTS loopchart_workers (executor_id text PRIMARY KEY, application_version text NOT NULL, last_seen_ms bigint NOT NULL)`).catch(() => undefined);
+    if (!tableExists) {
+      // Once per worker; workers creating it at the same moment may collide, and the insert below tells.
+      await pool.query(`CREATE TABLE IF NOT EXISTS loopchart_workers (executor_id text PRIMARY KEY, application_version text NOT NULL, last_seen_ms bigint NOT NULL)`).catch(() => undefined);
+      tableExists = true;
+    }
     const now = `(extract(epoch FROM clock_timestamp()) * 1000)::bigint`;
     await pool.query(
       `INSERT INTO loopchart_workers (executor_id, application_version, last_seen_ms) VALUES ($1, $2, ${now})

@@ -1,4 +1,4 @@
-import { closeSync, constants, fstatSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readFileSync, readSync, renameSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, constants, existsSync, fstatSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readFileSync, readSync, renameSync, writeFileSync, writeSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { redact } from '../secrets/redact.js';
@@ -164,13 +164,12 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): SessionS
   };
 }
 
+/** The session's lease, read under the session's lock (so it cannot appear or vanish in between); undefined when none was ever taken. */
 function readLease(file: string): LeaseRow | undefined {
-  try {
-    return JSON.parse(readFileSync(`${file}.lease`, 'utf8')) as LeaseRow;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
+  const leaseFile = `${file}.lease`;
+  // Most sessions never take a lease: a stat is cheaper on every append than a failed read's exception.
+  if (!existsSync(leaseFile)) return undefined;
+  return JSON.parse(readFileSync(leaseFile, 'utf8')) as LeaseRow;
 }
 
 /** Written whole and renamed into place, so a reader never sees half a lease. */
