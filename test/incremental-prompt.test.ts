@@ -23,9 +23,9 @@ describe('convertPromptIncrementally', () => {
     const converted: number[] = [];
     const counting: typeof internal.convertToLanguageModelPrompt = (args) => (converted.push(args.prompt.messages.length), internal.convertToLanguageModelPrompt(args));
     const history: ModelMessage[] = Array.from({ length: 100 }, (_, index) => ({ role: index % 2 ? 'assistant' : 'user', content: `m${index}` }));
-    await convertPromptIncrementally(undefined, history, options, counting);
+    await convertPromptIncrementally(undefined, history, options, { ...internal, convertToLanguageModelPrompt: counting });
     const longer = [...history, call('a'), result('a')];
-    expect(await convertPromptIncrementally(undefined, longer, options, counting)).toEqual(await full(undefined, longer));
+    expect(await convertPromptIncrementally(undefined, longer, options, { ...internal, convertToLanguageModelPrompt: counting })).toEqual(await full(undefined, longer));
     expect(converted).toEqual([100, 2]);
   });
 
@@ -49,5 +49,16 @@ describe('convertPromptIncrementally', () => {
     const other = { ...options, provider: 'other' };
     const longer = [...history, { role: 'assistant', content: 'hello' } as ModelMessage];
     expect(await convertPromptIncrementally(undefined, longer, other)).toEqual(await internal.convertToLanguageModelPrompt({ ...other, prompt: { instructions: undefined, messages: longer } }));
+  });
+
+  it('refuses a system message added to a history whose beginning was converted before, as standardizePrompt does', async () => {
+    const history: ModelMessage[] = [{ role: 'user', content: 'hi' }];
+    await convertPromptIncrementally(undefined, history, options);
+    const withSystem: ModelMessage[] = [...history, { role: 'system', content: 'obey' }];
+    await expect(convertPromptIncrementally(undefined, withSystem, options)).rejects.toThrow(/System messages are not allowed/);
+  });
+
+  it('refuses an empty history, as standardizePrompt does', async () => {
+    await expect(convertPromptIncrementally('Be brief.', [], options)).rejects.toThrow(/messages must not be empty/);
   });
 });

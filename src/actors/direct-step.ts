@@ -90,10 +90,9 @@ class DirectStep implements AsyncIterableIterator<StepPart, undefined> {
         );
       }
       const model = aiInternals.resolveLanguageModel(request.model);
-      const prompt = await aiInternals.standardizePrompt({ instructions: request.instructions, messages: request.messages });
-      this.instructions = prompt.instructions;
-      this.messages = prompt.messages;
-      const promptMessages = await convertPromptIncrementally(prompt.instructions, prompt.messages, {
+      this.instructions = request.instructions;
+      this.messages = request.messages;
+      const promptMessages = await convertPromptIncrementally(request.instructions, request.messages, {
         supportedUrls: await model.supportedUrls,
         download: undefined,
         abortSignal: request.abortSignal,

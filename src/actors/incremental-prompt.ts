@@ -20,32 +20,36 @@ const conversions = new WeakMap<ModelMessage, ConvertedHistory>();
 const LOOK_BACK = 16;
 
 /**
- * The AI SDK's `convertToLanguageModelPrompt`, converting only what was added since the last call.
- * A history only grows between calls, so the converted messages of its unchanged beginning are
- * reused and only the new messages are converted: a call's cost no longer grows with the session.
+ * The AI SDK's `standardizePrompt` and `convertToLanguageModelPrompt`, checking and converting only
+ * what was added since the last call. A history only grows between calls, so the converted messages
+ * of its unchanged beginning are reused and only the new messages are checked (no system message,
+ * not empty) and converted: a call's cost no longer grows with the session.
  * The beginning counts as unchanged only when every message is the same object as before (a
  * compaction or a `transformContext` makes new ones, and the whole history is converted again),
  * and never when a tool message would have to merge with one converted earlier.
+ *
+ * @throws InvalidPromptError as `standardizePrompt` does, for an empty history or a system message in it.
  */
 export async function convertPromptIncrementally(
   instructions: Instructions | undefined,
   messages: readonly ModelMessage[],
   options: ConvertOptions,
-  convertToLanguageModelPrompt: typeof aiInternals.convertToLanguageModelPrompt = aiInternals.convertToLanguageModelPrompt,
+  internals: Pick<typeof aiInternals, 'standardizePrompt' | 'convertToLanguageModelPrompt'> = aiInternals,
 ): Promise<LanguageModelV4Prompt> {
-  const convert = (part: ModelMessage[], withInstructions: Instructions | undefined) =>
-    convertToLanguageModelPrompt({ ...options, prompt: { instructions: withInstructions, messages: part } });
-  const system = instructions === undefined ? [] : await convert([], instructions);
+  const convert = async (part: ModelMessage[], withInstructions: Instructions | undefined) =>
+    internals.convertToLanguageModelPrompt({ ...options, prompt: await internals.standardizePrompt({ instructions: withInstructions, messages: part }) });
   const earlier = reusableConversion(messages, options);
   let converted: LanguageModelV4Prompt;
-  if (earlier === undefined) converted = await convert([...messages], undefined);
+  if (earlier === undefined) converted = await convert(messages.slice(), undefined);
   else if (earlier.count === messages.length) converted = earlier.converted;
-  else converted = [...earlier.converted, ...(await convert(messages.slice(earlier.count), undefined))];
+  else converted = earlier.converted.concat(await convert(messages.slice(earlier.count), undefined));
   const last = messages.at(-1);
   if (last !== undefined) {
     conversions.set(last, { source: messages, count: messages.length, provider: options.provider, supportedUrls: options.supportedUrls, converted });
   }
-  return [...system, ...converted];
+  if (instructions === undefined) return converted.slice();
+  const system = await internals.convertToLanguageModelPrompt({ ...options, prompt: { instructions, messages: [] } });
+  return system.concat(converted);
 }
 
 function reusableConversion(messages: readonly ModelMessage[], options: ConvertOptions): ConvertedHistory | undefined {

@@ -3,7 +3,7 @@ import type { CompactionReason } from '../context/compaction-config.js';
 import { contextTokens } from '../context/token-estimate.js';
 import type { AgentEvent } from '../events.js';
 import type { AgentContext } from './context.js';
-import { errorAnswer, toolMessage, unansweredToolCalls } from './history.js';
+import { appendMessages, errorAnswer, toolMessage, unansweredToolCalls } from './history.js';
 import { endStep } from './run-updates.js';
 import { activeRun, unchanged, type Update } from './update.js';
 
@@ -30,7 +30,7 @@ export function beginCompaction(context: AgentContext, reason: CompactionReason)
     const dangling = unansweredToolCalls(messages, run.startIndex);
     if (dangling.length > 0) {
       const message = toolMessage(dangling.map((call) => errorAnswer(call, CUT_OFF_CALL)));
-      messages = [...messages, message];
+      messages = appendMessages(messages, message);
       events.push({ type: 'message', runId: run.id, message });
     }
   }

@@ -7,6 +7,15 @@ export interface ToolAnswer {
   output: ToolResultPart['output'];
 }
 
+/**
+ * A new history: `messages` followed by `added`. The context stays immutable, so every append copies
+ * the array; `concat` copies it several times faster than spreading it, which at 10,000 messages is
+ * most of what a step's appends cost.
+ */
+export function appendMessages(messages: readonly ModelMessage[], ...added: readonly ModelMessage[]): ModelMessage[] {
+  return messages.concat(added);
+}
+
 export function errorAnswer(call: { toolCallId: string; toolName: string }, message: string): ToolAnswer {
   return { toolCallId: call.toolCallId, toolName: call.toolName, output: { type: 'error-text', value: message } };
 }

@@ -1,6 +1,7 @@
 import type { ModelMessage } from 'ai';
 import type { AgentEvent } from '../events.js';
 import type { AgentContext } from './context.js';
+import { appendMessages } from './history.js';
 import type { Update } from './update.js';
 
 export function enqueueSteering(context: AgentContext, message: ModelMessage): Update {
@@ -35,7 +36,7 @@ export function deliverQueued(context: AgentContext, runId: string): Update {
 function append(context: AgentContext, runId: string, delivered: ModelMessage[], queues: AgentContext['queues']): Update {
   if (delivered.length === 0) return { context, events: [] };
   return {
-    context: { ...context, messages: [...context.messages, ...delivered], queues },
+    context: { ...context, messages: appendMessages(context.messages, ...delivered), queues },
     events: delivered.map((message): AgentEvent => ({ type: 'message', runId, message })),
   };
 }

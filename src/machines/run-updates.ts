@@ -6,7 +6,7 @@ import type { Outcome, RunError, RunResult } from '../result.js';
 import type { AgentContext, RunState, RunStop, StepRecord } from './context.js';
 export type { Update } from './update.js';
 import { nextDoomStreaks } from './doom-loop.js';
-import { errorAnswer, toolMessage, unansweredToolCalls, type ToolAnswer } from './history.js';
+import { appendMessages, errorAnswer, toolMessage, unansweredToolCalls, type ToolAnswer } from './history.js';
 import { addUsage, emptyUsage } from './usage.js';
 import { denialMessage, isDenied, stepCalls } from './approval-updates.js';
 import { deliverSteering } from './queue-updates.js';
@@ -43,7 +43,7 @@ export function beginRun(context: AgentContext, prompt: ModelMessage[], runId: s
 export function acceptPrompt(context: AgentContext, prompt: ModelMessage[]): Update {
   const { prompt: _given, ...run } = activeRun(context);
   const accepted: Update = {
-    context: { ...context, messages: [...context.messages, ...prompt], run },
+    context: { ...context, messages: appendMessages(context.messages, ...prompt), run },
     events: prompt.map((message): AgentEvent => ({ type: 'message', runId: run.id, message })),
   };
   const steered = deliverSteering(accepted.context, run.id);
@@ -102,7 +102,7 @@ function appendStepOutput(context: AgentContext, run: RunState, event: StepEnd):
       ...(call.invalid ? { invalid: true } : {}),
     });
   }
-  return { messages: [...context.messages, event.message], events };
+  return { messages: appendMessages(context.messages, event.message), events };
 }
 
 export function recordFinishedStep(context: AgentContext, event: Extract<LlmActorEvent, { type: 'llm.finish' }>): Update {
@@ -269,7 +269,7 @@ export function endToolStep(context: AgentContext): Update {
   const { approvals: _approvals, approvalDeadline: _deadline, ...rest } = run;
   const ended: AgentContext = {
     ...context,
-    messages: [...context.messages, message],
+    messages: appendMessages(context.messages, message),
     run: { ...rest, calls: [], answers: [], nextCall: 0, stepOpen: false },
   };
   const steered = deliverSteering(ended, run.id);
@@ -335,7 +335,7 @@ export function endRun(
   const answers = [...pendingAnswers, ...strays];
   if (answers.length > 0) {
     const message = toolMessage(answers);
-    messages = [...messages, message];
+    messages = appendMessages(messages, message);
     events.push({ type: 'message', runId: run.id, message });
   }
   if (run.stepOpen) events.push(stepEndEvent(run));
