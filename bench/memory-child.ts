@@ -13,6 +13,12 @@ export interface MemoryReport {
   historyBytesPerAgent: number;
   agentBytesPerAgent: number;
   createMicrosPerAgent: number;
+  /** Beyond the history, after each agent ran once (its actor started, the run's two messages kept). */
+  agentBytesAfterRunPerAgent: number;
+  /** createAgent without a history, and with a 1,000-message one (median of rounds). */
+  createEmptyMicros: number;
+  createLongMicros: number;
+  longHistoryMessages: number;
 }
 
 const AGENTS = 10_000;
@@ -60,6 +66,27 @@ const createMs = performance.now() - started;
 const withAgents = heapUsed();
 
 if (!agents.every((agent) => !agent.isRunning && agent.messages.length === 20)) throw new Error('an agent is not idle with its 20 messages');
+
+// createAgent alone, empty and with a 1,000-message history (median of rounds of 100).
+function createMicros(messages: ModelMessage[] | undefined): number {
+  const rounds: number[] = [];
+  for (let round = 0; round < 7; round++) {
+    const started = performance.now();
+    for (let i = 0; i < 100; i++) createAgent({ model, tools, ...(messages ? { messages } : {}) });
+    rounds.push(((performance.now() - started) * 1000) / 100);
+  }
+  return rounds.sort((a, b) => a - b)[3]!;
+}
+const longHistory = Array.from({ length: 50 }, (_, round) => history(AGENTS + round)).flat();
+const createEmptyMicros = createMicros(undefined);
+const createLongMicros = createMicros(longHistory);
+
+// The same agents after one run each (an idle agent starts its actor only when first used).
+for (const agent of agents) {
+  const result = await agent.run('one more question');
+  if (result.outcome !== 'completed' || agent.messages.length !== 22) throw new Error(`a run went wrong: ${result.outcome}`);
+}
+const afterOneRun = heapUsed();
 if (histories.length !== AGENTS) throw new Error('histories lost');
 
 const report: MemoryReport = {
@@ -68,5 +95,9 @@ const report: MemoryReport = {
   historyBytesPerAgent: (withHistories - base) / AGENTS,
   agentBytesPerAgent: (withAgents - withHistories) / AGENTS,
   createMicrosPerAgent: (createMs * 1000) / AGENTS,
+  agentBytesAfterRunPerAgent: (afterOneRun - withHistories) / AGENTS,
+  createEmptyMicros,
+  createLongMicros,
+  longHistoryMessages: longHistory.length,
 };
 console.log(JSON.stringify(report));

@@ -30,10 +30,22 @@ export async function memoryBench(): Promise<Row[]> {
     },
     { figure: `  the ${report.messagesPerAgent}-message history itself (plain arrays)`, value: kb(report.historyBytesPerAgent) },
     {
+      figure: '  the same agents after one run each (actor started, two more messages)',
+      value: kb(report.agentBytesAfterRunPerAgent),
+      ratio: `${(report.agentBytesAfterRunPerAgent / report.historyBytesPerAgent).toFixed(2)}x the history`,
+    },
+    {
       figure: `  createAgent with ${report.messagesPerAgent} messages, per agent`,
       value: `${report.createMicrosPerAgent.toFixed(0)} µs`,
       target: '<= 100 µs',
       ok: report.createMicrosPerAgent <= 100,
+    },
+    { figure: '  createAgent without a history', value: `${report.createEmptyMicros.toFixed(0)} µs`, target: '<= 100 µs', ok: report.createEmptyMicros <= 100 },
+    {
+      figure: `  createAgent with ${report.longHistoryMessages.toLocaleString('en-US')} messages`,
+      value: `${(report.createLongMicros / 1000).toFixed(2)} ms`,
+      target: '<= 2 ms',
+      ok: report.createLongMicros <= 2000,
     },
   ];
 }

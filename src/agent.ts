@@ -173,11 +173,11 @@ class StatechartAgent implements Agent {
   private readonly subject = new Subject<AgentEvent>();
   readonly events$ = this.subject.asObservable();
   private readonly outbox = new EventOutbox((event) => this.deliver(event));
-  private readonly tracer = new TraceRecorder(() => this.current);
+  private readonly tracer = new TraceRecorder(() => this.started);
   /** This agent's actor implementations once built, bound to each actor it starts (the machine definition is shared). */
   private actors: ReturnType<typeof machineImplementations>['actors'] | undefined;
   private readonly config: AgentConfig;
-  private current: Actor<AgentMachine>;
+  private started: Actor<AgentMachine> | undefined;
   /** Resolves the `run()` promise of the active run when its `run-end` arrives. */
   private pending: ((result: RunResult) => void) | undefined;
   readonly sessionId: string | undefined;
@@ -211,10 +211,21 @@ class StatechartAgent implements Agent {
       this.opened.catch(() => undefined);
     } else {
       this.sessionId = undefined;
-      this.current = this.startActor({ messages: options.messages ?? [] });
+      // An inspector (or a parent actor) expects to see the actor as the agent is created; otherwise
+      // it starts when first used, so that an idle agent holds no actor at all.
+      if (options.inspect !== undefined || embedding.parent !== undefined) this.current = this.startActor({ messages: options.messages ?? [] });
       this.opened = Promise.resolve();
       this.isOpen = true;
     }
+  }
+
+  /** The agent's actor, started on first use when the agent has no store. */
+  private get current(): Actor<AgentMachine> {
+    return (this.started ??= this.startActor({ messages: this.options.messages ?? [] }));
+  }
+
+  private set current(actor: Actor<AgentMachine>) {
+    this.started = actor;
   }
 
   ready(): Promise<void> {
@@ -354,7 +365,7 @@ class StatechartAgent implements Agent {
   }
 
   get messages(): ModelMessage[] {
-    return this.current.getSnapshot().context.messages;
+    return this.started?.getSnapshot().context.messages ?? this.options.messages ?? [];
   }
 
   get contextTokens(): number {
@@ -362,7 +373,7 @@ class StatechartAgent implements Agent {
   }
 
   get isRunning(): boolean {
-    return this.current.getSnapshot().context.run !== undefined;
+    return this.started?.getSnapshot().context.run !== undefined;
   }
 
   run(prompt: Prompt): Promise<RunResult> {
@@ -468,7 +479,7 @@ class StatechartAgent implements Agent {
     actor.on('*', (event) => this.onMachineEvent(event));
     actor.subscribe({
       next: (snapshot) => {
-        if (!this.recorder || actor !== this.current) return;
+        if (!this.recorder || actor !== this.started) return;
         const write = this.recorder.observe(snapshot, () => persistedWithoutHistory(actor));
         write?.catch((error: unknown) => this.onWriteFailure(actor, error));
         this.outbox.settleMacrostep(write);
@@ -515,7 +526,7 @@ class StatechartAgent implements Agent {
   private onWriteFailure(actor: Actor<AgentMachine>, error: unknown): void {
     const message = `writing the session failed: ${errorMessage(error)}`;
     this.outbox.push({ type: 'session-warning', sessionId: this.sessionId!, message });
-    if (actor === this.current) actor.send({ type: 'session.writeFailed', message });
+    if (actor === this.started) actor.send({ type: 'session.writeFailed', message });
   }
 
   private settle(result: RunResult): void {

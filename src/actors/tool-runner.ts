@@ -39,11 +39,15 @@ export function createToolRunner(runtime: AgentRuntime) {
     const controller = new AbortController();
     // Every running call listens to the step's signal: as many listeners as calls is expected, not a leak.
     setMaxListeners(0, controller.signal);
+    let running = 0;
+    let stopped = false;
     const settle = (job: ToolCallJob, output: ToolCallOutput) => {
-      if (!controller.signal.aborted) sendBack({ type: 'tool.answer', step: input.step, output });
+      running--;
+      if (!stopped) sendBack({ type: 'tool.answer', step: input.step, output });
     };
     receive((command) => {
       for (const job of command.jobs) {
+        running++;
         runToolCall(runtime, input, job, controller.signal, self).then(
           (output) => settle(job, output),
           (error: unknown) => {
@@ -53,6 +57,10 @@ export function createToolRunner(runtime: AgentRuntime) {
         );
       }
     });
-    return () => controller.abort();
+    return () => {
+      stopped = true;
+      // A step whose calls all answered has nothing to abort (an abort costs a DOMException per step).
+      if (running > 0) controller.abort();
+    };
   });
 }
