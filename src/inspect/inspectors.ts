@@ -5,6 +5,7 @@ import {
   type StatelyInspectionEvent,
 } from '@statelyai/inspect';
 import type { AnyEventObject, InspectionEvent, MachineContext, Observer } from 'xstate';
+import { inspectionBatches } from './inspection-batch.js';
 import { redactSecrets, sanitizeContext, sanitizeEvent } from './sanitize.js';
 
 /** What the helpers return: pass `inspect` as the agent's `inspect` option; `stop()` closes the connection. */
@@ -57,7 +58,16 @@ export function agentInspectorOptions(options: SafeInspectorOptions = {}): {
  */
 export function createWebSocketInspector(options: NonNullable<InspectorOptions> & SafeInspectorOptions): AgentInspector {
   const { secrets, ...rest } = options;
-  return statelyWebSocketInspector({ ...rest, ...agentInspectorOptions({ ...(secrets ? { secrets } : {}) }) });
+  return batched(statelyWebSocketInspector({ ...rest, ...agentInspectorOptions({ ...(secrets ? { secrets } : {}) }) }), secrets);
+}
+
+/**
+ * The Stately inspector with its `inspect` observer replaced by {@link inspectionBatches}: the
+ * same events reach its adapter, converted and serialised once, in batches.
+ */
+function batched(inspector: AgentInspector & { adapter?: Parameters<typeof inspectionBatches>[0] }, secrets: readonly string[] = []): AgentInspector {
+  if (inspector.adapter === undefined) return inspector;
+  return { start: () => inspector.start(), stop: () => inspector.stop(), inspect: inspectionBatches(inspector.adapter, { secrets }) };
 }
 
 /**
@@ -71,7 +81,7 @@ export function createWebSocketInspector(options: NonNullable<InspectorOptions> 
  */
 export function createBrowserInspector(options: Parameters<typeof statelyBrowserInspector>[0] & SafeInspectorOptions = {}): AgentInspector {
   const { secrets, ...rest } = options;
-  return statelyBrowserInspector({ ...rest, ...agentInspectorOptions({ ...(secrets ? { secrets } : {}) }) });
+  return batched(statelyBrowserInspector({ ...rest, ...agentInspectorOptions({ ...(secrets ? { secrets } : {}) }) }), secrets);
 }
 
 /**
@@ -86,5 +96,5 @@ export function createBrowserInspector(options: Parameters<typeof statelyBrowser
  */
 export function createSkyInspector(options: Parameters<typeof statelySkyInspector>[0] & SafeInspectorOptions = {}): AgentInspector {
   const { secrets, ...rest } = options;
-  return statelySkyInspector({ ...rest, ...agentInspectorOptions({ ...(secrets ? { secrets } : {}) }) });
+  return batched(statelySkyInspector({ ...rest, ...agentInspectorOptions({ ...(secrets ? { secrets } : {}) }) }), secrets);
 }

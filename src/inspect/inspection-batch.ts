@@ -1,0 +1,101 @@
+import type { StatelyInspectionEvent } from '@statelyai/inspect';
+import type { AnyActorRef, InspectionEvent, Observer } from 'xstate';
+import { redactSecrets, sanitizeContext, sanitizeEvent } from './sanitize.js';
+
+/** Where a Stately inspector sends its events (its `adapter`). */
+export interface InspectionAdapter {
+  send(event: StatelyInspectionEvent): void;
+}
+
+type ShownInspectionEvent = Extract<InspectionEvent, { type: '@xstate.snapshot' | '@xstate.event' | '@xstate.actor' }>;
+
+const isShown = (event: InspectionEvent): event is ShownInspectionEvent =>
+  event.type === '@xstate.snapshot' || event.type === '@xstate.event' || event.type === '@xstate.actor';
+
+/** The Stately inspection protocol version these events speak (`@statelyai/inspect` 0.7). */
+const PROTOCOL_VERSION = '0.7.2';
+
+/** Each machine's definition as JSON, made once per machine, however many agents share it. */
+const definitions = new WeakMap<object, string>();
+
+/**
+ * An `inspect` observer that hands a Stately inspector's adapter the events it
+ * shows, converted and serialised once, in batches:
+ *
+ * - the XState events the Stately inspector drops anyway (`@xstate.action`,
+ *   `@xstate.microstep`: half of a tool loop's events) are dropped at once;
+ * - the rest are converted together on the next turn of the event loop (one
+ *   `setImmediate` per batch, not one timer per event), after the run's
+ *   synchronous work;
+ * - a snapshot goes to the adapter as plain data with its histories summarised
+ *   (the adapter's `JSON` text is the only serialisation; the Stately path
+ *   serialises, parses and serialises again), a machine's definition is
+ *   serialised once per machine, and secrets are redacted only when there are
+ *   some.
+ *
+ * @example
+ * ```ts
+ * const stately = createInspector(adapter);
+ * const agent = createAgent({ model, inspect: inspectionBatches(stately.adapter, { secrets: [apiKey] }) });
+ * ```
+ */
+export function inspectionBatches(adapter: InspectionAdapter, { secrets = [] }: { secrets?: readonly string[] } = {}): Observer<InspectionEvent> {
+  let batch: ShownInspectionEvent[] = [];
+  const flush = () => {
+    const events = batch;
+    batch = [];
+    for (const event of events) {
+      const converted = toStatelyEvent(event, secrets);
+      adapter.send(secrets.length > 0 ? redactSecrets(converted, secrets) : converted);
+    }
+  };
+  return {
+    next(event) {
+      if (!isShown(event)) return;
+      if (batch.push(event) === 1) setImmediate(flush);
+    },
+  };
+}
+
+/** The Stately inspector's event for an XState inspection event, with histories summarised and no live references. */
+export function toStatelyEvent(event: ShownInspectionEvent, secrets: readonly string[] = []): StatelyInspectionEvent {
+  const base = { _version: PROTOCOL_VERSION, createdAt: Date.now().toString(), id: null as unknown as string, rootId: event.rootId, sessionId: event.actorRef.sessionId };
+  switch (event.type) {
+    case '@xstate.snapshot':
+      return { ...base, type: '@xstate.snapshot', event: sanitizeEvent(event.event, secrets), snapshot: plainSnapshot(event.snapshot, secrets) as never };
+    case '@xstate.event':
+      return { ...base, type: '@xstate.event', event: sanitizeEvent(event.event, secrets), sourceId: event.sourceRef?.sessionId };
+    case '@xstate.actor': {
+      const actorRef = event.actorRef as AnyActorRef & { logic?: { config?: unknown }; _parent?: AnyActorRef };
+      const config = actorRef.logic?.config;
+      const machineId = typeof config === 'object' && config !== null ? (config as { id?: string }).id : undefined;
+      const name = actorRef.id === actorRef.sessionId && machineId !== undefined ? machineId : actorRef.id;
+      return {
+        ...base,
+        type: '@xstate.actor',
+        name,
+        definition: typeof config === 'object' && config !== null ? definitionOf(config) : JSON.stringify({ id: name }),
+        parentId: actorRef._parent?.sessionId,
+        snapshot: plainSnapshot(actorRef.getSnapshot(), secrets) as never,
+      };
+    }
+  }
+}
+
+/** A snapshot as data: XState's own `toJSON` (no machine, no live actors), histories in context and input summarised. */
+function plainSnapshot(snapshot: unknown, secrets: readonly string[]): unknown {
+  const data = (typeof (snapshot as { toJSON?: unknown }).toJSON === 'function' ? (snapshot as { toJSON(): unknown }).toJSON() : snapshot) as Record<string, unknown>;
+  const plain: Record<string, unknown> = { status: 'active', ...data };
+  if (plain.context !== undefined && plain.context !== null && typeof plain.context === 'object') plain.context = sanitizeContext(plain.context, secrets);
+  if (plain.input !== undefined && plain.input !== null && typeof plain.input === 'object') plain.input = sanitizeContext(plain.input, secrets);
+  return plain;
+}
+
+function definitionOf(config: object): string {
+  let definition = definitions.get(config);
+  if (definition === undefined) {
+    definition = JSON.stringify(config, (_key, value: unknown) => (typeof value === 'function' ? { type: value.name } : value));
+    definitions.set(config, definition);
+  }
+  return definition;
+}
