@@ -45,13 +45,13 @@ export class ApprovalError extends Error {
 }
 
 /** An agent: a running statechart actor with a small, promise-based facade. */
-export interface Agent<TOOLS extends ToolSet = ToolSet> {
+export interface Agent<TOOLS extends ToolSet = ToolSet, OUTPUT = unknown> {
   /**
    * Runs the loop on `prompt`, continuing the history. Resolves with the outcome; never rejects for
    * loop-level failures. Rejects with a `TypeError` for a malformed prompt (empty, not a string, a
    * message or an array of messages) and with `AgentBusyError` while another run is active.
    */
-  run(prompt: Prompt): Promise<RunResult>;
+  run(prompt: Prompt): Promise<RunResult<OUTPUT>>;
   /** Every event the agent reports, in order. */
   readonly events$: Observable<AgentEvent<TOOLS>>;
   /** Aborts the active run (its `run` promise resolves with outcome `aborted`). Does nothing while idle. */
@@ -97,7 +97,7 @@ export interface Agent<TOOLS extends ToolSet = ToolSet> {
   /** Resolves once the session is loaded (or created); `run` waits for it by itself. */
   ready(): Promise<void>;
   /** The run a restored session was in the middle of, continued from its last checkpoint; undefined when there was none. */
-  resume(): Promise<RunResult | undefined>;
+  resume(): Promise<RunResult<OUTPUT> | undefined>;
   /** The session's step boundaries so far (with a `store`), oldest first. */
   checkpoints(): CheckpointInfo[];
   /**
@@ -136,10 +136,10 @@ export interface Agent<TOOLS extends ToolSet = ToolSet> {
  * ```
  * @throws AgentOptionsError when an option is invalid; the message names each bad option.
  */
-export function createAgent<TOOLS extends ToolSet = ToolSet>(options: AgentOptions<TOOLS>): Agent<TOOLS> {
+export function createAgent<TOOLS extends ToolSet = ToolSet, OUTPUT = unknown>(options: AgentOptions<TOOLS, OUTPUT>): Agent<TOOLS, OUTPUT> {
   const validated = parseAgentOptions(options);
-  // The agent runs any ToolSet; TOOLS only types what comes out (events$, tools).
-  return new StatechartAgent(validated) as unknown as Agent<TOOLS>;
+  // The agent runs any ToolSet and Output; TOOLS and OUTPUT only type what comes out (events$, tools, result.output).
+  return new StatechartAgent(validated) as unknown as Agent<TOOLS, OUTPUT>;
 }
 
 /** What `advanceSession` needs of an agent beyond its public API: the session's request ids and the lease's epoch. */

@@ -23,7 +23,7 @@ import type { AgentRuntime } from './runtime.js';
  * ```
  */
 export function agentImplementations(
-  runtime: Partial<Pick<AgentRuntime, 'step' | 'emit' | 'tools' | 'hooks' | 'transformContext' | 'traceHook' | 'depth'>> &
+  runtime: Partial<Pick<AgentRuntime, 'step' | 'emit' | 'tools' | 'hooks' | 'transformContext' | 'traceHook' | 'depth' | 'output'>> &
     Pick<AgentRuntime, 'model'> & {
       approval?: ApprovalPolicy;
       compactionModel?: LanguageModel;
@@ -40,6 +40,7 @@ export function agentImplementations(
     ...(runtime.transformContext ? { transformContext: runtime.transformContext } : {}),
     ...(runtime.traceHook ? { traceHook: runtime.traceHook } : {}),
     ...(runtime.depth !== undefined ? { depth: runtime.depth } : {}),
+    ...(runtime.output ? { output: runtime.output } : {}),
   };
   return {
     actors: {

@@ -46,6 +46,7 @@ export function machineImplementations(options: AgentOptions, wiring: AgentWirin
       ...(options.transformPrompt ? { transformPrompt: options.transformPrompt } : {}),
       ...(compactionModel ? { compactionModel } : {}),
       ...(options.approval ? { approval: options.approval } : {}),
+      ...(options.output ? { output: options.output } : {}),
       stopConditions: stopConditions(options.stopWhen),
       ...wiring,
     });

@@ -1,4 +1,4 @@
-import type { Instructions, LanguageModel, ModelMessage, StopCondition, TimeoutConfiguration, ToolSet } from 'ai';
+import type { Instructions, LanguageModel, ModelMessage, Output, StopCondition, TimeoutConfiguration, ToolSet } from 'ai';
 import { z } from 'zod';
 import { messageShapeProblem } from './machines/message-shape.js';
 import type { InspectionEvent, Observer } from 'xstate';
@@ -26,7 +26,7 @@ export type AgentTimeout<TOOLS extends ToolSet = ToolSet> = number | (Exclude<Ti
 export type InspectionObserver = Observer<InspectionEvent> | ((event: InspectionEvent) => void);
 
 /** Options of {@link createAgent}. */
-export interface AgentOptions<TOOLS extends ToolSet = ToolSet> {
+export interface AgentOptions<TOOLS extends ToolSet = ToolSet, OUTPUT = unknown> {
   /** Any AI SDK language model: `openai.chat('…')`, `MockLanguageModelV4`, `scriptedModel(...)`, … */
   model: LanguageModel;
   /** The system prompt: the AI SDK's `Instructions` (a string, a system message or several). */
@@ -48,6 +48,21 @@ export interface AgentOptions<TOOLS extends ToolSet = ToolSet> {
    * ```
    */
   stopWhen?: StopCondition<NoInfer<TOOLS>> | Array<StopCondition<NoInfer<TOOLS>>>;
+  /**
+   * Structured output, as `ToolLoopAgent`'s `output`: the AI SDK's `Output.object({ schema })` (or
+   * `Output.array`, `Output.choice`, `Output.json`). Its `responseFormat` goes with every call; the
+   * run's final answer (a step that stops without tool calls) is parsed and validated and becomes
+   * `result.output`. An answer that does not parse or match is a failed attempt of kind
+   * `invalid-output`: asked again at once while `retry.maxAttempts` allows, then the run ends `failed`.
+   *
+   * @example
+   * ```ts
+   * import { Output } from 'ai';
+   * const agent = createAgent({ model, tools, output: Output.object({ schema: z.object({ city: z.string(), celsius: z.number() }) }) });
+   * const { output } = await agent.run('How warm is it in Oslo?'); // { city: string; celsius: number } | undefined
+   * ```
+   */
+  output?: Output.Output<OUTPUT>;
   /** Initial history. */
   messages?: ModelMessage[];
   /**
@@ -188,6 +203,12 @@ export const agentOptionsSchema = z
     instructions: z.union([z.string(), systemMessageSchema, z.array(systemMessageSchema)]).optional(),
     tools: z.record(z.string(), toolSchema).optional(),
     maxSteps: z.number().int().positive().optional(),
+    output: z
+      .custom<Output.Output>(
+        (value) => isObject(value) && typeof (value as { parseCompleteOutput?: unknown }).parseCompleteOutput === 'function' && 'responseFormat' in value,
+        { message: "expected the AI SDK's Output: Output.object({ schema }), Output.array({ element }), Output.choice({ options }) or Output.json()" },
+      )
+      .optional(),
     stopWhen: z
       .union([stopConditionSchema, z.array(stopConditionSchema)])
       .optional(),

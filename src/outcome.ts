@@ -25,6 +25,8 @@ export type ErrorKind =
   | 'auth'
   | 'invalid-request'
   | 'invalid-response'
+  /** The final answer did not parse or did not match the agent's `output` schema (`Output.object({ schema })`). */
+  | 'invalid-output'
   | 'aborted'
   /** The session store could not write a step boundary (disk full, read-only, deleted, another writer): the run stops rather than go on undurably. */
   | 'session-write'

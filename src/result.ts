@@ -6,10 +6,16 @@ import type { Outcome, RunError } from './outcome.js';
 export type { ErrorKind, Outcome, RunError } from './outcome.js';
 
 /** The result of `agent.run()`. `run` resolves with it for every outcome; it never rejects for loop-level failures. */
-export interface RunResult {
+export interface RunResult<OUTPUT = unknown> {
   outcome: Outcome;
   /** The final assistant text of the run: the text of its last LLM call. */
   text: string;
+  /**
+   * The final answer parsed and validated with the agent's `output` (`Output.object({ schema })`):
+   * present when the run `completed` with an answer that matched; a mismatch is a failed attempt of
+   * kind `invalid-output`.
+   */
+  output?: OUTPUT;
   /** The whole history after the run. */
   messages: ModelMessage[];
   /** Token usage summed over the run's LLM calls, as the AI SDK's `LanguageModelUsage`: the three totals are always numbers (unreported figures count as 0); a detail the provider never reported stays `undefined`. */

@@ -1,4 +1,4 @@
-import type { LanguageModel, ToolSet } from 'ai';
+import type { LanguageModel, Output, ToolSet } from 'ai';
 import type { StepFunction } from './actors/step.js';
 import type { AgentEvent } from './events.js';
 import type { AgentHooks, ContextTransform } from './callbacks.js';
@@ -23,6 +23,8 @@ export interface AgentRuntime {
   traceHook?: (timing: HookTiming) => void;
   /** Runs before every LLM call on what the model will see (trim, inject, redact); the stored history is not changed. */
   transformContext?: ContextTransform;
+  /** The agent's `output` option: sent with every call, and the final answer parsed with it. */
+  output?: Output.Output;
   /** Receives the events that do not go through a transition (deltas, tool updates, hook errors). Must not throw. */
   emit: (event: AgentEvent) => void;
 }

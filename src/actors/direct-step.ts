@@ -102,6 +102,7 @@ class DirectStep implements AsyncIterableIterator<StepPart, undefined> {
       const result = await model.doStream({
         tools,
         toolChoice: aiInternals.prepareToolChoice({ toolChoice: undefined }),
+        ...(request.output ? { responseFormat: await request.output.responseFormat } : {}),
         prompt: promptMessages,
         abortSignal: request.abortSignal,
       });

@@ -1,4 +1,5 @@
 import type { AssistantModelMessage, FinishReason, ModelMessage } from 'ai';
+import { isFinalAnswer, parseFinalAnswer } from './final-answer.js';
 import { fromCallback } from 'xstate';
 import { classifyError } from '../errors/classify-error.js';
 import { classifyStreamError, failedFinish } from '../errors/step-failure.js';
@@ -44,6 +45,8 @@ export type LlmActorEvent =
       usage: LanguageModelUsage;
       /** Error parts the stream reported before it went on to a real finish (a malformed chunk, say). */
       streamErrors?: RunError[];
+      /** The answer parsed with the agent's `output`, when it has one and this step is a final answer. */
+      output?: unknown;
     })
   | { type: 'llm.error'; error: RunError }
   | (StepOutput & { type: 'llm.aborted' });
@@ -129,7 +132,7 @@ export function createLlmActor(runtime: AgentRuntime) {
       });
       let started = false;
       const streamErrors: RunError[] = [];
-      const parts = runtime.step({ ...call, abortSignal: controller.signal });
+      const parts = runtime.step({ ...call, ...(runtime.output ? { output: runtime.output } : {}), abortSignal: controller.signal });
       for await (const part of parts) {
         if (settled) return;
         watchdog.chunk();
@@ -150,7 +153,7 @@ export function createLlmActor(runtime: AgentRuntime) {
               settle({ type: 'llm.error', error: failure });
               return;
             }
-            const finish = {
+            const finish: Extract<LlmActorEvent, { type: 'llm.finish' }> = {
               type: 'llm.finish' as const,
               ...output(),
               finishReason: part.finishReason,
@@ -158,6 +161,14 @@ export function createLlmActor(runtime: AgentRuntime) {
               usage: usageFrom(part.usage),
               ...(streamErrors.length > 0 ? { streamErrors } : {}),
             };
+            if (runtime.output && isFinalAnswer(finish)) {
+              const parsed = await parseFinalAnswer(runtime.output, finish, call.model);
+              if (!parsed.ok) {
+                settle({ type: 'llm.error', error: parsed.error });
+                return;
+              }
+              finish.output = parsed.value;
+            }
             await afterCall(finish);
             settle(finish);
             return;

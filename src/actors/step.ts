@@ -1,4 +1,4 @@
-import type { FinishReason, LanguageModel, LanguageModelUsage, ModelMessage, SystemModelMessage, ToolSet } from 'ai';
+import type { FinishReason, LanguageModel, LanguageModelUsage, ModelMessage, Output, SystemModelMessage, ToolSet } from 'ai';
 import type { ProviderMetadata } from 'ai';
 
 /**
@@ -13,6 +13,8 @@ export interface StepRequest {
   instructions?: string | SystemModelMessage | SystemModelMessage[];
   messages: ModelMessage[];
   tools: ToolSet;
+  /** The run's structured output (`Output.object({ schema })`): its `responseFormat` goes with the call. */
+  output?: Output.Output;
   abortSignal: AbortSignal;
 }
 

@@ -15,6 +15,7 @@ export const streamLanguageModelCallStep: StepFunction = async function* (reques
       instructions: request.instructions,
       messages: request.messages,
       tools: request.tools,
+      ...(request.output ? { output: request.output } : {}),
       abortSignal: request.abortSignal,
     });
   } catch (error) {

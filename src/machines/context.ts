@@ -91,6 +91,8 @@ export interface RunState {
   doomStreaks: DoomStreaks;
   /** The text of the last finished LLM call. */
   text: string;
+  /** The last final answer parsed with the agent's `output` (JSON data). */
+  output?: unknown;
   finishReason?: FinishReason;
   /** What the last LLM call ended with; read by the `deciding` guards. */
   step?: StepOutcome;

@@ -106,7 +106,7 @@ function appendStepOutput(context: AgentContext, run: RunState, event: StepEnd):
 }
 
 export function recordFinishedStep(context: AgentContext, event: Extract<LlmActorEvent, { type: 'llm.finish' }>): Update {
-  const run = activeRun(context);
+  const { output: _earlierOutput, ...run } = activeRun(context);
   const { messages, events } = appendStepOutput(context, run, event);
   const warnings = (event.streamErrors ?? []).map((error): AgentEvent => ({ type: 'stream-warning', runId: run.id, step: run.steps, attempt: run.attempt, error }));
   const tokens = (event.usage.inputTokens ?? 0) + (event.usage.outputTokens ?? 0);
@@ -120,6 +120,7 @@ export function recordFinishedStep(context: AgentContext, event: Extract<LlmActo
         usage: addUsage(run.usage, event.usage),
         stepUsage: event.usage,
         text: event.text,
+        ...(event.output !== undefined ? { output: event.output } : {}),
         finishReason: event.finishReason,
         doomStreaks: nextDoomStreaks(run.doomStreaks, event.toolCalls),
         step: { status: 'finished', finishReason: event.finishReason, toolCalls: event.toolCalls },
@@ -348,6 +349,7 @@ export function endRun(
     steps: run.steps,
     toolCalls: run.toolCalls,
     ...(run.finishReason !== undefined ? { finishReason: run.finishReason } : {}),
+    ...(outcome === 'completed' && run.output !== undefined ? { output: run.output } : {}),
     durationMs: Math.max(0, now - run.startedAt),
     ...(error !== undefined ? { error } : {}),
   };

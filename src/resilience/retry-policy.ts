@@ -12,7 +12,7 @@ export interface RetryConfig {
 
 export const defaultRetryConfig: RetryConfig = { maxAttempts: 3, baseDelayMs: 2000, maxDelayMs: 30_000 };
 
-const RETRYABLE: ReadonlySet<ErrorKind> = new Set(['rate-limit', 'overloaded', 'server', 'network', 'stream', 'timeout']);
+const RETRYABLE: ReadonlySet<ErrorKind> = new Set(['rate-limit', 'overloaded', 'server', 'network', 'stream', 'timeout', 'invalid-output']);
 
 /** Kinds that a later attempt may get past. `auth`, `invalid-request` and `context-overflow` would fail the same way again. */
 export function isRetryableKind(kind: ErrorKind): boolean {
