@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { builtinToolNames } from '../tools/index.js';
 import { EXPECTATION_FAILED, exitCodeByOutcome, USAGE_ERROR } from './exit-codes.js';
 
@@ -13,6 +14,9 @@ export function exitCodeLines(): string[] {
   return [...byCode.entries()].sort(([a], [b]) => a - b).map(([code, meanings]) => `  ${String(code).padStart(3)}  ${meanings.join(', ')}`);
 }
 
+/** The installed package's directory (help.ts sits in src/cli/, help.js in dist/cli/): it ships docs/ and examples/. */
+const packageDir = fileURLToPath(new URL('../../', import.meta.url));
+
 const MAIN = `loopchart — run an LLM agent's tool loop as an XState statechart
 
 Usage:
@@ -26,7 +30,8 @@ Usage:
 Exit codes of loopchart run:
 ${exitCodeLines().join('\n')}
 
-Full documentation: docs/cli.md`;
+Try it offline, on the scripted model: loopchart run ${packageDir}examples/demo.yaml
+Full documentation: ${packageDir}docs/cli.md`;
 
 const RUN = `Usage: loopchart run <script.yaml | "prompt"> [options]
 

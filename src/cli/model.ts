@@ -1,6 +1,6 @@
-import { createOpenAI } from '@ai-sdk/openai';
 import type { LanguageModel } from 'ai';
 import { jsonErrorAwareFetch } from '../interop/json-error-fetch.js';
+import { loadProviderPackage } from './load-provider-package.js';
 import { UsageError } from './usage-error.js';
 
 /** Which provider a `--model` value names. Both go through `@ai-sdk/openai`'s chat-completions model. */
@@ -59,10 +59,12 @@ export interface ResolvedModel {
  * `openai` needs an API key; `openai-compatible` needs `--base-url` and sends
  * the key only when the variable is set (local servers often need none).
  * Without `--base-url`, `openai` uses `OPENAI_BASE_URL` or the OpenAI API.
+ * `@ai-sdk/openai` is imported only here, so the scripted model needs no
+ * provider package installed.
  *
- * @throws UsageError when the key or the base URL is missing.
+ * @throws UsageError when the key, the base URL or `@ai-sdk/openai` is missing.
  */
-export function resolveModel({ spec, baseURL, apiKeyEnv = DEFAULT_API_KEY_ENV, env, allowInsecureKey = false }: ModelSettings): ResolvedModel {
+export async function resolveModel({ spec, baseURL, apiKeyEnv = DEFAULT_API_KEY_ENV, env, allowInsecureKey = false }: ModelSettings): Promise<ResolvedModel> {
   const apiKey = env[apiKeyEnv] || undefined;
   if (apiKey !== undefined && baseURL !== undefined && !allowInsecureKey && sendsInTheClear(baseURL)) {
     throw new UsageError(
@@ -77,6 +79,7 @@ export function resolveModel({ spec, baseURL, apiKeyEnv = DEFAULT_API_KEY_ENV, e
       `the OpenAI API key is missing: set ${apiKeyEnv}${apiKeyEnv === DEFAULT_API_KEY_ENV ? ' (or name another variable with --api-key-env)' : ''}`,
     );
   }
+  const { createOpenAI } = await loadProviderPackage('@ai-sdk/openai', `${spec.provider}:${spec.modelId}`);
   const provider = createOpenAI({
     name: spec.provider,
     apiKey: apiKey ?? '',

@@ -104,7 +104,7 @@ async function run(options: RunCommandOptions, reporter: Reporter, secrets: stri
   // No tool may inherit a key, whatever the run: every provider key leaves the environment now.
   const keys = withdrawProviderKeys(options.env ?? process.env, options.apiKeyEnv ?? DEFAULT_API_KEY_ENV);
   secrets.push(...Object.values(keys));
-  const model = chooseModel(options, script, keys);
+  const model = await chooseModel(options, script, keys);
   const recording = options.record !== undefined ? recordModel(model) : undefined;
   const session = options.session !== undefined ? await openCliSession(options.session, options.resume, secrets) : undefined;
   const workspace = await prepareWorkspace({
@@ -296,9 +296,9 @@ function shorten(text: string, max: number): string {
 }
 
 /** `--model` if given (its key joins `secrets` and leaves the environment), else the script's scripted model. */
-function chooseModel(options: RunCommandOptions, script: Script | undefined, keys: Record<string, string>) {
+async function chooseModel(options: RunCommandOptions, script: Script | undefined, keys: Record<string, string>) {
   if (options.model) {
-    const { model } = resolveModel({
+    const { model } = await resolveModel({
       spec: options.model,
       ...(options.baseURL !== undefined ? { baseURL: options.baseURL } : {}),
       apiKeyEnv: options.apiKeyEnv ?? DEFAULT_API_KEY_ENV,

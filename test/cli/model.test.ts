@@ -12,22 +12,22 @@ describe('--model', () => {
     expect(() => parseModelSpec(text)).toThrow(UsageError);
   });
 
-  it('creates the provider chat model with the given id; openai-compatible is named so', () => {
-    const openai = resolveModel({ spec: parseModelSpec('openai:gpt-4o-mini'), env: { OPENAI_API_KEY: 'sk-1' } });
+  it('creates the provider chat model with the given id; openai-compatible is named so', async () => {
+    const openai = await resolveModel({ spec: parseModelSpec('openai:gpt-4o-mini'), env: { OPENAI_API_KEY: 'sk-1' } });
     expect(openai.apiKey).toBe('sk-1');
     expect(openai.model).toMatchObject({ modelId: 'gpt-4o-mini', provider: 'openai.chat' });
-    const compatible = resolveModel({ spec: parseModelSpec('openai-compatible:llama3'), baseURL: 'http://127.0.0.1:1/v1', env: {} });
+    const compatible = await resolveModel({ spec: parseModelSpec('openai-compatible:llama3'), baseURL: 'http://127.0.0.1:1/v1', env: {} });
     expect(compatible.apiKey).toBeUndefined();
     expect(compatible.model).toMatchObject({ modelId: 'llama3', provider: 'openai-compatible.chat' });
   });
 
-  it('reads the key from the variable --api-key-env names; an empty one counts as missing', () => {
-    expect(resolveModel({ spec: parseModelSpec('openai:gpt-4o'), apiKeyEnv: 'MY_KEY', env: { MY_KEY: 'k-2' } }).apiKey).toBe('k-2');
-    expect(() => resolveModel({ spec: parseModelSpec('openai:gpt-4o'), env: { OPENAI_API_KEY: '' } })).toThrow(/API key is missing: set OPENAI_API_KEY/);
-    expect(() => resolveModel({ spec: parseModelSpec('openai:gpt-4o'), apiKeyEnv: 'MY_KEY', env: { OPENAI_API_KEY: 'other' } })).toThrow(/set MY_KEY$/);
+  it('reads the key from the variable --api-key-env names; an empty one counts as missing', async () => {
+    expect((await resolveModel({ spec: parseModelSpec('openai:gpt-4o'), apiKeyEnv: 'MY_KEY', env: { MY_KEY: 'k-2' } })).apiKey).toBe('k-2');
+    await expect(resolveModel({ spec: parseModelSpec('openai:gpt-4o'), env: { OPENAI_API_KEY: '' } })).rejects.toThrow(/API key is missing: set OPENAI_API_KEY/);
+    await expect(resolveModel({ spec: parseModelSpec('openai:gpt-4o'), apiKeyEnv: 'MY_KEY', env: { OPENAI_API_KEY: 'other' } })).rejects.toThrow(/set MY_KEY$/);
   });
 
-  it('requires --base-url for openai-compatible', () => {
-    expect(() => resolveModel({ spec: parseModelSpec('openai-compatible:llama3'), env: {} })).toThrow(/needs --base-url/);
+  it('requires --base-url for openai-compatible', async () => {
+    await expect(resolveModel({ spec: parseModelSpec('openai-compatible:llama3'), env: {} })).rejects.toThrow(/needs --base-url/);
   });
 });
