@@ -290,7 +290,7 @@ class StatechartAgent implements Agent {
       await ended;
     }
     await this.settled();
-    this.current.stop();
+    this.started?.stop();
     this.rejectPending?.(new AgentDisposedError('the agent was disposed while its run waited for approval; the run stays in the session, to be continued where it is opened next'));
     this.pending = undefined;
     this.rejectPending = undefined;
