@@ -1,6 +1,7 @@
 import type { AgentEvent } from '../events.js';
 import type { RunResult } from '../result.js';
 import type { Reporter, ReporterOptions } from './reporter-contract.js';
+import { plural } from './plural.js';
 import { terminalSafe } from './terminal-text.js';
 
 const MAX_PREVIEW = 120;
@@ -23,6 +24,8 @@ export function humanReporter({ stdout, stdoutIsTerminal = false, stderr, palett
   let held: string[] = [];
   /** Whether the current attempt has shown text on the terminal. */
   let attemptShown = false;
+  /** Tool calls announced whose result has not come: at the run's end, the calls the run interrupted. */
+  const unanswered = new Set<string>();
   /** The indicator's entry for a model call that has not answered yet. */
   let waitingForModel: string | undefined;
   const modelAnswered = () => {
@@ -86,9 +89,11 @@ export function humanReporter({ stdout, stdoutIsTerminal = false, stderr, palett
         case 'tool-call':
           log(palette.cyan(`→ ${event.toolName} ${preview(event.input)}${event.invalid ? ' (invalid input)' : ''}`));
           indicator.add(event.toolCallId, event.toolName);
+          unanswered.add(event.toolCallId);
           break;
         case 'tool-result': {
           indicator.remove(event.toolCallId);
+          unanswered.delete(event.toolCallId);
           const line = `${event.isError ? '✗' : '✓'} ${event.toolName} (${Math.round(event.durationMs)} ms) ${preview(event.output)}`;
           log(event.isError ? palette.red(line) : palette.green(line));
           break;
@@ -125,11 +130,13 @@ export function humanReporter({ stdout, stdoutIsTerminal = false, stderr, palett
     finish(result: RunResult) {
       const summary = [
         result.outcome,
-        `${result.steps} step${result.steps === 1 ? '' : 's'}`,
-        `${result.toolCalls} tool call${result.toolCalls === 1 ? '' : 's'}`,
-        `${result.usage.totalTokens} tokens`,
+        plural(result.steps, 'step'),
+        plural(result.toolCalls, 'tool call'),
+        ...(unanswered.size > 0 ? [`${unanswered.size} interrupted`] : []),
+        plural(result.usage.totalTokens, 'token'),
         `${(result.durationMs / 1000).toFixed(1)} s`,
       ].join(' · ');
+      unanswered.clear();
       log(result.outcome === 'completed' ? palette.green(summary) : palette.red(summary));
       if (result.error) log(palette.red(`${result.error.kind}: ${terminalSafe(result.error.message)}`));
     },

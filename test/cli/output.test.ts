@@ -114,6 +114,16 @@ describe('human output', () => {
     );
   });
 
+  it('counts the tool calls a stopped run interrupted, and says one token, not one tokens', () => {
+    const stderr = capture();
+    const reporter = createReporter('human', { stdout: capture().sink, stderr: stderr.sink, palette: createPalette(false), indicator: noIndicator });
+    reporter.event({ type: 'tool-call', runId, step: 1, toolCallId: 'c1', toolName: 'bash', input: { command: 'sleep 60' } });
+    reporter.event({ type: 'tool-call', runId, step: 1, toolCallId: 'c2', toolName: 'read', input: { path: 'a.txt' } });
+    reporter.event({ type: 'tool-result', runId, step: 1, toolCallId: 'c2', toolName: 'read', output: 'hello', isError: false, durationMs: 1 });
+    reporter.finish({ ...result, outcome: 'aborted', steps: 1, usage: usageFrom({ inputTokens: 1, outputTokens: 0 }) });
+    expect(stderr.text).toContain('aborted · 1 step · 1 tool call · 1 interrupted · 1 token · 1.2 s');
+  });
+
   it('adds the error to the summary when the run has one', () => {
     const stderr = capture();
     const reporter = createReporter('human', { stdout: capture().sink, stderr: stderr.sink, palette: createPalette(false), indicator: noIndicator });
