@@ -15,6 +15,7 @@ import { manyAgentsBench } from './many-agents.js';
 import { historyGrowthBench, persistenceBench } from './persistence.js';
 import { streamBench } from './stream.js';
 import { scaleOutBench } from './scale-out.js';
+import { telemetryBench } from './telemetry.js';
 import { printTable, type Row } from './support.js';
 
 const cpus = os.cpus();
@@ -32,6 +33,7 @@ const benches: Array<[string, () => Promise<Row[]>]> = [
   ['session append', persistenceBench],
   ['cost as the history grows', historyGrowthBench],
   ['inspector overhead', inspectorBench],
+  ['telemetry overhead', telemetryBench],
   ['scale-out on PostgreSQL', scaleOutBench],
 ];
 

@@ -5,6 +5,8 @@ import { createActor, type Actor, type AnyActorRef, type Snapshot } from 'xstate
 import { machineConfig, machineImplementations } from './machine-setup.js';
 import { EventOutbox } from './event-outbox.js';
 import { TraceRecorder } from './trace/trace-recorder.js';
+import { createSpanRecorder, type SpanRecorder } from './telemetry/span-recorder.js';
+import { isTelemetryEnabled } from './telemetry/telemetry-options.js';
 import { restoreSnapshot } from './persistence/checkpoint-snapshot.js';
 import type { CheckpointInfo } from './persistence/session-recorder.js';
 import { SessionRecorder } from './persistence/session-recorder.js';
@@ -174,6 +176,8 @@ class StatechartAgent implements Agent {
   readonly events$ = this.subject.asObservable();
   private readonly outbox = new EventOutbox((event) => this.deliver(event));
   private readonly tracer = new TraceRecorder(() => this.started);
+  /** OpenTelemetry spans of the runs; undefined (and nothing of it loaded) unless the `telemetry` option is on. */
+  private readonly spans: SpanRecorder | undefined;
   /** This agent's actor implementations once built, bound to each actor it starts (the machine definition is shared). */
   private actors: ReturnType<typeof machineImplementations>['actors'] | undefined;
   private readonly config: AgentConfig;
@@ -200,6 +204,9 @@ class StatechartAgent implements Agent {
     private readonly embedding: AgentEmbedding = { parent: undefined, depth: 0 },
   ) {
     this.config = machineConfig(options);
+    this.spans = isTelemetryEnabled(options.telemetry)
+      ? createSpanRecorder(options.telemetry, { model: options.model, root: () => this.started, sessionId: () => this.sessionId })
+      : undefined;
     if (options.store) {
       this.sessionId = options.sessionId ?? generateId();
       this.current = this.createActorFrom({ messages: options.messages ?? [] });
@@ -245,7 +252,10 @@ class StatechartAgent implements Agent {
   private implementations() {
     return (this.actors ??= machineImplementations(this.options, {
       emit: (event) => this.outbox.push(event),
-      traceHook: (timing) => this.tracer.hook(timing),
+      traceHook: (timing) => {
+        this.tracer.hook(timing);
+        this.spans?.hook(timing);
+      },
       depth: this.embedding.depth,
     }).actors);
   }
@@ -466,6 +476,7 @@ class StatechartAgent implements Agent {
       ...(from.snapshot ? { snapshot: from.snapshot as Snapshot<unknown> } : {}),
       inspect: (event) => {
         this.tracer.inspect(event);
+        this.spans?.inspect(event);
         userObserver?.(event);
       },
     });
@@ -496,6 +507,7 @@ class StatechartAgent implements Agent {
 
   /** An event the machine emitted: traced, and with `run-end` the run's trace is attached. */
   private onMachineEvent(event: AgentEvent): void {
+    this.spans?.event(event);
     const trace = this.tracer.event(event);
     if (event.type === 'run-end') {
       this.recorder?.noteRunEnd(event.result.outcome, event.runId);

@@ -11,6 +11,7 @@ import type { SessionStore } from './persistence/session-store.js';
 import type { ContextTransform } from './runtime.js';
 import type { RetryConfig } from './resilience/retry-policy.js';
 import type { TruncationLimits } from './tools/truncate.js';
+import { telemetryOptionsSchema, type TelemetryOptions } from './telemetry/telemetry-options.js';
 
 /**
  * The AI SDK's `TimeoutConfiguration` plus `hookMs`, the time limit of one hook (the AI SDK has no
@@ -149,6 +150,17 @@ export interface AgentOptions<TOOLS extends ToolSet = ToolSet, OUTPUT = unknown>
    * `streamLanguageModelCallStep` goes through `experimental_streamLanguageModelCall`.
    */
   step?: StepFunction;
+  /**
+   * OpenTelemetry spans of every run, with the GenAI semantic conventions' attributes: an
+   * `invoke_agent` span per run, a `chat` span per model call, an `execute_tool` span per tool call,
+   * and `approval`, `retry` and `compaction` spans (see docs/telemetry.md). Needs `@opentelemetry/api`.
+   *
+   * @example
+   * ```ts
+   * createAgent({ model, tools, telemetry: { tracer: trace.getTracer('my-app'), functionId: 'support-bot' } });
+   * ```
+   */
+  telemetry?: TelemetryOptions;
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
@@ -319,6 +331,7 @@ export const agentOptionsSchema = z
       })
       .optional(),
     step: z.custom<StepFunction>((value) => typeof value === 'function', { message: 'expected a step function' }).optional(),
+    telemetry: telemetryOptionsSchema.optional(),
   })
   .strict()
   .refine((options) => options.sessionId === undefined || options.store !== undefined, {

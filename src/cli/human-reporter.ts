@@ -133,7 +133,7 @@ export function humanReporter({ stdout, stdoutIsTerminal = false, stderr, palett
         plural(result.steps, 'step'),
         plural(result.toolCalls, 'tool call'),
         ...(unanswered.size > 0 ? [`${unanswered.size} interrupted`] : []),
-        plural(result.usage.totalTokens, 'token'),
+        plural(result.usage.totalTokens ?? 0, 'token'),
         `${(result.durationMs / 1000).toFixed(1)} s`,
       ].join(' · ');
       unanswered.clear();

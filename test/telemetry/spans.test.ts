@@ -1,0 +1,270 @@
+import { context, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type ContextManager, type HrTime } from '@opentelemetry/api';
+import { APICallError } from '@ai-sdk/provider';
+import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import { afterEach, describe, expect, it } from 'vitest';
+import { AgentOptionsError, createAgent, type AgentOptions } from '../../src/index.js';
+import { scriptedModel } from '../../src/models/index.js';
+import { mockModel } from '../support/mock-model.js';
+import { addTool, failTool } from '../support/tools.js';
+
+const exporter = new InMemorySpanExporter();
+const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+const tracer = provider.getTracer('loopchart-test');
+
+afterEach(() => exporter.reset());
+
+const ms = (time: HrTime) => time[0] * 1000 + time[1] / 1e6;
+const parentOf = (span: ReadableSpan) => span.parentSpanContext?.spanId;
+const byStart = (spans: ReadableSpan[]) => [...spans].sort((a, b) => ms(a.startTime) - ms(b.startTime));
+
+/** The run's spans: its root, and the root's children in start order (equal starts keep the order they ended in). */
+function spanTree() {
+  const spans = exporter.getFinishedSpans();
+  const roots = spans.filter((span) => span.name.startsWith('invoke_agent'));
+  expect(roots).toHaveLength(1);
+  const root = roots[0]!;
+  const children = byStart(spans.filter((span) => span !== root));
+  for (const child of children) {
+    expect(parentOf(child)).toBe(root.spanContext().spanId);
+    expect(child.spanContext().traceId).toBe(root.spanContext().traceId);
+    expect(ms(child.startTime)).toBeGreaterThanOrEqual(ms(root.startTime));
+    expect(ms(child.endTime)).toBeLessThanOrEqual(ms(root.endTime));
+    expect(ms(child.endTime)).toBeGreaterThanOrEqual(ms(child.startTime));
+  }
+  return { root, children };
+}
+
+function agentWith(options: Omit<AgentOptions, 'telemetry'>) {
+  return createAgent({ ...options, telemetry: { tracer, functionId: 'calculator' } });
+}
+
+describe('OpenTelemetry spans', () => {
+  it('a two-step tool run is an invoke_agent span with chat, execute_tool and chat under it, with the GenAI attributes', async () => {
+    const model = scriptedModel(
+      [
+        { toolCalls: [{ id: 'call-1', name: 'add', input: { a: 1, b: 2 } }], usage: { inputTokens: 10, outputTokens: 3, cacheReadTokens: 4 } },
+        { text: 'It is 3.', usage: { inputTokens: 20, outputTokens: 5 } },
+      ],
+      { modelId: 'calc-1' },
+    );
+    const result = await agentWith({ model, tools: { add: addTool } }).run('What is 1 + 2?');
+    expect(result.outcome).toBe('completed');
+
+    const { root, children } = spanTree();
+    expect(parentOf(root)).toBeUndefined();
+    expect(root.name).toBe('invoke_agent calculator');
+    expect(root.kind).toBe(SpanKind.INTERNAL);
+    expect(root.status.code).toBe(SpanStatusCode.UNSET);
+    expect(root.attributes).toMatchObject({
+      'gen_ai.operation.name': 'invoke_agent',
+      'gen_ai.agent.name': 'calculator',
+      'gen_ai.provider.name': 'scripted',
+      'gen_ai.request.model': 'calc-1',
+      'gen_ai.usage.input_tokens': 30,
+      'gen_ai.usage.output_tokens': 8,
+      'gen_ai.response.finish_reasons': ['stop'],
+      'loopchart.outcome': 'completed',
+      'loopchart.steps': 2,
+      'loopchart.tool_calls': 1,
+      'loopchart.state': 'running.deciding',
+    });
+
+    expect(children.map((span) => span.name)).toEqual(['chat calc-1', 'execute_tool add', 'chat calc-1']);
+    const [firstChat, tool, secondChat] = children as [ReadableSpan, ReadableSpan, ReadableSpan];
+    expect(firstChat.kind).toBe(SpanKind.CLIENT);
+    expect(firstChat.attributes).toMatchObject({
+      'gen_ai.operation.name': 'chat',
+      'gen_ai.provider.name': 'scripted',
+      'gen_ai.request.model': 'calc-1',
+      'gen_ai.response.finish_reasons': ['tool_call'],
+      'gen_ai.usage.input_tokens': 10,
+      'gen_ai.usage.output_tokens': 3,
+      'gen_ai.usage.cache_read.input_tokens': 4,
+      'loopchart.step': 1,
+      'loopchart.attempt': 1,
+      'loopchart.state': 'running.llm.calling',
+      'loopchart.run.id': root.attributes['loopchart.run.id'],
+    });
+    expect(firstChat.attributes['gen_ai.response.time_to_first_chunk']).toBeGreaterThanOrEqual(0);
+    expect(tool.kind).toBe(SpanKind.INTERNAL);
+    expect(tool.attributes).toMatchObject({
+      'gen_ai.operation.name': 'execute_tool',
+      'gen_ai.tool.name': 'add',
+      'gen_ai.tool.call.id': 'call-1',
+      'gen_ai.tool.type': 'function',
+      'gen_ai.tool.call.arguments': '{"a":1,"b":2}',
+      'gen_ai.tool.call.result': '3',
+      'loopchart.step': 1,
+      'loopchart.state': 'running.toolExec',
+    });
+    expect(secondChat.attributes).toMatchObject({
+      'gen_ai.response.finish_reasons': ['stop'],
+      'gen_ai.usage.input_tokens': 20,
+      'gen_ai.usage.output_tokens': 5,
+      'loopchart.step': 2,
+      'loopchart.attempt': 1,
+    });
+    for (const span of children) expect(span.status.code).toBe(SpanStatusCode.UNSET);
+    // The model call ends before its tool runs.
+    expect(ms(firstChat.endTime)).toBeLessThanOrEqual(ms(tool.startTime));
+  });
+
+  it('a tool that throws gives an execute_tool span with status ERROR and the error recorded; the run itself is fine', async () => {
+    const model = scriptedModel([{ toolCalls: [{ id: 'boom', name: 'fail', input: {} }] }, { text: 'It failed.' }]);
+    const result = await agentWith({ model, tools: { fail: failTool } }).run('go');
+    expect(result.outcome).toBe('completed');
+
+    const { root, children } = spanTree();
+    const tool = children.find((span) => span.name === 'execute_tool fail')!;
+    expect(tool.status).toEqual({ code: SpanStatusCode.ERROR, message: 'disk on fire' });
+    expect(tool.attributes).toMatchObject({ 'error.type': 'tool_error', 'gen_ai.tool.call.id': 'boom' });
+    expect(tool.attributes['gen_ai.tool.call.result']).toBeUndefined();
+    expect(tool.events).toEqual([expect.objectContaining({ name: 'exception', attributes: expect.objectContaining({ 'exception.message': 'disk on fire' }) })]);
+    expect(root.status.code).toBe(SpanStatusCode.UNSET);
+  });
+
+  it('an approval is a span from the request to the decision, with the decision; a denied call is an error result', async () => {
+    const model = scriptedModel([
+      {
+        toolCalls: [
+          { id: 'yes', name: 'add', input: { a: 1, b: 1 } },
+          { id: 'no', name: 'add', input: { a: 2, b: 2 } },
+        ],
+      },
+      { text: 'Done.' },
+    ]);
+    const agent = agentWith({ model, tools: { add: addTool }, approval: { ask: ['add'] } });
+    agent.events$.subscribe((event) => {
+      if (event.type !== 'approval-request') return;
+      if (event.toolCallId === 'yes') agent.approve('yes');
+      else agent.deny('no', 'not that one');
+    });
+    const result = await agent.run('go');
+    expect(result.outcome).toBe('completed');
+
+    const { children } = spanTree();
+    const approvals = children.filter((span) => span.name === 'approval add');
+    expect(approvals.map((span) => [span.attributes['gen_ai.tool.call.id'], span.attributes['loopchart.approval.decision']])).toEqual([
+      ['yes', 'approved'],
+      ['no', 'denied'],
+    ]);
+    expect(approvals[1]!.attributes).toMatchObject({
+      'gen_ai.tool.name': 'add',
+      'loopchart.approval.reason': 'policy',
+      'loopchart.approval.message': 'not that one',
+      'loopchart.state': 'running.awaitingApproval',
+      'loopchart.step': 1,
+    });
+    const tools = children.filter((span) => span.name === 'execute_tool add');
+    expect(Object.fromEntries(tools.map((span) => [span.attributes['gen_ai.tool.call.id'], span.status.code]))).toEqual({
+      yes: SpanStatusCode.UNSET,
+      no: SpanStatusCode.ERROR,
+    });
+    // The denied call's span starts and ends no earlier than its decision.
+    const denial = approvals[1]!;
+    const denied = tools.find((span) => span.attributes['gen_ai.tool.call.id'] === 'no')!;
+    expect(ms(denied.startTime)).toBeGreaterThanOrEqual(ms(denial.endTime));
+  });
+
+  it('a failed attempt is a chat span with status ERROR, the wait a retry span, and the next attempt a chat span of its own', async () => {
+    const busy = new APICallError({ message: 'busy', url: 'u', requestBodyValues: {}, statusCode: 503, isRetryable: true });
+    const model = mockModel([{ reject: busy }, { text: ['ok'], usage: { input: 7, output: 1 } }]);
+    const result = await agentWith({ model, retry: { baseDelayMs: 1 } }).run('go');
+    expect(result.outcome).toBe('completed');
+
+    const { root, children } = spanTree();
+    expect(children.map((span) => span.name)).toEqual(['chat mock-model-id', 'retry', 'chat mock-model-id']);
+    const [failed, retry, retried] = children as [ReadableSpan, ReadableSpan, ReadableSpan];
+    expect(failed.status.code).toBe(SpanStatusCode.ERROR);
+    expect(failed.attributes).toMatchObject({ 'error.type': 'overloaded', 'loopchart.attempt': 1 });
+    expect(failed.events.map((event) => event.name)).toEqual(['exception']);
+    expect(retry.attributes).toMatchObject({
+      'loopchart.retry.attempt': 2,
+      'error.type': 'overloaded',
+      'http.response.status_code': 503,
+      'loopchart.state': 'running.retrying',
+      'loopchart.step': 1,
+    });
+    expect(ms(retry.endTime)).toBeLessThanOrEqual(ms(retried.startTime));
+    expect(retried.status.code).toBe(SpanStatusCode.UNSET);
+    expect(retried.attributes).toMatchObject({ 'loopchart.attempt': 2, 'loopchart.step': 1, 'gen_ai.usage.input_tokens': 7 });
+    expect(root.status.code).toBe(SpanStatusCode.UNSET);
+  });
+
+  it('a run that fails ends its invoke_agent span with status ERROR and the error', async () => {
+    const denied = new APICallError({ message: 'bad key', url: 'u', requestBodyValues: {}, statusCode: 401, isRetryable: false });
+    const result = await agentWith({ model: mockModel([{ reject: denied }]) }).run('go');
+    expect(result.outcome).toBe('failed');
+
+    const { root, children } = spanTree();
+    expect(root.status.code).toBe(SpanStatusCode.ERROR);
+    expect(root.attributes).toMatchObject({ 'loopchart.outcome': 'failed', 'error.type': 'auth' });
+    expect(children.map((span) => [span.name, span.status.code])).toEqual([['chat mock-model-id', SpanStatusCode.ERROR]]);
+  });
+
+  it('the chat span covers the provider call only: hooks around it are left out', async () => {
+    // The hooks take a known time (a timer of HOOK_MS), the scripted call almost none: the span
+    // must start at least that long after the run and end at least that long before it.
+    const HOOK_MS = 50;
+    const wait = () => new Promise<void>((resolve) => setTimeout(resolve, HOOK_MS));
+    const agent = agentWith({ model: scriptedModel([{ text: 'hi' }]), hooks: { beforeLLMCall: [wait], afterLLMCall: [wait] } });
+    await agent.run('go');
+
+    const { root, children } = spanTree();
+    const chat = children.find((span) => span.name.startsWith('chat'))!;
+    expect(ms(chat.startTime) - ms(root.startTime)).toBeGreaterThanOrEqual(HOOK_MS - 2);
+    expect(ms(root.endTime) - ms(chat.endTime)).toBeGreaterThanOrEqual(HOOK_MS - 2);
+  });
+
+  it('the root span is a child of the span active when run() is called, and every other run is its own trace', async () => {
+    // A context manager of the smallest kind: `with` makes a context active while its function runs (synchronously).
+    let active = ROOT_CONTEXT;
+    const manager: ContextManager = {
+      active: () => active,
+      with: (next, fn, thisArg, ...args) => {
+        const previous = active;
+        active = next;
+        try {
+          return fn.call(thisArg, ...args);
+        } finally {
+          active = previous;
+        }
+      },
+      bind: (_context, target) => target,
+      enable: () => manager,
+      disable: () => manager,
+    };
+    context.setGlobalContextManager(manager);
+    try {
+      const request = tracer.startSpan('request');
+      const agent = agentWith({ model: scriptedModel([{ text: 'one' }, { text: 'two' }]) });
+      const first = context.with(trace.setSpan(context.active(), request), () => agent.run('first'));
+      await first;
+      await agent.run('second');
+      request.end();
+      const roots = exporter.getFinishedSpans().filter((span) => span.name.startsWith('invoke_agent'));
+      expect(roots).toHaveLength(2);
+      expect(parentOf(roots[0]!)).toBe(request.spanContext().spanId);
+      expect(roots[0]!.spanContext().traceId).toBe(request.spanContext().traceId);
+      expect(parentOf(roots[1]!)).toBeUndefined();
+      expect(roots[1]!.spanContext().traceId).not.toBe(request.spanContext().traceId);
+    } finally {
+      context.disable();
+    }
+  });
+
+  it('rejects a telemetry option that is not one, naming the field', () => {
+    expect(() => createAgent({ model: scriptedModel([]), telemetry: { tracer: {} as never } })).toThrow(AgentOptionsError);
+    expect(() => createAgent({ model: scriptedModel([]), telemetry: { tracer: {} as never } })).toThrow(/telemetry\.tracer: expected an OpenTelemetry Tracer/);
+    expect(() => createAgent({ model: scriptedModel([]), telemetry: { recordInput: true } as never })).toThrow(/telemetry/);
+  });
+
+  it('records no tool input or output when recordInputs and recordOutputs are false', async () => {
+    const model = scriptedModel([{ toolCalls: [{ name: 'add', input: { a: 1, b: 2 } }] }, { text: '3' }]);
+    await createAgent({ model, tools: { add: addTool }, telemetry: { tracer, recordInputs: false, recordOutputs: false } }).run('go');
+    const tool = exporter.getFinishedSpans().find((span) => span.name === 'execute_tool add')!;
+    expect(tool.attributes['gen_ai.tool.call.arguments']).toBeUndefined();
+    expect(tool.attributes['gen_ai.tool.call.result']).toBeUndefined();
+    expect(tool.attributes['gen_ai.tool.name']).toBe('add');
+  });
+});
