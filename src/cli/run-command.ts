@@ -132,7 +132,7 @@ async function run(options: RunCommandOptions, reporter: Reporter, secrets: stri
         reporter.warn('interrupted before the run started');
         return exitCodeByOutcome.aborted;
       }
-      const servers = Object.entries(mcp.toolNamesByServer).map(([server, names]) => `${server} (${names.length} tools)`);
+      const servers = Object.entries(mcp.toolNamesByServer).map(([server, names]) => `${server} (${names.length} tool${names.length === 1 ? '' : 's'})`);
       reporter.info(`mcp: ${servers.join(', ') || 'no servers'}`);
     }
     // A real model is not the script's author: whatever the script says, it asks before changing files or running commands.
