@@ -16,6 +16,7 @@ const packageEntries = {
   'loopchart/postgres': './src/persistence/postgres-index.ts',
   'loopchart/dbos': './src/dbos/index.ts',
   'loopchart/redis': './src/redis/index.ts',
+  'loopchart/mcp': './src/mcp/index.ts',
 };
 
 /** Tests that run an agent end to end: they run once per step implementation. */

@@ -106,6 +106,7 @@ async function run(args: RunArguments): Promise<number> {
       ...(args.resume !== undefined ? { resume: args.resume } : {}),
       ...(args.inspectPort !== undefined ? { inspectPort: args.inspectPort } : {}),
       ...(args.inspectWait ? { inspectWait: true } : {}),
+      ...(args.mcp !== undefined ? { mcp: args.mcp } : {}),
     });
   } finally {
     clearInterval(keepAlive);

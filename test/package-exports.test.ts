@@ -23,7 +23,7 @@ describe('the package entry points (package.json "exports")', () => {
 
   it('the root keeps to the agent, its options, events, results, stores and errors: test models, tools, reports and the inspector are subpaths', async () => {
     const root = await import('loopchart');
-    for (const moved of ['scriptedModel', 'recordModel', 'builtinTools', 'renderTraceReport', 'createWebSocketInspector', 'textToolProtocol', 'agentMachine', 'toAISDKAgent']) {
+    for (const moved of ['scriptedModel', 'recordModel', 'builtinTools', 'renderTraceReport', 'createWebSocketInspector', 'textToolProtocol', 'agentMachine', 'toAISDKAgent', 'connectMcpTools']) {
       expect(root, moved).not.toHaveProperty(moved);
     }
     expect((await import('loopchart/test')).scriptedModel).toBeTypeOf('function');
@@ -33,5 +33,6 @@ describe('the package entry points (package.json "exports")', () => {
     expect((await import('loopchart/text-tools')).textToolProtocol).toBeTypeOf('function');
     expect((await import('loopchart/machine')).agentMachine).toBeDefined();
     expect((await import('loopchart/ai-sdk')).toAISDKAgent).toBeTypeOf('function');
+    expect((await import('loopchart/mcp')).connectMcpTools).toBeTypeOf('function');
   });
 });

@@ -30,6 +30,8 @@ export interface RunExtras {
   inspectPort?: number;
   /** `--inspect-wait`: with `--inspect`, start the run only once the inspector page is open. */
   inspectWait?: boolean;
+  /** `--mcp FILE`: an `mcpServers` JSON file whose servers' tools join the run's tools. */
+  mcp?: string;
 }
 
 /** `loopchart run`'s arguments, checked for form (not yet against the file system or the environment). */
@@ -78,6 +80,7 @@ const runOptions = {
   inspect: { type: 'string' },
   'inspect-wait': { type: 'boolean' },
   'allow-insecure-key': { type: 'boolean' },
+  mcp: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -168,6 +171,7 @@ function runArguments(argv: readonly string[], input: { stdinIsPiped?: boolean }
     ...(values.resume !== undefined ? { resume: sessionId(values.resume) } : {}),
     ...(values.inspect !== undefined ? { inspectPort: port(values.inspect) } : {}),
     ...(values['inspect-wait'] ? { inspectWait: true } : {}),
+    ...(values.mcp !== undefined ? { mcp: nonEmpty('--mcp', values.mcp) } : {}),
   };
 }
 

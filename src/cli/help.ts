@@ -67,6 +67,12 @@ Tools and limits:
                         a terminal asks, and without a terminal such calls are
                         denied (the model is told). A prompt run asks before
                         write, edit and bash; a script asks per its approval rules
+  --mcp FILE            add the tools of the MCP servers in FILE, an mcpServers
+                        JSON file as Claude Desktop, Claude Code and Cursor use;
+                        named mcp__<server>__<tool>, they ask for approval (unless
+                        a script's rule names them); the servers stop when the
+                        run ends. Stdio servers get only their env entry and
+                        HOME, LOGNAME, PATH, SHELL, TERM, USER: no API keys
 
 Output (stdout carries the run, stderr everything else):
   (default)             assistant text streams to stdout; tool activity, a spinner

@@ -19,6 +19,8 @@ import { redact, redactingSink, type TextSink } from './redact.js';
 import { createReporter, type Reporter } from './reporter.js';
 import { writeRunArtifacts } from './run-artifacts.js';
 import { loadScript, ScriptError, type Script } from './script.js';
+import { connectCliMcpTools, withMcpApprovalRules } from './mcp-tools.js';
+import type { McpTools } from '../mcp/index.js';
 import { openCliSession, type CliSession } from './session.js';
 import { createSpinner, noIndicator } from './spinner.js';
 import { UsageError } from './usage-error.js';
@@ -114,12 +116,31 @@ async function run(options: RunCommandOptions, reporter: Reporter, secrets: stri
   });
   const cwd = workspace.root;
   reporter.info(`workspace: ${cwd}`);
+  // The MCP servers of --mcp stop when the run ends, whatever the outcome (Ctrl+C included).
+  let mcp: McpTools | undefined;
   // A temporary workspace (a script run without --cwd) goes when the run ends, its expectations checked.
   try {
     const tools = options.tools ?? (script?.tools as BuiltinToolName[] | undefined) ?? defaultBuiltinToolNames;
     const maxSteps = options.maxSteps ?? script?.maxSteps;
+    if (options.mcp !== undefined) {
+      const stopConnecting = new AbortController();
+      void options.interrupted.then(() => stopConnecting.abort());
+      try {
+        mcp = await connectCliMcpTools(options.mcp, { reservedToolNames: tools, signal: stopConnecting.signal });
+      } catch (error) {
+        if (!stopConnecting.signal.aborted) throw error;
+        reporter.warn('interrupted before the run started');
+        return exitCodeByOutcome.aborted;
+      }
+      const servers = Object.entries(mcp.toolNamesByServer).map(([server, names]) => `${server} (${names.length} tool${names.length === 1 ? '' : 's'})`);
+      reporter.info(`mcp: ${servers.join(', ') || 'no servers'}`);
+    }
     // A real model is not the script's author: whatever the script says, it asks before changing files or running commands.
-    const approval = !script ? PROMPT_APPROVAL_RULES : options.model ? withRealModelRules(script.approval) : script.approval;
+    const approval = withMcpApprovalRules(
+      !script ? PROMPT_APPROVAL_RULES : options.model ? withRealModelRules(script.approval) : script.approval,
+      Object.keys(mcp?.tools ?? {}),
+      { realModel: !script || options.model !== undefined },
+    );
     const prompts = script ? [script.prompt].flat() : options.prompt !== undefined ? [options.prompt] : [];
     const inspector =
       options.inspectPort !== undefined
@@ -149,7 +170,7 @@ async function run(options: RunCommandOptions, reporter: Reporter, secrets: stri
     try {
       const agent = createAgent({
         model: recording?.model ?? model,
-        tools: builtinTools({ cwd, tools: [...tools] }),
+        tools: { ...builtinTools({ cwd, tools: [...tools] }), ...mcp?.tools },
         ...(script?.instructions !== undefined ? { instructions: script.instructions } : {}),
         ...(maxSteps !== undefined ? { maxSteps } : {}),
         ...(script?.toolExecution ? { toolExecution: script.toolExecution } : {}),
@@ -181,6 +202,7 @@ async function run(options: RunCommandOptions, reporter: Reporter, secrets: stri
     }
     return script?.expect?.outcome !== undefined ? 0 : exitCodeByOutcome[result.outcome];
   } finally {
+    await mcp?.close().catch((error: unknown) => reporter.warn(`mcp: ${error instanceof Error ? error.message : String(error)}`));
     await workspace.dispose();
   }
 }

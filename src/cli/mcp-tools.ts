@@ -1,0 +1,32 @@
+import type { ApprovalRules } from '../approval/approval-policy.js';
+import { askForMcpTools, connectMcpTools, loadMcpServersConfig, McpConfigError, type McpTools } from '../mcp/index.js';
+import { UsageError } from './usage-error.js';
+
+/**
+ * `--mcp FILE`: the servers of an `mcpServers` JSON file, connected, their
+ * tools named `mcp__<server>__<tool>`. A file that cannot be read or is
+ * invalid is a usage error; a server that cannot be connected rejects with
+ * an error naming it (the others are closed again).
+ */
+export async function connectCliMcpTools(file: string, { reservedToolNames, signal }: { reservedToolNames: Iterable<string>; signal: AbortSignal }): Promise<McpTools> {
+  let config;
+  try {
+    config = await loadMcpServersConfig(file);
+  } catch (error) {
+    if (error instanceof McpConfigError) throw new UsageError(`--mcp: ${error.message}`);
+    throw new UsageError(`--mcp: cannot read ${file}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  return connectMcpTools(config, { reservedToolNames, signal });
+}
+
+/**
+ * The run's approval rules with the MCP tools added. A real model (a prompt,
+ * or `--model`) always asks before an MCP tool runs, as before write, edit
+ * and bash; a script's own turns follow its rules, and an MCP tool they do
+ * not name asks.
+ */
+export function withMcpApprovalRules(rules: ApprovalRules | undefined, mcpToolNames: readonly string[], { realModel }: { realModel: boolean }): ApprovalRules | undefined {
+  if (mcpToolNames.length === 0) return rules;
+  if (realModel) return { ...rules, ask: [...(rules?.ask ?? []), ...mcpToolNames] };
+  return askForMcpTools(rules, mcpToolNames);
+}

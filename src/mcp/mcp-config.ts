@@ -1,0 +1,98 @@
+import { z } from 'zod';
+
+/** A server's name: the key under `mcpServers`, and the middle of its tools' names (`mcp__<server>__<tool>`). */
+const serverNameSchema = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]{1,64}$/, 'a server name is 1-64 letters, digits, dashes or underscores (it becomes part of its tools\' names)');
+
+const stringMap = z.record(z.string(), z.string());
+
+/** A server run as a child process that speaks MCP on its stdin and stdout. */
+const stdioServerSchema = z.strictObject({
+  type: z.literal('stdio'),
+  /** The program to start (looked up on `PATH`); no shell. */
+  command: z.string().min(1, 'command must name a program to start'),
+  args: z.array(z.string()).optional(),
+  /** The server's whole environment besides HOME, LOGNAME, PATH, SHELL, TERM and USER: nothing else of this process's environment is passed on. */
+  env: stringMap.optional(),
+  /** The directory the server runs in. */
+  cwd: z.string().min(1).optional(),
+});
+
+/** A server reached over HTTP: `http` is Streamable HTTP, `sse` the older HTTP+SSE transport. */
+const httpServerSchema = z.strictObject({
+  type: z.enum(['http', 'sse']),
+  url: z.url({
+    protocol: /^https?$/,
+    error: (issue) => (issue.input === undefined ? 'url is required: the server\'s MCP endpoint, e.g. http://127.0.0.1:3000/mcp' : 'url must be an http or https URL'),
+  }),
+  headers: stringMap.optional(),
+});
+
+/** An entry without `type` is a stdio server (Claude Desktop's files), or with a `url` and no `command` a Streamable HTTP one (Cursor's). */
+function withType(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null || Array.isArray(value) || 'type' in value) return value;
+  return { type: 'url' in value && !('command' in value) ? 'http' : 'stdio', ...value };
+}
+
+const serverSchema = z.preprocess(
+  withType,
+  z.discriminatedUnion('type', [stdioServerSchema, httpServerSchema], {
+    error: (issue) =>
+      issue.code === 'invalid_union' ? `type must be "stdio" (or left out, with a command), "http" or "sse", got ${JSON.stringify((issue.input as { type?: unknown } | undefined)?.type)}` : undefined,
+  }),
+);
+
+/**
+ * The `mcpServers` file as Claude Desktop, Claude Code and Cursor write it:
+ * each server by name, either a command to start (stdio) or a URL (`type:
+ * "http"`). Other top-level keys of such a file are ignored; an unknown key
+ * inside a server's entry is an error (a `"disabled": true` must not start
+ * the server silently).
+ */
+export const mcpServersConfigSchema = z.looseObject({
+  mcpServers: z.record(serverNameSchema, serverSchema, {
+    error: (issue) => (issue.input === undefined ? 'mcpServers is required: an object of servers by name' : undefined),
+  }),
+});
+
+export type McpServersConfig = z.input<typeof mcpServersConfigSchema>;
+/** One server's entry, validated: stdio entries carry `type: 'stdio'`. */
+export type McpServerConfig = z.output<typeof serverSchema>;
+export type McpStdioServerConfig = z.output<typeof stdioServerSchema>;
+export type McpHttpServerConfig = z.output<typeof httpServerSchema>;
+
+/** An invalid MCP servers config: each issue names the field's path, e.g. `mcpServers.fs.command`. */
+export class McpConfigError extends Error {
+  override readonly name = 'McpConfigError';
+  constructor(
+    /** Where the config came from: a file name, or `mcpServers config`. */
+    readonly source: string,
+    readonly issues: ReadonlyArray<{ path: string; message: string }>,
+  ) {
+    super(`Invalid MCP servers config ${source}:\n${issues.map((issue) => `  - ${issue.path}: ${issue.message}`).join('\n')}`);
+  }
+}
+
+/**
+ * Validates an `mcpServers` config and returns its servers by name.
+ *
+ * @example
+ * ```ts
+ * const servers = parseMcpServersConfig({ mcpServers: { fs: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '.'] } } });
+ * servers.fs; // { type: 'stdio', command: 'npx', args: [...] }
+ * ```
+ * @throws McpConfigError naming every bad field, e.g. `mcpServers.fs.command: ...`.
+ */
+export function parseMcpServersConfig(value: unknown, source = 'mcpServers config'): Record<string, McpServerConfig> {
+  const parsed = mcpServersConfigSchema.safeParse(value);
+  if (parsed.success) return parsed.data.mcpServers;
+  throw new McpConfigError(
+    source,
+    parsed.error.issues.map((issue) => ({
+      path: issue.path.length > 0 ? issue.path.map((key) => String(key)).join('.') : '(config)',
+      // A bad server name is reported by zod as "Invalid key in record"; its own message says what a name may be.
+      message: issue.code === 'invalid_key' ? (issue.issues[0]?.message ?? issue.message) : issue.message,
+    })),
+  );
+}

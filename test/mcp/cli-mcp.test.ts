@@ -1,0 +1,118 @@
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startFixtureHttpServer, type FixtureHttpServer } from '../fixtures/mcp/http-server.js';
+import { stdioFixture, waitUntilGone, type StdioFixture } from '../fixtures/mcp/stdio-fixture.js';
+import { buildCli, cleanEnv, runCli, startCli, waitFor } from '../cli/support/cli-process.js';
+import { asJsonArray, tempDir, writeScript, type ScriptFile } from '../cli/support/scripts.js';
+
+let dir: string;
+let http: FixtureHttpServer;
+beforeAll(async () => {
+  await buildCli();
+  dir = await tempDir();
+  http = await startFixtureHttpServer();
+}, 60_000);
+afterAll(() => http.close());
+
+const fixtures: StdioFixture[] = [];
+afterEach(async () => {
+  await Promise.all(fixtures.splice(0).map((fixture) => fixture.remove()));
+  http.calls.length = 0;
+});
+
+const stampsHello: ScriptFile = {
+  prompt: 'Stamp hello.',
+  tools: ['read'],
+  turns: [{ toolCalls: [{ id: 'call-1', name: 'mcp__fixture__stamp', input: { text: 'hello' } }] }, { text: 'Done.' }],
+};
+
+async function withStdioServer(name: string): Promise<{ fixture: StdioFixture; config: string }> {
+  const fixture = await stdioFixture();
+  fixtures.push(fixture);
+  const config = path.join(dir, name);
+  await writeFile(config, JSON.stringify({ mcpServers: { fixture: fixture.entry } }));
+  return { fixture, config };
+}
+
+describe('loopchart run --mcp FILE', () => {
+  it('with --yes, the script calls the stdio server\'s tool and gets its answer; the server stops with the run and never sees an API key', async () => {
+    const { fixture, config } = await withStdioServer('stdio-yes.json');
+    const script = await writeScript(dir, 'stamp-yes.json', stampsHello);
+    const { code, stdout } = await runCli(['run', script, '--mcp', config, '--yes', '--events'], { env: cleanEnv({ OPENAI_API_KEY: 'sk-must-not-reach-mcp' }) });
+
+    expect(code).toBe(0);
+    const events = JSON.parse(asJsonArray(stdout)) as Array<{ type: string; toolCallId?: string; outcome?: string }>;
+    // It asked (MCP tools need approval by default), and --yes approved.
+    expect(events.find((event) => event.type === 'approval-request')).toMatchObject({ toolName: 'mcp__fixture__stamp', input: { text: 'hello' } });
+    expect(JSON.stringify(events.find((event) => event.type === 'tool-result' && event.toolCallId === 'call-1'))).toContain('stamped: hello');
+    expect(events.find((event) => event.type === 'run-end')).toMatchObject({ result: { outcome: 'completed' } });
+    expect(fixture.calls()).toEqual([{ text: 'hello' }]);
+    expect(fixture.envNames()).not.toContain('OPENAI_API_KEY');
+    await waitUntilGone(fixture.pid());
+  });
+
+  it('without --yes and without a terminal, the MCP tool asks and is denied: it never runs, and the events name it', async () => {
+    const { fixture, config } = await withStdioServer('stdio-deny.json');
+    const script = await writeScript(dir, 'stamp-deny.json', stampsHello);
+    const { code, stdout, stderr } = await runCli(['run', script, '--mcp', config, '--events']);
+
+    expect(code).toBe(0);
+    expect(stderr).toContain('denied: mcp__fixture__stamp {"text":"hello"}: it needs approval and there is no terminal to ask');
+    const events = JSON.parse(asJsonArray(stdout)) as Array<{ type: string; toolName?: string }>;
+    expect(events.find((event) => event.type === 'approval-request')).toMatchObject({ toolName: 'mcp__fixture__stamp', input: { text: 'hello' } });
+    expect(fixture.calls()).toEqual([]);
+    await waitUntilGone(fixture.pid());
+  });
+
+  it("a script's rule that allows the MCP tool lets it run without asking (over Streamable HTTP)", async () => {
+    const config = path.join(dir, 'http.json');
+    await writeFile(config, JSON.stringify({ mcpServers: { fixture: { type: 'http', url: http.url } } }));
+    const script = await writeScript(dir, 'stamp-allowed.json', { ...stampsHello, approval: { allow: ['mcp__fixture__*'] } });
+    const { code, stdout, stderr } = await runCli(['run', script, '--mcp', config, '--json']);
+
+    expect(stderr).not.toContain('denied');
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout).outcome).toBe('completed');
+    expect(http.calls).toEqual([{ text: 'hello' }]);
+  });
+
+  it('Ctrl+C in the middle of the run aborts it (exit 130) and stops the stdio server', async () => {
+    const { fixture, config } = await withStdioServer('stdio-interrupt.json');
+    const script = await writeScript(dir, 'stamp-stall.json', {
+      ...stampsHello,
+      approval: { allow: ['mcp__*'] },
+      turns: [stampsHello.turns![0]!, { text: ['Working ', 'on it'], stall: true }],
+    });
+    const cli = startCli(['run', script, '--mcp', config, '--json']);
+    await waitFor(() => fixture.calls().length > 0, 'the MCP tool call');
+    // Only the CLI gets the signal (a terminal's Ctrl+C would reach the server too): closing the client must stop it.
+    cli.child.kill('SIGINT');
+    const { code, stdout } = await cli.done;
+
+    expect(code).toBe(130);
+    expect(JSON.parse(stdout).outcome).toBe('aborted');
+    await waitUntilGone(fixture.pid());
+  });
+
+  it('an invalid config is a usage error (exit 2) naming the field', async () => {
+    const config = path.join(dir, 'invalid.json');
+    await writeFile(config, JSON.stringify({ mcpServers: { fixture: { command: 'x', args: 'not-a-list' } } }));
+    const script = await writeScript(dir, 'stamp-invalid.json', stampsHello);
+    const { code, stderr } = await runCli(['run', script, '--mcp', config]);
+
+    expect(code).toBe(2);
+    expect(stderr).toContain(`--mcp: Invalid MCP servers config ${config}`);
+    expect(stderr).toContain('mcpServers.fixture.args: Invalid input: expected array, received string');
+  });
+
+  it('a server that cannot be started fails the run before it starts (exit 1), naming the server', async () => {
+    const config = path.join(dir, 'broken.json');
+    await writeFile(config, JSON.stringify({ mcpServers: { broken: { command: '/nonexistent/mcp-server' } } }));
+    const script = await writeScript(dir, 'stamp-broken.json', stampsHello);
+    const { code, stderr } = await runCli(['run', script, '--mcp', config]);
+
+    expect(code).toBe(1);
+    expect(stderr).toContain('loopchart: MCP server "broken" (command "/nonexistent/mcp-server") could not be connected');
+  });
+});
