@@ -1,3 +1,4 @@
+import { formatCost } from '../cost/format-cost.js';
 import type { AgentEvent } from '../events.js';
 import type { RunResult } from '../result.js';
 import type { Reporter, ReporterOptions } from './reporter-contract.js';
@@ -128,6 +129,7 @@ export function humanReporter({ stdout, stdoutIsTerminal = false, stderr, palett
         `${result.steps} step${result.steps === 1 ? '' : 's'}`,
         `${result.toolCalls} tool call${result.toolCalls === 1 ? '' : 's'}`,
         `${result.usage.totalTokens} tokens`,
+        ...(result.cost !== undefined ? [formatCost(result.cost)] : []),
         `${(result.durationMs / 1000).toFixed(1)} s`,
       ].join(' · ');
       log(result.outcome === 'completed' ? palette.green(summary) : palette.red(summary));
