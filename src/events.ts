@@ -4,6 +4,7 @@ import type { HookName } from './callbacks.js';
 import type { RunError, RunResult } from './result.js';
 import type { RunTrace } from './trace/run-trace.js';
 import type { LanguageModelUsage } from 'ai';
+import type { UsageCost } from './cost/cost.js';
 
 export interface RunScoped {
   /** The run this event belongs to. */
@@ -78,6 +79,8 @@ export type AgentEvent<TOOLS extends ToolSet = ToolSet> =
       type: 'finish-step';
       finishReason?: FinishReason;
       usage: LanguageModelUsage;
+      /** What the step's LLM call cost with the model that made it, when its price is known. */
+      cost?: UsageCost;
       text: string;
       toolCalls: number;
     })

@@ -9,6 +9,7 @@ export type { ApprovalPolicy, ApprovalRules, ApprovalRule, ApprovalFunction, App
 export type { AgentHooks, BeforeLLMCallArgs, AfterLLMCallArgs, BeforeToolCallArgs, AfterToolCallArgs, LLMCallReplacements, BeforeToolCallDecision, ToolResultReplacement } from './callbacks.js';
 export type { AgentEvent, AgentEventType } from './events.js';
 export type { Outcome, RunResult, RunError, ErrorKind } from './result.js';
+export type { UsageCost } from './cost/cost.js';
 export type { RunTrace, TraceState, TraceTransition, TraceStep, TraceToolCall, TraceRetry, TraceCompaction, TraceHook } from './trace/run-trace.js';
 export { classifyError } from './errors/classify-error.js';
 export type { StepFunction, StepRequest, StepPart, StepToolCall } from './actors/step.js';

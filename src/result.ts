@@ -1,5 +1,6 @@
 import type { FinishReason, LanguageModelUsage, ModelMessage } from 'ai';
 import type { RunTrace } from './trace/run-trace.js';
+import type { UsageCost } from './cost/cost.js';
 
 import type { Outcome, RunError } from './outcome.js';
 
@@ -20,6 +21,12 @@ export interface RunResult<OUTPUT = unknown> {
   messages: ModelMessage[];
   /** Token usage summed over the run's LLM calls, as the AI SDK's `LanguageModelUsage`: the three totals are always numbers (unreported figures count as 0); a detail the provider never reported stays `undefined`. */
   usage: LanguageModelUsage;
+  /**
+   * What the run's LLM calls cost at list prices (`@pydantic/genai-prices`), each call priced with
+   * the model that made it. Absent, not 0, when a call's price is unknown (an unpriced provider or
+   * model, the scripted model, a local server).
+   */
+  cost?: UsageCost;
   /** LLM calls made in this run. */
   steps: number;
   /** Tool calls executed in this run. */

@@ -7,6 +7,8 @@ import type { LLMCallReplacements } from '../callbacks.js';
 import type { AgentContext } from '../machines/context.js';
 import type { LanguageModelUsage } from 'ai';
 import { usageFrom } from '../machines/usage.js';
+import type { UsageCost } from '../cost/cost.js';
+import { stepCost } from '../cost/step-cost.js';
 import { callHook } from '../resilience/call-hook.js';
 import type { RunError } from '../result.js';
 import { errorMessage } from '../errors/error-message.js';
@@ -43,6 +45,8 @@ export type LlmActorEvent =
       finishReason: FinishReason;
       rawFinishReason?: string;
       usage: LanguageModelUsage;
+      /** What the call cost with the model that made it, when its price is known. */
+      cost?: UsageCost;
       /** Error parts the stream reported before it went on to a real finish (a malformed chunk, say). */
       streamErrors?: RunError[];
       /** The answer parsed with the agent's `output`, when it has one and this step is a final answer. */
@@ -153,12 +157,15 @@ export function createLlmActor(runtime: AgentRuntime) {
               settle({ type: 'llm.error', error: failure });
               return;
             }
+            const usage = usageFrom(part.usage);
+            const cost = await stepCost(call.model, usage);
             const finish: Extract<LlmActorEvent, { type: 'llm.finish' }> = {
               type: 'llm.finish' as const,
               ...output(),
               finishReason: part.finishReason,
               ...(part.rawFinishReason !== undefined ? { rawFinishReason: part.rawFinishReason } : {}),
-              usage: usageFrom(part.usage),
+              usage,
+              ...(cost !== undefined ? { cost } : {}),
               ...(streamErrors.length > 0 ? { streamErrors } : {}),
             };
             if (runtime.output && isFinalAnswer(finish)) {

@@ -1,3 +1,4 @@
+import { formatCost } from '../cost/format-cost.js';
 import type { AgentEvent } from '../events.js';
 import type { RunResult } from '../result.js';
 import type { Reporter, ReporterOptions } from './reporter-contract.js';
@@ -134,6 +135,7 @@ export function humanReporter({ stdout, stdoutIsTerminal = false, stderr, palett
         plural(result.toolCalls, 'tool call'),
         ...(unanswered.size > 0 ? [`${unanswered.size} interrupted`] : []),
         plural(result.usage.totalTokens ?? 0, 'token'),
+        ...(result.cost !== undefined ? [formatCost(result.cost)] : []),
         `${(result.durationMs / 1000).toFixed(1)} s`,
       ].join(' · ');
       unanswered.clear();

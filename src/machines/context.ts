@@ -8,6 +8,7 @@ import type { RunError } from '../result.js';
 import type { DoomStreaks } from './doom-loop.js';
 import type { ToolAnswer } from './history.js';
 import type { LanguageModelUsage } from 'ai';
+import type { UsageCost } from '../cost/cost.js';
 
 /**
  * Everything the machine knows, as plain JSON data: no functions, no models,
@@ -88,6 +89,10 @@ export interface RunState {
   usage: LanguageModelUsage;
   /** LanguageModelUsage of the last LLM call alone. */
   stepUsage: LanguageModelUsage;
+  /** What the run's finished LLM calls cost, while every token of the run had a known price. */
+  cost?: UsageCost;
+  /** What the last LLM call alone cost, when its price is known. */
+  stepCost?: UsageCost;
   doomStreaks: DoomStreaks;
   /** The text of the last finished LLM call. */
   text: string;

@@ -8,6 +8,7 @@ export type { Update } from './update.js';
 import { nextDoomStreaks } from './doom-loop.js';
 import { appendMessages, errorAnswer, toolMessage, unansweredToolCalls, type ToolAnswer } from './history.js';
 import { addUsage, emptyUsage } from './usage.js';
+import { addCosts, type UsageCost } from '../cost/cost.js';
 import { denialMessage, isDenied, stepCalls } from './approval-updates.js';
 import { deliverSteering } from './queue-updates.js';
 import { activeRun, withRun, type Update } from './update.js';
@@ -53,7 +54,7 @@ export function acceptPrompt(context: AgentContext, prompt: ModelMessage[]): Upd
 export function beginStep(context: AgentContext): Update {
   const run = activeRun(context);
   const steps = run.steps + 1;
-  const { step: _previous, retry: _retry, ...rest } = run;
+  const { step: _previous, retry: _retry, stepCost: _stepCost, ...rest } = run;
   return {
     context: { ...context, run: { ...rest, steps, attempt: 1, stepOpen: true, stepUsage: emptyUsage } },
     events: [{ type: 'start-step', runId: run.id, step: steps }],
@@ -110,15 +111,18 @@ export function recordFinishedStep(context: AgentContext, event: Extract<LlmActo
   const { messages, events } = appendStepOutput(context, run, event);
   const warnings = (event.streamErrors ?? []).map((error): AgentEvent => ({ type: 'stream-warning', runId: run.id, step: run.steps, attempt: run.attempt, error }));
   const tokens = (event.usage.inputTokens ?? 0) + (event.usage.outputTokens ?? 0);
+  const cost = runCost(run, event.cost);
   return {
     context: {
       ...context,
       messages,
       ...(tokens > 0 ? { usageMark: { tokens, messageCount: messages.length } } : {}),
       run: {
-        ...run,
+        ...withoutCosts(run),
         usage: addUsage(run.usage, event.usage),
         stepUsage: event.usage,
+        ...(cost !== undefined ? { cost } : {}),
+        ...(event.cost !== undefined ? { stepCost: event.cost } : {}),
         text: event.text,
         ...(event.output !== undefined ? { output: event.output } : {}),
         finishReason: event.finishReason,
@@ -129,6 +133,20 @@ export function recordFinishedStep(context: AgentContext, event: Extract<LlmActo
     },
     events: warnings.length > 0 ? [...warnings, ...events] : events,
   };
+}
+
+/** The run without its costs, which the finished step replaces (a copy only when there are some). */
+function withoutCosts(run: RunState): RunState {
+  if (run.cost === undefined && run.stepCost === undefined) return run;
+  const { cost: _cost, stepCost: _stepCost, ...rest } = run;
+  return rest;
+}
+
+/** The run's cost with this step's: known only while every token of the run had a price. */
+function runCost(run: RunState, stepCost: UsageCost | undefined): UsageCost | undefined {
+  if (stepCost === undefined) return undefined;
+  if (run.cost !== undefined) return addCosts(run.cost, stepCost);
+  return (run.usage.totalTokens ?? 0) > 0 ? undefined : stepCost;
 }
 
 function stepRecord(event: Extract<LlmActorEvent, { type: 'llm.finish' }>): StepRecord {
@@ -258,6 +276,7 @@ function stepEndEvent(run: RunState): AgentEvent {
     step: run.steps,
     ...(run.finishReason !== undefined ? { finishReason: run.finishReason } : {}),
     usage: run.stepUsage,
+    ...(run.stepCost !== undefined ? { cost: run.stepCost } : {}),
     text: run.text,
     toolCalls: run.step?.status === 'finished' ? run.step.toolCalls.length : 0,
   };
@@ -346,6 +365,7 @@ export function endRun(
     text: run.text,
     messages,
     usage: run.usage,
+    ...(run.cost !== undefined ? { cost: run.cost } : {}),
     steps: run.steps,
     toolCalls: run.toolCalls,
     ...(run.finishReason !== undefined ? { finishReason: run.finishReason } : {}),

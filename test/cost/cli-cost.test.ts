@@ -1,0 +1,57 @@
+/** The CLI's summary and --json show what a run cost when the model's price is known. */
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startOpenAIServer, streamResponse, type OpenAIServer } from '../support/openai-sse-server.js';
+import { buildCli, cleanEnv, runCli } from '../cli/support/cli-process.js';
+import { tempDir } from '../cli/support/scripts.js';
+
+const servers: OpenAIServer[] = [];
+
+beforeAll(() => buildCli(), 60_000);
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((server) => server.close()));
+});
+
+async function serve(model: string): Promise<OpenAIServer> {
+  const server = await startOpenAIServer([streamResponse({ text: 'Hello.', model, usage: { prompt_tokens: 1000, completion_tokens: 100 } })]);
+  servers.push(server);
+  return server;
+}
+
+const env = cleanEnv({ LOOPCHART_TEST_KEY: 'sk-test-cost-1b2c' });
+const run = async (server: OpenAIServer, modelId: string, ...flags: string[]) =>
+  runCli(['run', 'Say hello.', '--model', `openai:${modelId}`, '--base-url', server.baseURL, '--api-key-env', 'LOOPCHART_TEST_KEY', '--cwd', await tempDir(), '--tools', 'read', ...flags], { env });
+
+// gpt-4o-mini: $0.15 per million input tokens, $0.60 per million output tokens.
+const gpt4oMiniCost = 1000 * 0.15e-6 + 100 * 0.6e-6;
+
+describe('loopchart run shows the cost of a priced model', () => {
+  it('the summary ends with the run’s cost in dollars', async () => {
+    const { code, stderr } = await run(await serve('gpt-4o-mini'), 'gpt-4o-mini');
+
+    expect(code).toBe(0);
+    expect(stderr).toMatch(/completed · 1 step · 0 tool calls · 1100 tokens · \$0\.00021 · \d+\.\d s/);
+  });
+
+  it('--json has the cost beside the usage, and --events has each step’s', async () => {
+    const json = await run(await serve('gpt-4o-mini'), 'gpt-4o-mini', '--json');
+    const events = await run(await serve('gpt-4o-mini'), 'gpt-4o-mini', '--events');
+
+    expect(json.code).toBe(0);
+    const result = JSON.parse(json.stdout);
+    expect(result.usage).toMatchObject({ inputTokens: 1000, outputTokens: 100 });
+    expect(result.cost.currency).toBe('USD');
+    expect(result.cost.total).toBeCloseTo(gpt4oMiniCost, 12);
+    const parsed = events.stdout.trim().split('\n').map((line) => JSON.parse(line) as { type: string; cost?: { total: number } });
+    const finishStep = parsed.find((event) => event.type === 'finish-step');
+    expect(finishStep?.cost?.total).toBeCloseTo(gpt4oMiniCost, 12);
+  });
+
+  it('a model without a price has no cost in the summary or --json (absent, not 0)', async () => {
+    const human = await run(await serve('gpt-test'), 'gpt-test');
+    const json = await run(await serve('gpt-test'), 'gpt-test', '--json');
+
+    expect(human.stderr).toMatch(/completed · 1 step · 0 tool calls · 1100 tokens · \d+\.\d s/);
+    expect(human.stderr).not.toContain('$');
+    expect(JSON.parse(json.stdout)).not.toHaveProperty('cost');
+  });
+});

@@ -1,0 +1,78 @@
+import type { LanguageModelV4 } from '@ai-sdk/provider';
+import { describe, expect, it } from 'vitest';
+import { createAgent, type AgentEvent } from '../../src/index.js';
+import { usageCost } from '../../src/cost/usage-cost.js';
+import { usageFrom } from '../../src/machines/usage.js';
+import { scriptedModel, type ScriptTurn } from '../../src/models/index.js';
+import { recordEvents } from '../support/record.js';
+import { addTool } from '../support/tools.js';
+
+/** The scripted model under a priced provider's name and model id. */
+function pricedAs(provider: string, modelId: string, turns: readonly ScriptTurn[]): LanguageModelV4 {
+  return { ...scriptedModel(turns), provider, modelId };
+}
+
+const toolTurn: ScriptTurn = { toolCalls: [{ name: 'add', input: { a: 1, b: 2 } }], usage: { inputTokens: 1000, outputTokens: 100, noCacheTokens: 600, cacheReadTokens: 400 } };
+const answerTurn: ScriptTurn = { text: 'It is 3.', usage: { inputTokens: 2000, outputTokens: 50 } };
+const firstUsage = usageFrom({ inputTokens: 1000, outputTokens: 100, inputTokenDetails: { noCacheTokens: 600, cacheReadTokens: 400, cacheWriteTokens: undefined } });
+const secondUsage = usageFrom({ inputTokens: 2000, outputTokens: 50 });
+
+const stepCosts = (events: AgentEvent[]) => events.flatMap((event) => (event.type === 'finish-step' ? [event.cost] : []));
+
+describe('cost of a run', () => {
+  it('prices each step with its model, cached input included, and sums the steps into the run’s cost', async () => {
+    const model = { provider: 'openai.chat', modelId: 'gpt-4o-mini' };
+    const agent = createAgent({ model: pricedAs(model.provider, model.modelId, [toolTurn, answerTurn]), tools: { add: addTool } });
+    const events = recordEvents(agent);
+    const result = await agent.run('1+2?');
+
+    const first = usageCost(model, firstUsage)!;
+    const second = usageCost(model, secondUsage)!;
+    // $0.15/M input, $0.075/M cached, $0.60/M output
+    expect(first.total).toBeCloseTo(600 * 0.15e-6 + 400 * 0.075e-6 + 100 * 0.6e-6, 12);
+    expect(stepCosts(events)).toEqual([first, second]);
+    expect(result.cost).toEqual({ total: first.total + second.total, input: first.input + second.input, output: first.output + second.output, currency: 'USD' });
+    expect(JSON.parse(JSON.stringify(result)).cost).toEqual(result.cost);
+  });
+
+  it('prices a step with the model a beforeLLMCall hook put in its place', async () => {
+    const haiku = pricedAs('anthropic.messages', 'claude-haiku-4-5', [answerTurn]);
+    const agent = createAgent({
+      model: pricedAs('openai.chat', 'gpt-4o-mini', [toolTurn]),
+      tools: { add: addTool },
+      hooks: { beforeLLMCall: [({ step }) => (step === 2 ? { model: haiku } : undefined)] },
+    });
+    const events = recordEvents(agent);
+    const result = await agent.run('1+2?');
+
+    const first = usageCost({ provider: 'openai.chat', modelId: 'gpt-4o-mini' }, firstUsage)!;
+    const second = usageCost({ provider: 'anthropic.messages', modelId: 'claude-haiku-4-5' }, secondUsage)!;
+    expect(second.total).not.toBeCloseTo(usageCost({ provider: 'openai.chat', modelId: 'gpt-4o-mini' }, secondUsage)!.total, 8);
+    expect(stepCosts(events)).toEqual([first, second]);
+    expect(result.cost?.total).toBeCloseTo(first.total + second.total, 15);
+  });
+
+  it('leaves the run’s cost out, not 0, when one step’s price is unknown', async () => {
+    const unpriced = scriptedModel([answerTurn]);
+    const agent = createAgent({
+      model: pricedAs('openai.chat', 'gpt-4o-mini', [toolTurn]),
+      tools: { add: addTool },
+      hooks: { beforeLLMCall: [({ step }) => (step === 2 ? { model: unpriced } : undefined)] },
+    });
+    const events = recordEvents(agent);
+    const result = await agent.run('1+2?');
+
+    expect(stepCosts(events)).toEqual([usageCost({ provider: 'openai.chat', modelId: 'gpt-4o-mini' }, firstUsage), undefined]);
+    expect(result.outcome).toBe('completed');
+    expect(result).not.toHaveProperty('cost');
+  });
+
+  it('has no cost for a model without a price', async () => {
+    const agent = createAgent({ model: scriptedModel([answerTurn]) });
+    const events = recordEvents(agent);
+    const result = await agent.run('hi');
+
+    expect(result).not.toHaveProperty('cost');
+    expect(events.find((event) => event.type === 'finish-step')).not.toHaveProperty('cost');
+  });
+});
