@@ -1,7 +1,7 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { builtinToolNames, type BuiltinToolName } from '../tools/index.js';
 import type { HelpTopic } from './help.js';
-import { DEFAULT_API_KEY_ENV, parseModelSpec, type ModelSpec } from './model.js';
+import { parseModelSpec, type ModelSpec } from './model.js';
 import type { OutputMode } from './reporter.js';
 import { closestName } from './closest-name.js';
 import { UsageError } from './usage-error.js';
@@ -40,7 +40,8 @@ export interface RunArguments extends RunExtras {
   target?: string;
   model?: ModelSpec;
   baseURL?: string;
-  apiKeyEnv: string;
+  /** `--api-key-env`: the variable the key is read from instead of the provider's own. */
+  apiKeyEnv?: string;
   tools?: BuiltinToolName[];
   cwd?: string;
   maxSteps?: number;
@@ -156,7 +157,7 @@ function runArguments(argv: readonly string[], input: { stdinIsPiped?: boolean }
     ...(positionals[0] !== undefined ? { target: positionals[0] } : {}),
     ...(values.model !== undefined ? { model: parseModelSpec(values.model) } : {}),
     ...(values['base-url'] !== undefined ? { baseURL: baseURL(values['base-url']) } : {}),
-    apiKeyEnv: values['api-key-env'] !== undefined ? envName(values['api-key-env']) : DEFAULT_API_KEY_ENV,
+    ...(values['api-key-env'] !== undefined ? { apiKeyEnv: envName(values['api-key-env']) } : {}),
     ...(values.tools !== undefined ? { tools: toolList(values.tools) } : {}),
     ...(values.cwd !== undefined ? { cwd: nonEmpty('--cwd', values.cwd) } : {}),
     ...(values['max-steps'] !== undefined ? { maxSteps: positiveInteger('--max-steps', values['max-steps']) } : {}),

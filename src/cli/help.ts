@@ -44,13 +44,17 @@ Runs an agent's tool loop and exits with a code that says how the run ended.
              stdin is a pipe: echo "Fix the test" | loopchart run --model …)
 
 Model (default: the script's scripted model, offline):
-  --model PROVIDER:ID   openai:<id> or openai-compatible:<id>; with a script, this
-                        model answers instead and the script's turns are ignored
+  --model PROVIDER:ID   openai:<id> (key in OPENAI_API_KEY), anthropic:<id>
+                        (ANTHROPIC_API_KEY), google:<id> (GOOGLE_GENERATIVE_AI_API_KEY)
+                        or openai-compatible:<id> (any OpenAI-style server; its
+                        reasoning_content is kept); with a script, this model
+                        answers instead and the script's turns are ignored
   --base-url URL        the API's base URL, e.g. http://127.0.0.1:11434/v1
-                        (required for openai-compatible; openai defaults to
-                        OPENAI_BASE_URL, else https://api.openai.com/v1)
-  --api-key-env NAME    the environment variable holding the API key
-                        (default OPENAI_API_KEY). The key is never printed; it and
+                        (required for openai-compatible; the others default to
+                        their provider's API)
+  --api-key-env NAME    the environment variable holding the API key instead
+                        of the provider's own (openai-compatible sends a key
+                        only from this one). The key is never printed; it and
                         every other provider key (*_API_KEY) are removed from the
                         environment that tools (bash) inherit, in every run
   --allow-insecure-key  send the key over plain http to a host that is not

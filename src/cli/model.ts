@@ -1,46 +1,70 @@
-import type { LanguageModel } from 'ai';
+import type { ProviderV4 } from '@ai-sdk/provider';
+import { createProviderRegistry, type LanguageModel } from 'ai';
 import { jsonErrorAwareFetch } from '../interop/json-error-fetch.js';
-import { loadProviderPackage } from './load-provider-package.js';
+import { loadProviderPackage, type ProviderPackageName } from './load-provider-package.js';
 import { UsageError } from './usage-error.js';
 
-/** Which provider a `--model` value names. Both go through `@ai-sdk/openai`'s chat-completions model. */
-export type ModelProvider = 'openai' | 'openai-compatible';
+/** The providers `--model` names, each through its official AI SDK package. */
+export type ModelProvider = 'openai' | 'anthropic' | 'google' | 'openai-compatible';
 
-/** A parsed `--model` value: `openai:<id>` or `openai-compatible:<id>`. */
+/** A parsed `--model` value: `<provider>:<model-id>`. */
 export interface ModelSpec {
   provider: ModelProvider;
   modelId: string;
 }
 
-const providers: readonly ModelProvider[] = ['openai', 'openai-compatible'];
+/** What the CLI needs to know of each provider: its package, the variable its key is read from, what it requires. */
+export interface ProviderSettings {
+  /** How messages name it. */
+  label: string;
+  package: ProviderPackageName;
+  /** The provider's conventional key variable; `openai-compatible` has none (name one with `--api-key-env`). */
+  apiKeyEnv: string | undefined;
+  /** Without a key the provider refuses every call, so the CLI refuses to start. */
+  needsKey: boolean;
+  /** There is no default endpoint (`openai-compatible`). */
+  needsBaseURL: boolean;
+}
 
-export const DEFAULT_API_KEY_ENV = 'OPENAI_API_KEY';
+export const PROVIDERS: Readonly<Record<ModelProvider, ProviderSettings>> = {
+  openai: { label: 'OpenAI', package: '@ai-sdk/openai', apiKeyEnv: 'OPENAI_API_KEY', needsKey: true, needsBaseURL: false },
+  anthropic: { label: 'Anthropic', package: '@ai-sdk/anthropic', apiKeyEnv: 'ANTHROPIC_API_KEY', needsKey: true, needsBaseURL: false },
+  google: { label: 'Google Generative AI', package: '@ai-sdk/google', apiKeyEnv: 'GOOGLE_GENERATIVE_AI_API_KEY', needsKey: true, needsBaseURL: false },
+  'openai-compatible': { label: 'OpenAI-compatible', package: '@ai-sdk/openai-compatible', apiKeyEnv: undefined, needsKey: false, needsBaseURL: true },
+};
+
+const MODEL_FORMS = (Object.keys(PROVIDERS) as ModelProvider[]).map((provider) => `${provider}:<model-id>`).join(', ');
 
 /**
- * Parses a `--model` value.
+ * Parses a `--model` value: the provider, a colon, and the model id (which may contain colons).
  *
  * @example
- * parseModelSpec('openai:gpt-4o-mini')             // { provider: 'openai', modelId: 'gpt-4o-mini' }
+ * parseModelSpec('anthropic:claude-sonnet-4-5')     // { provider: 'anthropic', modelId: 'claude-sonnet-4-5' }
  * parseModelSpec('openai-compatible:qwen2.5:7b')   // { provider: 'openai-compatible', modelId: 'qwen2.5:7b' }
- * @throws UsageError for anything else.
+ * @throws UsageError for anything else, listing the forms.
  */
 export function parseModelSpec(text: string): ModelSpec {
   const colon = text.indexOf(':');
-  const provider = text.slice(0, colon) as ModelProvider;
+  const provider = text.slice(0, colon);
   const modelId = text.slice(colon + 1);
-  if (colon < 0 || !providers.includes(provider) || modelId.trim() === '') {
-    throw new UsageError(`--model ${JSON.stringify(text)} is not one of openai:<model-id> or openai-compatible:<model-id>`);
+  if (colon < 0 || !Object.hasOwn(PROVIDERS, provider) || modelId.trim() === '') {
+    throw new UsageError(`--model ${JSON.stringify(text)} is not one of ${MODEL_FORMS}`);
   }
-  return { provider, modelId };
+  return { provider: provider as ModelProvider, modelId };
+}
+
+/** The variable a run reads its key from: `--api-key-env`, else the provider's own (none for `openai-compatible`). */
+export function apiKeyVariable(spec: ModelSpec | undefined, apiKeyEnv: string | undefined): string | undefined {
+  return apiKeyEnv ?? (spec ? PROVIDERS[spec.provider].apiKeyEnv : undefined);
 }
 
 export interface ModelSettings {
   spec: ModelSpec;
-  /** `--base-url`; required for `openai-compatible`. */
+  /** `--base-url`; required for `openai-compatible`, and for the others a proxy or a local server. */
   baseURL?: string;
-  /** The environment variable that holds the API key. Default `OPENAI_API_KEY`. */
+  /** `--api-key-env`: the variable that holds the key, instead of the provider's own. */
   apiKeyEnv?: string;
-  /** Where the key is read from. */
+  /** Where the key is read from (the provider keys the CLI withdrew from its environment). */
   env: NodeJS.ProcessEnv;
   /** Send the key over plain http to a host other than this machine (`--allow-insecure-key`). */
   allowInsecureKey?: boolean;
@@ -53,40 +77,79 @@ export interface ResolvedModel {
 }
 
 /**
- * Creates the chat-completions model a `--model` value names, with
- * `createOpenAI({ apiKey, baseURL }).chat(modelId)` from `@ai-sdk/openai`.
+ * Creates the model a `--model` value names, through the AI SDK's provider
+ * registry (`createProviderRegistry`) holding the one official provider it
+ * needs: `openai` (`@ai-sdk/openai`, its chat-completions model),
+ * `anthropic` (`@ai-sdk/anthropic`), `google` (`@ai-sdk/google`, the Gemini
+ * API) or `openai-compatible` (`@ai-sdk/openai-compatible`, which reads
+ * `reasoning_content` as reasoning and sends it back). The package is
+ * imported only here, so the scripted model needs none of them installed.
  *
- * `openai` needs an API key; `openai-compatible` needs `--base-url` and sends
- * the key only when the variable is set (local servers often need none).
- * Without `--base-url`, `openai` uses `OPENAI_BASE_URL` or the OpenAI API.
- * `@ai-sdk/openai` is imported only here, so the scripted model needs no
- * provider package installed.
+ * The key comes from the provider's own variable (`OPENAI_API_KEY`,
+ * `ANTHROPIC_API_KEY`, `GOOGLE_GENERATIVE_AI_API_KEY`) or `--api-key-env`;
+ * `openai-compatible` needs `--base-url` and sends a key only from
+ * `--api-key-env` (local servers need none, and a key for OpenAI must not go
+ * to another server by accident).
  *
- * @throws UsageError when the key, the base URL or `@ai-sdk/openai` is missing.
+ * @example
+ * const { model } = await resolveModel({ spec: parseModelSpec('anthropic:claude-sonnet-4-5'), env: { ANTHROPIC_API_KEY: 'sk-ant-…' } });
+ * @throws UsageError when the key, the base URL or the provider's package is missing, or the key would cross the network in the clear.
  */
-export async function resolveModel({ spec, baseURL, apiKeyEnv = DEFAULT_API_KEY_ENV, env, allowInsecureKey = false }: ModelSettings): Promise<ResolvedModel> {
-  const apiKey = env[apiKeyEnv] || undefined;
+export async function resolveModel({ spec, baseURL, apiKeyEnv, env, allowInsecureKey = false }: ModelSettings): Promise<ResolvedModel> {
+  const settings = PROVIDERS[spec.provider];
+  const keyVariable = apiKeyVariable(spec, apiKeyEnv);
+  const apiKey = (keyVariable !== undefined ? env[keyVariable] : undefined) || undefined;
   if (apiKey !== undefined && baseURL !== undefined && !allowInsecureKey && sendsInTheClear(baseURL)) {
     throw new UsageError(
-      `--base-url ${baseURL} is plain http to another machine: the API key in ${apiKeyEnv} would cross the network unencrypted. Use https, unset ${apiKeyEnv} (or name another variable with --api-key-env), or pass --allow-insecure-key`,
+      `--base-url ${baseURL} is plain http to another machine: the API key in ${keyVariable} would cross the network unencrypted. Use https, unset ${keyVariable} (or name another variable with --api-key-env), or pass --allow-insecure-key`,
     );
   }
-  if (spec.provider === 'openai-compatible' && baseURL === undefined) {
-    throw new UsageError(`--model openai-compatible:${spec.modelId} needs --base-url (the server's OpenAI-compatible endpoint, e.g. http://127.0.0.1:11434/v1)`);
+  if (settings.needsBaseURL && baseURL === undefined) {
+    throw new UsageError(`--model ${spec.provider}:${spec.modelId} needs --base-url (the server's OpenAI-compatible endpoint, e.g. http://127.0.0.1:11434/v1)`);
   }
-  if (spec.provider === 'openai' && apiKey === undefined) {
+  if (settings.needsKey && apiKey === undefined) {
     throw new UsageError(
-      `the OpenAI API key is missing: set ${apiKeyEnv}${apiKeyEnv === DEFAULT_API_KEY_ENV ? ' (or name another variable with --api-key-env)' : ''}`,
+      `the ${settings.label} API key is missing: set ${keyVariable}${apiKeyEnv === undefined ? ' (or name another variable with --api-key-env)' : ''}`,
     );
   }
-  const { createOpenAI } = await loadProviderPackage('@ai-sdk/openai', `${spec.provider}:${spec.modelId}`);
-  const provider = createOpenAI({
-    name: spec.provider,
-    apiKey: apiKey ?? '',
+  const provider = await createProvider(spec, {
+    ...(apiKey !== undefined ? { apiKey } : {}),
     ...(baseURL !== undefined ? { baseURL } : {}),
     fetch: jsonErrorAwareFetch(apiKey === undefined ? fetchWithoutAuthorization : fetch),
   });
-  return { model: provider.chat(spec.modelId), ...(apiKey !== undefined ? { apiKey } : {}) };
+  const registry = createProviderRegistry({ [spec.provider]: provider });
+  return { model: registry.languageModel(`${spec.provider}:${spec.modelId}`), ...(apiKey !== undefined ? { apiKey } : {}) };
+}
+
+interface ProviderConnection {
+  apiKey?: string;
+  baseURL?: string;
+  fetch: typeof fetch;
+}
+
+/** The official provider for `spec.provider`, its package imported now. */
+async function createProvider(spec: ModelSpec, connection: ProviderConnection): Promise<ProviderV4> {
+  const named = `${spec.provider}:${spec.modelId}`;
+  switch (spec.provider) {
+    case 'openai': {
+      const { createOpenAI } = await loadProviderPackage('@ai-sdk/openai', named);
+      const openai = createOpenAI({ ...connection, apiKey: connection.apiKey ?? '' });
+      // The chat-completions API, which every OpenAI-style server speaks (the package's default is the Responses API).
+      return { specificationVersion: 'v4', languageModel: (id) => openai.chat(id), embeddingModel: (id) => openai.embeddingModel(id), imageModel: (id) => openai.imageModel(id) };
+    }
+    case 'anthropic': {
+      const { createAnthropic } = await loadProviderPackage('@ai-sdk/anthropic', named);
+      return createAnthropic(connection);
+    }
+    case 'google': {
+      const { createGoogleGenerativeAI } = await loadProviderPackage('@ai-sdk/google', named);
+      return createGoogleGenerativeAI(connection);
+    }
+    case 'openai-compatible': {
+      const { createOpenAICompatible } = await loadProviderPackage('@ai-sdk/openai-compatible', named);
+      return createOpenAICompatible({ name: 'openai-compatible', baseURL: connection.baseURL!, includeUsage: true, ...connection });
+    }
+  }
 }
 
 /** A plain-http URL whose host is not this machine (loopback stays allowed: local servers). */
@@ -102,7 +165,7 @@ export function sendsInTheClear(url: string): boolean {
   return !(host === 'localhost' || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host));
 }
 
-/** The provider always sets `Authorization: Bearer <key>`; without a key, send no such header at all. */
+/** The OpenAI-style providers always set `Authorization: Bearer <key>`; without a key, send no such header at all. */
 const fetchWithoutAuthorization: typeof fetch = (input, init) => {
   const headers = new Headers(init?.headers);
   headers.delete('authorization');

@@ -33,7 +33,7 @@ export const PROVIDER_KEY_VARIABLES: readonly string[] = [
 ];
 
 /** Whether `name` holds a provider key: a known one, the run's `--api-key-env`, or any `*_API_KEY`. */
-export function isProviderKeyVariable(name: string, apiKeyEnv: string): boolean {
+export function isProviderKeyVariable(name: string, apiKeyEnv: string | undefined): boolean {
   return name === apiKeyEnv || PROVIDER_KEY_VARIABLES.includes(name) || /(^|_)API_KEY$/.test(name);
 }
 
@@ -42,7 +42,7 @@ export function isProviderKeyVariable(name: string, apiKeyEnv: string): boolean 
  * removed (name → value), for the model to read its key from and for
  * redaction. Empty values are removed and not returned.
  */
-export function withdrawProviderKeys(env: NodeJS.ProcessEnv, apiKeyEnv: string): Record<string, string> {
+export function withdrawProviderKeys(env: NodeJS.ProcessEnv, apiKeyEnv: string | undefined): Record<string, string> {
   const withdrawn: Record<string, string> = {};
   for (const name of Object.keys(env)) {
     if (!isProviderKeyVariable(name, apiKeyEnv)) continue;

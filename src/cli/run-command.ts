@@ -10,7 +10,7 @@ import { answerApprovals, approvalMode, approvalOptions, PROMPT_APPROVAL_RULES, 
 import { EXPECTATION_FAILED, exitCodeByOutcome, USAGE_ERROR } from './exit-codes.js';
 import { checkExpectations } from './expectations.js';
 import { startCliInspector } from './inspector.js';
-import { DEFAULT_API_KEY_ENV, resolveModel, type ModelSpec } from './model.js';
+import { apiKeyVariable, resolveModel, type ModelSpec } from './model.js';
 import { checkOutputFile, writeOutputFile } from './output-files.js';
 import { createPalette } from './palette.js';
 import { recordedScript } from './recorded-script.js';
@@ -104,7 +104,7 @@ async function run(options: RunCommandOptions, reporter: Reporter, secrets: stri
   }
   const script = options.script !== undefined ? await loadScript(options.script) : undefined;
   // No tool may inherit a key, whatever the run: every provider key leaves the environment now.
-  const keys = withdrawProviderKeys(options.env ?? process.env, options.apiKeyEnv ?? DEFAULT_API_KEY_ENV);
+  const keys = withdrawProviderKeys(options.env ?? process.env, apiKeyVariable(options.model, options.apiKeyEnv));
   secrets.push(...Object.values(keys));
   const model = await chooseModel(options, script, keys);
   const recording = options.record !== undefined ? recordModel(model) : undefined;
@@ -323,7 +323,7 @@ async function chooseModel(options: RunCommandOptions, script: Script | undefine
     const { model } = await resolveModel({
       spec: options.model,
       ...(options.baseURL !== undefined ? { baseURL: options.baseURL } : {}),
-      apiKeyEnv: options.apiKeyEnv ?? DEFAULT_API_KEY_ENV,
+      ...(options.apiKeyEnv !== undefined ? { apiKeyEnv: options.apiKeyEnv } : {}),
       env: keys,
       allowInsecureKey: options.allowInsecureKey ?? false,
     });
@@ -335,7 +335,7 @@ async function chooseModel(options: RunCommandOptions, script: Script | undefine
   if (!script) {
     const shown = shorten(options.prompt!, 60);
     throw new UsageError(
-      `${JSON.stringify(shown)} is not an existing script file (.yaml, .yml or .json), so it is a prompt, and a prompt needs a real model: add --model openai:<id> or --model openai-compatible:<id>`,
+      `${JSON.stringify(shown)} is not an existing script file (.yaml, .yml or .json), so it is a prompt, and a prompt needs a real model: add --model <provider>:<model-id> (openai, anthropic, google or openai-compatible)`,
     );
   }
   if (!script.turns) {

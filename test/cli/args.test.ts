@@ -51,10 +51,10 @@ describe('parseCommandLine', () => {
     });
   });
 
-  it('defaults: human output, OPENAI_API_KEY, no approvals, colour allowed', () => {
+  it('defaults: human output, the key from the provider\'s own variable, no approvals, colour allowed', () => {
     expect(parseCommandLine(['run', 'demo.yaml'])).toEqual({
       name: 'run',
-      args: { target: 'demo.yaml', apiKeyEnv: 'OPENAI_API_KEY', yes: false, output: 'human', noColor: false },
+      args: { target: 'demo.yaml', yes: false, output: 'human', noColor: false },
     });
   });
 
@@ -70,7 +70,7 @@ describe('parseCommandLine', () => {
 
   it('lets --resume leave out the prompt, to finish the run a session was in the middle of', () => {
     const command = parseCommandLine(['run', '--session', '.sessions', '--resume', 'chat-42']);
-    expect(command).toEqual({ name: 'run', args: { session: '.sessions', resume: 'chat-42', apiKeyEnv: 'OPENAI_API_KEY', yes: false, output: 'human', noColor: false } });
+    expect(command).toEqual({ name: 'run', args: { session: '.sessions', resume: 'chat-42', yes: false, output: 'human', noColor: false } });
   });
 
   it('parses report with -o or --output, or without (stdout)', () => {
@@ -99,7 +99,7 @@ describe('parseCommandLine', () => {
     [['run', 'x', '--max-steps', '2.5'], '--max-steps takes a positive whole number, got "2.5"'],
     [['run', 'x', '--max-steps', '-3'], "'--max-steps"],
     [['run', 'x', '--model'], "'--model"],
-    [['run', 'x', '--model', 'gpt-4o'], '--model "gpt-4o" is not one of openai:<model-id> or openai-compatible:<model-id>'],
+    [['run', 'x', '--model', 'gpt-4o'], '--model "gpt-4o" is not one of openai:<model-id>, anthropic:<model-id>, google:<model-id>, openai-compatible:<model-id>'],
     [['run', 'x', '--model', 'openai:'], 'is not one of'],
     [['run', 'x', '--api-key-env', 'MY-KEY'], '--api-key-env takes the name of an environment variable'],
     [['run', 'x', '--base-url', 'localhost:8080'], 'http or https URL'],

@@ -225,7 +225,7 @@ describe('the API key', () => {
   });
 
   it('refuses to send the key over plain http to another machine unless --allow-insecure-key', async () => {
-    const { code, stderr } = await runCli(['run', 'Hi', '--model', 'openai-compatible:m', '--base-url', 'http://192.0.2.10/v1', '--cwd', await tempDir()], {
+    const { code, stderr } = await runCli(['run', 'Hi', '--model', 'openai:m', '--base-url', 'http://192.0.2.10/v1', '--cwd', await tempDir()], {
       env: cleanEnv({ OPENAI_API_KEY: KEY }),
     });
     expect(code).toBe(2);

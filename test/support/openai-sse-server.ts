@@ -99,12 +99,20 @@ export interface OpenAIServer {
   close(): Promise<void>;
 }
 
+/** Where the server answers: another provider's endpoint speaks its own event-stream chunks over the same server. */
+export interface ServerRoute {
+  /** The request path (with its query) the scripted responses answer. Default `/v1/chat/completions`. */
+  path?: string | RegExp;
+}
+
 /**
  * Starts the server on 127.0.0.1, on a free port. A request beyond the scripted
- * responses, or to another path than POST `/v1/chat/completions`, gets a 500
- * (or 404) whose error message says so, and is recorded too.
+ * responses, or to another path than POST `/v1/chat/completions` (or `route.path`),
+ * gets a 500 (or 404) whose error message says so, and is recorded too.
  */
-export async function startOpenAIServer(responses: readonly ScriptedHttpResponse[]): Promise<OpenAIServer> {
+export async function startOpenAIServer(responses: readonly ScriptedHttpResponse[], route: ServerRoute = {}): Promise<OpenAIServer> {
+  const path = route.path ?? '/v1/chat/completions';
+  const answers = (url: string | undefined) => (typeof path === 'string' ? url === path : path.test(url ?? ''));
   const requests: RecordedRequest[] = [];
   const waiters = new Set<() => void>();
   let answered = 0;
@@ -116,7 +124,7 @@ export async function startOpenAIServer(responses: readonly ScriptedHttpResponse
       const rawBody = Buffer.concat(chunks).toString('utf8');
       requests.push({ method: request.method ?? '', url: request.url ?? '', headers: request.headers, body: parseJson(rawBody) as ChatCompletionRequest | undefined, rawBody });
       for (const wake of waiters) wake();
-      if (request.method !== 'POST' || request.url !== '/v1/chat/completions') {
+      if (request.method !== 'POST' || !answers(request.url)) {
         sendJson(response, 404, {}, openAIError(`no route for ${request.method} ${request.url}`, 'not_found'));
         return;
       }
@@ -249,6 +257,8 @@ export interface StreamedToolCall {
 
 /** What one streamed model turn contains; {@link streamChunks} turns it into chat-completion chunks. */
 export interface StreamedTurn {
+  /** `reasoning_content` deltas before the text, as DeepSeek, vLLM, Kimi and xAI stream their reasoning. */
+  reasoning?: string[];
   /** A string is sent word by word; an array as exactly those deltas. */
   text?: string | string[];
   toolCalls?: StreamedToolCall[];
@@ -270,6 +280,7 @@ export function streamChunks(turn: StreamedTurn): object[] {
   const choice = (delta: object, finishReason: string | null = null) => ({ ...base, choices: [{ index: 0, delta, finish_reason: finishReason }] });
 
   const chunks: object[] = [choice({ role: 'assistant', content: '' })];
+  for (const delta of turn.reasoning ?? []) chunks.push(choice({ reasoning_content: delta }));
   const deltas = turn.text === undefined ? [] : Array.isArray(turn.text) ? turn.text : (turn.text.match(/\S+\s*|\s+/g) ?? []);
   for (const delta of deltas) chunks.push(choice({ content: delta }));
 
