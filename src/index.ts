@@ -4,7 +4,7 @@
 // (see docs/embedding.md and docs/scale-out.md).
 export { createAgent, AgentBusyError, AgentDisposedError, ApprovalError, type Agent, type Prompt } from './agent.js';
 export { AgentOptionsError, type AgentOptions, type AgentTimeout, type InspectionObserver, type LeaseOptions } from './options.js';
-export type { TelemetryOptions } from './telemetry/telemetry-options.js';
+export type { TelemetryOptions, TelemetryTracer } from './telemetry/telemetry-options.js';
 export type { ApprovalPolicy, ApprovalRules, ApprovalRule, ApprovalFunction, ApprovalDecision, ApprovalContext } from './approval/approval-policy.js';
 export type { AgentHooks, BeforeLLMCallArgs, AfterLLMCallArgs, BeforeToolCallArgs, AfterToolCallArgs, LLMCallReplacements, BeforeToolCallDecision, ToolResultReplacement } from './callbacks.js';
 export type { AgentEvent, AgentEventType } from './events.js';

@@ -1,5 +1,9 @@
 import type { ApprovalRules } from '../approval/approval-policy.js';
-import { askForMcpTools, connectMcpTools, loadMcpServersConfig, McpConfigError, type McpTools } from '../mcp/index.js';
+import { askForMcpTools } from '../mcp/ask-for-mcp-tools.js';
+import type { McpTools } from '../mcp/connect-mcp-tools.js';
+import { loadMcpServersConfig } from '../mcp/load-mcp-config.js';
+import { McpConfigError } from '../mcp/mcp-config.js';
+import { isMissingPackage } from './load-provider-package.js';
 import { UsageError } from './usage-error.js';
 
 /**
@@ -16,7 +20,15 @@ export async function connectCliMcpTools(file: string, { reservedToolNames, sign
     if (error instanceof McpConfigError) throw new UsageError(`--mcp: ${error.message}`);
     throw new UsageError(`--mcp: cannot read ${file}: ${error instanceof Error ? error.message : String(error)}`);
   }
-  return connectMcpTools(config, { reservedToolNames, signal });
+  // @ai-sdk/mcp is an optional peer: loaded only for --mcp, so a run without it needs none installed.
+  let connect: typeof import('../mcp/connect-mcp-tools.js');
+  try {
+    connect = await import('../mcp/connect-mcp-tools.js');
+  } catch (error) {
+    if (isMissingPackage(error, '@ai-sdk/mcp')) throw new UsageError('--mcp needs the package @ai-sdk/mcp, which is not installed: npm install @ai-sdk/mcp');
+    throw error;
+  }
+  return connect.connectMcpTools(config, { reservedToolNames, signal });
 }
 
 /**

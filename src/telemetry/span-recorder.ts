@@ -367,5 +367,5 @@ export function createSpanRecorder(options: TelemetryOptions, scope: SpanRecorde
   } catch (error) {
     throw new AgentOptionsError([{ path: 'telemetry', message: error instanceof Error ? error.message : String(error) }]);
   }
-  return new SpanRecorder(api, options.tracer ?? api.trace.getTracer('loopchart'), options, scope);
+  return new SpanRecorder(api, (options.tracer as Tracer | undefined) ?? api.trace.getTracer('loopchart'), options, scope);
 }

@@ -1,5 +1,13 @@
-import type { Tracer } from '@opentelemetry/api';
 import { z } from 'zod';
+
+/**
+ * An OpenTelemetry `Tracer` (`trace.getTracer('my-app')`, `tracerProvider.getTracer('my-app')`),
+ * typed by the one method loopchart calls, so that loopchart's published types do not need
+ * `@opentelemetry/api` installed by an app that does not trace.
+ */
+export interface TelemetryTracer {
+  startSpan(name: string, options?: object, context?: object): object;
+}
 
 /**
  * OpenTelemetry spans for an agent's runs (`createAgent({ telemetry })`), named after the AI SDK's
@@ -20,7 +28,7 @@ export interface TelemetryOptions {
   /** Default `true` when `telemetry` is given; `false` turns telemetry off (nothing is loaded or called). */
   isEnabled?: boolean;
   /** The tracer spans are made with. Default: `trace.getTracer('loopchart')` of the global tracer provider. */
-  tracer?: Tracer;
+  tracer?: TelemetryTracer;
   /** The agent's name: `gen_ai.agent.name`, and the root span is `invoke_agent <functionId>`. */
   functionId?: string;
   /** Record each tool call's input (`gen_ai.tool.call.arguments`). Default `true`. */
@@ -36,7 +44,7 @@ export const telemetryOptionsSchema = z
   .object({
     isEnabled: z.boolean().optional(),
     tracer: z
-      .custom<Tracer>((value) => isObject(value) && typeof value.startSpan === 'function', {
+      .custom<TelemetryTracer>((value) => isObject(value) && typeof value.startSpan === 'function', {
         message: "expected an OpenTelemetry Tracer, for example trace.getTracer('my-app') or tracerProvider.getTracer('my-app')",
       })
       .optional(),
