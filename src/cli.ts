@@ -67,10 +67,8 @@ async function run(args: RunArguments): Promise<number> {
   let stopListening = () => {};
   const interrupted = new Promise<void>((resolve) => {
     stopListening = onInterrupt(process, {
-      first: () => {
-        process.stderr.write('\nloopchart: interrupted, stopping the run (press Ctrl+C again to exit at once)\n');
-        resolve();
-      },
+      // runCommand says so, once its spinner is off the line.
+      first: () => resolve(),
       again: () => process.exit(exitCodeByOutcome.aborted),
     });
   });

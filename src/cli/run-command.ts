@@ -80,6 +80,10 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
     palette: createPalette(options.color),
     indicator,
   });
+  void options.interrupted.then(() => {
+    indicator.stop();
+    stderr.write('\nloopchart: interrupted, stopping the run (press Ctrl+C again to exit at once)\n');
+  });
   try {
     return await run(options, reporter, secrets);
   } catch (error) {
