@@ -105,6 +105,7 @@ async function run(args: RunArguments): Promise<number> {
       ...(args.inspectPort !== undefined ? { inspectPort: args.inspectPort } : {}),
       ...(args.inspectWait ? { inspectWait: true } : {}),
       ...(args.mcp !== undefined ? { mcp: args.mcp } : {}),
+      ...(args.outputSchema !== undefined ? { outputSchema: args.outputSchema } : {}),
     });
   } finally {
     clearInterval(keepAlive);

@@ -32,6 +32,8 @@ export interface RunExtras {
   inspectWait?: boolean;
   /** `--mcp FILE`: an `mcpServers` JSON file whose servers' tools join the run's tools. */
   mcp?: string;
+  /** `--output-schema FILE`: a JSON Schema the final answer is parsed and validated against (`result.output`). */
+  outputSchema?: string;
 }
 
 /** `loopchart run`'s arguments, checked for form (not yet against the file system or the environment). */
@@ -82,6 +84,7 @@ const runOptions = {
   'inspect-wait': { type: 'boolean' },
   'allow-insecure-key': { type: 'boolean' },
   mcp: { type: 'string' },
+  'output-schema': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -173,6 +176,7 @@ function runArguments(argv: readonly string[], input: { stdinIsPiped?: boolean }
     ...(values.inspect !== undefined ? { inspectPort: port(values.inspect) } : {}),
     ...(values['inspect-wait'] ? { inspectWait: true } : {}),
     ...(values.mcp !== undefined ? { mcp: nonEmpty('--mcp', values.mcp) } : {}),
+    ...(values['output-schema'] !== undefined ? { outputSchema: nonEmpty('--output-schema', values['output-schema']) } : {}),
   };
 }
 

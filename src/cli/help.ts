@@ -77,6 +77,10 @@ Tools and limits:
                         a script's rule names them); the servers stop when the
                         run ends. Stdio servers get only their env entry and
                         HOME, LOGNAME, PATH, SHELL, TERM, USER: no API keys
+  --output-schema FILE  a JSON Schema (of an object) the final answer must match:
+                        sent as the response format, the answer validated and
+                        given as "output" in --json; a mismatch is asked again,
+                        then fails the run (invalid-output)
 
 Output (stdout carries the run, stderr everything else):
   (default)             assistant text streams to stdout; tool activity, a spinner

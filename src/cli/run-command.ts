@@ -20,6 +20,7 @@ import { createReporter, type Reporter } from './reporter.js';
 import { writeRunArtifacts } from './run-artifacts.js';
 import { loadScript, ScriptError, type Script } from './script.js';
 import { connectCliMcpTools, withMcpApprovalRules } from './mcp-tools.js';
+import { loadOutputSchema } from './output-schema.js';
 import type { McpTools } from '../mcp/index.js';
 import { openCliSession, type CliSession } from './session.js';
 import { createSpinner, noIndicator } from './spinner.js';
@@ -107,6 +108,7 @@ async function run(options: RunCommandOptions, reporter: Reporter, secrets: stri
     if (file !== undefined) await checkOutputFile(option, file);
   }
   const script = options.script !== undefined ? await loadScript(options.script) : undefined;
+  const output = options.outputSchema !== undefined ? await loadOutputSchema(options.outputSchema) : undefined;
   // No tool may inherit a key, whatever the run: every provider key leaves the environment now.
   const keys = withdrawProviderKeys(options.env ?? process.env, apiKeyVariable(options.model, options.apiKeyEnv));
   secrets.push(...Object.values(keys));
@@ -184,6 +186,7 @@ async function run(options: RunCommandOptions, reporter: Reporter, secrets: stri
         ...(script ? {} : { transformPrompt: atMentions({ cwd }) }),
         ...(session ? { store: session.store, ...(session.resumeId !== undefined ? { sessionId: session.resumeId } : {}) } : {}),
         ...(inspector ? { inspect: inspector.inspect } : {}),
+        ...(output ? { output } : {}),
       });
       outcome = await runPrompts(agent, prompts, options, reporter, session);
     } finally {
