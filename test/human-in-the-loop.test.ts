@@ -2,23 +2,13 @@ import { tool, type ModelMessage } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { createActor } from 'xstate';
 import { z } from 'zod';
-import { ApprovalError, createAgent, type Agent, type AgentEvent } from '../src/index.js';
+import { ApprovalError, createAgent, type AgentEvent } from '../src/index.js';
 import { agentImplementations, agentMachine } from 'loopchart/machine';
 import { expectValidHistory, toolOutputs } from './support/history.js';
 import { mockModel } from './support/mock-model.js';
 import { recordEvents, recordStates } from './support/record.js';
 import { addTool, sleepTool } from './support/tools.js';
-
-function nextEvent<T extends AgentEvent['type']>(agent: Agent, type: T): Promise<Extract<AgentEvent, { type: T }>> {
-  return new Promise((resolve) => {
-    const subscription = agent.events$.subscribe((event) => {
-      if (event.type === type) {
-        subscription.unsubscribe();
-        resolve(event as Extract<AgentEvent, { type: T }>);
-      }
-    });
-  });
-}
+import { nextEvent } from './support/next-event.js';
 
 function countingTool(counts: Record<string, number>, name: string) {
   return tool({

@@ -1,21 +1,11 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createAgent, type Agent, type AgentEvent } from '../../src/index.js';
+import { createAgent } from '../../src/index.js';
 import { connectMcpTools, McpConfigError, McpConnectionError, McpToolNameError, type McpServersConfig, type McpTools } from '../../src/mcp/index.js';
 import { scriptedModel } from '../../src/models/index.js';
 import { startFixtureHttpServer, type FixtureHttpServer } from '../fixtures/mcp/http-server.js';
 import { stdioFixture, waitUntilGone, type StdioFixture } from '../fixtures/mcp/stdio-fixture.js';
 import { expectValidHistory, toolOutputs } from '../support/history.js';
-
-function nextEvent<T extends AgentEvent['type']>(agent: Agent, type: T): Promise<Extract<AgentEvent, { type: T }>> {
-  return new Promise((resolve) => {
-    const subscription = agent.events$.subscribe((event) => {
-      if (event.type === type) {
-        subscription.unsubscribe();
-        resolve(event as Extract<AgentEvent, { type: T }>);
-      }
-    });
-  });
-}
+import { nextEvent } from '../support/next-event.js';
 
 const stamp = { id: 'call-1', name: 'mcp__fixture__stamp', input: { text: 'hello' } };
 
