@@ -16,7 +16,7 @@ export interface SessionClient {
    * a turn when none is in progress. Resolves with the id of the turn that takes the input.
    */
   send(sessionId: string, input: SessionInput, requestId: string): Promise<string>;
-  /** The turn that is in progress (running or waiting for a person), if any. */
+  /** The turn that is in progress (running, waiting for a person, or recovered and waiting for a worker), if any. */
   activeTurn(sessionId: string): Promise<string | undefined>;
   /** A turn's handle, to wait for its summary. */
   turn(workflowId: string): WorkflowHandle<TurnSummary>;
@@ -44,10 +44,12 @@ export function sessionClient(client: DBOSClient, options: { control?: ControlCh
     );
     return workflowID;
   };
+  // A turn a worker runs is PENDING; one recovered from a dead or stopped worker is ENQUEUED until
+  // another takes it. Both are the session's active turn: an input sent to it waits in its mailbox.
   const activeTurn = async (sessionId: string) => {
     const pending = await client.listWorkflows({
       workflow_id_prefix: `loopchart:${sessionId}:`,
-      status: 'PENDING',
+      status: ['PENDING', 'ENQUEUED'],
       workflowName: SESSION_TURN_WORKFLOW,
       sortDesc: false,
       limit: 1,
@@ -65,7 +67,7 @@ export function sessionClient(client: DBOSClient, options: { control?: ControlCh
       // The turn may have ended just before the input reached its mailbox: then a turn of its own
       // takes it (its request id keeps it from being applied twice if the old turn did apply it).
       const status = await client.retrieveWorkflow(active).getStatus();
-      if (status?.status !== 'PENDING') return enqueue(sessionId, input, requestId);
+      if (status?.status !== 'PENDING' && status?.status !== 'ENQUEUED') return enqueue(sessionId, input, requestId);
       return active;
     },
     turn: (workflowId) => client.retrieveWorkflow<TurnSummary>(workflowId),

@@ -155,10 +155,18 @@ describe.skipIf(postgresBin === undefined)('sessions on DBOS workers', () => {
     await fleet.lineFrom(new RegExp(`^AWAITING ${sessionId}$`));
     await Promise.all(fleet.workers.slice().map((worker) => fleet.stop(worker)));
     await sessions.send(sessionId, { type: 'approve', toolCallId: 'call-3' }, 'approve-1');
+    // A turn no worker has taken yet (ENQUEUED) is the session's active turn too: the answer waits
+    // in its mailbox instead of becoming a turn queued behind the one that waits for it.
+    const queuedId = 'queued-no-worker';
+    const queued = await sessions.send(queuedId, { type: 'prompt', prompt: `session ${queuedId}` }, 'msg-1');
+    expect((await client.retrieveWorkflow(queued).getStatus())?.status).toBe('ENQUEUED');
+    expect(await sessions.send(queuedId, { type: 'approve', toolCallId: 'call-3' }, 'approve-1')).toBe(queued);
     fleet.start();
     fleet.start();
     fleet.start();
     expect(await resultOf(turn)).toMatchObject({ outcome: 'completed' });
     await expectCompleted(sessionId);
+    expect(await resultOf(queued)).toMatchObject({ outcome: 'completed', rejected: [] });
+    await expectCompleted(queuedId);
   }, 120_000);
 });
