@@ -3,7 +3,7 @@ import { createWebSocketReceiver, type StatelyInspectionEvent } from '@statelyai
 import { afterEach, describe, expect, it } from 'vitest';
 import { createAgent } from '../src/index.js';
 import { createWebSocketInspector, startInspectorRelay, type InspectorRelay } from 'loopchart/inspect';
-import { redactSecrets, sanitizeContext } from '../src/inspect/sanitize.js';
+import { redactSecrets, safeJson, sanitizeContext } from '../src/inspect/sanitize.js';
 import { stateName } from '../src/machines/state-name.js';
 import { startOpenAIServer, streamResponse, type OpenAIServer } from './support/openai-sse-server.js';
 import { addTool } from './support/tools.js';
@@ -67,5 +67,12 @@ describe('inspection sanitising', () => {
     const context = { messages: Array.from({ length: 500 }, (_, i) => ({ role: 'user', content: `m${i}` })), run: { id: 'r' } };
     expect(sanitizeContext(context)).toEqual({ messages: { messages: 500, last: '{"role":"user","content":"m499"}' }, run: { id: 'r' } });
     expect(redactSecrets({ a: ['x sk-test-1234 y'], b: 'sk-test-1234' }, ['sk-test-1234'])).toEqual({ a: ['x [redacted] y'], b: '[redacted]' });
+  });
+
+  it('cuts cycles only: an object shared by two fields is written in both', () => {
+    const shared = { tokens: 3 };
+    const value: Record<string, unknown> = { usage: shared, stepUsage: shared, list: [shared, shared] };
+    value.loop = { back: value };
+    expect(JSON.parse(safeJson(value))).toEqual({ usage: { tokens: 3 }, stepUsage: { tokens: 3 }, list: [{ tokens: 3 }, { tokens: 3 }], loop: { back: '[circular]' } });
   });
 });

@@ -43,16 +43,22 @@ function summariseMessages(value: unknown, secrets: readonly string[], depth = 0
   return out;
 }
 
-/** JSON text of anything: repeated or circular references become `"[circular]"`, functions and symbols are left out. */
+/**
+ * JSON text of anything: a reference back to an enclosing object (a cycle)
+ * becomes `"[circular]"`, a BigInt its digits; functions and symbols are left
+ * out. An object met twice without a cycle (shared, not circular) is written
+ * both times.
+ */
 export function safeJson(value: unknown): string {
-  const seen = new WeakSet<object>();
+  const ancestors: object[] = [];
   return (
-    JSON.stringify(value, (_key, node: unknown) => {
+    JSON.stringify(value, function (this: unknown, _key, node: unknown) {
       if (typeof node === 'bigint') return node.toString();
-      if (node && typeof node === 'object') {
-        if (seen.has(node)) return '[circular]';
-        seen.add(node);
-      }
+      if (node === null || typeof node !== 'object') return node;
+      // `this` is the object holding `node`: what is above it on the stack is no longer an ancestor.
+      while (ancestors.length > 0 && ancestors.at(-1) !== this) ancestors.pop();
+      if (ancestors.includes(node)) return '[circular]';
+      ancestors.push(node);
       return node;
     }) ?? 'null'
   );
