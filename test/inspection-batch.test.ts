@@ -1,5 +1,6 @@
 import type { StatelyInspectionEvent } from '@statelyai/inspect';
 import { describe, expect, it } from 'vitest';
+import type { InspectionEvent } from 'xstate';
 import { createAgent } from '../src/index.js';
 import { inspectionBatches } from '../src/inspect/inspection-batch.js';
 import { mockModel } from './support/mock-model.js';
@@ -38,5 +39,25 @@ describe('inspectionBatches', () => {
     const actor = sent.find((event) => event.type === '@xstate.actor' && event.sessionId === agent.actor.sessionId) as { name: string; definition: string };
     expect(actor.name).toBe('agent');
     expect(JSON.parse(actor.definition)).toMatchObject({ id: 'agent', initial: 'idle' });
+  });
+
+  it('gives an adapter that takes whole batches one call per batch: the same events as JSON texts, secrets redacted in the text', async () => {
+    const secret = 'sk-"quoted"-secret-77';
+    const perEvent: StatelyInspectionEvent[] = [];
+    const batches: string[][] = [];
+    const both = (event: InspectionEvent) => {
+      single.next?.(event);
+      batched.next?.(event);
+    };
+    const single = inspectionBatches({ send: (event) => perEvent.push(event) }, { secrets: [secret] });
+    const batched = inspectionBatches({ send: () => expect.fail('send is not used when sendBatch is there'), sendBatch: (texts) => batches.push(texts) }, { secrets: [secret] });
+    await createAgent({ model: mockModel([{ text: [`done, ${secret}`] }]), inspect: both }).run(`say ${secret}`);
+    await nextTurn();
+
+    expect(batches.length).toBeGreaterThan(0);
+    const texts = batches.flat();
+    expect(texts.join('\n')).not.toContain(JSON.stringify(secret).slice(1, -1));
+    const withoutTimes = (event: object) => ({ ...event, createdAt: undefined });
+    expect(texts.map((text) => withoutTimes(JSON.parse(text) as object))).toEqual(perEvent.map(withoutTimes));
   });
 });

@@ -3,7 +3,9 @@ import { createWebSocketReceiver, type StatelyInspectionEvent } from '@statelyai
 import { afterEach, describe, expect, it } from 'vitest';
 import { createAgent } from '../src/index.js';
 import { createWebSocketInspector, startInspectorRelay, type InspectorRelay } from 'loopchart/inspect';
-import { redactSecrets, safeJson, sanitizeContext } from '../src/inspect/sanitize.js';
+import { WebSocket } from 'ws';
+import { batchFrame } from '../src/inspect/inspection-frame.js';
+import { redactSecrets, safeJson, sanitizeContext, type SanitizeMemo } from '../src/inspect/sanitize.js';
 import { stateName } from '../src/machines/state-name.js';
 import { startOpenAIServer, streamResponse, type OpenAIServer } from './support/openai-sse-server.js';
 import { addTool } from './support/tools.js';
@@ -26,7 +28,7 @@ async function until(condition: () => boolean, what: string): Promise<void> {
 describe('the Stately inspector over a local WebSocket relay', () => {
   it('delivers actor, event and snapshot messages of a tool-loop run, and never the API key', async () => {
     relay = await startInspectorRelay();
-    expect(relay.webSocketUrl).toMatch(/^ws:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]{20,}$/);
+    expect(relay.webSocketUrl).toMatch(/^ws:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]{20,}&frames=batch$/);
     const received: StatelyInspectionEvent[] = [];
     const raw: string[] = [];
     const receiver = createWebSocketReceiver({ server: relay.webSocketUrl });
@@ -62,11 +64,59 @@ describe('the Stately inspector over a local WebSocket relay', () => {
   });
 });
 
+describe('the relay and batch frames', () => {
+  /** A WebSocket client of the relay that records the frames it gets; `page` connects as the relay's page does. */
+  async function client(url: string, options: { page?: boolean } = {}) {
+    const origin = new URL(url.replace('ws:', 'http:')).origin;
+    const socket = new WebSocket(url, options.page ? { headers: { origin } } : {});
+    const frames: string[] = [];
+    socket.on('message', (data: Buffer) => frames.push(data.toString()));
+    await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
+    if (options.page) socket.send(JSON.stringify({ type: '@loopchart.page', state: 'connected' }));
+    return { socket, frames };
+  }
+  const events = (count: number, from = 0) => Array.from({ length: count }, (_, index) => JSON.stringify({ type: '@xstate.event', n: from + index }));
+
+  it('passes a batch frame whole to the page and one event per frame to a Stately receiver, in order; a late page gets the recent frames', async () => {
+    relay = await startInspectorRelay();
+    const page = await client(relay.webSocketUrl, { page: true });
+    await relay.viewerConnected();
+    const receiver = await client(relay.webSocketUrl);
+    const inspector = await client(relay.webSocketUrl);
+    inspector.socket.send(batchFrame(events(3)));
+    inspector.socket.send(events(1, 3)[0]!);
+    await until(() => page.frames.length === 2 && receiver.frames.length === 4, 'the frames at both clients');
+    expect(page.frames).toEqual([batchFrame(events(3)), events(1, 3)[0]]);
+    expect(receiver.frames).toEqual(events(4));
+    expect(inspector.frames).toEqual([]);
+
+    const latePage = await client(relay.webSocketUrl, { page: true });
+    const lateReceiver = await client(relay.webSocketUrl);
+    await until(() => latePage.frames.length === 2 && lateReceiver.frames.length === 4, 'the replay');
+    expect(latePage.frames).toEqual(page.frames);
+    expect(lateReceiver.frames).toEqual(events(4));
+    for (const { socket } of [page, receiver, inspector, latePage, lateReceiver]) socket.close();
+  });
+});
+
 describe('inspection sanitising', () => {
   it('summarises histories wherever they appear and redacts secrets deeply', () => {
     const context = { messages: Array.from({ length: 500 }, (_, i) => ({ role: 'user', content: `m${i}` })), run: { id: 'r' } };
     expect(sanitizeContext(context)).toEqual({ messages: { messages: 500, last: '{"role":"user","content":"m499"}' }, run: { id: 'r' } });
     expect(redactSecrets({ a: ['x sk-test-1234 y'], b: 'sk-test-1234' }, ['sk-test-1234'])).toEqual({ a: ['x [redacted] y'], b: '[redacted]' });
+  });
+
+  it('with a memo, reuses what it made for the parts a new context shares with an earlier one, and walks the new parts', () => {
+    const memo: SanitizeMemo = new WeakMap();
+    const config = { maxSteps: 5, nested: { messages: [{ role: 'user', content: 'a' }] } };
+    const first = sanitizeContext({ config, messages: [{ role: 'user', content: 'one' }], run: { steps: 1 } }, [], memo);
+    const history = [{ role: 'user', content: 'one' }, { role: 'assistant', content: 'two' }];
+    const second = sanitizeContext({ config, messages: history, run: { steps: 2 } }, [], memo);
+    expect(second.config).toBe(first.config);
+    expect(second).toEqual({ config: { maxSteps: 5, nested: { messages: { messages: 1, last: '{"role":"user","content":"a"}' } } }, messages: { messages: 2, last: '{"role":"assistant","content":"two"}' }, run: { steps: 2 } });
+    // The same object deeper than the walk goes stays as it is there, whatever the memo holds for it.
+    const deep = { a: { b: { c: { d: { config } } } } };
+    expect(sanitizeContext(deep, [], memo).a.b.c.d.config).toBe(config);
   });
 
   it('cuts cycles only: an object shared by two fields is written in both', () => {

@@ -1,4 +1,12 @@
 // `loopchart/inspect`: the Stately inspector, safely (secrets redacted, history summarised), and its local relay.
-export { agentInspectorOptions, createBrowserInspector, createSkyInspector, createWebSocketInspector, type SafeInspectorOptions, type AgentInspector } from './inspectors.js';
+export {
+  agentInspectorOptions,
+  createBrowserInspector,
+  createSkyInspector,
+  createWebSocketInspector,
+  type SafeInspectorOptions,
+  type AgentInspector,
+  type WebSocketInspectorOptions,
+} from './inspectors.js';
 export { startInspectorRelay, type InspectorRelay, type InspectorRelayOptions } from './inspector-relay.js';
 export { redactSecrets, sanitizeContext, sanitizeEvent, summariseHistory } from './sanitize.js';

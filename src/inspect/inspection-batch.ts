@@ -1,10 +1,18 @@
 import type { StatelyInspectionEvent } from '@statelyai/inspect';
 import type { AnyActorRef, InspectionEvent, Observer } from 'xstate';
-import { redactSecrets, sanitizeContext, sanitizeEvent } from './sanitize.js';
+import { redact } from '../secrets/redact.js';
+import { eventText } from './inspection-frame.js';
+import { redactSecrets, sanitizeContext, sanitizeEvent, type SanitizeMemo } from './sanitize.js';
 
 /** Where a Stately inspector sends its events (its `adapter`). */
 export interface InspectionAdapter {
   send(event: StatelyInspectionEvent): void;
+  /**
+   * A whole batch at once, as JSON texts with the secrets already redacted. An
+   * adapter that has it gets each batch here, in one call, instead of `send`
+   * per event.
+   */
+  sendBatch?(eventTexts: string[]): void;
 }
 
 type ShownInspectionEvent = Extract<InspectionEvent, { type: '@xstate.snapshot' | '@xstate.event' | '@xstate.actor' }>;
@@ -41,11 +49,22 @@ const definitions = new WeakMap<object, string>();
  */
 export function inspectionBatches(adapter: InspectionAdapter, { secrets = [] }: { secrets?: readonly string[] } = {}): Observer<InspectionEvent> {
   let batch: ShownInspectionEvent[] = [];
+  const memo: SanitizeMemo = new WeakMap();
   const flush = () => {
     const events = batch;
     batch = [];
+    if (adapter.sendBatch) {
+      // Serialised once; secrets are redacted in the text itself.
+      adapter.sendBatch(
+        events.map((event) => {
+          const text = eventText(toStatelyEvent(event, secrets, memo));
+          return secrets.length > 0 ? redact(text, secrets) : text;
+        }),
+      );
+      return;
+    }
     for (const event of events) {
-      const converted = toStatelyEvent(event, secrets);
+      const converted = toStatelyEvent(event, secrets, memo);
       adapter.send(secrets.length > 0 ? redactSecrets(converted, secrets) : converted);
     }
   };
@@ -58,13 +77,13 @@ export function inspectionBatches(adapter: InspectionAdapter, { secrets = [] }: 
 }
 
 /** The Stately inspector's event for an XState inspection event, with histories summarised and no live references. */
-export function toStatelyEvent(event: ShownInspectionEvent, secrets: readonly string[] = []): StatelyInspectionEvent {
+export function toStatelyEvent(event: ShownInspectionEvent, secrets: readonly string[] = [], memo?: SanitizeMemo): StatelyInspectionEvent {
   const base = { _version: PROTOCOL_VERSION, createdAt: Date.now().toString(), id: null as unknown as string, rootId: event.rootId, sessionId: event.actorRef.sessionId };
   switch (event.type) {
     case '@xstate.snapshot':
-      return { ...base, type: '@xstate.snapshot', event: sanitizeEvent(event.event, secrets), snapshot: plainSnapshot(event.snapshot, secrets) as never };
+      return { ...base, type: '@xstate.snapshot', event: sanitizeEvent(event.event, secrets, memo), snapshot: plainSnapshot(event.snapshot, secrets, memo) as never };
     case '@xstate.event':
-      return { ...base, type: '@xstate.event', event: sanitizeEvent(event.event, secrets), sourceId: event.sourceRef?.sessionId };
+      return { ...base, type: '@xstate.event', event: sanitizeEvent(event.event, secrets, memo), sourceId: event.sourceRef?.sessionId };
     case '@xstate.actor': {
       const actorRef = event.actorRef as AnyActorRef & { logic?: { config?: unknown }; _parent?: AnyActorRef };
       const config = actorRef.logic?.config;
@@ -76,18 +95,18 @@ export function toStatelyEvent(event: ShownInspectionEvent, secrets: readonly st
         name,
         definition: typeof config === 'object' && config !== null ? definitionOf(config) : JSON.stringify({ id: name }),
         parentId: actorRef._parent?.sessionId,
-        snapshot: plainSnapshot(actorRef.getSnapshot(), secrets) as never,
+        snapshot: plainSnapshot(actorRef.getSnapshot(), secrets, memo) as never,
       };
     }
   }
 }
 
 /** A snapshot as data: XState's own `toJSON` (no machine, no live actors), histories in context and input summarised. */
-function plainSnapshot(snapshot: unknown, secrets: readonly string[]): unknown {
+function plainSnapshot(snapshot: unknown, secrets: readonly string[], memo: SanitizeMemo | undefined): unknown {
   const data = (typeof (snapshot as { toJSON?: unknown }).toJSON === 'function' ? (snapshot as { toJSON(): unknown }).toJSON() : snapshot) as Record<string, unknown>;
   const plain: Record<string, unknown> = { status: 'active', ...data };
-  if (plain.context !== undefined && plain.context !== null && typeof plain.context === 'object') plain.context = sanitizeContext(plain.context, secrets);
-  if (plain.input !== undefined && plain.input !== null && typeof plain.input === 'object') plain.input = sanitizeContext(plain.input, secrets);
+  if (plain.context !== undefined && plain.context !== null && typeof plain.context === 'object') plain.context = sanitizeContext(plain.context, secrets, memo);
+  if (plain.input !== undefined && plain.input !== null && typeof plain.input === 'object') plain.input = sanitizeContext(plain.input, secrets, memo);
   return plain;
 }
 

@@ -2,13 +2,15 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebSocket, WebSocketServer } from 'ws';
+import { BATCH_FRAMES_PARAMETER, BATCH_HEADER, frameEventTexts } from './inspection-frame.js';
+import { RecentFrames } from './recent-frames.js';
 
 export interface InspectorRelayOptions {
   /** 0 (default) picks a free port. */
   port?: number;
   /** The Stately inspector page the relay page embeds. Default `https://stately.ai/inspect`. */
   inspectorUrl?: string;
-  /** How many recent events a late-connecting page gets. Default 1000. */
+  /** About how many recent events a late-connecting page gets (whole frames: the oldest may add a few). Default 1000. */
   replay?: number;
   /** How long the page waits for the embedded inspector before it reports it unavailable. Default 15 s. */
   inspectorLoadTimeoutMs?: number;
@@ -17,7 +19,10 @@ export interface InspectorRelayOptions {
 export interface InspectorRelay {
   /** Open this in a browser: it embeds the Stately inspector and feeds it the agent's events. It carries the relay's token. */
   pageUrl: string;
-  /** Give this to `createWebSocketInspector({ url })`. It carries the relay's token. */
+  /**
+   * Give this to `createWebSocketInspector({ url })`. It carries the relay's token, and says
+   * (`frames=batch`) that the relay reads many events in one frame.
+   */
   webSocketUrl: string;
   /** Resolves once a page opened from `pageUrl` is connected (at once if one is), or rejects when `signal` aborts. */
   viewerConnected(signal?: AbortSignal): Promise<void>;
@@ -58,10 +63,15 @@ setTimeout(() => {
   note.style.display = 'block';
   status('inspector-unavailable', reason);
 }, ${timeoutMs});
+const BATCH = ${JSON.stringify(`${BATCH_HEADER}
+`)};
 socket.onmessage = (event) => {
-  const data = JSON.parse(event.data);
-  if (ready) frame.contentWindow.postMessage(data, '*');
-  else waiting.push(data);
+  const texts = event.data.startsWith(BATCH) ? event.data.slice(BATCH.length).split('\\n') : [event.data];
+  for (const text of texts) {
+    const data = JSON.parse(text);
+    if (ready) frame.contentWindow.postMessage(data, '*');
+    else waiting.push(data);
+  }
 };
 </script></body></html>`;
 }
@@ -83,6 +93,9 @@ function sameToken(given: string | null, token: string): boolean {
  *   neither read the events nor inject any, even if it guessed the port.
  * Connections without an `Origin` (programs, like the agent's inspector) need
  * the token only. It replays recent events to a page that connects late.
+ * Inspectors may send many events in one frame (`inspection-frame.ts`): the
+ * page gets such frames whole, any other client one event per frame, as
+ * `@statelyai/inspect`'s receivers expect.
  *
  * @example
  * ```ts
@@ -96,9 +109,10 @@ export async function startInspectorRelay(options: InspectorRelayOptions = {}): 
   const inspectorUrl = options.inspectorUrl ?? 'https://stately.ai/inspect';
   const replay = options.replay ?? 1000;
   const token = randomBytes(18).toString('base64url');
-  const recent: string[] = [];
+  const recent = new RecentFrames(replay);
   let origin = '';
-  let webSocketUrl = '';
+  /** Where the page connects: the token only (the page reads every frame it gets). */
+  let pageSocketUrl = '';
   const viewers = new Set<WebSocket>();
   const viewerWaiters = new Set<() => void>();
   let unavailable: ((reason: string) => void) | undefined;
@@ -111,7 +125,7 @@ export async function startInspectorRelay(options: InspectorRelayOptions = {}): 
       return;
     }
     response.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' });
-    response.end(bridgePage(webSocketUrl, inspectorUrl, options.inspectorLoadTimeoutMs ?? 15_000));
+    response.end(bridgePage(pageSocketUrl, inspectorUrl, options.inspectorLoadTimeoutMs ?? 15_000));
   });
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);
@@ -122,7 +136,7 @@ export async function startInspectorRelay(options: InspectorRelayOptions = {}): 
   });
   const { port } = http.address() as AddressInfo;
   origin = `http://127.0.0.1:${port}`;
-  webSocketUrl = `ws://127.0.0.1:${port}/?token=${token}`;
+  pageSocketUrl = `ws://127.0.0.1:${port}/?token=${token}`;
 
   // Created once listening: an attached WebSocketServer re-emits the HTTP server's errors, and a listen error must reject, not crash.
   const sockets = new WebSocketServer({
@@ -131,14 +145,21 @@ export async function startInspectorRelay(options: InspectorRelayOptions = {}): 
       sameToken(tokenOf(req), token) && (requestOrigin === undefined || requestOrigin === origin),
   });
   sockets.on('error', () => undefined);
+  const pages = new WeakSet<WebSocket>();
+  // A page reads batch frames: it gets each frame as received, undecoded. Any other client (a
+  // Stately receiver) gets one event per frame.
+  const deliver = (client: WebSocket, frame: Buffer, eventTexts: () => string[]) => {
+    if (pages.has(client)) client.send(frame, { binary: false });
+    else for (const text of eventTexts()) client.send(text);
+  };
   sockets.on('connection', (socket, request) => {
     const fromPage = request.headers.origin === origin;
-    for (const message of recent) socket.send(message);
+    if (fromPage) pages.add(socket);
+    for (const frame of recent.frames()) deliver(socket, frame, () => frameEventTexts(frame.toString()));
     socket.on('message', (data: Buffer) => {
-      const message = data.toString();
       if (fromPage) {
         // The page only reports on itself; it never feeds the run's events.
-        const status = parseStatus(message);
+        const status = parseStatus(data.toString());
         if (status?.state === 'connected') {
           viewers.add(socket);
           for (const wake of [...viewerWaiters]) wake();
@@ -147,16 +168,17 @@ export async function startInspectorRelay(options: InspectorRelayOptions = {}): 
         }
         return;
       }
-      recent.push(message);
-      if (recent.length > replay) recent.shift();
-      for (const client of sockets.clients) if (client !== socket && client.readyState === WebSocket.OPEN) client.send(message);
+      recent.add(data);
+      let texts: string[] | undefined;
+      const eventTexts = () => (texts ??= frameEventTexts(data.toString()));
+      for (const client of sockets.clients) if (client !== socket && client.readyState === WebSocket.OPEN) deliver(client, data, eventTexts);
     });
     socket.on('close', () => viewers.delete(socket));
   });
 
   return {
     pageUrl: `${origin}/?token=${token}`,
-    webSocketUrl,
+    webSocketUrl: `${pageSocketUrl}&${BATCH_FRAMES_PARAMETER}=batch`,
     viewerConnected(signal?: AbortSignal) {
       if (viewers.size > 0) return Promise.resolve();
       return new Promise<void>((resolve, reject) => {

@@ -1,11 +1,11 @@
 import {
   createBrowserInspector as statelyBrowserInspector,
   createSkyInspector as statelySkyInspector,
-  createWebSocketInspector as statelyWebSocketInspector,
   type StatelyInspectionEvent,
 } from '@statelyai/inspect';
 import type { AnyEventObject, InspectionEvent, MachineContext, Observer } from 'xstate';
 import { inspectionBatches } from './inspection-batch.js';
+import { WebSocketBatchAdapter, type WebSocketBatchAdapterOptions } from './websocket-batch-adapter.js';
 import { redactSecrets, sanitizeContext, sanitizeEvent } from './sanitize.js';
 
 /** What the helpers return: pass `inspect` as the agent's `inspect` option; `stop()` closes the connection. */
@@ -21,7 +21,6 @@ export interface SafeInspectorOptions {
   secrets?: string[];
 }
 
-type InspectorOptions = Parameters<typeof statelyWebSocketInspector>[0];
 
 /**
  * The inspector options loopchart needs: histories summarised in snapshots
@@ -43,10 +42,18 @@ export function agentInspectorOptions(options: SafeInspectorOptions = {}): {
   };
 }
 
+/** Options of {@link createWebSocketInspector}. */
+export interface WebSocketInspectorOptions extends SafeInspectorOptions, Omit<WebSocketBatchAdapterOptions, 'reconnectDelayMs'> {
+  /** Connect at once (default); otherwise on `start()`. */
+  autoStart?: boolean;
+}
+
 /**
  * A Stately inspector over a WebSocket, for Node: connect it to the relay of
  * {@link startInspectorRelay} (or `@statelyai/inspect/server`) and pass
- * `inspector.inspect` as the agent's `inspect` option.
+ * `inspector.inspect` as the agent's `inspect` option. To loopchart's relay it
+ * sends each batch of events (what one turn of the event loop produced) as one
+ * frame; to any other server, one event per frame.
  *
  * @example
  * ```ts
@@ -56,9 +63,11 @@ export function agentInspectorOptions(options: SafeInspectorOptions = {}): {
  * console.log(`open ${relay.pageUrl}`);
  * ```
  */
-export function createWebSocketInspector(options: NonNullable<InspectorOptions> & SafeInspectorOptions): AgentInspector {
-  const { secrets, ...rest } = options;
-  return batched(statelyWebSocketInspector({ ...rest, ...agentInspectorOptions({ ...(secrets ? { secrets } : {}) }) }), secrets);
+export function createWebSocketInspector(options: WebSocketInspectorOptions): AgentInspector {
+  const { secrets = [], autoStart = true, ...adapterOptions } = options;
+  const adapter = new WebSocketBatchAdapter(adapterOptions);
+  if (autoStart) adapter.start();
+  return { start: () => adapter.start(), stop: () => adapter.stop(), inspect: inspectionBatches(adapter, { secrets }) };
 }
 
 /**

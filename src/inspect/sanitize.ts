@@ -22,25 +22,51 @@ export function summariseHistory(messages: unknown, secrets: readonly string[] =
 }
 
 /**
+ * What sanitising remembers from one event to the next: the result for each
+ * object seen, by identity, with the depth it was seen at. Sound because XState
+ * contexts are immutable (`assign` makes new objects and never changes one), so
+ * the next snapshot's unchanged parts are the very same objects.
+ */
+export type SanitizeMemo = WeakMap<object, { depth: number; result: unknown }>;
+
+/**
  * The context as the inspector should see it: every `messages` array (the
  * history, child inputs) is summarised, so a snapshot costs the same at any
- * history length. `secrets` are redacted before anything is cut.
+ * history length. `secrets` are redacted before anything is cut. With a
+ * `memo`, parts seen in an earlier snapshot are not walked again.
  */
-export function sanitizeContext(context: MachineContext, secrets: readonly string[] = []): MachineContext {
-  return summariseMessages(context, secrets) as MachineContext;
+export function sanitizeContext(context: MachineContext, secrets: readonly string[] = [], memo?: SanitizeMemo): MachineContext {
+  return summariseMessages(context, secrets, 0, memo) as MachineContext;
 }
 
-export function sanitizeEvent(event: AnyEventObject, secrets: readonly string[] = []): AnyEventObject {
-  return summariseMessages(event, secrets) as AnyEventObject;
+export function sanitizeEvent(event: AnyEventObject, secrets: readonly string[] = [], memo?: SanitizeMemo): AnyEventObject {
+  return summariseMessages(event, secrets, 0, memo) as AnyEventObject;
 }
 
-function summariseMessages(value: unknown, secrets: readonly string[], depth = 0): unknown {
+/** Where a `messages` array's summary is remembered: it does not depend on depth. */
+const HISTORY = -1;
+
+function summariseMessages(value: unknown, secrets: readonly string[], depth: number, memo: SanitizeMemo | undefined): unknown {
   if (depth > 4 || value === null || typeof value !== 'object' || Array.isArray(value)) return value;
+  const known = memo?.get(value);
+  if (known?.depth === depth) return known.result;
   const out: Record<string, unknown> = {};
-  for (const [key, child] of Object.entries(value)) {
-    out[key] = key === 'messages' ? summariseHistory(child, secrets) : summariseMessages(child, secrets, depth + 1);
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) continue;
+    const child = (value as Record<string, unknown>)[key];
+    out[key] = key === 'messages' ? summarisedHistory(child, secrets, memo) : summariseMessages(child, secrets, depth + 1, memo);
   }
+  memo?.set(value, { depth, result: out });
   return out;
+}
+
+function summarisedHistory(messages: unknown, secrets: readonly string[], memo: SanitizeMemo | undefined): unknown {
+  if (!Array.isArray(messages)) return summariseHistory(messages, secrets);
+  const known = memo?.get(messages);
+  if (known?.depth === HISTORY) return known.result;
+  const result = summariseHistory(messages, secrets);
+  memo?.set(messages, { depth: HISTORY, result });
+  return result;
 }
 
 /**

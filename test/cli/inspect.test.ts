@@ -2,6 +2,7 @@ import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { WebSocket } from 'ws';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { frameEventTexts } from '../../src/inspect/inspection-frame.js';
 import { buildCli, runCli, startCli, waitFor } from './support/cli-process.js';
 import { tempDir, writeScript } from './support/scripts.js';
 
@@ -100,7 +101,10 @@ describe('loopchart run --inspect', () => {
     // What the page does: connect from its own origin and say it is there; then the run's events replay to it.
     const received: Array<{ type?: string }> = [];
     const page = new WebSocket(webSocketUrl, { headers: { origin: new URL(webSocketUrl.replace('ws:', 'http:')).origin } });
-    page.on('message', (data: Buffer) => received.push(JSON.parse(data.toString()) as { type?: string }));
+    // A page gets the events in batch frames, as the relay's page reads them.
+    page.on('message', (data: Buffer) => {
+      for (const text of frameEventTexts(data.toString())) received.push(JSON.parse(text) as { type?: string });
+    });
     page.on('open', () => page.send(JSON.stringify({ type: '@loopchart.page', state: 'connected' })));
 
     const { code, stdout } = await cli.done;

@@ -1,0 +1,109 @@
+/**
+ * The WebSocket end of {@link createWebSocketInspector}: it takes each batch of
+ * inspection events from `inspectionBatches` and writes it as one frame to a
+ * loopchart relay, one event per frame to any other server.
+ */
+import type { StatelyInspectionEvent } from '@statelyai/inspect';
+import { WebSocket } from 'ws';
+import type { InspectionAdapter } from './inspection-batch.js';
+import { batchFrame, eventText, readsBatchFrames } from './inspection-frame.js';
+
+/** Options of {@link WebSocketBatchAdapter}. */
+export interface WebSocketBatchAdapterOptions {
+  /** The server's WebSocket URL, such as a relay's `webSocketUrl`. */
+  url: string;
+  /** Events held while the socket is not open; the oldest are dropped beyond this. Default 200, as `@statelyai/inspect`. */
+  maxDeferredEvents?: number;
+  /** How long after a failed or lost connection it tries again. Default 5,000 ms, as `@statelyai/inspect`. */
+  reconnectDelayMs?: number;
+}
+
+/**
+ * An inspection adapter over one WebSocket. While the socket is not open the
+ * newest events wait (see `maxDeferredEvents`) and go out once it opens; a
+ * connection that fails or is lost is tried again until `stop()`, on a timer
+ * that never keeps the process alive.
+ *
+ * @example
+ * ```ts
+ * const adapter = new WebSocketBatchAdapter({ url: relay.webSocketUrl });
+ * adapter.start();
+ * const agent = createAgent({ model, inspect: inspectionBatches(adapter) });
+ * ```
+ */
+export class WebSocketBatchAdapter implements InspectionAdapter {
+  private socket: WebSocket | undefined;
+  private deferred: string[] = [];
+  private running = false;
+  private retry: NodeJS.Timeout | undefined;
+  private readonly batches: boolean;
+  private readonly maxDeferredEvents: number;
+  private readonly reconnectDelayMs: number;
+
+  constructor(private readonly options: WebSocketBatchAdapterOptions) {
+    this.batches = readsBatchFrames(options.url);
+    this.maxDeferredEvents = options.maxDeferredEvents ?? 200;
+    this.reconnectDelayMs = options.reconnectDelayMs ?? 5_000;
+  }
+
+  /** Opens the connection (again). */
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.connect();
+  }
+
+  /** Closes the connection and stops trying to reconnect. Events sent afterwards wait for the next `start()`. */
+  stop(): void {
+    this.running = false;
+    clearTimeout(this.retry);
+    this.retry = undefined;
+    const socket = this.socket;
+    this.socket = undefined;
+    socket?.close();
+  }
+
+  send(event: StatelyInspectionEvent): void {
+    this.sendBatch([eventText(event)]);
+  }
+
+  sendBatch(eventTexts: string[]): void {
+    if (eventTexts.length === 0) return;
+    if (this.socket?.readyState === WebSocket.OPEN) {
+      this.write(eventTexts);
+      return;
+    }
+    for (const text of eventTexts) this.deferred.push(text);
+    if (this.deferred.length > this.maxDeferredEvents) this.deferred.splice(0, this.deferred.length - this.maxDeferredEvents);
+  }
+
+  private write(eventTexts: string[]): void {
+    const socket = this.socket!;
+    if (this.batches) {
+      socket.send(eventTexts.length === 1 ? eventTexts[0]! : batchFrame(eventTexts));
+      return;
+    }
+    for (const text of eventTexts) socket.send(text);
+  }
+
+  private connect(): void {
+    const socket = new WebSocket(this.options.url);
+    this.socket = socket;
+    socket.on('open', () => {
+      const waiting = this.deferred;
+      this.deferred = [];
+      if (waiting.length > 0) this.write(waiting);
+    });
+    // Every failure ends in `close`; the error itself needs a listener only so that it is not thrown.
+    socket.on('error', () => undefined);
+    socket.on('close', () => {
+      if (this.socket !== socket || !this.running) return;
+      this.socket = undefined;
+      this.retry = setTimeout(() => {
+        this.retry = undefined;
+        if (this.running) this.connect();
+      }, this.reconnectDelayMs);
+      this.retry.unref();
+    });
+  }
+}

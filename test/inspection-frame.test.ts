@@ -1,0 +1,59 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { BATCH_HEADER, batchFrame, eventText, frameEventCount, frameEventTexts, readsBatchFrames } from '../src/inspect/inspection-frame.js';
+import { RecentFrames } from '../src/inspect/recent-frames.js';
+
+describe('inspection frames', () => {
+  it('gives back every event text of a batch frame, in order, whatever the events hold', () => {
+    fc.assert(
+      fc.property(fc.array(fc.jsonValue(), { minLength: 1, maxLength: 20 }), (events) => {
+        const texts = events.map((event) => JSON.stringify({ type: '@xstate.event', event }));
+        const frame = batchFrame(texts);
+        expect(frameEventTexts(frame)).toEqual(texts);
+        expect(frameEventCount(Buffer.from(frame))).toBe(texts.length);
+      }),
+    );
+  });
+
+  it('takes any frame without the batch header as one event, even one with newlines in it', () => {
+    const pretty = JSON.stringify({ type: '@xstate.event', event: { type: 'x' } }, null, 2);
+    expect(frameEventTexts(pretty)).toEqual([pretty]);
+    expect(frameEventCount(Buffer.from(pretty))).toBe(1);
+    expect(frameEventTexts(BATCH_HEADER)).toEqual([BATCH_HEADER]);
+  });
+
+  it('serialises an event with a cycle or a BigInt instead of throwing', () => {
+    const event: Record<string, unknown> = { type: '@xstate.event', big: 10n };
+    event.self = event;
+    expect(JSON.parse(eventText(event))).toEqual({ type: '@xstate.event', big: '10', self: '[circular]' });
+  });
+
+  it('batches only towards a URL that says it reads batch frames', () => {
+    expect(readsBatchFrames('ws://127.0.0.1:1234/?token=abc&frames=batch')).toBe(true);
+    expect(readsBatchFrames('ws://127.0.0.1:1234/?token=abc')).toBe(false);
+    expect(readsBatchFrames('ws://localhost:8080')).toBe(false);
+    expect(readsBatchFrames('not a url')).toBe(false);
+  });
+});
+
+describe('RecentFrames', () => {
+  const frameOf = (events: number) => Buffer.from(events === 1 ? '{"type":"e"}' : batchFrame(Array.from({ length: events }, () => '{"type":"e"}')));
+
+  it('keeps the newest frames whole, enough of them to hold the newest events up to the limit', () => {
+    const recent = new RecentFrames(5);
+    const frames = [frameOf(3), frameOf(1), frameOf(2), frameOf(4)];
+    for (const frame of frames) recent.add(frame);
+    // 4 + 2 = 6 events already hold the newest 5: the older frames are gone, none is cut.
+    expect(recent.frames()).toEqual([frames[2], frames[3]]);
+  });
+
+  it('keeps a frame larger than the limit, and keeps nothing when the limit is 0', () => {
+    const recent = new RecentFrames(2);
+    const big = frameOf(10);
+    recent.add(big);
+    expect(recent.frames()).toEqual([big]);
+    const none = new RecentFrames(0);
+    none.add(big);
+    expect(none.frames()).toEqual([]);
+  });
+});

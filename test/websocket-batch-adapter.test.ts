@@ -1,0 +1,99 @@
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { WebSocketServer, type WebSocket } from 'ws';
+import { batchFrame } from '../src/inspect/inspection-frame.js';
+import { WebSocketBatchAdapter } from '../src/inspect/websocket-batch-adapter.js';
+
+/** A WebSocket server on 127.0.0.1 that records every frame it gets. */
+async function frameServer(port = 0) {
+  const server = new WebSocketServer({ host: '127.0.0.1', port });
+  await new Promise((resolve) => server.once('listening', resolve));
+  const frames: string[] = [];
+  const connections: WebSocket[] = [];
+  const waiters: Array<() => void> = [];
+  server.on('connection', (socket) => {
+    connections.push(socket);
+    socket.on('message', (data: Buffer) => {
+      frames.push(data.toString());
+      for (const wake of waiters.splice(0)) wake();
+    });
+    for (const wake of waiters.splice(0)) wake();
+  });
+  const until = async (condition: () => boolean) => {
+    while (!condition()) await new Promise<void>((resolve) => waiters.push(resolve));
+  };
+  const close = () => new Promise<void>((resolve) => {
+    for (const client of server.clients) client.terminate();
+    server.close(() => resolve());
+  });
+  return { port: (server.address() as AddressInfo).port, frames, connections, until, close };
+}
+
+const texts = (count: number, from = 0) => Array.from({ length: count }, (_, index) => JSON.stringify({ type: '@xstate.event', n: from + index }));
+
+let cleanup: Array<() => unknown> = [];
+afterEach(async () => {
+  for (const step of cleanup.reverse()) await step();
+  cleanup = [];
+});
+
+describe('WebSocketBatchAdapter', () => {
+  it('writes each batch as one frame to a server whose URL says it reads batch frames', async () => {
+    const server = await frameServer();
+    cleanup.push(server.close);
+    const adapter = new WebSocketBatchAdapter({ url: `ws://127.0.0.1:${server.port}/?token=t&frames=batch` });
+    cleanup.push(() => adapter.stop());
+    adapter.sendBatch(texts(1, 100));
+    adapter.start();
+    // The event held until the socket opened arrives first: from then on the socket is open.
+    await server.until(() => server.frames.length === 1);
+    adapter.sendBatch(texts(3));
+    adapter.sendBatch(texts(1, 3));
+    await server.until(() => server.frames.length === 3);
+    expect(server.frames).toEqual([texts(1, 100)[0], batchFrame(texts(3)), texts(1, 3)[0]]);
+  });
+
+  it('writes one event per frame to any other server, as @statelyai/inspect does', async () => {
+    const server = await frameServer();
+    cleanup.push(server.close);
+    const adapter = new WebSocketBatchAdapter({ url: `ws://127.0.0.1:${server.port}` });
+    cleanup.push(() => adapter.stop());
+    adapter.start();
+    adapter.sendBatch(texts(3));
+    await server.until(() => server.frames.length === 3);
+    expect(server.frames).toEqual(texts(3));
+  });
+
+  it('holds the newest events while it is not connected and sends them once it is', async () => {
+    const server = await frameServer();
+    cleanup.push(server.close);
+    const adapter = new WebSocketBatchAdapter({ url: `ws://127.0.0.1:${server.port}/?frames=batch`, maxDeferredEvents: 4 });
+    cleanup.push(() => adapter.stop());
+    adapter.sendBatch(texts(3));
+    adapter.sendBatch(texts(3, 3));
+    adapter.start();
+    await server.until(() => server.frames.length === 1);
+    expect(server.frames).toEqual([batchFrame(texts(4, 2))]);
+  });
+
+  it('connects again after the connection is lost, and stops trying on stop()', async () => {
+    const server = await frameServer();
+    cleanup.push(server.close);
+    const adapter = new WebSocketBatchAdapter({ url: `ws://127.0.0.1:${server.port}/?frames=batch`, reconnectDelayMs: 10 });
+    cleanup.push(() => adapter.stop());
+    adapter.start();
+    await server.until(() => server.connections.length === 1);
+    server.connections[0]!.terminate();
+    await server.until(() => server.connections.length === 2);
+    adapter.sendBatch(texts(2));
+    await server.until(() => server.frames.length === 1);
+    expect(server.frames).toEqual([batchFrame(texts(2))]);
+
+    adapter.stop();
+    const closed = new Promise((resolve) => server.connections[1]!.once('close', resolve));
+    await closed;
+    adapter.sendBatch(texts(1));
+    // Held for a next start(): nothing is written and no connection is made.
+    expect(server.connections.filter((socket) => socket.readyState === socket.OPEN)).toEqual([]);
+  });
+});
