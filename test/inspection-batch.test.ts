@@ -60,4 +60,17 @@ describe('inspectionBatches', () => {
     const withoutTimes = (event: object) => ({ ...event, createdAt: undefined });
     expect(texts.map((text) => withoutTimes(JSON.parse(text) as object))).toEqual(perEvent.map(withoutTimes));
   });
+
+  it('sends only the events the filter keeps, converted, to either kind of adapter', async () => {
+    const kept: StatelyInspectionEvent[] = [];
+    const texts: string[] = [];
+    const onlySnapshots = (event: StatelyInspectionEvent) => event.type === '@xstate.snapshot';
+    const single = inspectionBatches({ send: (event) => kept.push(event) }, { filter: onlySnapshots });
+    const whole = inspectionBatches({ send: () => undefined, sendBatch: (batch) => texts.push(...batch) }, { filter: onlySnapshots });
+    await createAgent({ model: mockModel([{ text: ['done'] }]), inspect: (event) => (single.next?.(event), whole.next?.(event)) }).run('go');
+    await nextTurn();
+    expect(kept.length).toBeGreaterThan(0);
+    expect(new Set(kept.map((event) => event.type))).toEqual(new Set(['@xstate.snapshot']));
+    expect(texts.map((text) => (JSON.parse(text) as StatelyInspectionEvent).type)).toEqual(kept.map((event) => event.type));
+  });
 });

@@ -47,26 +47,30 @@ const definitions = new WeakMap<object, string>();
  * const agent = createAgent({ model, inspect: inspectionBatches(stately.adapter, { secrets: [apiKey] }) });
  * ```
  */
-export function inspectionBatches(adapter: InspectionAdapter, { secrets = [] }: { secrets?: readonly string[] } = {}): Observer<InspectionEvent> {
+export function inspectionBatches(
+  adapter: InspectionAdapter,
+  { secrets = [], filter }: { secrets?: readonly string[]; filter?: (event: StatelyInspectionEvent) => boolean } = {},
+): Observer<InspectionEvent> {
   let batch: ShownInspectionEvent[] = [];
   const memo: SanitizeMemo = new WeakMap();
+  const converted = (events: ShownInspectionEvent[]) => {
+    const all = events.map((event) => toStatelyEvent(event, secrets, memo));
+    return filter ? all.filter(filter) : all;
+  };
   const flush = () => {
-    const events = batch;
+    const events = converted(batch);
     batch = [];
     if (adapter.sendBatch) {
       // Serialised once; secrets are redacted in the text itself.
       adapter.sendBatch(
         events.map((event) => {
-          const text = eventText(toStatelyEvent(event, secrets, memo));
+          const text = eventText(event);
           return secrets.length > 0 ? redact(text, secrets) : text;
         }),
       );
       return;
     }
-    for (const event of events) {
-      const converted = toStatelyEvent(event, secrets, memo);
-      adapter.send(secrets.length > 0 ? redactSecrets(converted, secrets) : converted);
-    }
+    for (const event of events) adapter.send(secrets.length > 0 ? redactSecrets(event, secrets) : event);
   };
   return {
     next(event) {

@@ -17,6 +17,8 @@ export interface AgentInspector {
 
 /** Options shared by the inspector helpers. */
 export interface SafeInspectorOptions {
+  /** Only the events it returns true for are sent; it sees them converted, with histories summarised. */
+  filter?: (event: StatelyInspectionEvent) => boolean;
   /** Values that must never leave the process (API keys, tokens): replaced by `[redacted]` in every inspection event. */
   secrets?: string[];
 }
@@ -64,20 +66,26 @@ export interface WebSocketInspectorOptions extends SafeInspectorOptions, Omit<We
  * ```
  */
 export function createWebSocketInspector(options: WebSocketInspectorOptions): AgentInspector {
-  const { secrets = [], autoStart = true, ...adapterOptions } = options;
+  const { secrets = [], filter, autoStart = true, ...adapterOptions } = options;
   const adapter = new WebSocketBatchAdapter(adapterOptions);
   if (autoStart) adapter.start();
-  return { start: () => adapter.start(), stop: () => adapter.stop(), inspect: inspectionBatches(adapter, { secrets }) };
+  return { start: () => adapter.start(), stop: () => adapter.stop(), inspect: inspectionBatches(adapter, { secrets, ...(filter ? { filter } : {}) }) };
 }
 
 /**
  * The Stately inspector with its `inspect` observer replaced by {@link inspectionBatches}: the
  * same events reach its adapter, converted and serialised once, in batches.
  */
-function batched(inspector: AgentInspector & { adapter?: Parameters<typeof inspectionBatches>[0] }, secrets: readonly string[] = []): AgentInspector {
+function batched(inspector: AgentInspector & { adapter?: Parameters<typeof inspectionBatches>[0] }, options: SafeInspectorOptions): AgentInspector {
   if (inspector.adapter === undefined) return inspector;
-  return { start: () => inspector.start(), stop: () => inspector.stop(), inspect: inspectionBatches(inspector.adapter, { secrets }) };
+  return { start: () => inspector.start(), stop: () => inspector.stop(), inspect: inspectionBatches(inspector.adapter, options) };
 }
+
+/**
+ * What `@statelyai/inspect` would do per event and {@link inspectionBatches} does instead, so not
+ * options of the helpers: `filter` is loopchart's own (see {@link SafeInspectorOptions}).
+ */
+type ReplacedStatelyOptions = 'filter' | 'serialize' | 'sanitizeContext' | 'sanitizeEvent' | 'serializationDepthLimit';
 
 /**
  * A Stately inspector in a browser window, for agents that run in a browser app.
@@ -88,9 +96,9 @@ function batched(inspector: AgentInspector & { adapter?: Parameters<typeof inspe
  * const agent = createAgent({ model, tools, inspect: inspector.inspect });
  * ```
  */
-export function createBrowserInspector(options: Parameters<typeof statelyBrowserInspector>[0] & SafeInspectorOptions = {}): AgentInspector {
-  const { secrets, ...rest } = options;
-  return batched(statelyBrowserInspector({ ...rest, ...agentInspectorOptions({ ...(secrets ? { secrets } : {}) }) }), secrets);
+export function createBrowserInspector(options: Omit<NonNullable<Parameters<typeof statelyBrowserInspector>[0]>, ReplacedStatelyOptions> & SafeInspectorOptions = {}): AgentInspector {
+  const { secrets, filter, ...rest } = options;
+  return batched(statelyBrowserInspector(rest), { ...(secrets ? { secrets } : {}), ...(filter ? { filter } : {}) });
 }
 
 /**
@@ -103,7 +111,7 @@ export function createBrowserInspector(options: Parameters<typeof statelyBrowser
  * const agent = createAgent({ model, tools, inspect: inspector.inspect });
  * ```
  */
-export function createSkyInspector(options: Parameters<typeof statelySkyInspector>[0] & SafeInspectorOptions = {}): AgentInspector {
-  const { secrets, ...rest } = options;
-  return batched(statelySkyInspector({ ...rest, ...agentInspectorOptions({ ...(secrets ? { secrets } : {}) }) }), secrets);
+export function createSkyInspector(options: Omit<NonNullable<Parameters<typeof statelySkyInspector>[0]>, ReplacedStatelyOptions> & SafeInspectorOptions = {}): AgentInspector {
+  const { secrets, filter, ...rest } = options;
+  return batched(statelySkyInspector(rest), { ...(secrets ? { secrets } : {}), ...(filter ? { filter } : {}) });
 }
