@@ -257,6 +257,7 @@ class StatechartAgent implements Agent {
         this.spans?.hook(timing);
       },
       depth: this.embedding.depth,
+      ...(this.spans ? { runToolCall: this.spans.runToolCall } : {}),
     }).actors);
   }
 

@@ -23,7 +23,7 @@ import type { AgentRuntime } from './runtime.js';
  * ```
  */
 export function agentImplementations(
-  runtime: Partial<Pick<AgentRuntime, 'step' | 'emit' | 'tools' | 'hooks' | 'transformContext' | 'traceHook' | 'depth' | 'output'>> &
+  runtime: Partial<Pick<AgentRuntime, 'step' | 'emit' | 'tools' | 'hooks' | 'transformContext' | 'traceHook' | 'depth' | 'output' | 'runToolCall'>> &
     Pick<AgentRuntime, 'model'> & {
       approval?: ApprovalPolicy;
       compactionModel?: LanguageModel;
@@ -41,6 +41,7 @@ export function agentImplementations(
     ...(runtime.traceHook ? { traceHook: runtime.traceHook } : {}),
     ...(runtime.depth !== undefined ? { depth: runtime.depth } : {}),
     ...(runtime.output ? { output: runtime.output } : {}),
+    ...(runtime.runToolCall ? { runToolCall: runtime.runToolCall } : {}),
   };
   return {
     actors: {

@@ -5,6 +5,7 @@ import { agentImplementations } from './implementations.js';
 import { defaultConfig, type AgentConfig, type TimeoutConfig } from './machines/context.js';
 import type { AgentOptions } from './options.js';
 import type { HookTiming } from './trace/run-trace.js';
+import type { AgentRuntime } from './runtime.js';
 import { defaultRetryConfig } from './resilience/retry-policy.js';
 import { defaultTruncationConfig } from './resilience/truncate-output.js';
 
@@ -16,6 +17,8 @@ export interface AgentWiring {
   traceHook: (timing: HookTiming) => void;
   /** How deep the agent runs in a tree of sub-agents (0 at the top). */
   depth: number;
+  /** Runs each tool's `execute` (telemetry: inside its span). */
+  runToolCall?: AgentRuntime['runToolCall'];
 }
 
 /**

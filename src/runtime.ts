@@ -27,5 +27,18 @@ export interface AgentRuntime {
   output?: Output.Output;
   /** Receives the events that do not go through a transition (deltas, tool updates, hook errors). Must not throw. */
   emit: (event: AgentEvent) => void;
+  /**
+   * Runs a tool's `execute` (hooks excluded) and returns what it returns: telemetry runs it inside
+   * the call's `execute_tool` span, so the tool's own spans are its children. Must not throw itself.
+   */
+  runToolCall?: <T>(call: ToolCallIdentity, execute: () => Promise<T>) => Promise<T>;
+}
+
+/** Which tool call of which run and step. */
+export interface ToolCallIdentity {
+  runId: string;
+  step: number;
+  toolCallId: string;
+  toolName: string;
 }
 

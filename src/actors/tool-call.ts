@@ -118,7 +118,7 @@ export async function runToolCall(
         toolCallId: call.toolCallId,
         report: (event) => runtime.emit(asSubagentEvent(event, { ...scope, toolCallId: call.toolCallId, toolName: call.toolName })),
       };
-      const run = toolScope.run(callScope, async () => {
+      const execute = () => toolScope.run(callScope, async () => {
         let output: unknown;
         const parts = executeTool({
           tool: found as Tool & { execute: NonNullable<Tool['execute']> },
@@ -131,6 +131,7 @@ export async function runToolCall(
         }
         return output;
       });
+      const run = runtime.runToolCall ? runtime.runToolCall({ ...scope, toolCallId: call.toolCallId, toolName: call.toolName }, execute) : execute();
       const limit = input.timeoutMs;
       const output =
         limit === undefined

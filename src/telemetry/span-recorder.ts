@@ -9,6 +9,7 @@ import { stateName } from '../machines/state-name.js';
 import { AgentOptionsError } from '../options.js';
 import type { Outcome, RunError } from '../result.js';
 import type { HookTiming } from '../trace/run-trace.js';
+import type { ToolCallIdentity } from '../runtime.js';
 import { errorText, finishReasonValue, GEN_AI_OPERATION, jsonAttribute, providerName, usageAttributes } from './gen-ai-attributes.js';
 import { loadOtelApi, type OtelApi } from './otel-api.js';
 import type { TelemetryOptions } from './telemetry-options.js';
@@ -51,6 +52,8 @@ interface RunSpans {
   retry?: Span;
   compaction?: Span;
   approvals: Map<string, Span>;
+  /** Tool calls whose `execute` started: their span, and when `execute` settled. */
+  tools: Map<string, { span: Span; settledAt?: number }>;
   toolInputs: Map<string, unknown>;
   /** The state that answered the last tool call (`tool.answer` arrives in it). */
   answeredIn?: string;
@@ -109,6 +112,39 @@ export class SpanRecorder {
     }
   }
 
+  /**
+   * Runs a tool's `execute` inside its `execute_tool` span: the span starts now, the tool's own spans
+   * (and a sub-agent's `invoke_agent`) are its children where a context manager is registered, and
+   * it ends when `execute` settles, with what the call answered (see the `tool-result` event).
+   */
+  readonly runToolCall = <T>(call: ToolCallIdentity, execute: () => Promise<T>): Promise<T> => {
+    const run = this.run;
+    if (!run || run.runId !== call.runId) return execute();
+    let open: { span: Span; settledAt?: number };
+    try {
+      open = { span: this.start(run, `${GEN_AI_OPERATION.executeTool} ${call.toolName}`, this.api.SpanKind.INTERNAL, this.now(run), this.toolAttributes(call)) };
+      run.tools.set(call.toolCallId, open);
+    } catch {
+      return execute();
+    }
+    const settled = () => {
+      open.settledAt = this.now(run);
+    };
+    const running = this.api.context.with(this.api.trace.setSpan(run.context, open.span), execute);
+    running.then(settled, settled);
+    return running;
+  };
+
+  private toolAttributes(call: Pick<ToolCallIdentity, 'toolName' | 'toolCallId' | 'step'>): Attributes {
+    return {
+      'gen_ai.operation.name': GEN_AI_OPERATION.executeTool,
+      'gen_ai.tool.name': call.toolName,
+      'gen_ai.tool.call.id': call.toolCallId,
+      'gen_ai.tool.type': 'function',
+      'loopchart.step': call.step,
+    };
+  }
+
   /** A hook's timing: a `chat` span leaves out the time of the hooks around the model call. */
   hook(timing: HookTiming): void {
     const run = this.run;
@@ -155,7 +191,7 @@ export class SpanRecorder {
       },
     });
     const context = this.api.trace.setSpan(this.api.context.active(), root);
-    this.run = { runId, root, context, origin, lastChatEndedAt: startTime, approvals: new Map(), toolInputs: new Map(), lastState: this.state };
+    this.run = { runId, root, context, origin, lastChatEndedAt: startTime, approvals: new Map(), tools: new Map(), toolInputs: new Map(), lastState: this.state };
     return this.run;
   }
 
@@ -247,21 +283,17 @@ export class SpanRecorder {
         if (this.options.recordInputs !== false) run.toolInputs.set(event.toolCallId, event.input);
         break;
       case 'tool-result': {
-        // The result is reported the moment the tool runner answers; `durationMs` is how long the call ran.
-        const startTime = Math.min(Math.max(now - event.durationMs, run.lastChatEndedAt), now);
-        const span = this.start(run, `${GEN_AI_OPERATION.executeTool} ${event.toolName}`, this.api.SpanKind.INTERNAL, startTime, {
-          'gen_ai.operation.name': GEN_AI_OPERATION.executeTool,
-          'gen_ai.tool.name': event.toolName,
-          'gen_ai.tool.call.id': event.toolCallId,
-          'gen_ai.tool.type': 'function',
-          'loopchart.step': event.step,
-          'loopchart.state': run.answeredIn ?? this.state,
-        });
+        // A call whose `execute` ran has its span already; one that never ran (blocked, denied,
+        // invalid input, interrupted before it started) gets one now, as long as the call took.
+        const open = run.tools.get(event.toolCallId);
+        run.tools.delete(event.toolCallId);
+        const span = open?.span ?? this.start(run, `${GEN_AI_OPERATION.executeTool} ${event.toolName}`, this.api.SpanKind.INTERNAL, Math.min(Math.max(now - event.durationMs, run.lastChatEndedAt), now), this.toolAttributes(event));
+        span.setAttribute('loopchart.state', run.answeredIn ?? this.state);
         if (run.toolInputs.has(event.toolCallId)) span.setAttribute('gen_ai.tool.call.arguments', jsonAttribute(run.toolInputs.get(event.toolCallId)));
         run.toolInputs.delete(event.toolCallId);
         if (event.isError) this.failed(span, { type: 'tool_error', message: errorText(event.output) });
         else if (this.options.recordOutputs !== false) span.setAttribute('gen_ai.tool.call.result', jsonAttribute(event.output));
-        span.end(now);
+        span.end(open?.settledAt ?? now);
         break;
       }
       case 'approval-request':
@@ -330,6 +362,8 @@ export class SpanRecorder {
     const error: RunError | undefined = end?.result.error;
     if (run.chat) this.endChat(run, undefined, now);
     this.endApprovals(run, 'unanswered', now);
+    for (const { span, settledAt } of run.tools.values()) span.end(settledAt ?? now);
+    run.tools.clear();
     run.retry?.end(now);
     if (run.compaction) {
       if (error) this.failed(run.compaction, { type: error.kind, message: error.message });

@@ -1,8 +1,11 @@
 import { context, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type ContextManager, type HrTime } from '@opentelemetry/api';
 import { APICallError } from '@ai-sdk/provider';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { tool } from 'ai';
 import { afterEach, describe, expect, it } from 'vitest';
-import { AgentOptionsError, createAgent, type AgentOptions } from '../../src/index.js';
+import { z } from 'zod';
+import { AgentOptionsError, agentTool, createAgent, type AgentOptions } from '../../src/index.js';
 import { scriptedModel } from '../../src/models/index.js';
 import { mockModel } from '../support/mock-model.js';
 import { addTool, failTool } from '../support/tools.js';
@@ -266,5 +269,40 @@ describe('OpenTelemetry spans', () => {
     expect(tool.attributes['gen_ai.tool.call.arguments']).toBeUndefined();
     expect(tool.attributes['gen_ai.tool.call.result']).toBeUndefined();
     expect(tool.attributes['gen_ai.tool.name']).toBe('add');
+  });
+
+  it("a tool's own spans are children of its execute_tool span, and so is a sub-agent's invoke_agent", async () => {
+    const manager = new AsyncLocalStorageContextManager().enable();
+    context.setGlobalContextManager(manager);
+    try {
+      const lookup = tool({
+        description: 'Looks a word up (an HTTP call of its own, traced).',
+        inputSchema: z.object({ word: z.string() }),
+        execute: async ({ word }) => {
+          await new Promise((resolve) => setImmediate(resolve));
+          return tracer.startActiveSpan('GET /dictionary', (span) => {
+            span.end();
+            return `${word}: a word`;
+          });
+        },
+      });
+      const researcher = createAgent({ model: scriptedModel([{ text: 'found it' }]), telemetry: { tracer, functionId: 'researcher' } });
+      const model = scriptedModel([{ toolCalls: [{ id: 'look', name: 'lookup', input: { word: 'loop' } }, { id: 'ask', name: 'research', input: { task: 'dig' } }] }, { text: 'done' }]);
+      const result = await agentWith({ model, tools: { lookup, research: agentTool(researcher, { description: 'Researches.' }) } }).run('go');
+      expect(result.outcome).toBe('completed');
+
+      const spans = exporter.getFinishedSpans();
+      const named = (name: string) => spans.find((span) => span.name === name)!;
+      const root = named('invoke_agent calculator');
+      const lookupSpan = named('execute_tool lookup');
+      const researchSpan = named('execute_tool research');
+      expect(parentOf(lookupSpan)).toBe(root.spanContext().spanId);
+      expect(parentOf(named('GET /dictionary'))).toBe(lookupSpan.spanContext().spanId);
+      expect(parentOf(named('invoke_agent researcher'))).toBe(researchSpan.spanContext().spanId);
+      expect(named('invoke_agent researcher').spanContext().traceId).toBe(root.spanContext().traceId);
+      expect(lookupSpan.attributes).toMatchObject({ 'gen_ai.tool.call.id': 'look', 'gen_ai.tool.call.result': '"loop: a word"', 'loopchart.step': 1 });
+    } finally {
+      context.disable();
+    }
   });
 });
