@@ -15,6 +15,7 @@ import { errorMessage } from '../errors/error-message.js';
 import type { AgentRuntime, ContextTransform } from '../runtime.js';
 import type { StepToolCall } from './step.js';
 import { StepAccumulator } from './step-accumulator.js';
+import { modelIdentity, type ModelIdentity } from '../models/model-identity.js';
 import { StepWatchdog, type StepLimits } from './step-watchdog.js';
 
 export interface LlmActorInput {
@@ -42,6 +43,8 @@ export type LlmActorEvent =
   | { type: 'llm.firstChunk' }
   | (StepOutput & {
       type: 'llm.finish';
+      /** The model called, when a `beforeLLMCall` hook replaced the agent's. */
+      model?: ModelIdentity;
       finishReason: FinishReason;
       rawFinishReason?: string;
       usage: LanguageModelUsage;
@@ -52,7 +55,7 @@ export type LlmActorEvent =
       /** The answer parsed with the agent's `output`, when it has one and this step is a final answer. */
       output?: unknown;
     })
-  | { type: 'llm.error'; error: RunError }
+  | { type: 'llm.error'; error: RunError; model?: ModelIdentity }
   | (StepOutput & { type: 'llm.aborted' });
 
 class ContextTransformError extends Error {}
@@ -89,11 +92,13 @@ export function createLlmActor(runtime: AgentRuntime) {
     const accumulator = new StepAccumulator();
     let watchdog: StepWatchdog | undefined;
     let settled = false;
+    /** The model a `beforeLLMCall` hook put in place of the agent's, if one did. */
+    let replacedModel: ModelIdentity | undefined;
     const settle = (event: LlmActorEvent) => {
       if (settled) return;
       settled = true;
       watchdog?.stop();
-      sendBack(event);
+      sendBack(replacedModel && (event.type === 'llm.finish' || event.type === 'llm.error') ? { ...event, model: replacedModel } : event);
     };
     const output = (): StepOutput => ({
       message: accumulator.toMessage(),
@@ -130,6 +135,7 @@ export function createLlmActor(runtime: AgentRuntime) {
     const consume = async () => {
       const call = await prepareCall();
       if (settled) return;
+      if (call.model !== runtime.model) replacedModel = modelIdentity(call.model);
       watchdog = new StepWatchdog(input.limits, (message) => {
         settle({ type: 'llm.error', error: { kind: 'timeout', message } });
         controller.abort();

@@ -1,8 +1,6 @@
-/** A model as the AI SDK names it: `model.provider` (e.g. `'openai.chat'`) and `model.modelId`. */
-export interface ModelIdentity {
-  provider: string;
-  modelId: string;
-}
+import type { ModelIdentity } from '../models/model-identity.js';
+
+export type { ModelIdentity };
 
 /** A model as the price catalogue (`@pydantic/genai-prices`) names it. */
 export interface CatalogueModel {

@@ -1,5 +1,6 @@
 import type { LanguageModel, LanguageModelUsage } from 'ai';
-import { catalogueModel, type ModelIdentity } from './catalogue-model.js';
+import { modelIdentity } from '../models/model-identity.js';
+import { catalogueModel } from './catalogue-model.js';
 import type { UsageCost } from './cost.js';
 
 type UsageCostModule = typeof import('./usage-cost.js');
@@ -13,9 +14,6 @@ function loadCatalogue(): Promise<UsageCostModule | undefined> {
 }
 
 /** A model given by id string goes through the AI SDK's global provider, the AI Gateway unless set otherwise. */
-function identityOf(model: LanguageModel): ModelIdentity {
-  return typeof model === 'string' ? { provider: 'gateway', modelId: model } : { provider: model.provider, modelId: model.modelId };
-}
 
 /**
  * The cost of one step's LLM call with the model that made it (see `usageCost`). A model whose
@@ -23,7 +21,7 @@ function identityOf(model: LanguageModel): ModelIdentity {
  * gets `undefined` without loading the catalogue.
  */
 export async function stepCost(model: LanguageModel, usage: LanguageModelUsage): Promise<UsageCost | undefined> {
-  const identity = identityOf(model);
+  const identity = modelIdentity(model);
   if (catalogueModel(identity) === undefined) return undefined;
   return (await loadCatalogue())?.usageCost(identity, usage);
 }

@@ -12,6 +12,7 @@ import type { HookTiming } from '../trace/run-trace.js';
 import type { ToolCallIdentity } from '../runtime.js';
 import { errorText, finishReasonValue, GEN_AI_OPERATION, jsonAttribute, providerName, usageAttributes } from './gen-ai-attributes.js';
 import { loadOtelApi, type OtelApi } from './otel-api.js';
+import { modelIdentity } from '../models/model-identity.js';
 import type { TelemetryOptions } from './telemetry-options.js';
 
 /** Outcomes whose root span gets status ERROR: the run did not do its work for a reason that is not the app's own choice. */
@@ -83,7 +84,7 @@ export class SpanRecorder {
     private readonly options: TelemetryOptions,
     private readonly scope: SpanRecorderScope,
   ) {
-    const model = typeof scope.model === 'string' ? { provider: 'gateway', modelId: scope.model } : scope.model;
+    const model = modelIdentity(scope.model);
     this.provider = providerName(model.provider);
     this.modelId = model.modelId;
   }
@@ -250,10 +251,13 @@ export class SpanRecorder {
     run.chat = undefined;
     const endTime = Math.min(now, chat.finishedAt ?? now);
     const startTime = Math.min(Math.max(chat.enteredAt, chat.requestedAt ?? chat.enteredAt), endTime);
-    const span = this.start(run, `${GEN_AI_OPERATION.chat} ${this.modelId}`, this.api.SpanKind.CLIENT, startTime, {
+    // A `beforeLLMCall` hook may have called another model than the agent's.
+    const replaced = end?.type === 'llm.finish' || end?.type === 'llm.error' ? end.model : undefined;
+    const modelId = replaced?.modelId ?? this.modelId;
+    const span = this.start(run, `${GEN_AI_OPERATION.chat} ${modelId}`, this.api.SpanKind.CLIENT, startTime, {
       'gen_ai.operation.name': GEN_AI_OPERATION.chat,
-      'gen_ai.provider.name': this.provider,
-      'gen_ai.request.model': this.modelId,
+      'gen_ai.provider.name': replaced ? providerName(replaced.provider) : this.provider,
+      'gen_ai.request.model': modelId,
       'loopchart.step': chat.step,
       'loopchart.attempt': chat.attempt,
       'loopchart.state': chat.state,

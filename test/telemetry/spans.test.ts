@@ -305,4 +305,14 @@ describe('OpenTelemetry spans', () => {
       context.disable();
     }
   });
+
+  it('a beforeLLMCall hook that calls another model has that model on its chat span', async () => {
+    const fallback = scriptedModel([{ text: 'from the small model' }], { modelId: 'small-model' });
+    const agent = agentWith({ model: scriptedModel([]), hooks: { beforeLLMCall: [() => ({ model: fallback })] } });
+    expect((await agent.run('go')).text).toBe('from the small model');
+
+    const { children } = spanTree();
+    expect(children.map((span) => span.name)).toEqual(['chat small-model']);
+    expect(children[0]!.attributes).toMatchObject({ 'gen_ai.request.model': 'small-model', 'gen_ai.provider.name': 'scripted' });
+  });
 });
