@@ -10,6 +10,7 @@ export type { AgentHooks, BeforeLLMCallArgs, AfterLLMCallArgs, BeforeToolCallArg
 export type { AgentEvent, AgentEventType } from './events.js';
 export type { Outcome, RunResult, RunError, ErrorKind } from './result.js';
 export type { UsageCost } from './cost/cost.js';
+export { isCostOver } from './cost/is-cost-over.js';
 export type { RunTrace, TraceState, TraceTransition, TraceStep, TraceToolCall, TraceRetry, TraceCompaction, TraceHook } from './trace/run-trace.js';
 export { classifyError } from './errors/classify-error.js';
 export type { StepFunction, StepRequest, StepPart, StepToolCall } from './actors/step.js';

@@ -140,6 +140,8 @@ export interface StepRecord {
   usage: LanguageModelUsage;
   text: string;
   toolCalls: Array<Pick<StepToolCall, 'toolCallId' | 'toolName' | 'input'>>;
+  /** What the step cost, when its model's price is known. */
+  cost?: UsageCost;
 }
 
 /** Why a run was asked to stop: the first request decides the outcome; `requests` counts them all. */

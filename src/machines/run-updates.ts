@@ -155,6 +155,7 @@ function stepRecord(event: Extract<LlmActorEvent, { type: 'llm.finish' }>): Step
     usage: event.usage,
     text: event.text,
     toolCalls: event.toolCalls.map(({ toolCallId, toolName, input }) => ({ toolCallId, toolName, input })),
+    ...(event.cost !== undefined ? { cost: event.cost } : {}),
   };
 }
 

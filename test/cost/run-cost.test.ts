@@ -1,6 +1,6 @@
 import type { LanguageModelV4 } from '@ai-sdk/provider';
 import { describe, expect, it } from 'vitest';
-import { createAgent, type AgentEvent } from '../../src/index.js';
+import { createAgent, isCostOver, type AgentEvent } from '../../src/index.js';
 import { usageCost } from '../../src/cost/usage-cost.js';
 import { usageFrom } from '../../src/machines/usage.js';
 import { scriptedModel, type ScriptTurn } from '../../src/models/index.js';
@@ -74,5 +74,29 @@ describe('cost of a run', () => {
 
     expect(result).not.toHaveProperty('cost');
     expect(events.find((event) => event.type === 'finish-step')).not.toHaveProperty('cost');
+  });
+});
+
+describe('isCostOver', () => {
+  // Each tool turn costs 1,000 input and 100 output tokens of gpt-4o-mini: about $0.00021.
+  const toolTurns = (count: number) => Array.from({ length: count }, (_, index) => ({ ...toolTurn, toolCalls: [{ name: 'add', input: { a: index, b: 2 } }] }));
+
+  it('ends the run completed at the first step boundary after the steps cost more than the budget', async () => {
+    const perStep = usageCost({ provider: 'openai.chat', modelId: 'gpt-4o-mini' }, firstUsage)!.total;
+    const agent = createAgent({ model: pricedAs('openai.chat', 'gpt-4o-mini', toolTurns(10)), tools: { add: addTool }, stopWhen: isCostOver(perStep * 2.5) });
+    const result = await agent.run('keep adding');
+    expect(result.outcome).toBe('completed');
+    expect(result.steps).toBe(3);
+    expect(result.cost!.total).toBeGreaterThan(perStep * 2.5);
+    expect(result.cost!.total).toBeLessThan(perStep * 3.5);
+  });
+
+  it('never stops a run whose model has no known price, and rejects a budget that is not one', async () => {
+    const agent = createAgent({ model: pricedAs('scripted', 'unpriced', [...toolTurns(3), answerTurn]), tools: { add: addTool }, stopWhen: isCostOver(0) });
+    const result = await agent.run('keep adding');
+    expect(result).toMatchObject({ outcome: 'completed', steps: 4, text: 'It is 3.' });
+    expect(result.cost).toBeUndefined();
+    expect(() => isCostOver(-1)).toThrow(RangeError);
+    expect(() => isCostOver(Number.NaN)).toThrow(/finite number of US dollars/);
   });
 });
