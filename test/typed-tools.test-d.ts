@@ -2,7 +2,7 @@ import { hasToolCall, isStepCount, tool, type ToolSet } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
 import { describe, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
-import { createAgent, type Agent, type AgentEvent } from '../src/index.js';
+import { createAgent, isCostOver, type Agent, type AgentEvent } from '../src/index.js';
 
 // Checked by `tsc` (npm test's typecheck): tool types flow from createAgent's tools into its events.
 const weather = tool({
@@ -60,6 +60,8 @@ describe('typed tools', () => {
 
   it('stopWhen and per-tool timeouts are checked against the tool names', () => {
     createAgent({ model, tools: { weather }, stopWhen: [hasToolCall('weather'), isStepCount(5)], timeout: { tools: { weatherMs: 1_000 } } });
+    createAgent({ model, tools: { weather }, stopWhen: [hasToolCall('weather'), isCostOver(0.5)] });
+    createAgent({ model, tools: { weather }, stopWhen: isCostOver(0.5) });
     // @ts-expect-error -- no tool is called "rain"
     createAgent({ model, tools: { weather }, timeout: { tools: { rainMs: 1_000 } } });
   });
