@@ -83,6 +83,7 @@ async function run(args: RunArguments): Promise<number> {
       env: process.env,
       ...(args.cwd !== undefined ? { cwd: args.cwd } : {}),
       ...(args.maxSteps !== undefined ? { maxSteps: args.maxSteps } : {}),
+      ...(args.maxCost !== undefined ? { maxCost: args.maxCost } : {}),
       ...(args.tools ? { tools: args.tools } : {}),
       yes: args.yes,
       allowInsecureKey: args.allowInsecureKey ?? false,

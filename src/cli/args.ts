@@ -47,6 +47,8 @@ export interface RunArguments extends RunExtras {
   tools?: BuiltinToolName[];
   cwd?: string;
   maxSteps?: number;
+  /** `--max-cost USD`: the run ends at the step boundary after its cost goes over this (`isCostOver`). */
+  maxCost?: number;
   yes: boolean;
   /** `--allow-insecure-key`: send the API key over plain http to another machine. */
   allowInsecureKey?: boolean;
@@ -71,6 +73,7 @@ const runOptions = {
   tools: { type: 'string' },
   cwd: { type: 'string' },
   'max-steps': { type: 'string' },
+  'max-cost': { type: 'string' },
   yes: { type: 'boolean', short: 'y' },
   json: { type: 'boolean' },
   events: { type: 'boolean' },
@@ -164,6 +167,7 @@ function runArguments(argv: readonly string[], input: { stdinIsPiped?: boolean }
     ...(values.tools !== undefined ? { tools: toolList(values.tools) } : {}),
     ...(values.cwd !== undefined ? { cwd: nonEmpty('--cwd', values.cwd) } : {}),
     ...(values['max-steps'] !== undefined ? { maxSteps: positiveInteger('--max-steps', values['max-steps']) } : {}),
+    ...(values['max-cost'] !== undefined ? { maxCost: dollars('--max-cost', values['max-cost']) } : {}),
     yes: values.yes ?? false,
     ...(values['allow-insecure-key'] ? { allowInsecureKey: true } : {}),
     output: values.json ? 'json' : values.events ? 'events' : 'human',
@@ -247,6 +251,12 @@ function positiveInteger(option: string, text: string): number {
     throw new UsageError(`${option} takes a positive whole number, got "${text}"`);
   }
   return Number(text);
+}
+
+function dollars(option: string, text: string): number {
+  const amount = Number(text.replace(/^\$/, ''));
+  if (!/^\$?(\d+(\.\d*)?|\.\d+)$/.test(text) || !(amount > 0)) throw new UsageError(`${option} takes an amount of US dollars greater than 0 (--max-cost 0.50), got "${text}"`);
+  return amount;
 }
 
 function baseURL(text: string): string {

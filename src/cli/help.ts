@@ -67,6 +67,8 @@ Tools and limits:
                         a new temporary directory for a script, the current
                         directory for a prompt); a script's files are written into it
   --max-steps N         LLM calls per run (default: the script's maxSteps, else 25)
+  --max-cost USD        end the run at the step boundary after its cost (list
+                        prices) goes over USD dollars; needs a model with a price
   -y, --yes             approve every tool call that asks for approval; without it
                         a terminal asks, and without a terminal such calls are
                         denied (the model is told). A prompt run asks before

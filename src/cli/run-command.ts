@@ -25,6 +25,8 @@ import type { McpTools } from '../mcp/index.js';
 import { openCliSession, type CliSession } from './session.js';
 import { createSpinner, noIndicator } from './spinner.js';
 import { UsageError } from './usage-error.js';
+import { costBudget } from './cost-budget.js';
+import { formatCost } from '../cost/format-cost.js';
 import { prepareWorkspace } from './workspace-setup.js';
 
 interface RunCommandSettings extends RunExtras {
@@ -39,6 +41,8 @@ interface RunCommandSettings extends RunExtras {
   allowInsecureKey?: boolean;
   cwd?: string;
   maxSteps?: number;
+  /** `--max-cost`: a budget in US dollars (needs a priced model). */
+  maxCost?: number;
   tools?: BuiltinToolName[];
   /** `--yes`: approve every tool call that asks for approval. */
   yes?: boolean;
@@ -172,6 +176,7 @@ async function run(options: RunCommandOptions, reporter: Reporter, secrets: stri
       }
     }
 
+    const budget = options.maxCost !== undefined ? await costBudget(model, options.maxCost) : undefined;
     let outcome: { result: RunResult; interrupted: boolean } | undefined;
     try {
       const agent = createAgent({
@@ -179,6 +184,7 @@ async function run(options: RunCommandOptions, reporter: Reporter, secrets: stri
         tools: { ...builtinTools({ cwd, tools: [...tools] }), ...mcp?.tools },
         ...(script?.instructions !== undefined ? { instructions: script.instructions } : {}),
         ...(maxSteps !== undefined ? { maxSteps } : {}),
+        ...(budget ? { stopWhen: budget } : {}),
         ...(script?.toolExecution ? { toolExecution: script.toolExecution } : {}),
         ...(script?.doomLoop !== undefined ? { doomLoop: script.doomLoop } : {}),
         ...approvalOptions(approval, script?.onDeny),
@@ -198,6 +204,9 @@ async function run(options: RunCommandOptions, reporter: Reporter, secrets: stri
     }
     const { result, interrupted } = outcome;
     reporter.finish(result);
+    if (options.maxCost !== undefined && result.cost !== undefined && result.cost.total > options.maxCost && result.finishReason === 'tool-calls') {
+      reporter.warn(`stopped by --max-cost: the run cost ${formatCost(result.cost)}, over the budget of ${formatCost({ ...result.cost, total: options.maxCost })}`);
+    }
 
     await writeResultFiles(result, recording, { options, script, prompts, tools, maxSteps, approval, secrets }, reporter);
     if (interrupted && result.outcome === 'aborted') return exitCodeByOutcome.aborted;

@@ -68,6 +68,12 @@ describe('parseCommandLine', () => {
     expect(parseCommandLine(['run', '--', '--inspect'])).toMatchObject({ args: { target: '--inspect' } });
   });
 
+  it('reads --max-cost as US dollars, with or without a dollar sign', () => {
+    expect(parseCommandLine(['run', 'x', '--max-cost', '0.50'])).toMatchObject({ args: { maxCost: 0.5 } });
+    expect(parseCommandLine(['run', 'x', '--max-cost', '$2'])).toMatchObject({ args: { maxCost: 2 } });
+    expect(parseCommandLine(['run', 'x', '--max-cost', '.25'])).toMatchObject({ args: { maxCost: 0.25 } });
+  });
+
   it('lets --resume leave out the prompt, to finish the run a session was in the middle of', () => {
     const command = parseCommandLine(['run', '--session', '.sessions', '--resume', 'chat-42']);
     expect(command).toEqual({ name: 'run', args: { session: '.sessions', resume: 'chat-42', yes: false, output: 'human', noColor: false } });
@@ -98,6 +104,9 @@ describe('parseCommandLine', () => {
   it.each([
     [['run', 'x', '--max-steps', '2.5'], '--max-steps takes a positive whole number, got "2.5"'],
     [['run', 'x', '--max-steps', '-3'], "'--max-steps"],
+    [['run', 'x', '--max-cost', '0'], '--max-cost takes an amount of US dollars greater than 0 (--max-cost 0.50), got "0"'],
+    [['run', 'x', '--max-cost', 'ten'], '--max-cost takes an amount of US dollars'],
+    [['run', 'x', '--max-cost', '1e3'], '--max-cost takes an amount of US dollars'],
     [['run', 'x', '--model'], "'--model"],
     [['run', 'x', '--model', 'gpt-4o'], '--model "gpt-4o" is not one of openai:<model-id>, anthropic:<model-id>, google:<model-id>, openai-compatible:<model-id>'],
     [['run', 'x', '--model', 'openai:'], 'is not one of'],

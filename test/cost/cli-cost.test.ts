@@ -55,3 +55,35 @@ describe('loopchart run shows the cost of a priced model', () => {
     expect(JSON.parse(json.stdout)).not.toHaveProperty('cost');
   });
 });
+
+describe('loopchart run --max-cost', () => {
+  // Each step: 1,000 input and 100 output tokens of gpt-4o-mini, $0.00021.
+  const toolStep = (index: number) => streamResponse({ toolCalls: [{ name: 'read', arguments: { path: `missing-${index}.txt` } }], model: 'gpt-4o-mini', usage: { prompt_tokens: 1000, completion_tokens: 100 } });
+
+  it('ends the run at the step boundary after its cost goes over the budget, and says so', async () => {
+    const server = await startOpenAIServer(Array.from({ length: 8 }, (_, index) => toolStep(index)));
+    servers.push(server);
+    const { code, stderr, stdout } = await runCli(
+      ['run', 'Read files.', '--model', 'openai:gpt-4o-mini', '--base-url', server.baseURL, '--api-key-env', 'LOOPCHART_TEST_KEY', '--cwd', await tempDir(), '--tools', 'read', '--max-cost', '0.0005', '--json'],
+      { env },
+    );
+
+    expect(code).toBe(0);
+    const result = JSON.parse(stdout) as { outcome: string; steps: number; cost: { total: number } };
+    // $0.00042 after two steps is within the budget, $0.00063 after three is over it.
+    expect(result).toMatchObject({ outcome: 'completed', steps: 3 });
+    expect(result.cost.total).toBeCloseTo(3 * gpt4oMiniCost, 12);
+    expect(stderr).toContain('stopped by --max-cost: the run cost $0.00063, over the budget of $0.0005');
+    expect(server.requests).toHaveLength(3);
+  });
+
+  it('refuses a budget on a model without a price (exit 2): it could never stop the run', async () => {
+    const server = await serve('gpt-test');
+    const { code, stderr } = await run(server, 'gpt-test', '--max-cost', '1');
+
+    expect(code).toBe(2);
+    expect(stderr).toContain('--max-cost needs a model with a known price, and openai.chat gpt-test has none in the price catalogue');
+    expect(server.requests).toHaveLength(0);
+  });
+});
+
