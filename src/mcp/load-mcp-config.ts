@@ -1,11 +1,14 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { expandVariables } from './expand-variables.js';
 import { McpConfigError, parseMcpServersConfig, type McpServersConfig } from './mcp-config.js';
 
 /**
  * Reads an `mcpServers` JSON file (`.mcp.json`, `claude_desktop_config.json`,
  * `.cursor/mcp.json`) and validates it. A relative `cwd` of a stdio server is
- * taken relative to the file's directory.
+ * taken relative to the file's directory. `${NAME}` and `${NAME:-default}` in
+ * the servers' strings (command, args, env, cwd, url, headers) are replaced by
+ * the variables of `options.env` (default `process.env`), as Claude Code does.
  *
  * @example
  * ```ts
@@ -13,15 +16,22 @@ import { McpConfigError, parseMcpServersConfig, type McpServersConfig } from './
  *
  * const mcp = await connectMcpTools(await loadMcpServersConfig('.mcp.json'));
  * ```
- * @throws McpConfigError when the file is not JSON or a field is invalid (naming it, e.g. `mcpServers.fs.command`); the file system's error when it cannot be read.
+ * @throws McpConfigError when the file is not JSON, a field is invalid or names a variable that is not set and has no default (naming the field, e.g. `mcpServers.fs.command`); the file system's error when it cannot be read.
  */
-export async function loadMcpServersConfig(file: string): Promise<McpServersConfig> {
+export async function loadMcpServersConfig(file: string, options: { env?: Readonly<Record<string, string | undefined>> } = {}): Promise<McpServersConfig> {
   const text = await readFile(file, 'utf8');
   let data: unknown;
   try {
     data = JSON.parse(text);
   } catch (error) {
     throw new McpConfigError(file, [{ path: '(syntax)', message: `not JSON: ${error instanceof Error ? error.message : String(error)}` }]);
+  }
+  if (data !== null && typeof data === 'object' && !Array.isArray(data) && 'mcpServers' in data) {
+    const expanded = expandVariables(data.mcpServers, options.env ?? process.env, 'mcpServers');
+    if (expanded.unset.length > 0) {
+      throw new McpConfigError(file, expanded.unset.map(({ path: at, name }) => ({ path: at, message: `\${${name}} is not set (and has no default: \${${name}:-default})` })));
+    }
+    data = { ...data, mcpServers: expanded.value };
   }
   const servers = parseMcpServersConfig(data, file);
   const directory = path.dirname(path.resolve(file));

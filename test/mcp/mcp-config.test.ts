@@ -91,4 +91,33 @@ describe('loadMcpServersConfig', () => {
     const wrong = await file('wrong.json', JSON.stringify({ mcpServers: { fs: { command: 1 } } }));
     await expect(loadMcpServersConfig(wrong)).rejects.toThrow('mcpServers.fs.command');
   });
+
+  it('replaces ${NAME} and ${NAME:-default} in the servers from the given environment, before validating', async () => {
+    const config = await file(
+      '.mcp.json',
+      JSON.stringify({
+        mcpServers: {
+          github: { command: 'docker', args: ['run', '--env', 'TOKEN=${GH_TOKEN}'], env: { GITHUB_TOKEN: '${GH_TOKEN}', LEVEL: '${LOG_LEVEL:-info}' } },
+          docs: { url: '${DOCS_HOST:-http://127.0.0.1:3000}/mcp', headers: { Authorization: 'Bearer ${DOCS_TOKEN}' } },
+        },
+      }),
+    );
+    expect(await loadMcpServersConfig(config, { env: { GH_TOKEN: 'ghp_1', DOCS_TOKEN: 'd-2', LOG_LEVEL: '' } })).toEqual({
+      mcpServers: {
+        github: { type: 'stdio', command: 'docker', args: ['run', '--env', 'TOKEN=ghp_1'], env: { GITHUB_TOKEN: 'ghp_1', LEVEL: 'info' } },
+        docs: { type: 'http', url: 'http://127.0.0.1:3000/mcp', headers: { Authorization: 'Bearer d-2' } },
+      },
+    });
+  });
+
+  it('names every field whose variable is not set and has no default', async () => {
+    const config = await file('.mcp.json', JSON.stringify({ mcpServers: { github: { command: 'gh-mcp', env: { TOKEN: '${GH_TOKEN}' }, args: ['${A}', '${B:-b}'] } } }));
+    const error = await loadMcpServersConfig(config, { env: {} }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(McpConfigError);
+    expect((error as McpConfigError).issues).toEqual([
+      { path: 'mcpServers.github.env.TOKEN', message: '${GH_TOKEN} is not set (and has no default: ${GH_TOKEN:-default})' },
+      { path: 'mcpServers.github.args.0', message: '${A} is not set (and has no default: ${A:-default})' },
+    ]);
+  });
 });
+

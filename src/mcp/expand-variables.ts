@@ -1,0 +1,37 @@
+/** `${NAME}` or `${NAME:-default}`, as Claude Code's `.mcp.json` writes environment variables. */
+const VARIABLE = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
+
+/** A value of a config that names a variable with no value and no default. */
+export interface UnsetVariable {
+  /** Where in the config, e.g. `mcpServers.github.env.GITHUB_TOKEN`. */
+  path: string;
+  name: string;
+}
+
+/**
+ * Every string in `value` (objects and arrays walked, keys left alone) with its `${NAME}` and
+ * `${NAME:-default}` replaced by the variable's value from `env`; the default stands in when the
+ * variable is unset or empty. Variables with neither are listed in `unset`, each with its path;
+ * their text is left as it was. Pure.
+ *
+ * @example
+ * expandVariables({ url: '${HOST:-http://127.0.0.1:3000}/mcp' }, {}) // { value: { url: 'http://127.0.0.1:3000/mcp' }, unset: [] }
+ */
+export function expandVariables(value: unknown, env: Readonly<Record<string, string | undefined>>, path = ''): { value: unknown; unset: UnsetVariable[] } {
+  const unset: UnsetVariable[] = [];
+  const walk = (node: unknown, at: string): unknown => {
+    if (typeof node === 'string') {
+      return node.replace(VARIABLE, (text, name: string, fallback: string | undefined) => {
+        const found = env[name];
+        if (found !== undefined && found !== '') return found;
+        if (fallback !== undefined) return fallback;
+        unset.push({ path: at, name });
+        return text;
+      });
+    }
+    if (Array.isArray(node)) return node.map((item, index) => walk(item, `${at}.${index}`));
+    if (node !== null && typeof node === 'object') return Object.fromEntries(Object.entries(node).map(([key, child]) => [key, walk(child, at === '' ? key : `${at}.${key}`)]));
+    return node;
+  };
+  return { value: walk(value, path), unset };
+}
