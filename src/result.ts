@@ -19,7 +19,7 @@ export interface RunResult<OUTPUT = unknown> {
   output?: OUTPUT;
   /** The whole history after the run. */
   messages: ModelMessage[];
-  /** Token usage summed over the run's LLM calls, as the AI SDK's `LanguageModelUsage`: the three totals are always numbers (unreported figures count as 0); a detail the provider never reported stays `undefined`. */
+  /** Token usage summed over the run's LLM calls (failed attempts whose stream finished included: they were billed), as the AI SDK's `LanguageModelUsage`: the three totals are always numbers (unreported figures count as 0); a detail the provider never reported stays `undefined`. */
   usage: LanguageModelUsage;
   /**
    * What the run's LLM calls cost at list prices (`@pydantic/genai-prices`), each call priced with

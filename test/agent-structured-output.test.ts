@@ -43,6 +43,18 @@ describe('structured output (the output option)', () => {
     expect(result.messages.filter((message) => message.role === 'assistant')).toHaveLength(1);
   });
 
+  it('counts the tokens of an answer that did not fit the schema in the run’s usage: they were billed', async () => {
+    const model = mockModel([
+      { text: ['{"city":"Oslo","celsius":"warm"}'], usage: { input: 100, output: 20 } },
+      { text: ['{"city":"Oslo","celsius":21}'], usage: { input: 130, output: 15 } },
+    ]);
+    const result = await createAgent({ model, output: weather, retry: { maxAttempts: 2 } }).run('How warm is it in Oslo?');
+
+    expect(result.outcome).toBe('completed');
+    expect(result.usage).toMatchObject({ inputTokens: 230, outputTokens: 35, totalTokens: 265 });
+    expect(result.steps).toBe(1);
+  });
+
   it('ends the run failed with kind invalid-output once the attempts are used up, and gives no output', async () => {
     const model = mockModel([{ text: ['It is warm in Oslo.'] }]);
     const agent = createAgent({ model, output: weather, retry: { maxAttempts: 1 } });

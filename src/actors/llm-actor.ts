@@ -55,7 +55,14 @@ export type LlmActorEvent =
       /** The answer parsed with the agent's `output`, when it has one and this step is a final answer. */
       output?: unknown;
     })
-  | { type: 'llm.error'; error: RunError; model?: ModelIdentity }
+  | {
+      type: 'llm.error';
+      error: RunError;
+      model?: ModelIdentity;
+      /** What the failed attempt used, when the provider reported it (its stream finished): it was billed. */
+      usage?: LanguageModelUsage;
+      cost?: UsageCost;
+    }
   | (StepOutput & { type: 'llm.aborted' });
 
 class ContextTransformError extends Error {}
@@ -158,13 +165,14 @@ export function createLlmActor(runtime: AgentRuntime) {
             break;
           case 'finish': {
             watchdog.stop();
-            const failure = failedFinish(part, streamErrors.at(-1));
-            if (failure !== undefined) {
-              settle({ type: 'llm.error', error: failure });
-              return;
-            }
             const usage = usageFrom(part.usage);
             const cost = await stepCost(call.model, usage);
+            const billed = { usage, ...(cost !== undefined ? { cost } : {}) };
+            const failure = failedFinish(part, streamErrors.at(-1));
+            if (failure !== undefined) {
+              settle({ type: 'llm.error', error: failure, ...billed });
+              return;
+            }
             const finish: Extract<LlmActorEvent, { type: 'llm.finish' }> = {
               type: 'llm.finish' as const,
               ...output(),
@@ -177,7 +185,7 @@ export function createLlmActor(runtime: AgentRuntime) {
             if (runtime.output && isFinalAnswer(finish)) {
               const parsed = await parseFinalAnswer(runtime.output, finish, call.model);
               if (!parsed.ok) {
-                settle({ type: 'llm.error', error: parsed.error });
+                settle({ type: 'llm.error', error: parsed.error, ...billed });
                 return;
               }
               finish.output = parsed.value;

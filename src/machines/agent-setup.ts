@@ -138,7 +138,7 @@ export const agentSetup = setup({
     }),
     recordFailedStep: enqueueActions(({ context, event, enqueue }) => {
       assertEvent(event, 'llm.error');
-      applyUpdate(updates.recordFailedStep(context, event.error), enqueue);
+      applyUpdate(updates.recordFailedStep(context, event), enqueue);
     }),
     recordAbortedStep: enqueueActions(({ context, event, enqueue }) => {
       assertEvent(event, 'llm.aborted');

@@ -159,10 +159,27 @@ function stepRecord(event: Extract<LlmActorEvent, { type: 'llm.finish' }>): Step
   };
 }
 
-/** A failed call leaves nothing in the history: what it streamed is not part of the conversation. */
-export function recordFailedStep(context: AgentContext, error: RunError): Update {
+/**
+ * A failed call leaves nothing in the history: what it streamed is not part of the conversation.
+ * Its tokens still count in the run's usage and cost when the provider reported them (an answer
+ * that did not fit the output schema, a finish that reported an error): they were billed.
+ */
+export function recordFailedStep(context: AgentContext, event: Pick<Extract<LlmActorEvent, { type: 'llm.error' }>, 'error' | 'usage' | 'cost'>): Update {
   const run = activeRun(context);
-  return { context: { ...context, run: { ...run, step: { status: 'failed', error } } }, events: [] };
+  const step = { status: 'failed' as const, error: event.error };
+  if (event.usage === undefined) return { context: { ...context, run: { ...run, step } }, events: [] };
+  const cost = runCost(run, event.cost);
+  return {
+    context: { ...context, run: { ...withoutRunCost(run), usage: addUsage(run.usage, event.usage), ...(cost !== undefined ? { cost } : {}), step } },
+    events: [],
+  };
+}
+
+/** The run without its cost, which a failed attempt's usage replaces (a copy only when there is one). */
+function withoutRunCost(run: RunState): RunState {
+  if (run.cost === undefined) return run;
+  const { cost: _cost, ...rest } = run;
+  return rest;
 }
 
 /** An aborted call keeps what it streamed: the user saw it. */

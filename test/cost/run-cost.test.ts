@@ -1,5 +1,7 @@
 import type { LanguageModelV4 } from '@ai-sdk/provider';
+import { Output } from 'ai';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { createAgent, isCostOver, type AgentEvent } from '../../src/index.js';
 import { usageCost } from '../../src/cost/usage-cost.js';
 import { usageFrom } from '../../src/machines/usage.js';
@@ -100,3 +102,21 @@ describe('isCostOver', () => {
     expect(() => isCostOver(Number.NaN)).toThrow(/finite number of US dollars/);
   });
 });
+
+describe('cost of failed attempts', () => {
+  it('an attempt that finished but failed (an answer that missed the output schema) is billed: its cost is in the run’s', async () => {
+    const model = { provider: 'openai.chat', modelId: 'gpt-4o-mini' };
+    const agent = createAgent({
+      model: pricedAs(model.provider, model.modelId, [{ text: 'not json', usage: { inputTokens: 1000, outputTokens: 100 } }, { text: '{"n":3}', usage: { inputTokens: 2000, outputTokens: 50 } }]),
+      output: Output.object({ schema: z.object({ n: z.number() }) }),
+      retry: { maxAttempts: 2 },
+    });
+    const result = await agent.run('3?');
+
+    expect(result).toMatchObject({ outcome: 'completed', output: { n: 3 } });
+    const expected = usageCost(model, usageFrom({ inputTokens: 1000, outputTokens: 100 }))!.total + usageCost(model, secondUsage)!.total;
+    expect(result.cost!.total).toBeCloseTo(expected, 12);
+    expect(result.usage).toMatchObject({ inputTokens: 3000, outputTokens: 150 });
+  });
+});
+
