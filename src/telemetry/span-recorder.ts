@@ -267,6 +267,8 @@ export class SpanRecorder {
       span.setAttributes({ 'gen_ai.response.finish_reasons': [finishReasonValue(end.finishReason)], ...usageAttributes(end.usage) });
     } else if (end?.type === 'llm.error') {
       this.failed(span, { type: end.error.kind, message: end.error.message });
+      // An attempt whose stream finished was billed: its usage is on its span too.
+      if (end.usage) span.setAttributes(usageAttributes(end.usage));
     } else {
       span.setAttribute('loopchart.aborted', true);
     }

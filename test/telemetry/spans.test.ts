@@ -2,7 +2,7 @@ import { context, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type ContextMan
 import { APICallError } from '@ai-sdk/provider';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { tool } from 'ai';
+import { Output, tool } from 'ai';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { AgentOptionsError, agentTool, createAgent, type AgentOptions } from '../../src/index.js';
@@ -315,4 +315,19 @@ describe('OpenTelemetry spans', () => {
     expect(children.map((span) => span.name)).toEqual(['chat small-model']);
     expect(children[0]!.attributes).toMatchObject({ 'gen_ai.request.model': 'small-model', 'gen_ai.provider.name': 'scripted' });
   });
+
+  it('a failed attempt whose stream finished carries its usage on its chat span', async () => {
+    const model = mockModel([
+      { text: ['not json'], usage: { input: 100, output: 20 } },
+      { text: ['{"n":1}'], usage: { input: 120, output: 5 } },
+    ]);
+    await agentWith({ model, output: Output.object({ schema: z.object({ n: z.number() }) }), retry: { maxAttempts: 2 } }).run('go');
+
+    const chats = spanTree().children.filter((span) => span.name.startsWith('chat'));
+    expect(chats.map((span) => [span.status.code, span.attributes['gen_ai.usage.input_tokens'], span.attributes['gen_ai.usage.output_tokens']])).toEqual([
+      [SpanStatusCode.ERROR, 100, 20],
+      [SpanStatusCode.UNSET, 120, 5],
+    ]);
+  });
 });
+
