@@ -1,3 +1,6 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import type { StatelyInspectionEvent } from '@statelyai/inspect';
 import { describe, expect, it } from 'vitest';
 import type { InspectionEvent } from 'xstate';
@@ -73,4 +76,16 @@ describe('inspectionBatches', () => {
     expect(new Set(kept.map((event) => event.type))).toEqual(new Set(['@xstate.snapshot']));
     expect(texts.map((text) => (JSON.parse(text) as StatelyInspectionEvent).type)).toEqual(kept.map((event) => event.type));
   });
+
+  it('stamps every event with the protocol version of the installed @statelyai/inspect (update it with the package)', async () => {
+    const entry = createRequire(import.meta.url).resolve('@statelyai/inspect');
+    const { version } = JSON.parse(readFileSync(path.join(path.dirname(entry), '..', 'package.json'), 'utf8')) as { version: string };
+    const sent: StatelyInspectionEvent[] = [];
+    const batches = inspectionBatches({ send: (event) => sent.push(event) });
+    await createAgent({ model: mockModel([{ text: ['hi'] }]), inspect: batches }).run('go');
+    await nextTurn();
+    expect(sent.length).toBeGreaterThan(0);
+    expect(new Set(sent.map((event) => event._version))).toEqual(new Set([version]));
+  });
 });
+
