@@ -176,7 +176,9 @@ async function run(options: RunCommandOptions, reporter: Reporter, secrets: stri
       }
     }
 
-    const budget = options.maxCost !== undefined ? await costBudget(model, options.maxCost) : undefined;
+    const maxCost = options.maxCost ?? script?.maxCost;
+    const budgetSource = options.maxCost !== undefined ? '--max-cost' : "the script's maxCost";
+    const budget = maxCost !== undefined ? await costBudget(model, maxCost, budgetSource) : undefined;
     let outcome: { result: RunResult; interrupted: boolean } | undefined;
     try {
       const agent = createAgent({
@@ -204,8 +206,8 @@ async function run(options: RunCommandOptions, reporter: Reporter, secrets: stri
     }
     const { result, interrupted } = outcome;
     reporter.finish(result);
-    if (options.maxCost !== undefined && result.cost !== undefined && result.cost.total > options.maxCost && result.finishReason === 'tool-calls') {
-      reporter.warn(`stopped by --max-cost: the run cost ${formatCost(result.cost)}, over the budget of ${formatCost({ ...result.cost, total: options.maxCost })}`);
+    if (maxCost !== undefined && result.cost !== undefined && result.cost.total > maxCost && result.finishReason === 'tool-calls') {
+      reporter.warn(`stopped by ${budgetSource}: the run cost ${formatCost(result.cost)}, over the budget of ${formatCost({ ...result.cost, total: maxCost })}`);
     }
 
     await writeResultFiles(result, recording, { options, script, prompts, tools, maxSteps, approval, secrets }, reporter);

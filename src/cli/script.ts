@@ -19,6 +19,8 @@ export const scriptSchema = z.strictObject({
   /** Built-in tools to enable. Default: all but bash. */
   tools: z.array(z.enum(builtinToolNames as [string, ...string[]])).optional(),
   maxSteps: z.number().int().positive().optional(),
+  /** A budget in US dollars at list prices (`isCostOver`); needs a model with a price (`--model`). `--max-cost` overrides it. */
+  maxCost: z.number().positive().optional(),
   toolExecution: z.enum(['parallel', 'sequential']).optional(),
   /** `action: ask` asks (see `approval`) about a call that repeats instead of ending the run. */
   doomLoop: z

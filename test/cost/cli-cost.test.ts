@@ -1,4 +1,6 @@
 /** The CLI's summary and --json show what a run cost when the model's price is known. */
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startOpenAIServer, streamResponse, type OpenAIServer } from '../support/openai-sse-server.js';
 import { buildCli, cleanEnv, runCli } from '../cli/support/cli-process.js';
@@ -82,8 +84,18 @@ describe('loopchart run --max-cost', () => {
     const { code, stderr } = await run(server, 'gpt-test', '--max-cost', '1');
 
     expect(code).toBe(2);
-    expect(stderr).toContain('--max-cost needs a model with a known price, and openai.chat gpt-test has none in the price catalogue');
+    expect(stderr).toContain('--max-cost needs a model with a known price, and gpt-test (provider openai.chat) has none in the price catalogue');
     expect(server.requests).toHaveLength(0);
+  });
+
+  it("takes the budget from a script's maxCost too, and refuses it with the scripted model, which has no price", async () => {
+    const dir = await tempDir();
+    const script = path.join(dir, 'budget.json');
+    await writeFile(script, JSON.stringify({ prompt: 'Read.', maxCost: 0.5, turns: [{ text: 'ok' }] }));
+    const { code, stderr } = await runCli(['run', script], { env });
+
+    expect(code).toBe(2);
+    expect(stderr).toContain("the script's maxCost needs a model with a known price, and scripted (provider scripted) has none");
   });
 });
 
