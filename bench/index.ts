@@ -1,5 +1,6 @@
 /**
  * `npm run bench`: every benchmark, one table, ratios measured in this process.
+ * `npm run bench -- inspector telemetry`: only the benchmarks whose name has one of the words.
  *
  * A missed target is printed (the row says NO, and a summary follows) but is
  * not a failure; the process exits non-zero only when a benchmark's result is
@@ -37,9 +38,16 @@ const benches: Array<[string, () => Promise<Row[]>]> = [
   ['scale-out on PostgreSQL', scaleOutBench],
 ];
 
+const words = process.argv.slice(2).map((word) => word.toLowerCase());
+const chosen = words.length === 0 ? benches : benches.filter(([name]) => words.some((word) => name.includes(word)));
+if (chosen.length === 0) {
+  console.error(`no benchmark's name has ${words.join(' or ')}; the benchmarks: ${benches.map(([name]) => name).join(', ')}`);
+  process.exit(2);
+}
+
 const rows: Row[] = [];
 const failures: string[] = [];
-for (const [name, bench] of benches) {
+for (const [name, bench] of chosen) {
   (globalThis as { gc?: () => void }).gc?.();
   try {
     rows.push(...(await bench()));
