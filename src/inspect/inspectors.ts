@@ -23,14 +23,13 @@ export interface SafeInspectorOptions {
   secrets?: string[];
 }
 
-
 /**
  * The inspector options loopchart needs: histories summarised in snapshots
  * and events (a snapshot costs the same at any history length), and secrets
  * redacted. Per-chunk events never reach the inspector: text deltas do not go
  * through the machine.
  */
-export function agentInspectorOptions(options: SafeInspectorOptions = {}): {
+export function agentInspectorOptions(options: Pick<SafeInspectorOptions, 'secrets'> = {}): {
   sanitizeContext: (context: MachineContext) => MachineContext;
   sanitizeEvent: (event: AnyEventObject) => AnyEventObject;
   serialize?: (event: StatelyInspectionEvent) => StatelyInspectionEvent;
