@@ -89,11 +89,14 @@ describe('WebSocketBatchAdapter', () => {
     await server.until(() => server.frames.length === 1);
     expect(server.frames).toEqual([batchFrame(texts(2))]);
 
-    adapter.stop();
     const closed = new Promise((resolve) => server.connections[1]!.once('close', resolve));
+    adapter.stop();
     await closed;
-    adapter.sendBatch(texts(1));
-    // Held for a next start(): nothing is written and no connection is made.
-    expect(server.connections.filter((socket) => socket.readyState === socket.OPEN)).toEqual([]);
+    // Held while stopped (a reconnect stop() failed to cancel would have delivered them), sent on the next start().
+    adapter.sendBatch(texts(2, 10));
+    adapter.start();
+    await server.until(() => server.frames.length === 2);
+    expect(server.frames[1]).toBe(batchFrame(texts(2, 10)));
+    expect(server.connections).toHaveLength(3);
   });
 });
