@@ -107,9 +107,13 @@ export async function runToolCall(
 
     // The run may have been stopped while a hook was pending: an abort listener added now would never fire.
     if (signal.aborted) return fail('Tool call interrupted: the run was stopped before the tool started.');
-    const controller = new AbortController();
-    const abort = () => controller.abort(signal.reason);
-    signal.addEventListener('abort', abort, { once: true });
+    const limit = input.timeoutMs;
+    // A call with a time limit has a signal of its own (aborted when the limit passes); without one the
+    // step's signal is the call's: an AbortController per call costs more than the call itself with a fast tool.
+    const controller = limit === undefined ? undefined : new AbortController();
+    const abort = () => controller?.abort(signal.reason);
+    if (controller) signal.addEventListener('abort', abort, { once: true });
+    const callSignal = controller?.signal ?? signal;
     let timer: ReturnType<typeof setTimeout> | undefined;
     try {
       const callScope: ToolScope = {
@@ -123,7 +127,7 @@ export async function runToolCall(
         const parts = executeTool({
           tool: found as Tool & { execute: NonNullable<Tool['execute']> },
           input: toolInput,
-          options: { toolCallId: call.toolCallId, messages: input.messages, abortSignal: controller.signal, context: {} as never },
+          options: { toolCallId: call.toolCallId, messages: input.messages, abortSignal: callSignal, context: {} as never },
         });
         for await (const part of parts) {
           if (part.type === 'final') output = part.output;
@@ -132,7 +136,6 @@ export async function runToolCall(
         return output;
       });
       const run = runtime.runToolCall ? runtime.runToolCall({ ...scope, toolCallId: call.toolCallId, toolName: call.toolName }, execute) : execute();
-      const limit = input.timeoutMs;
       const output =
         limit === undefined
           ? await run
@@ -145,13 +148,13 @@ export async function runToolCall(
       return { output, isError: false };
     } catch (error) {
       if (error instanceof ToolTimeoutError) {
-        controller.abort(new Error('tool timeout'));
+        controller?.abort(new Error('tool timeout'));
         return fail(`Tool "${call.toolName}" timed out after ${input.timeoutMs} ms.`);
       }
       return fail(errorMessage(error));
     } finally {
       if (timer !== undefined) clearTimeout(timer);
-      signal.removeEventListener('abort', abort);
+      if (controller) signal.removeEventListener('abort', abort);
     }
   }
 
