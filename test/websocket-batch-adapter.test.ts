@@ -1,4 +1,5 @@
-import type { AddressInfo } from 'node:net';
+import { createHash } from 'node:crypto';
+import { createServer, type AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { batchFrame } from '../src/inspect/inspection-frame.js';
@@ -98,5 +99,38 @@ describe('WebSocketBatchAdapter', () => {
     await server.until(() => server.frames.length === 2);
     expect(server.frames[1]).toBe(batchFrame(texts(2, 10)));
     expect(server.connections).toHaveLength(3);
+  });
+
+  it('sends frames to a loopback address with an all-zero masking key: no proxy stands between it and a relay on this machine', async () => {
+    // A bare TCP server that answers the WebSocket handshake and reads the first frame's header as it is on the wire.
+    const header = new Promise<Buffer>((resolve) => {
+      const server = createServer((socket) => {
+        let received = Buffer.alloc(0);
+        let upgraded = false;
+        socket.on('data', (chunk: Buffer) => {
+          received = Buffer.concat([received, chunk]);
+          if (!upgraded) {
+            const end = received.indexOf('\r\n\r\n');
+            if (end < 0) return;
+            const key = /sec-websocket-key: (.+)\r\n/i.exec(received.subarray(0, end).toString())![1]!;
+            const accept = createHash('sha1').update(`${key}258EAFA5-E914-47DA-95CA-C5AB0DC85B11`).digest('base64');
+            socket.write(`HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: ${accept}\r\n\r\n`);
+            received = received.subarray(end + 4);
+            upgraded = true;
+          }
+          if (received.length >= 6) resolve(received.subarray(0, 6));
+        });
+      });
+      server.listen(0, '127.0.0.1', () => {
+        const adapter = new WebSocketBatchAdapter({ url: `ws://127.0.0.1:${(server.address() as AddressInfo).port}` });
+        cleanup.push(() => adapter.stop(), () => new Promise((closed) => server.close(closed)));
+        adapter.sendBatch(texts(1));
+        adapter.start();
+      });
+      server.on('connection', (socket) => cleanup.push(() => socket.destroy()));
+    });
+    const bytes = await header;
+    expect(bytes[1]! & 0x80).toBe(0x80); // a client frame is marked masked, as RFC 6455 requires
+    expect([...bytes.subarray(2, 6)]).toEqual([0, 0, 0, 0]); // with a key that leaves the payload as it is
   });
 });

@@ -3,6 +3,7 @@ import { createProviderRegistry, type LanguageModel } from 'ai';
 import { jsonErrorAwareFetch } from '../interop/json-error-fetch.js';
 import { loadProviderPackage, type ProviderPackageName } from './load-provider-package.js';
 import { UsageError } from './usage-error.js';
+import { isLoopbackUrl } from '../net/is-loopback.js';
 
 /** The providers `--model` names, each through its official AI SDK package. */
 export type ModelProvider = 'openai' | 'anthropic' | 'google' | 'openai-compatible';
@@ -160,9 +161,7 @@ export function sendsInTheClear(url: string): boolean {
   } catch {
     return false;
   }
-  if (parsed.protocol !== 'http:') return false;
-  const host = parsed.hostname.replace(/^\[|\]$/g, '');
-  return !(host === 'localhost' || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host));
+  return parsed.protocol === 'http:' && !isLoopbackUrl(url);
 }
 
 /** The OpenAI-style providers always set `Authorization: Bearer <key>`; without a key, send no such header at all. */

@@ -7,6 +7,14 @@ import type { StatelyInspectionEvent } from '@statelyai/inspect';
 import { WebSocket } from 'ws';
 import type { InspectionAdapter } from './inspection-batch.js';
 import { batchFrame, eventText, readsBatchFrames } from './inspection-frame.js';
+import { isLoopbackUrl } from '../net/is-loopback.js';
+
+/**
+ * A client masks every frame (RFC 6455) so that bytes it does not choose cannot pose as a request to a
+ * proxy between it and the server. To this machine's loopback address there is no such proxy: the mask
+ * is all zeros, which `ws` on both ends takes as "no masking", sparing an XOR over every byte twice.
+ */
+const unmaskedOnLoopback = { generateMask: (mask: Buffer) => mask.fill(0) };
 
 /** Options of {@link WebSocketBatchAdapter}. */
 export interface WebSocketBatchAdapterOptions {
@@ -19,7 +27,9 @@ export interface WebSocketBatchAdapterOptions {
 }
 
 /**
- * An inspection adapter over one WebSocket. While the socket is not open the
+ * An inspection adapter over one WebSocket. Frames to a loopback address
+ * (`127.0.0.1`, `localhost`, `::1`: a relay on this machine) are not masked.
+ * While the socket is not open the
  * newest events wait (see `maxDeferredEvents`) and go out once it opens; a
  * connection that fails or is lost is tried again until `stop()`, on a timer
  * that never keeps the process alive.
@@ -37,11 +47,13 @@ export class WebSocketBatchAdapter implements InspectionAdapter {
   private running = false;
   private retry: NodeJS.Timeout | undefined;
   private readonly batches: boolean;
+  private readonly loopback: boolean;
   private readonly maxDeferredEvents: number;
   private readonly reconnectDelayMs: number;
 
   constructor(private readonly options: WebSocketBatchAdapterOptions) {
     this.batches = readsBatchFrames(options.url);
+    this.loopback = isLoopbackUrl(options.url);
     this.maxDeferredEvents = options.maxDeferredEvents ?? 200;
     this.reconnectDelayMs = options.reconnectDelayMs ?? 5_000;
   }
@@ -87,7 +99,7 @@ export class WebSocketBatchAdapter implements InspectionAdapter {
   }
 
   private connect(): void {
-    const socket = new WebSocket(this.options.url);
+    const socket = new WebSocket(this.options.url, this.loopback ? unmaskedOnLoopback : {});
     this.socket = socket;
     socket.on('open', () => {
       const waiting = this.deferred;
