@@ -1,18 +1,18 @@
 /**
  * Inspector overhead: a 50-step tool loop (deltas never reach the inspector:
  * state changes do) with the WebSocket inspector attached, through the
- * 127.0.0.1 relay, with a viewer that reads everything as the relay's page
- * does, against the same run without it. Both the wall time and the process CPU are counted until the
- * receiver has the run's end, so serialising snapshots after `run()` returned
- * is not hidden.
+ * 127.0.0.1 relay (in this process, as the CLI's `--inspect` runs it), with a
+ * viewer that reads everything as the relay's page does, in a process of its
+ * own as the browser is, against the same run without it. Both the wall time
+ * and this process's CPU are counted until the viewer has the run's end, so
+ * serialising snapshots after `run()` returned is not hidden.
  */
-import type { StatelyInspectionEvent } from '@statelyai/inspect';
-import { WebSocket } from 'ws';
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
 import { createAgent } from '../src/agent.js';
 import { createWebSocketInspector } from '../src/inspect/inspectors.js';
 import { startInspectorRelay, type InspectorRelay } from '../src/inspect/inspector-relay.js';
-import { frameEventTexts } from '../src/inspect/inspection-frame.js';
-import { stateName } from '../src/machines/state-name.js';
 import { check, echoTool, median, ratio, toolLoopModel, type Row } from './support.js';
 
 const TOOL_STEPS = 50;
@@ -50,45 +50,54 @@ async function inspectedRun(): Promise<InspectedRun> {
     const result = await agent.run('go');
     check(result.outcome === 'completed', 'the inspected run must complete');
     // Finished only once the viewer has the final idle snapshot of the root.
-    const timeout = setTimeout(() => viewer.failed(new Error('the viewer never got the end of the run')), 60_000);
-    await viewer.ended;
-    clearTimeout(timeout);
-    return { wall: performance.now() - started, cpu: cpuMs(cpu), events: viewer.events, frames: viewer.frames };
+    const { events, frames } = await viewer.ended;
+    return { wall: performance.now() - started, cpu: cpuMs(cpu), events, frames };
   } finally {
     inspector.stop();
-    viewer.socket.close();
+    viewer.child.kill();
     await relay.close();
   }
 }
 
 /**
- * What the relay's page does in the browser, here in this process: it connects from the relay's
- * origin, says it is there, and reads every frame (batch frames whole), parsing each event.
- * `ended` resolves when the root's final `idle` snapshot arrives.
+ * The relay's page, in its own process (bench/inspector-viewer.ts) as the browser is: its parsing is
+ * not the agent process's CPU. `ended` resolves when it reports the root's final `idle` snapshot.
  */
 async function openViewer(relay: InspectorRelay) {
-  const socket = new WebSocket(relay.webSocketUrl, { headers: { origin: new URL(relay.pageUrl).origin } });
-  let end!: () => void;
-  let failed!: (error: Error) => void;
-  const viewer = { socket, events: 0, frames: 0, ended: new Promise<void>((resolve, reject) => ((end = resolve), (failed = reject))), failed: (error: Error) => failed(error) };
-  socket.on('message', (data: Buffer) => {
-    viewer.frames++;
-    for (const text of frameEventTexts(data.toString())) {
-      const event = JSON.parse(text) as StatelyInspectionEvent;
-      viewer.events++;
-      if (event.type === '@xstate.snapshot' && event.rootId === event.sessionId && event.event.type !== 'xstate.init' && stateName((event.snapshot as unknown as { value: unknown }).value) === 'idle') end();
-    }
+  const script = fileURLToPath(new URL('./inspector-viewer.ts', import.meta.url));
+  const child = spawn(process.execPath, ['--import', import.meta.resolve('tsx'), script, relay.webSocketUrl, new URL(relay.pageUrl).origin], {
+    stdio: ['ignore', 'pipe', 'inherit'],
   });
-  socket.on('open', () => socket.send(JSON.stringify({ type: '@loopchart.page', state: 'connected' })));
+  const lines = createInterface({ input: child.stdout });
+  const line = (prefix: string) =>
+    new Promise<string>((resolve, reject) => {
+      const timeout = setTimeout(() => reject(new Error(`the viewer never said "${prefix}"`)), 60_000);
+      const onLine = (text: string) => {
+        if (!text.startsWith(prefix)) return;
+        clearTimeout(timeout);
+        lines.off('line', onLine);
+        resolve(text);
+      };
+      lines.on('line', onLine);
+      child.once('exit', (code) => reject(new Error(`the viewer exited (${code}) before it said "${prefix}"`)));
+    });
+  await line('connected');
   await relay.viewerConnected();
-  return viewer;
+  const ended = line('ended').then((text) => {
+    const [, events, frames] = text.split(' ');
+    return { events: Number(events), frames: Number(frames) };
+  });
+  ended.catch(() => undefined);
+  return { child, ended };
 }
 
 export async function inspectorBench(): Promise<Row[]> {
+  // Both paths once before measuring, so that neither pays for its first compilation in the figures.
   await plainRun();
+  await inspectedRun();
   const plain: Array<{ wall: number; cpu: number }> = [];
   const inspected: InspectedRun[] = [];
-  for (let round = 0; round < 9; round++) {
+  for (let round = 0; round < 15; round++) {
     plain.push(await plainRun());
     inspected.push(await inspectedRun());
   }
@@ -101,7 +110,7 @@ export async function inspectorBench(): Promise<Row[]> {
   return [
     { figure: `loopchart, ${TOOL_STEPS}-step tool loop, no inspector`, value: `${wall(plain).toFixed(1)} ms wall, ${cpu(plain).toFixed(1)} ms CPU` },
     {
-      figure: `same run, WebSocket inspector attached (until the viewer has the end; ${events} events in ${frames} frame${frames === 1 ? '' : 's'})`,
+      figure: `same run, WebSocket inspector and relay attached (until the viewer, another process, has the end; ${events} events in ${frames} frame${frames === 1 ? '' : 's'})`,
       value: `${wall(inspected).toFixed(1)} ms wall, ${cpu(inspected).toFixed(1)} ms CPU`,
       ratio: `${ratio(cpuOverhead)} the CPU without (${ratio(wallOverhead)} wall)`,
       target: '<= 1.5x',
