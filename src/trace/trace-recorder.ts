@@ -7,6 +7,17 @@ import { TRACE_VERSION, type RunTrace, type TraceStep } from './run-trace.js';
 
 const PREVIEW_CHARS = 2000;
 
+/** Each state node's dotted path, joined once per node (the machine definition is shared by every agent). */
+const statePaths = new WeakMap<object, string>();
+
+function pathOf(node: { path: string[] }): string {
+  let path = statePaths.get(node);
+  if (path === undefined) {
+    path = node.path.join('.');
+    statePaths.set(node, path);
+  }
+  return path;
+}
 
 function preview(output: unknown): string {
   const text = typeof output === 'string' ? output : (JSON.stringify(output) ?? String(output));
@@ -47,8 +58,8 @@ export class TraceRecorder {
         for (const target of transition.target ?? []) {
           const guard = transition.guard as { type?: unknown } | string | undefined;
           this.trace.transitions.push({
-            from: transition.source.path.join('.'),
-            to: target.path.join('.'),
+            from: pathOf(transition.source),
+            to: pathOf(target),
             event: transition.eventType === '' ? 'always' : String(transition.eventType),
             ...(guard ? { guard: typeof guard === 'string' ? guard : String(guard.type) } : {}),
             at,
