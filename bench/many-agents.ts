@@ -4,17 +4,23 @@
  * time and process CPU per agent-step, against ToolLoopAgent on the same
  * workload. CPU is `process.cpuUsage()` over the whole batch, so work left
  * running after the last run ended is not hidden (the next batch starts after
- * a pause).
+ * a pause). The 1,000-agent batch of loopchart also runs in two fresh
+ * processes (bench/many-agents-child.ts), one with V8's default young
+ * generation and one with `--max-semi-space-size=64`, to show what the
+ * garbage collector costs there.
  */
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { isStepCount, ToolLoopAgent } from 'ai';
 import { createAgent } from '../src/index.js';
 import { check, echoTool, median, ratio, toolLoopModel, type Row } from './support.js';
 
 const TOOL_STEPS = 4;
-const STEPS = TOOL_STEPS + 1;
+export const STEPS = TOOL_STEPS + 1;
 const tools = { echo: echoTool };
 
-async function loopchartBatch(count: number): Promise<void> {
+export async function loopchartBatch(count: number): Promise<void> {
   const results = await Promise.all(
     Array.from({ length: count }, () => createAgent({ model: toolLoopModel(TOOL_STEPS), tools, maxSteps: STEPS }).run('go')),
   );
@@ -34,7 +40,7 @@ async function toolLoopAgentBatch(count: number): Promise<void> {
 }
 
 /** Wall ms and CPU ms of one batch, after the process has settled. */
-async function measure(batch: () => Promise<void>): Promise<{ wall: number; cpu: number }> {
+export async function measure(batch: () => Promise<void>): Promise<{ wall: number; cpu: number }> {
   (globalThis as { gc?: () => void }).gc?.();
   await new Promise((resolve) => setTimeout(resolve, 50));
   const cpuBefore = process.cpuUsage();
@@ -43,6 +49,20 @@ async function measure(batch: () => Promise<void>): Promise<{ wall: number; cpu:
   const wall = performance.now() - started;
   const cpu = process.cpuUsage(cpuBefore);
   return { wall, cpu: (cpu.user + cpu.system) / 1000 };
+}
+
+const run = promisify(execFile);
+
+/** CPU ms of five 1,000-agent loopchart batches in a fresh process started with `flags`. */
+async function batchesInChild(flags: string[]): Promise<number[]> {
+  const child = fileURLToPath(new URL('./many-agents-child.ts', import.meta.url));
+  const { stdout } = await run(process.execPath, ['--expose-gc', ...flags, '--import', import.meta.resolve('tsx'), child], {
+    cwd: fileURLToPath(new URL('..', import.meta.url)),
+    maxBuffer: 1 << 20,
+  });
+  const cpu = JSON.parse(stdout.trim().split('\n').at(-1)!) as number[];
+  check(Array.isArray(cpu) && cpu.length === 5, `many-agents child reported ${stdout}`);
+  return cpu;
 }
 
 export async function manyAgentsBench(): Promise<Row[]> {
@@ -71,5 +91,13 @@ export async function manyAgentsBench(): Promise<Row[]> {
       ...(count === 1_000 ? { target: '<= 0.3 ms', ok: cpuPerStep <= 0.3 } : {}),
     });
   }
+  // Fresh processes, one after the other: both start from the same state, and differ only in the flag.
+  const perStep = (cpu: number[]) => median(cpu) / (1_000 * STEPS);
+  const standard = perStep(await batchesInChild([]));
+  const larger = perStep(await batchesInChild(['--max-semi-space-size=64']));
+  rows.push(
+    { figure: '  1,000 agents in a fresh process, V8\'s default young generation', value: `${standard.toFixed(3)} ms` },
+    { figure: '  1,000 agents in a fresh process, node --max-semi-space-size=64', value: `${larger.toFixed(3)} ms`, ratio: `${ratio(larger / standard)} the default` },
+  );
   return rows;
 }
