@@ -119,6 +119,19 @@ describe('inspection sanitising', () => {
     expect(sanitizeContext(deep, [], memo).a.b.c.d.config).toBe(config);
   });
 
+  it('copies only the objects a history was summarised in: the rest are passed on as they are, in key order', () => {
+    const run = { id: 'r', usage: { inputTokens: 3 } };
+    const config = { maxSteps: 5 };
+    const context = { config, messages: [{ role: 'user', content: 'hi' }], run };
+    const sanitized = sanitizeContext(context);
+    expect(sanitized).not.toBe(context);
+    expect(sanitized.config).toBe(config);
+    expect(sanitized.run).toBe(run);
+    expect(Object.keys(sanitized)).toEqual(['config', 'messages', 'run']);
+    const noHistory = { run, queues: { steering: [] } };
+    expect(sanitizeContext(noHistory)).toBe(noHistory);
+  });
+
   it('cuts cycles only: an object shared by two fields is written in both', () => {
     const shared = { tokens: 3 };
     const value: Record<string, unknown> = { usage: shared, stepUsage: shared, list: [shared, shared] };

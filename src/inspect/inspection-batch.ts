@@ -80,21 +80,35 @@ export function inspectionBatches(
   };
 }
 
-/** The Stately inspector's event for an XState inspection event, with histories summarised and no live references. */
+/**
+ * The Stately inspector's event for an XState inspection event, with histories summarised and no
+ * live actors or machine in it; the parts of a context that hold no history are the context's own
+ * (immutable) objects, not copies.
+ */
 export function toStatelyEvent(event: ShownInspectionEvent, secrets: readonly string[] = [], memo?: SanitizeMemo): StatelyInspectionEvent {
-  const base = { _version: PROTOCOL_VERSION, createdAt: Date.now().toString(), id: null as unknown as string, rootId: event.rootId, sessionId: event.actorRef.sessionId };
+  // Object literals, one shape per event type: spreading a shared base cost more than the rest of the conversion.
+  const createdAt = Date.now().toString();
+  const id = null as unknown as string;
+  const { rootId } = event;
+  const { sessionId } = event.actorRef;
   switch (event.type) {
-    case '@xstate.snapshot':
-      return { ...base, type: '@xstate.snapshot', event: sanitizeEvent(event.event, secrets, memo), snapshot: plainSnapshot(event.snapshot, secrets, memo) as never };
+    case '@xstate.snapshot': {
+      const snapshot = plainSnapshot(event.snapshot, secrets, memo) as never;
+      return { _version: PROTOCOL_VERSION, createdAt, id, rootId, sessionId, type: '@xstate.snapshot', event: sanitizeEvent(event.event, secrets, memo), snapshot };
+    }
     case '@xstate.event':
-      return { ...base, type: '@xstate.event', event: sanitizeEvent(event.event, secrets, memo), sourceId: event.sourceRef?.sessionId };
+      return { _version: PROTOCOL_VERSION, createdAt, id, rootId, sessionId, type: '@xstate.event', event: sanitizeEvent(event.event, secrets, memo), sourceId: event.sourceRef?.sessionId };
     case '@xstate.actor': {
       const actorRef = event.actorRef as AnyActorRef & { logic?: { config?: unknown }; _parent?: AnyActorRef };
       const config = actorRef.logic?.config;
       const machineId = typeof config === 'object' && config !== null ? (config as { id?: string }).id : undefined;
       const name = actorRef.id === actorRef.sessionId && machineId !== undefined ? machineId : actorRef.id;
       return {
-        ...base,
+        _version: PROTOCOL_VERSION,
+        createdAt,
+        id,
+        rootId,
+        sessionId,
         type: '@xstate.actor',
         name,
         definition: typeof config === 'object' && config !== null ? definitionOf(config) : JSON.stringify({ id: name }),
@@ -107,8 +121,10 @@ export function toStatelyEvent(event: ShownInspectionEvent, secrets: readonly st
 
 /** A snapshot as data: XState's own `toJSON` (no machine, no live actors), histories in context and input summarised. */
 function plainSnapshot(snapshot: unknown, secrets: readonly string[], memo: SanitizeMemo | undefined): unknown {
-  const data = (typeof (snapshot as { toJSON?: unknown }).toJSON === 'function' ? (snapshot as { toJSON(): unknown }).toJSON() : snapshot) as Record<string, unknown>;
-  const plain: Record<string, unknown> = { status: 'active', ...data };
+  const ownsCopy = typeof (snapshot as { toJSON?: unknown }).toJSON === 'function';
+  const data = (ownsCopy ? (snapshot as { toJSON(): unknown }).toJSON() : snapshot) as Record<string, unknown>;
+  // `toJSON` made a new object, which can take the summaries in place; an actor's own snapshot is copied first.
+  const plain: Record<string, unknown> = ownsCopy && 'status' in data ? data : { status: 'active', ...data };
   if (plain.context !== undefined && plain.context !== null && typeof plain.context === 'object') plain.context = sanitizeContext(plain.context, secrets, memo);
   if (plain.input !== undefined && plain.input !== null && typeof plain.input === 'object') plain.input = sanitizeContext(plain.input, secrets, memo);
   return plain;

@@ -46,18 +46,30 @@ export function sanitizeEvent(event: AnyEventObject, secrets: readonly string[] 
 /** Where a `messages` array's summary is remembered: it does not depend on depth. */
 const HISTORY = -1;
 
+/** The value with every `messages` array in it summarised: an object with none in it is returned as it is, not copied. */
 function summariseMessages(value: unknown, secrets: readonly string[], depth: number, memo: SanitizeMemo | undefined): unknown {
   if (depth > 4 || value === null || typeof value !== 'object' || Array.isArray(value)) return value;
   const known = memo?.get(value);
   if (known?.depth === depth) return known.result;
-  const out: Record<string, unknown> = {};
+  let out: Record<string, unknown> | undefined;
   for (const key in value) {
     if (!Object.hasOwn(value, key)) continue;
     const child = (value as Record<string, unknown>)[key];
-    out[key] = key === 'messages' ? summarisedHistory(child, secrets, memo) : summariseMessages(child, secrets, depth + 1, memo);
+    const summarised = key === 'messages' ? summarisedHistory(child, secrets, memo) : summariseMessages(child, secrets, depth + 1, memo);
+    if (summarised === child && out === undefined) continue;
+    // The first part that changed: the keys before it are copied as they are, the rest as they come.
+    if (out === undefined) {
+      out = {};
+      for (const earlier in value) {
+        if (earlier === key) break;
+        if (Object.hasOwn(value, earlier)) out[earlier] = (value as Record<string, unknown>)[earlier];
+      }
+    }
+    out[key] = summarised;
   }
-  memo?.set(value, { depth, result: out });
-  return out;
+  const result = out ?? value;
+  memo?.set(value, { depth, result });
+  return result;
 }
 
 function summarisedHistory(messages: unknown, secrets: readonly string[], memo: SanitizeMemo | undefined): unknown {
