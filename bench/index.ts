@@ -17,6 +17,7 @@ import { historyGrowthBench, persistenceBench } from './persistence.js';
 import { streamBench } from './stream.js';
 import { scaleOutBench } from './scale-out.js';
 import { telemetryBench } from './telemetry.js';
+import { xstateAloneBench } from './xstate-alone.js';
 import { printTable, type Row } from './support.js';
 
 const cpus = os.cpus();
@@ -27,6 +28,7 @@ console.log(
 const benches: Array<[string, () => Promise<Row[]>]> = [
   ['stream throughput', streamBench],
   ['loop overhead', loopBench],
+  ['xstate alone', xstateAloneBench],
   ['memory', memoryBench],
   ['parallel tools', parallelBench],
   ['many tool calls in one step', manyCallsBench],
