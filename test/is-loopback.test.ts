@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isLoopbackUrl } from '../src/net/is-loopback.js';
+import { isLoopbackHost, isLoopbackUrl } from '../src/net/is-loopback.js';
 
 describe('isLoopbackUrl', () => {
   it('knows this machine by its loopback names and addresses', () => {
@@ -10,5 +10,11 @@ describe('isLoopbackUrl', () => {
     for (const url of ['ws://example.com', 'http://10.0.0.1', 'ws://0.0.0.0:8080', 'http://127.0.0.1.example.com', 'http://localhost.example.com', 'not a url', '']) {
       expect(isLoopbackUrl(url), url).toBe(false);
     }
+  });
+
+  it('reads a hostname as URL.hostname gives it, IPv6 in brackets', () => {
+    expect(isLoopbackHost('[::1]')).toBe(true);
+    expect(isLoopbackHost('127.0.0.1')).toBe(true);
+    expect(isLoopbackHost('[::2]')).toBe(false);
   });
 });

@@ -3,7 +3,7 @@ import { createProviderRegistry, type LanguageModel } from 'ai';
 import { jsonErrorAwareFetch } from '../interop/json-error-fetch.js';
 import { loadProviderPackage, type ProviderPackageName } from './load-provider-package.js';
 import { UsageError } from './usage-error.js';
-import { isLoopbackUrl } from '../net/is-loopback.js';
+import { isLoopbackHost } from '../net/is-loopback.js';
 
 /** The providers `--model` names, each through its official AI SDK package. */
 export type ModelProvider = 'openai' | 'anthropic' | 'google' | 'openai-compatible';
@@ -155,13 +155,9 @@ async function createProvider(spec: ModelSpec, connection: ProviderConnection): 
 
 /** A plain-http URL whose host is not this machine (loopback stays allowed: local servers). */
 export function sendsInTheClear(url: string): boolean {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    return false;
-  }
-  return parsed.protocol === 'http:' && !isLoopbackUrl(url);
+  if (!URL.canParse(url)) return false;
+  const parsed = new URL(url);
+  return parsed.protocol === 'http:' && !isLoopbackHost(parsed.hostname);
 }
 
 /** The OpenAI-style providers always set `Authorization: Bearer <key>`; without a key, send no such header at all. */
