@@ -71,15 +71,19 @@ async function openViewer(relay: InspectorRelay) {
   const lines = createInterface({ input: child.stdout });
   const line = (prefix: string) =>
     new Promise<string>((resolve, reject) => {
-      const timeout = setTimeout(() => reject(new Error(`the viewer never said "${prefix}"`)), 60_000);
-      const onLine = (text: string) => {
-        if (!text.startsWith(prefix)) return;
+      const settle = (outcome: () => void) => {
         clearTimeout(timeout);
         lines.off('line', onLine);
-        resolve(text);
+        child.off('exit', onExit);
+        outcome();
       };
+      const timeout = setTimeout(() => settle(() => reject(new Error(`the viewer never said "${prefix}"`))), 60_000);
+      const onLine = (text: string) => {
+        if (text.startsWith(prefix)) settle(() => resolve(text));
+      };
+      const onExit = (code: number | null) => settle(() => reject(new Error(`the viewer exited (${code}) before it said "${prefix}"`)));
       lines.on('line', onLine);
-      child.once('exit', (code) => reject(new Error(`the viewer exited (${code}) before it said "${prefix}"`)));
+      child.once('exit', onExit);
     });
   await line('connected');
   await relay.viewerConnected();
