@@ -9,15 +9,13 @@
  * generation and one with `--max-semi-space-size=64`, to show what the
  * garbage collector costs there.
  */
-import { execFile } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { isStepCount, ToolLoopAgent } from 'ai';
 import { createAgent } from '../src/index.js';
+import { childReport } from './child-report.js';
 import { check, echoTool, median, ratio, toolLoopModel, type Row } from './support.js';
 
 const TOOL_STEPS = 4;
-export const STEPS = TOOL_STEPS + 1;
+const STEPS = TOOL_STEPS + 1;
 const tools = { echo: echoTool };
 
 export async function loopchartBatch(count: number): Promise<void> {
@@ -51,17 +49,10 @@ export async function measure(batch: () => Promise<void>): Promise<{ wall: numbe
   return { wall, cpu: (cpu.user + cpu.system) / 1000 };
 }
 
-const run = promisify(execFile);
-
 /** CPU ms of five 1,000-agent loopchart batches in a fresh process started with `flags`. */
 async function batchesInChild(flags: string[]): Promise<number[]> {
-  const child = fileURLToPath(new URL('./many-agents-child.ts', import.meta.url));
-  const { stdout } = await run(process.execPath, ['--expose-gc', ...flags, '--import', import.meta.resolve('tsx'), child], {
-    cwd: fileURLToPath(new URL('..', import.meta.url)),
-    maxBuffer: 1 << 20,
-  });
-  const cpu = JSON.parse(stdout.trim().split('\n').at(-1)!) as number[];
-  check(Array.isArray(cpu) && cpu.length === 5, `many-agents child reported ${stdout}`);
+  const cpu = await childReport<number[]>('many-agents-child.ts', flags);
+  check(Array.isArray(cpu) && cpu.length === 5, `many-agents child reported ${JSON.stringify(cpu)}`);
   return cpu;
 }
 

@@ -3,22 +3,13 @@
  * measurement runs in a fresh `node --expose-gc` process (bench/memory-child.ts),
  * so it needs no flag on the parent and sees no other benchmark's garbage.
  */
-import { execFile } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
+import { childReport } from './child-report.js';
 import type { MemoryReport } from './memory-child.js';
 import { check, type Row } from './support.js';
 
-const run = promisify(execFile);
-
 export async function memoryBench(): Promise<Row[]> {
-  const child = fileURLToPath(new URL('./memory-child.ts', import.meta.url));
-  const { stdout } = await run(process.execPath, ['--expose-gc', '--import', import.meta.resolve('tsx'), child], {
-    cwd: fileURLToPath(new URL('..', import.meta.url)),
-    maxBuffer: 1 << 20,
-  });
-  const report = JSON.parse(stdout.trim().split('\n').at(-1)!) as MemoryReport;
-  check(report.historyBytesPerAgent > 0 && report.agentBytesPerAgent > 0, `memory figures make no sense: ${stdout}`);
+  const report = await childReport<MemoryReport>('memory-child.ts');
+  check(report.historyBytesPerAgent > 0 && report.agentBytesPerAgent > 0, `memory figures make no sense: ${JSON.stringify(report)}`);
   const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
   return [
     {
