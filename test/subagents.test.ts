@@ -1,4 +1,6 @@
+import { tool } from 'ai';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { agentTool, createAgent, type AgentEvent, type AgentOptions } from '../src/index.js';
 import { expectValidHistory, toolOutputs } from './support/history.js';
 import { mockModel } from './support/mock-model.js';
@@ -106,6 +108,25 @@ describe('sub-agents', () => {
     expect(parents).toEqual(['tools']);
     expect(children).toHaveLength(1);
     await expect.poll(() => children.map((actor) => actor.getSnapshot().status), { timeout: 10_000 }).toEqual(children.map(() => 'stopped'));
+  });
+
+  it('a tool that calls a sub-agent tool with a copy of its options keeps the call’s scope: the child’s events reach the caller', async () => {
+    const inner = agentTool({ model: mockModel([{ text: ['inner answer'] }]) }, { description: 'answers' });
+    const wrapper = tool({
+      description: 'asks the inner agent',
+      inputSchema: z.object({ task: z.string() }),
+      execute: (input, options) => inner.execute!(input, { ...options }),
+    });
+    const parent = createAgent({
+      model: mockModel([{ toolCalls: [{ id: 'wrapped', name: 'wrapper', input: { task: 'hi' } }] }, { text: ['ok'] }]),
+      tools: { wrapper },
+    });
+    const events = recordEvents(parent);
+    const result = await parent.run('go');
+    expect(toolOutputs(result.messages)['wrapped']).toEqual({ type: 'json', value: { outcome: 'completed', text: 'inner answer' } });
+    const fromChild = subagentEvents(events);
+    expect(fromChild.map((event) => event.event.type)).toEqual(expect.arrayContaining(['run-start', 'text-delta', 'run-end']));
+    expect(fromChild.every((event) => event.path.join('/') === 'wrapped' && event.toolName === 'wrapper')).toBe(true);
   });
 });
 

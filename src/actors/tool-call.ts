@@ -8,7 +8,7 @@ import { truncateToolOutput } from '../resilience/truncate-output.js';
 import type { TruncationLimits } from '../tools/truncate.js';
 import type { AgentRuntime } from '../runtime.js';
 import { asSubagentEvent } from '../subagents/subagent-event.js';
-import { toolScope, type ToolScope } from '../subagents/tool-scope.js';
+import { withToolScope, type ToolScope } from '../subagents/tool-scope.js';
 import type { StepToolCall } from './step.js';
 import { toolModelOutput } from './ai-internals.js';
 
@@ -122,19 +122,19 @@ export async function runToolCall(
         toolCallId: call.toolCallId,
         report: (event) => runtime.emit(asSubagentEvent(event, { ...scope, toolCallId: call.toolCallId, toolName: call.toolName })),
       };
-      const execute = () => toolScope.run(callScope, async () => {
+      const execute = async () => {
         let output: unknown;
         const parts = executeTool({
           tool: found as Tool & { execute: NonNullable<Tool['execute']> },
           input: toolInput,
-          options: { toolCallId: call.toolCallId, messages: input.messages, abortSignal: callSignal, context: {} as never },
+          options: withToolScope({ toolCallId: call.toolCallId, messages: input.messages, abortSignal: callSignal, context: {} as never }, callScope),
         });
         for await (const part of parts) {
           if (part.type === 'final') output = part.output;
           else runtime.emit({ type: 'tool-update', ...scope, toolCallId: call.toolCallId, toolName: call.toolName, output: part.output });
         }
         return output;
-      });
+      };
       const run = runtime.runToolCall ? runtime.runToolCall({ ...scope, toolCallId: call.toolCallId, toolName: call.toolName }, execute) : execute();
       const output =
         limit === undefined

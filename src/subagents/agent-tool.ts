@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { createChildAgent, type Agent } from '../agent.js';
 import type { AgentOptions } from '../options.js';
 import type { Outcome, RunError } from '../result.js';
-import { toolScope } from './tool-scope.js';
+import { toolScopeOf } from './tool-scope.js';
 
 /** What the calling model gets back from a sub-agent. */
 export interface SubagentOutput {
@@ -56,8 +56,9 @@ export function agentTool(child: AgentOptions | Agent, options: AgentToolOptions
   return tool({
     description: options.description,
     inputSchema: z.object({ task: z.string().min(1).describe('The task for the sub-agent, with everything it needs to know.') }),
-    execute: async ({ task }, { abortSignal }) => {
-      const scope = toolScope.getStore();
+    execute: async ({ task }, executionOptions) => {
+      const { abortSignal } = executionOptions;
+      const scope = toolScopeOf(executionOptions);
       const depth = (scope?.depth ?? 0) + 1;
       if (depth > maxDepth) throw new Error(`Sub-agent not started: sub-agents may nest ${maxDepth} deep (maxDepth) and this one would be at depth ${depth}.`);
       const runOnce = async (agent: Agent, owned: boolean): Promise<SubagentOutput> => {

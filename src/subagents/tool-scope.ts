@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type { AnyActorRef } from 'xstate';
 import type { AgentEvent } from '../events.js';
 
@@ -13,5 +12,21 @@ export interface ToolScope {
   report(event: AgentEvent): void;
 }
 
-/** Set by the tool runner around `execute`, read by `agentTool`. */
-export const toolScope = new AsyncLocalStorage<ToolScope>();
+/**
+ * The key under which the tool runner puts a call's scope on the options `execute` gets.
+ * It travels with the options object (a spread copy keeps it), not in an AsyncLocalStorage:
+ * on Node 20 a first `AsyncLocalStorage.run` turns on a hook for every promise of the process.
+ */
+const TOOL_SCOPE = Symbol.for('loopchart.toolScope');
+
+type ScopedOptions = { [TOOL_SCOPE]?: ToolScope };
+
+/** The execution options of a tool call, carrying its scope. */
+export function withToolScope<T extends object>(options: T, scope: ToolScope): T {
+  return Object.assign(options, { [TOOL_SCOPE]: scope });
+}
+
+/** The scope the tool runner gave a call, if these options came from it (read by `agentTool`). */
+export function toolScopeOf(options: object | undefined): ToolScope | undefined {
+  return (options as ScopedOptions | undefined)?.[TOOL_SCOPE];
+}
