@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { StepAccumulator } from '../src/actors/step-accumulator.js';
 import { classifyError } from '../src/errors/classify-error.js';
 import { APICallError } from '@ai-sdk/provider';
-import { errorAnswer, toolMessage, unansweredToolCalls } from '../src/machines/history.js';
+import { appendMessages, errorAnswer, extendsHistory, toolMessage, unansweredToolCalls } from '../src/machines/history.js';
 
 describe('unansweredToolCalls', () => {
   const history: ModelMessage[] = [
@@ -25,6 +25,33 @@ describe('unansweredToolCalls', () => {
 
   it('only looks from the given index on', () => {
     expect(unansweredToolCalls(history, 3).map((call) => call.toolCallId)).toEqual(['c']);
+  });
+});
+
+describe('extendsHistory', () => {
+  const user = (text: string): ModelMessage => ({ role: 'user', content: text });
+
+  it('holds for a history and what appendMessages made from it, however many appends later', () => {
+    const root = [user('a')];
+    const second = appendMessages(root, user('b'));
+    const third = appendMessages(second, user('c'), user('d'));
+    expect([extendsHistory(third, root), extendsHistory(third, second), extendsHistory(second, second)]).toEqual([true, true, true]);
+    expect([extendsHistory(root, third), extendsHistory(second, third)]).toEqual([false, false]);
+  });
+
+  it('tells a branch from a continuation: two histories appended to the same one do not extend each other', () => {
+    const root = [user('a')];
+    const left = appendMessages(root, user('left'));
+    const right = appendMessages(root, user('right'));
+    const leftMore = appendMessages(left, user('more'));
+    expect([extendsHistory(right, left), extendsHistory(leftMore, right), extendsHistory(right, root), extendsHistory(leftMore, left)]).toEqual([false, false, true, true]);
+  });
+
+  it('compares message by message histories appendMessages did not make', () => {
+    const shared = user('a');
+    expect(extendsHistory([shared, user('b')], [shared])).toBe(true);
+    expect(extendsHistory([user('a'), user('b')], [shared])).toBe(false);
+    expect(extendsHistory([shared], [shared, user('b')])).toBe(false);
   });
 });
 

@@ -1,5 +1,6 @@
 import type { LanguageModelV4Prompt } from '@ai-sdk/provider';
 import type { Instructions, ModelMessage } from 'ai';
+import { extendsHistory } from '../machines/history.js';
 import { aiInternals } from './ai-internals.js';
 
 type ConvertOptions = Omit<Parameters<typeof aiInternals.convertToLanguageModelPrompt>[0], 'prompt'>;
@@ -10,10 +11,20 @@ interface ConvertedHistory {
   count: number;
   provider: string | undefined;
   supportedUrls: ConvertOptions['supportedUrls'];
+  /**
+   * The converted messages; the first `length` are this history's (the AI SDK merges consecutive tool
+   * messages, so there may be fewer than `count`). Never handed out: the next conversion of a longer
+   * history appends to it, and each caller gets a copy.
+   */
   converted: LanguageModelV4Prompt;
+  length: number;
 }
 
-/** The last conversion of each history, by its last message: the next call's history usually begins with it. */
+/**
+ * The newest conversion of each growing history, by its last message: the next call's history usually
+ * begins with it. An entry is dropped once a longer history has taken its place, so a session keeps one
+ * entry, not one per call (each of which held a copy of the whole history).
+ */
 const conversions = new WeakMap<ModelMessage, ConvertedHistory>();
 
 /** How far back from the end of a history its previous conversion is looked for (a step adds a few messages). */
@@ -23,7 +34,8 @@ const LOOK_BACK = 16;
  * The AI SDK's `standardizePrompt` and `convertToLanguageModelPrompt`, checking and converting only
  * what was added since the last call. A history only grows between calls, so the converted messages
  * of its unchanged beginning are reused and only the new messages are checked (no system message,
- * not empty) and converted: a call's cost no longer grows with the session.
+ * not empty) and converted: a call's cost no longer grows with the session, but for the one copy of
+ * the converted messages the provider gets.
  * The beginning counts as unchanged only when every message is the same object as before (a
  * compaction or a `transformContext` makes new ones, and the whole history is converted again),
  * and never when a tool message would have to merge with one converted earlier.
@@ -40,16 +52,28 @@ export async function convertPromptIncrementally(
     internals.convertToLanguageModelPrompt({ ...options, prompt: await internals.standardizePrompt({ instructions: withInstructions, messages: part }) });
   const earlier = reusableConversion(messages, options);
   let converted: LanguageModelV4Prompt;
-  if (earlier === undefined) converted = await convert(messages.slice(), undefined);
-  else if (earlier.count === messages.length) converted = earlier.converted;
-  else converted = earlier.converted.concat(await convert(messages.slice(earlier.count), undefined));
+  let length: number;
+  if (earlier === undefined) {
+    converted = await convert(messages.slice(), undefined);
+    length = converted.length;
+  } else if (earlier.count === messages.length) {
+    ({ converted, length } = earlier);
+  } else {
+    const added = await convert(messages.slice(earlier.count), undefined);
+    // Another history went on from the same beginning: this one gets an array of its own.
+    converted = earlier.converted.length === earlier.length ? earlier.converted : earlier.converted.slice(0, earlier.length);
+    for (const message of added) converted.push(message);
+    length = converted.length;
+  }
   const last = messages.at(-1);
   if (last !== undefined) {
-    conversions.set(last, { source: messages, count: messages.length, provider: options.provider, supportedUrls: options.supportedUrls, converted });
+    if (earlier !== undefined && earlier.count < messages.length) conversions.delete(messages[earlier.count - 1]!);
+    conversions.set(last, { source: messages, count: messages.length, provider: options.provider, supportedUrls: options.supportedUrls, converted, length });
   }
-  if (instructions === undefined) return converted.slice();
+  if (instructions === undefined) return converted.slice(0, length);
+  const own = converted.length === length ? converted : converted.slice(0, length);
   const system = await internals.convertToLanguageModelPrompt({ ...options, prompt: { instructions, messages: [] } });
-  return system.concat(converted);
+  return system.concat(own);
 }
 
 function reusableConversion(messages: readonly ModelMessage[], options: ConvertOptions): ConvertedHistory | undefined {
@@ -57,15 +81,10 @@ function reusableConversion(messages: readonly ModelMessage[], options: ConvertO
     const earlier = conversions.get(messages[index]!);
     if (earlier === undefined) continue;
     if (earlier.count !== index + 1 || earlier.provider !== options.provider || earlier.supportedUrls !== options.supportedUrls) return undefined;
-    if (!sameMessages(earlier.source, messages, earlier.count)) return undefined;
+    if (!extendsHistory(messages, earlier.source)) return undefined;
     // The AI SDK merges consecutive tool messages into one: that merge cannot span two conversions.
-    if (earlier.converted.at(-1)?.role === 'tool' && messages[earlier.count]?.role === 'tool') return undefined;
+    if (earlier.converted[earlier.length - 1]?.role === 'tool' && messages[earlier.count]?.role === 'tool') return undefined;
     return earlier;
   }
   return undefined;
-}
-
-function sameMessages(a: readonly ModelMessage[], b: readonly ModelMessage[], count: number): boolean {
-  for (let index = 0; index < count; index++) if (a[index] !== b[index]) return false;
-  return true;
 }

@@ -7,13 +7,46 @@ export interface ToolAnswer {
   output: ToolResultPart['output'];
 }
 
+/** A chain of histories each made by appending to the one before; `tip` is the newest. */
+interface Lineage {
+  tip: readonly ModelMessage[];
+}
+
+/** The lineage of each history `appendMessages` made or appended to. Holds no history but a lineage's newest. */
+const lineages = new WeakMap<readonly ModelMessage[], Lineage>();
+
 /**
  * A new history: `messages` followed by `added`. The context stays immutable, so every append copies
  * the array; `concat` copies it several times faster than spreading it, which at 10,000 messages is
  * most of what a step's appends cost.
+ *
+ * The new history joins the lineage of `messages` when `messages` is that lineage's newest (it starts
+ * a lineage of its own when it branches off an older one), so {@link extendsHistory} can tell that a
+ * history begins with another without comparing them message by message.
  */
 export function appendMessages(messages: readonly ModelMessage[], ...added: readonly ModelMessage[]): ModelMessage[] {
-  return messages.concat(added);
+  const next = messages.concat(added);
+  let lineage = lineages.get(messages);
+  if (lineage === undefined) {
+    lineage = { tip: messages };
+    lineages.set(messages, lineage);
+  }
+  if (lineage.tip === messages) lineage.tip = next;
+  else lineage = { tip: next };
+  lineages.set(next, lineage);
+  return next;
+}
+
+/**
+ * Whether `history` begins with every message of `earlier` (the same objects, in order). O(1) when
+ * both are of one lineage of `appendMessages`; otherwise it compares them message by message.
+ */
+export function extendsHistory(history: readonly ModelMessage[], earlier: readonly ModelMessage[]): boolean {
+  if (earlier.length > history.length) return false;
+  const lineage = lineages.get(history);
+  if (lineage !== undefined && lineage === lineages.get(earlier)) return true;
+  for (let index = 0; index < earlier.length; index++) if (earlier[index] !== history[index]) return false;
+  return true;
 }
 
 export function errorAnswer(call: { toolCallId: string; toolName: string }, message: string): ToolAnswer {
