@@ -1,8 +1,10 @@
 import { APICallError } from '@ai-sdk/provider';
 import { tool, type ModelMessage } from 'ai';
+import * as internal from 'ai/internal';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { convertPromptIncrementally } from '../src/actors/incremental-prompt.js';
 import { findCutPoint } from '../src/context/cut-point.js';
 import { applyPruning, PRUNED_TOOL_OUTPUT, selectPrunableToolResults } from '../src/context/prune-tool-outputs.js';
 import { SUMMARY_HEADER, summaryPrompt, summaryText, transcript } from '../src/context/summary.js';
@@ -261,6 +263,27 @@ describe('pure context helpers', () => {
     const view = applyPruning(messages, ['a']);
     expect(JSON.stringify(view)).toContain(PRUNED_TOOL_OUTPUT);
     expect(messages[1]).toEqual(toolTurn('a', 4_000)[1]);
+  });
+
+  it('a pruned history gives the same view objects from call to call, so the prompt is converted only where it grew', async () => {
+    const messages = [...toolTurn('a', 4_000), ...toolTurn('b', 400)];
+    const pruned = ['a'];
+    const first = applyPruning(messages, pruned);
+    const longer = [...messages, ...toolTurn('c', 400)];
+    const second = applyPruning(longer, pruned);
+    expect(second.slice(0, first.length).every((message, index) => message === first[index])).toBe(true);
+    expect(second[1]).not.toBe(longer[1]);
+    expect(second[3]).toBe(longer[3]);
+    // A new pruned list (the next compaction) makes new views.
+    expect(applyPruning(messages, ['a', 'b'])[1]).not.toBe(first[1]);
+
+    const converted: number[] = [];
+    const counting: typeof internal.convertToLanguageModelPrompt = (args) => (converted.push(args.prompt.messages.length), internal.convertToLanguageModelPrompt(args));
+    const options = { supportedUrls: {}, download: undefined, abortSignal: undefined, provider: 'mock' };
+    const history = [{ role: 'user' as const, content: 'go' }, ...messages];
+    await convertPromptIncrementally(undefined, applyPruning(history, pruned), options, { ...internal, convertToLanguageModelPrompt: counting });
+    await convertPromptIncrementally(undefined, applyPruning([...history, ...toolTurn('c', 400)], pruned), options, { ...internal, convertToLanguageModelPrompt: counting });
+    expect(converted).toEqual([5, 2]);
   });
 
   it('the transcript cuts tool results to 2000 characters and the prompt updates an earlier summary', () => {

@@ -31,17 +31,38 @@ export function selectPrunableToolResults(messages: readonly ModelMessage[], pro
   return prunable.reverse();
 }
 
-/** The view of the history the model sees: pruned tool outputs replaced by a short marker. The history itself is unchanged. */
+/** Each pruned id list as a set, made once per list (the context keeps one list until the next compaction). */
+const prunedSets = new WeakMap<readonly string[], ReadonlySet<string>>();
+
+/** The model's view of each tool message, for the pruned id list it was made with. */
+const views = new WeakMap<ModelMessage, { pruned: readonly string[]; view: ModelMessage }>();
+
+function toolMessageView(message: Extract<ModelMessage, { role: 'tool' }>, pruned: readonly string[]): ModelMessage {
+  const known = views.get(message);
+  if (known?.pruned === pruned) return known.view;
+  let ids = prunedSets.get(pruned);
+  if (ids === undefined) {
+    ids = new Set(pruned);
+    prunedSets.set(pruned, ids);
+  }
+  const view = !message.content.some((part) => part.type === 'tool-result' && ids.has(part.toolCallId))
+    ? message
+    : {
+        ...message,
+        content: message.content.map((part) =>
+          part.type === 'tool-result' && ids.has(part.toolCallId) ? { ...part, output: { type: 'text' as const, value: PRUNED_TOOL_OUTPUT } } : part,
+        ),
+      };
+  views.set(message, { pruned, view });
+  return view;
+}
+
+/**
+ * The view of the history the model sees: pruned tool outputs replaced by a short marker. The history
+ * itself is unchanged. A message's view is made once per pruned id list, so from one call to the next
+ * the view is made of the same objects and the prompt's conversion stays incremental.
+ */
 export function applyPruning(messages: ModelMessage[], pruned: readonly string[]): ModelMessage[] {
   if (pruned.length === 0) return messages;
-  const ids = new Set(pruned);
-  return messages.map((message) => {
-    if (message.role !== 'tool' || !message.content.some((part) => part.type === 'tool-result' && ids.has(part.toolCallId))) return message;
-    return {
-      ...message,
-      content: message.content.map((part) =>
-        part.type === 'tool-result' && ids.has(part.toolCallId) ? { ...part, output: { type: 'text' as const, value: PRUNED_TOOL_OUTPUT } } : part,
-      ),
-    };
-  });
+  return messages.map((message) => (message.role === 'tool' ? toolMessageView(message, pruned) : message));
 }
