@@ -286,6 +286,15 @@ describe('pure context helpers', () => {
     expect(converted).toEqual([5, 2]);
   });
 
+  it('estimates each message once: a history estimated again (no provider count yet) does not walk its messages again', () => {
+    let reads = 0;
+    const part = { type: 'tool-call' as const, toolCallId: 'a', toolName: 't', get input() { reads++; return { path: 'x'.repeat(40) }; } };
+    const message: ModelMessage = { role: 'assistant', content: [part] };
+    const first = estimateMessageTokens(message);
+    expect([estimateMessageTokens(message), contextTokens({ messages: [message, message] })]).toEqual([first, 2 * first]);
+    expect(reads).toBe(1);
+  });
+
   it('the transcript cuts tool results to 2000 characters and the prompt updates an earlier summary', () => {
     const text = transcript(toolTurn('a', 5_000));
     expect(text).toContain('[…3000 more characters]');

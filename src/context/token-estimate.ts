@@ -14,10 +14,22 @@ export function estimateTextTokens(text: string): number {
   return tokensForCharacters(text.length);
 }
 
+/** Each message's estimate: messages are never changed, and without a provider count every step estimates the whole history. */
+const messageTokens = new WeakMap<ModelMessage, number>();
+
 export function estimateMessageTokens(message: ModelMessage): number {
   if (typeof message.content === 'string') return estimateTextTokens(message.content) + 4;
+  let tokens = messageTokens.get(message);
+  if (tokens === undefined) {
+    tokens = estimatePartsTokens(message.content);
+    messageTokens.set(message, tokens);
+  }
+  return tokens;
+}
+
+function estimatePartsTokens(content: Exclude<ModelMessage['content'], string>): number {
   let characters = 0;
-  for (const part of message.content) {
+  for (const part of content) {
     switch (part.type) {
       case 'text':
       case 'reasoning':
