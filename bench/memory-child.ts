@@ -5,7 +5,7 @@
  */
 import type { ModelMessage } from 'ai';
 import { createAgent, type Agent } from '../src/index.js';
-import { echoTool, toolLoopModel } from './support.js';
+import { echoTool, forgetfulTextModel, toolLoopModel } from './support.js';
 
 export interface MemoryReport {
   agents: number;
@@ -19,6 +19,11 @@ export interface MemoryReport {
   createEmptyMicros: number;
   createLongMicros: number;
   longHistoryMessages: number;
+  /** One session of one-step runs: the heap it added over its first and its last block of runs, per message added. */
+  sessionRunsPerBlock: number;
+  sessionBlocks: number;
+  sessionFirstBlockBytesPerMessage: number;
+  sessionLastBlockBytesPerMessage: number;
 }
 
 const AGENTS = 10_000;
@@ -89,6 +94,24 @@ for (const agent of agents) {
 const afterOneRun = heapUsed();
 if (histories.length !== AGENTS) throw new Error('histories lost');
 
+// One long session: the heap a block of runs adds must not grow as the session does.
+const SESSION_BLOCKS = 4;
+const SESSION_RUNS = 1_000;
+const session = createAgent({ model: forgetfulTextModel() });
+await session.run('warm up');
+const blockBytes: number[] = [];
+let before = heapUsed();
+for (let block = 0; block < SESSION_BLOCKS; block++) {
+  for (let run = 0; run < SESSION_RUNS; run++) {
+    const result = await session.run(`question ${block}-${run}`);
+    if (result.outcome !== 'completed') throw new Error(`a session run went wrong: ${result.outcome}`);
+  }
+  const after = heapUsed();
+  blockBytes.push(after - before);
+  before = after;
+}
+if (session.messages.length !== 2 * (SESSION_BLOCKS * SESSION_RUNS + 1)) throw new Error(`the session has ${session.messages.length} messages`);
+
 const report: MemoryReport = {
   agents: AGENTS,
   messagesPerAgent: 20,
@@ -99,5 +122,9 @@ const report: MemoryReport = {
   createEmptyMicros,
   createLongMicros,
   longHistoryMessages: longHistory.length,
+  sessionRunsPerBlock: SESSION_RUNS,
+  sessionBlocks: SESSION_BLOCKS,
+  sessionFirstBlockBytesPerMessage: blockBytes[0]! / (2 * SESSION_RUNS),
+  sessionLastBlockBytesPerMessage: blockBytes.at(-1)! / (2 * SESSION_RUNS),
 };
 console.log(JSON.stringify(report));

@@ -5,12 +5,13 @@
  */
 import { childReport } from './child-report.js';
 import type { MemoryReport } from './memory-child.js';
-import { check, type Row } from './support.js';
+import { check, ratio, type Row } from './support.js';
 
 export async function memoryBench(): Promise<Row[]> {
   const report = await childReport<MemoryReport>('memory-child.ts');
   check(report.historyBytesPerAgent > 0 && report.agentBytesPerAgent > 0, `memory figures make no sense: ${JSON.stringify(report)}`);
   const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+  const sessionGrowth = report.sessionLastBlockBytesPerMessage / report.sessionFirstBlockBytesPerMessage;
   return [
     {
       figure: `${report.agents.toLocaleString('en-US')} idle agents: heap per agent beyond its history`,
@@ -37,6 +38,13 @@ export async function memoryBench(): Promise<Row[]> {
       value: `${(report.createLongMicros / 1000).toFixed(2)} ms`,
       target: '<= 2 ms',
       ok: report.createLongMicros <= 2000,
+    },
+    {
+      figure: `one session, ${(report.sessionBlocks * report.sessionRunsPerBlock).toLocaleString('en-US')} one-step runs: heap per message added, last ${report.sessionRunsPerBlock.toLocaleString('en-US')} runs`,
+      value: kb(report.sessionLastBlockBytesPerMessage),
+      ratio: `${ratio(sessionGrowth)} the first ${report.sessionRunsPerBlock.toLocaleString('en-US')} runs (${kb(report.sessionFirstBlockBytesPerMessage)})`,
+      target: '<= 1.5x (linear)',
+      ok: sessionGrowth <= 1.5,
     },
   ];
 }

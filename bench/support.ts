@@ -1,4 +1,4 @@
-import type { LanguageModelV4StreamPart, LanguageModelV4Usage } from '@ai-sdk/provider';
+import type { LanguageModelV4, LanguageModelV4StreamPart, LanguageModelV4Usage } from '@ai-sdk/provider';
 import { tool, type LanguageModelUsage } from 'ai';
 import type { StepFunction, StepPart } from '../src/index.js';
 import { MockLanguageModelV4 } from 'ai/test';
@@ -9,6 +9,28 @@ export function usage(input: number, output: number): LanguageModelV4Usage {
   return {
     inputTokens: { total: input, noCache: undefined, cacheRead: undefined, cacheWrite: undefined },
     outputTokens: { total: output, text: undefined, reasoning: undefined },
+  };
+}
+
+/**
+ * A zero-latency model that answers every call with the text "ok" and, unlike
+ * `MockLanguageModelV4`, keeps nothing of the calls it was given: for
+ * measuring what an agent itself holds over a long session.
+ */
+export function forgetfulTextModel(): LanguageModelV4 {
+  return {
+    specificationVersion: 'v4',
+    provider: 'bench',
+    modelId: 'forgetful',
+    supportedUrls: {},
+    doGenerate: () => Promise.reject(new Error('forgetfulTextModel only streams')),
+    doStream: () => Promise.resolve({ stream: partsStream([
+      { type: 'stream-start', warnings: [] },
+      { type: 'text-start', id: 't' },
+      { type: 'text-delta', id: 't', delta: 'ok' },
+      { type: 'text-end', id: 't' },
+      { type: 'finish', finishReason: { unified: 'stop', raw: 'stop' }, usage: usage(10, 1) },
+    ]) }),
   };
 }
 
