@@ -3,8 +3,7 @@ import { createActor, fromCallback, waitFor } from 'xstate';
 import { createAgent, type AgentEvent } from '../src/index.js';
 import { agentImplementations, agentMachine } from 'loopchart/machine';
 import type { LlmActorCommand, LlmActorEvent, LlmActorInput } from '../src/actors/llm-actor.js';
-import type { ToolStepScope } from '../src/actors/tool-call.js';
-import type { ToolRunnerCommand, ToolRunnerEvent } from '../src/actors/tool-runner.js';
+import type { ToolRunnerCommand, ToolRunnerEvent, ToolRunnerInput } from '../src/actors/tool-runner.js';
 import { expectValidHistory, toolOutputs } from './support/history.js';
 import { mockModel } from './support/mock-model.js';
 import { addTool } from './support/tools.js';
@@ -54,8 +53,10 @@ describe('agentMachine composed by hand', () => {
     expect((await ended).result.outcome).toBe('aborted');
   });
 
-  it('a custom tool runner that crashes still answers every call of its step, and the loop goes on', async () => {
-    const crashing = fromCallback<ToolRunnerCommand, ToolStepScope, ToolRunnerEvent>(({ receive }) => {
+  it('a custom tool runner that crashes still answers every call of the run, and the loop goes on; the next run gets a new runner', async () => {
+    let runners = 0;
+    const crashing = fromCallback<ToolRunnerCommand, ToolRunnerInput, ToolRunnerEvent>(({ receive }) => {
+      runners++;
       receive(() => {
         throw new Error('segfault');
       });
@@ -68,7 +69,10 @@ describe('agentMachine composed by hand', () => {
             { id: 'c2', name: 'add', input: { a: 2, b: 2 } },
           ],
         },
+        { toolCalls: [{ id: 'c3', name: 'add', input: { a: 3, b: 3 } }] },
         { text: ['ok'] },
+        { toolCalls: [{ id: 'c4', name: 'add', input: { a: 4, b: 4 } }] },
+        { text: ['ok again'] },
       ]),
       tools: { add: addTool },
     });
@@ -79,11 +83,20 @@ describe('agentMachine composed by hand', () => {
     actor.send(prompt);
     const { result } = await ended;
     expect(result.outcome).toBe('completed');
+    // The runner died on the first call; the calls after it, in this step and the next, get its error too.
     expect(toolOutputs(result.messages)).toEqual({
       c1: { type: 'error-text', value: 'Tool "add" crashed: segfault' },
       c2: { type: 'error-text', value: 'Tool "add" crashed: segfault' },
+      c3: { type: 'error-text', value: 'Tool "add" crashed: segfault' },
     });
     await expectValidHistory(result.messages);
+
+    const second = runEnd(actor);
+    actor.send(prompt);
+    const next = await second;
+    expect(next.result.outcome).toBe('completed');
+    expect(toolOutputs(next.result.messages)['c4']).toEqual({ type: 'error-text', value: 'Tool "add" crashed: segfault' });
+    expect(runners).toBe(2);
   });
 
   it('an internal crash resolves the run as failed, keeps the history and leaves the agent usable', async () => {

@@ -1,5 +1,5 @@
 import { and } from 'xstate';
-import { agentSetup, approvalInput, compactionInput, llmInput, prepareInput } from './agent-setup.js';
+import { agentSetup, approvalInput, compactionInput, llmInput, prepareInput, TOOL_RUNNER_ID } from './agent-setup.js';
 import { stopConditionSteps } from './stop-condition-steps.js';
 import { errorMessage } from '../errors/error-message.js';
 import { defaultConfig } from './context.js';
@@ -46,8 +46,12 @@ export const agentMachine = agentSetup.createMachine({
     running: {
       description: 'A run is active: every state below handles run.stop (an abort, the deadline, a failed session write).',
       initial: 'preparing',
-      invoke: { id: 'runDeadline', src: 'runDeadline', input: ({ context }) => ({ at: context.run?.deadline }) },
+      invoke: [
+        { id: 'runDeadline', src: 'runDeadline', input: ({ context }) => ({ at: context.run?.deadline }) },
+        { id: TOOL_RUNNER_ID, src: 'tools', input: ({ context }) => ({ runId: context.run?.id ?? '' }) },
+      ],
       on: {
+        'xstate.error.actor.tools': { actions: { type: 'recordToolRunnerCrash', params: ({ event }) => ({ error: event.error }) } },
         'agent.abort': { actions: ['requestAbort', 'raiseStop'] },
         'run.deadline': { actions: ['requestTimeout', 'raiseStop'] },
         'session.writeFailed': { actions: ['requestFailureStop', 'raiseStop'] },
@@ -203,16 +207,15 @@ export const agentMachine = agentSetup.createMachine({
           },
         },
         toolExec: {
-          description: "The step's tool calls run in one tool runner; their answers enter the history in call order.",
-          entry: ['beginToolExec', 'spawnToolRunner', 'startTools'],
-          exit: 'stopToolRunner',
+          description: "The step's tool calls run in the run's tool runner; their answers enter the history in call order.",
+          entry: ['beginToolExec', 'startTools'],
+          exit: 'endToolRunnerStep',
           always: [
             { guard: and(['areAllToolsAnswered', 'hasStopConditions']), target: 'checkingStop', actions: 'endToolStep' },
             { guard: 'areAllToolsAnswered', target: 'nextStep', actions: 'endToolStep' },
           ],
           on: {
             'tool.answer': [{ guard: 'isSequential', actions: ['recordToolAnswer', 'startTools'] }, { actions: 'recordToolAnswer' }],
-            'xstate.error.actor.tools': { actions: { type: 'recordToolRunnerCrash', params: ({ event }) => ({ error: event.error }) } },
             'run.stop': { target: '#agent.idle', actions: 'endStoppedRun' },
           },
         },

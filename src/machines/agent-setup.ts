@@ -1,13 +1,14 @@
 import { generateId, type ModelMessage } from 'ai';
-import { assertEvent, enqueueActions, fromCallback, fromPromise, raise, sendTo, setup, stopChild } from 'xstate';
+import { assertEvent, enqueueActions, fromCallback, fromPromise, raise, sendTo, setup } from 'xstate';
 import type { ApprovalActorInput, ApprovalVerdict } from '../actors/approval-actor.js';
 import type { LlmActorCommand, LlmActorEvent, LlmActorInput } from '../actors/llm-actor.js';
 import { deadlineActor } from '../actors/deadline-actor.js';
 import { createPrepareActor, type PrepareActorEvent, type PrepareActorInput } from '../actors/prepare-actor.js';
 import { createStopConditionActor } from '../actors/stop-condition-actor.js';
 import type { ToolStepScope } from '../actors/tool-call.js';
-import { toolCrashMessage, type ToolRunnerCommand, type ToolRunnerEvent } from '../actors/tool-runner.js';
+import type { ToolRunnerCommand, ToolRunnerEvent, ToolRunnerInput } from '../actors/tool-runner.js';
 import type { AgentEvent } from '../events.js';
+import { errorMessage } from '../errors/error-message.js';
 import { limitsFor } from '../resilience/truncate-output.js';
 import type { Outcome, RunError } from '../result.js';
 import type { CompactionActorInput, CompactionActorOutput } from '../actors/compaction-actor.js';
@@ -19,7 +20,6 @@ import * as compaction from './compaction-updates.js';
 import type { AgentContext, AgentMachineInput } from './context.js';
 import { doomLoopFingerprint } from './doom-loop.js';
 import * as guards from './guards.js';
-import { errorAnswer } from './history.js';
 import * as queues from './queue-updates.js';
 import * as updates from './run-updates.js';
 import type { Update } from './update.js';
@@ -53,8 +53,10 @@ const missingRuntime =
 const unprovidedLlm = fromCallback<LlmActorCommand, LlmActorInput, LlmActorEvent>(({ sendBack }) => {
   sendBack({ type: 'llm.error', error: { kind: 'invalid-request', message: missingRuntime } });
 });
-const unprovidedTools = fromCallback<ToolRunnerCommand, ToolStepScope, ToolRunnerEvent>(() => {
-  throw new Error(`${missingRuntime} (tools)`);
+const unprovidedTools = fromCallback<ToolRunnerCommand, ToolRunnerInput, ToolRunnerEvent>(({ receive }) => {
+  receive((command) => {
+    if (command.type === 'tools.start') throw new Error(`${missingRuntime} (tools)`);
+  });
 });
 const noCompaction = fromPromise<CompactionActorOutput, CompactionActorInput>(async () => {
   throw new Error(missingRuntime);
@@ -200,58 +202,46 @@ export const agentSetup = setup({
       applyUpdate(approvals.denyUnanswered(context, `no answer within ${context.config.approvalTimeoutMs} ms (approvalTimeoutMs)`), enqueue),
     ),
     beginToolExec: enqueueActions(({ context, enqueue }) => applyUpdate(updates.beginToolExec(context), enqueue)),
-    spawnToolRunner: enqueueActions(({ context, enqueue }) => {
+    startTools: enqueueActions(({ context, enqueue }) => {
       const run = context.run;
       if (!run) return;
-      const input: ToolStepScope = {
+      const next = updates.startNextTools(context);
+      if (next.start.length === 0) return applyUpdate(next, enqueue);
+      // The run's runner crashed earlier: its calls are answered with that error, as the crash answered the ones it had.
+      if (run.toolRunnerCrash !== undefined) return applyUpdate(updates.answerWithToolRunnerCrash(next.context, next.start, run.toolRunnerCrash, next.events), enqueue);
+      const { timeouts, truncation } = context.config;
+      const jobs = next.start.map((index) => {
+        const call = run.calls[index]!;
+        const timeoutMs = timeouts.tools?.[call.toolName] ?? timeouts.toolMs;
+        return {
+          index,
+          call,
+          ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+          ...(truncation ? { truncation: limitsFor(truncation, call.toolName) } : {}),
+        };
+      });
+      const scope: ToolStepScope = {
         runId: run.id,
         step: run.steps,
         messages: context.messages,
         ...(context.config.timeouts.hookMs !== undefined ? { hookMs: context.config.timeouts.hookMs } : {}),
       };
-      enqueue.spawnChild('tools', { id: TOOL_RUNNER_ID, input });
-    }),
-    startTools: enqueueActions(({ context, enqueue }) => {
-      const run = context.run;
-      if (!run) return;
-      const next = updates.startNextTools(context);
-      const { timeouts, truncation } = context.config;
-      if (next.start.length > 0) {
-        const jobs = next.start.map((index) => {
-          const call = run.calls[index]!;
-          const timeoutMs = timeouts.tools?.[call.toolName] ?? timeouts.toolMs;
-          return {
-            index,
-            call,
-            ...(timeoutMs !== undefined ? { timeoutMs } : {}),
-            ...(truncation ? { truncation: limitsFor(truncation, call.toolName) } : {}),
-          };
-        });
-        enqueue.sendTo(TOOL_RUNNER_ID, { type: 'tools.start', jobs } satisfies ToolRunnerCommand);
-      }
+      enqueue.sendTo(TOOL_RUNNER_ID, { type: 'tools.start', scope, jobs } satisfies ToolRunnerCommand);
       applyUpdate(next, enqueue);
     }),
     recordToolAnswer: enqueueActions(({ context, event, enqueue }) => {
       assertEvent(event, 'tool.answer');
       applyUpdate(updates.recordToolAnswer(context, event.step, event.output), enqueue);
     }),
-    /** A tool runner that crashed (a custom one: the built-in never does): every call still open gets an error answer. */
+    /**
+     * The run's tool runner crashed (a custom one: the built-in never does): every call of the step
+     * still open gets an error answer, and so does every call of the run's later steps.
+     */
     recordToolRunnerCrash: enqueueActions(({ context, enqueue }, params: { error: unknown }) => {
-      const run = context.run;
-      if (!run) return;
-      let current = context;
-      const events: AgentEvent[] = [];
-      for (let index = 0; index < run.answers.length; index++) {
-        const call = run.calls[index]!;
-        if (run.answers[index] !== null) continue;
-        const message = toolCrashMessage(call.toolName, params.error);
-        const update = updates.recordToolAnswer(current, run.steps, { index, answer: errorAnswer(call, message), output: message, isError: true, durationMs: 0 });
-        current = update.context;
-        events.push(...update.events);
-      }
-      applyUpdate({ context: current, events }, enqueue);
+      if (!context.run) return;
+      applyUpdate(updates.recordToolRunnerCrash(context, errorMessage(params.error)), enqueue);
     }),
-    stopToolRunner: stopChild(TOOL_RUNNER_ID),
+    endToolRunnerStep: sendTo(TOOL_RUNNER_ID, { type: 'tools.end' } satisfies ToolRunnerCommand),
     beginCompaction: enqueueActions(({ context, enqueue }, params: { reason: CompactionReason }) =>
       applyUpdate(compaction.beginCompaction(context, params.reason), enqueue),
     ),

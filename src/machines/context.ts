@@ -127,6 +127,8 @@ export interface RunState {
   prompt?: ModelMessage[];
   /** Each finished step's finish reason, usage, text and calls, kept only while `stopWhen` is set (its conditions read them). */
   stepRecords?: StepRecord[];
+  /** Set when the run's tool runner crashed (only a custom one can): every later call of the run is answered with this error. */
+  toolRunnerCrash?: string;
   /**
    * Set by `agent.abort`, the run's deadline or a failed session write; the run ends with `outcome`
    * (and `error`) as soon as its current state allows.

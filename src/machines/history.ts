@@ -1,4 +1,5 @@
 import type { ModelMessage, ToolModelMessage, ToolResultPart } from 'ai';
+import { errorMessage } from '../errors/error-message.js';
 
 /** One tool call's answer as it enters the history. */
 export interface ToolAnswer {
@@ -47,6 +48,11 @@ export function extendsHistory(history: readonly ModelMessage[], earlier: readon
   if (lineage !== undefined && lineage === lineages.get(earlier)) return true;
   for (let index = 0; index < earlier.length; index++) if (earlier[index] !== history[index]) return false;
   return true;
+}
+
+/** The message of a call whose execution threw past every guard (a bug, or a custom tool runner's crash). */
+export function toolCrashMessage(toolName: string, error: unknown): string {
+  return `Tool "${toolName}" crashed: ${errorMessage(error)}`;
 }
 
 export function errorAnswer(call: { toolCallId: string; toolName: string }, message: string): ToolAnswer {

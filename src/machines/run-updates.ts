@@ -6,7 +6,7 @@ import type { Outcome, RunError, RunResult } from '../result.js';
 import type { AgentContext, RunState, RunStop, StepRecord } from './context.js';
 export type { Update } from './update.js';
 import { nextDoomStreaks } from './doom-loop.js';
-import { appendMessages, errorAnswer, toolMessage, unansweredToolCalls, type ToolAnswer } from './history.js';
+import { appendMessages, errorAnswer, toolCrashMessage, toolMessage, unansweredToolCalls, type ToolAnswer } from './history.js';
 import { addUsage, emptyUsage } from './usage.js';
 import { addCosts, type UsageCost } from '../cost/cost.js';
 import { denialMessage, isDenied, stepCalls } from './approval-updates.js';
@@ -285,6 +285,31 @@ export function recordToolAnswer(context: AgentContext, step: number, output: To
       },
     ],
   };
+}
+
+/**
+ * The run's tool runner crashed: the run remembers why, and every call of the step that has no
+ * answer yet gets an error answer saying so (outside a tool step there is none).
+ */
+export function recordToolRunnerCrash(context: AgentContext, crash: string): Update {
+  const run = activeRun(context);
+  const open = run.answers.flatMap((answer, index) => (answer === null ? [index] : []));
+  return answerWithToolRunnerCrash({ ...context, run: { ...run, toolRunnerCrash: crash } }, open, crash);
+}
+
+/** Answers calls `indexes` of the step with the tool runner's crash, after `events`. */
+export function answerWithToolRunnerCrash(context: AgentContext, indexes: readonly number[], crash: string, events: AgentEvent[] = []): Update {
+  let current = context;
+  const all = [...events];
+  for (const index of indexes) {
+    const run = activeRun(current);
+    const call = run.calls[index]!;
+    const message = toolCrashMessage(call.toolName, crash);
+    const update = recordToolAnswer(current, run.steps, { index, answer: errorAnswer(call, message), output: message, isError: true, durationMs: 0 });
+    current = update.context;
+    all.push(...update.events);
+  }
+  return { context: current, events: all };
 }
 
 function stepEndEvent(run: RunState): AgentEvent {

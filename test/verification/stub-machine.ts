@@ -4,8 +4,7 @@ import type { DeadlineActorInput } from '../../src/actors/deadline-actor.js';
 import type { CompactionActorInput, CompactionActorOutput } from '../../src/actors/compaction-actor.js';
 import type { StopConditionActorInput } from '../../src/actors/stop-condition-actor.js';
 import type { LlmActorCommand, LlmActorEvent, LlmActorInput } from '../../src/actors/llm-actor.js';
-import type { ToolStepScope } from '../../src/actors/tool-call.js';
-import type { ToolRunnerCommand, ToolRunnerEvent } from '../../src/actors/tool-runner.js';
+import type { ToolRunnerCommand, ToolRunnerEvent, ToolRunnerInput } from '../../src/actors/tool-runner.js';
 import type { PrepareActorEvent, PrepareActorInput } from '../../src/actors/prepare-actor.js';
 import { agentMachine } from '../../src/machines/agent-machine.js';
 
@@ -28,7 +27,7 @@ export const stubbedAgentMachine = agentMachine.provide({
   actors: {
     prepare: silentCallback<EventObject, PrepareActorInput, PrepareActorEvent>(),
     llm: silentCallback<LlmActorCommand, LlmActorInput, LlmActorEvent>(),
-    tools: silentCallback<ToolRunnerCommand, ToolStepScope, ToolRunnerEvent>(),
+    tools: silentCallback<ToolRunnerCommand, ToolRunnerInput, ToolRunnerEvent>(),
     approval: silentPromise<ApprovalVerdict[], ApprovalActorInput>(),
     compaction: silentPromise<CompactionActorOutput, CompactionActorInput>(),
     stopCondition: silentPromise<boolean, StopConditionActorInput>(),
