@@ -15,6 +15,15 @@ import { loadOtelApi, type OtelApi } from './otel-api.js';
 import { modelIdentity } from '../models/model-identity.js';
 import type { TelemetryOptions } from './telemetry-options.js';
 
+/** A span's `isRecording`, true for a tracer whose spans do not say (a tracer that throws is ignored elsewhere). */
+function isRecording(span: Span): boolean {
+  try {
+    return typeof span.isRecording !== 'function' || span.isRecording();
+  } catch {
+    return true;
+  }
+}
+
 /** Outcomes whose root span gets status ERROR: the run did not do its work for a reason that is not the app's own choice. */
 const ERROR_OUTCOMES: ReadonlySet<Outcome> = new Set<Outcome>(['failed', 'timeout', 'context-limit']);
 
@@ -60,6 +69,11 @@ interface RunSpans {
   answeredIn?: string;
   /** The last state of the run other than `idle`: where it ended. */
   lastState: string;
+  /**
+   * Whether the root span records (a no-op tracer, or a sampler that left the run out, gives one
+   * that does not): a run whose root is not recorded makes no other span and computes no attribute.
+   */
+  recording: boolean;
 }
 
 /**
@@ -91,7 +105,7 @@ export class SpanRecorder {
 
   /** An XState inspection event of any actor of the agent; only the root actor's count. */
   inspect(event: InspectionEvent): void {
-    if (event.actorRef !== this.scope.root()) return;
+    if (event.actorRef !== this.scope.root() || this.run?.recording === false) return;
     try {
       if (event.type === '@xstate.microstep') {
         const snapshot = event.snapshot as unknown as { value: unknown; context: { run?: RunState }; hasTag(tag: string): boolean };
@@ -121,6 +135,7 @@ export class SpanRecorder {
   readonly runToolCall = <T>(call: ToolCallIdentity, execute: () => Promise<T>): Promise<T> => {
     const run = this.run;
     if (!run || run.runId !== call.runId) return execute();
+    if (!run.recording) return this.api.context.with(run.context, execute);
     let open: { span: Span; settledAt?: number };
     try {
       open = { span: this.start(run, `${GEN_AI_OPERATION.executeTool} ${call.toolName}`, this.api.SpanKind.INTERNAL, this.now(run), this.toolAttributes(call)) };
@@ -150,7 +165,7 @@ export class SpanRecorder {
   hook(timing: HookTiming): void {
     const run = this.run;
     const chat = run?.chat;
-    if (!run || !chat || timing.runId !== run.runId || timing.step !== chat.step) return;
+    if (!run?.recording || !chat || timing.runId !== run.runId || timing.step !== chat.step) return;
     const now = this.now(run);
     // The timing is reported the moment the hook ends.
     if (timing.hook === 'beforeLLMCall') chat.requestedAt = now;
@@ -192,7 +207,7 @@ export class SpanRecorder {
       },
     });
     const context = this.api.trace.setSpan(this.api.context.active(), root);
-    this.run = { runId, root, context, origin, lastChatEndedAt: startTime, approvals: new Map(), tools: new Map(), toolInputs: new Map(), lastState: this.state };
+    this.run = { runId, root, context, origin, lastChatEndedAt: startTime, approvals: new Map(), tools: new Map(), toolInputs: new Map(), lastState: this.state, recording: isRecording(root) };
     return this.run;
   }
 
@@ -283,6 +298,10 @@ export class SpanRecorder {
     }
     const run = this.run;
     if (!run || !('runId' in event) || event.runId !== run.runId) return;
+    if (!run.recording) {
+      if (event.type === 'run-end') this.endRun(run, event);
+      return;
+    }
     const now = this.now(run);
     switch (event.type) {
       case 'tool-call':
@@ -365,6 +384,13 @@ export class SpanRecorder {
   /** The run ended (or another began without its end here): whatever is open ends with it. */
   private endRun(run: RunSpans, end: Extract<AgentEvent, { type: 'run-end' }> | undefined): void {
     const now = this.now(run);
+    if (!run.recording) {
+      run.root.end(now);
+      // The states of a run left unrecorded were not followed: the next run's begin where the machine is.
+      this.state = 'idle';
+      if (this.run === run) this.run = undefined;
+      return;
+    }
     const error: RunError | undefined = end?.result.error;
     if (run.chat) this.endChat(run, undefined, now);
     this.endApprovals(run, 'unanswered', now);

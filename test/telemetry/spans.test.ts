@@ -1,6 +1,6 @@
-import { context, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type ContextManager, type HrTime } from '@opentelemetry/api';
+import { context, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type ContextManager, type HrTime, type Tracer } from '@opentelemetry/api';
 import { APICallError } from '@ai-sdk/provider';
-import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import { AlwaysOffSampler, BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { Output, tool } from 'ai';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -254,6 +254,30 @@ describe('OpenTelemetry spans', () => {
     } finally {
       context.disable();
     }
+  });
+
+  it('a run its root span does not record (sampled out) makes no other span; the next recorded run has all of its own', async () => {
+    let sampled = false;
+    const off = new BasicTracerProvider({ sampler: new AlwaysOffSampler(), spanProcessors: [new SimpleSpanProcessor(exporter)] }).getTracer('off');
+    const started: string[] = [];
+    const switching: Tracer = {
+      startSpan(name, options, parent) {
+        started.push(name);
+        return (sampled ? tracer : off).startSpan(name, options, parent);
+      },
+      startActiveSpan: tracer.startActiveSpan.bind(tracer),
+    };
+    const model = mockModel([{ toolCalls: [{ id: 'c1', name: 'add', input: { a: 1, b: 2 } }] }, { text: ['3'] }, { toolCalls: [{ id: 'c2', name: 'add', input: { a: 2, b: 2 } }] }, { text: ['4'] }]);
+    const agent = createAgent({ model, tools: { add: addTool }, telemetry: { tracer: switching, functionId: 'calculator' } });
+    expect((await agent.run('1 + 2')).outcome).toBe('completed');
+    expect(started).toEqual(['invoke_agent calculator']);
+    expect(exporter.getFinishedSpans()).toEqual([]);
+
+    sampled = true;
+    expect((await agent.run('2 + 2')).outcome).toBe('completed');
+    const { root, children } = spanTree();
+    expect(root.name).toBe('invoke_agent calculator');
+    expect(children.map((span) => span.name)).toEqual(['chat mock-model-id', 'execute_tool add', 'chat mock-model-id']);
   });
 
   it('rejects a telemetry option that is not one, naming the field', () => {
