@@ -259,19 +259,37 @@ describe('OpenTelemetry spans', () => {
   it('a run its root span does not record (sampled out) makes no other span; the next recorded run has all of its own', async () => {
     let sampled = false;
     const off = new BasicTracerProvider({ sampler: new AlwaysOffSampler(), spanProcessors: [new SimpleSpanProcessor(exporter)] }).getTracer('off');
-    const started: string[] = [];
+    const started: Array<{ name: string; traceId: string }> = [];
     const switching: Tracer = {
       startSpan(name, options, parent) {
-        started.push(name);
-        return (sampled ? tracer : off).startSpan(name, options, parent);
+        const span = (sampled ? tracer : off).startSpan(name, options, parent);
+        started.push({ name, traceId: span.spanContext().traceId });
+        return span;
       },
       startActiveSpan: tracer.startActiveSpan.bind(tracer),
     };
+    const activeInTool: Array<string | undefined> = [];
+    const add = tool({
+      description: 'Adds two numbers.',
+      inputSchema: z.object({ a: z.number(), b: z.number() }),
+      execute: ({ a, b }) => {
+        activeInTool.push(trace.getActiveSpan()?.spanContext().traceId);
+        return a + b;
+      },
+    });
     const model = mockModel([{ toolCalls: [{ id: 'c1', name: 'add', input: { a: 1, b: 2 } }] }, { text: ['3'] }, { toolCalls: [{ id: 'c2', name: 'add', input: { a: 2, b: 2 } }] }, { text: ['4'] }]);
-    const agent = createAgent({ model, tools: { add: addTool }, telemetry: { tracer: switching, functionId: 'calculator' } });
-    expect((await agent.run('1 + 2')).outcome).toBe('completed');
-    expect(started).toEqual(['invoke_agent calculator']);
+    const agent = createAgent({ model, tools: { add }, telemetry: { tracer: switching, functionId: 'calculator' } });
+    const manager = new AsyncLocalStorageContextManager().enable();
+    context.setGlobalContextManager(manager);
+    try {
+      expect((await agent.run('1 + 2')).outcome).toBe('completed');
+    } finally {
+      context.disable();
+    }
+    expect(started.map((span) => span.name)).toEqual(['invoke_agent calculator']);
     expect(exporter.getFinishedSpans()).toEqual([]);
+    // The tool ran in the unrecorded root's context: a span of its own would join the run's trace.
+    expect(activeInTool).toEqual([started[0]!.traceId]);
 
     sampled = true;
     expect((await agent.run('2 + 2')).outcome).toBe('completed');
