@@ -4,11 +4,8 @@ import { errorAnswer, toolCrashMessage } from '../machines/history.js';
 import type { AgentRuntime } from '../runtime.js';
 import { runToolCall, type ToolCallJob, type ToolCallOutput, type ToolStepScope } from './tool-call.js';
 
-/**
- * What the machine tells the tool runner: run these calls of this step now (`tools.start`), or the
- * step is over (`tools.end`: calls still running are aborted, and their answers are not reported).
- */
-export type ToolRunnerCommand = { type: 'tools.start'; scope: ToolStepScope; jobs: ToolCallJob[] } | { type: 'tools.end' };
+/** What the machine tells the tool runner: run these calls of this step now. */
+export type ToolRunnerCommand = { type: 'tools.start'; scope: ToolStepScope; jobs: ToolCallJob[] };
 
 /** What the tool runner reports: one call has its answer. */
 export type ToolRunnerEvent = { type: 'tool.answer'; step: number; output: ToolCallOutput };
@@ -18,11 +15,11 @@ export interface ToolRunnerInput {
   runId: string;
 }
 
-/** The calls of the step being executed, and the signal that aborts them when it ends. */
-interface RunningStep {
+/** The step whose calls are being executed: the signal that aborts them, and how many are still open. */
+interface StepCalls {
   step: number;
   controller: AbortController;
-  running: number;
+  open: number;
 }
 
 /**
@@ -30,10 +27,9 @@ interface RunningStep {
  * runs the calls the machine hands it (`tools.start`) and reports each answer
  * (`tool.answer`) as it settles. The machine decides which calls start when
  * (all at once, or one after another, and none once a steering message
- * waits); the runner only executes. When the step ends (`tools.end`, sent as
- * `toolExec` is left for any reason), calls still running are aborted and
- * whatever they answer later is dropped; stopping the runner (the run ends)
- * does the same.
+ * waits); the runner only executes. `toolExec` is left only once every call
+ * has its answer, or with the run (a stop): stopping the runner aborts every
+ * call still running, and whatever it answers later is dropped.
  *
  * One actor per run rather than one per step or per call: starting and
  * stopping an invoked child is several transitions' worth of XState's work,
@@ -47,32 +43,31 @@ interface RunningStep {
  */
 export function createToolRunner(runtime: AgentRuntime) {
   return fromCallback<ToolRunnerCommand, ToolRunnerInput, ToolRunnerEvent>(({ receive, sendBack, self }) => {
-    let current: RunningStep | undefined;
+    let current: StepCalls | undefined;
     const end = () => {
       // A step whose calls all answered has nothing to abort (an abort costs a DOMException per step).
-      if (current !== undefined && current.running > 0) current.controller.abort();
+      if (current !== undefined && current.open > 0) current.controller.abort();
       current = undefined;
     };
-    const stepFor = (step: number): RunningStep => {
+    const stepFor = (step: number): StepCalls => {
       if (current?.step === step) return current;
       end();
       const controller = new AbortController();
       // Every running call listens to the step's signal: as many listeners as calls is expected, not a leak.
       setMaxListeners(0, controller.signal);
-      current = { step, controller, running: 0 };
+      current = { step, controller, open: 0 };
       return current;
     };
     receive((command) => {
-      if (command.type === 'tools.end') return end();
       const { scope } = command;
-      const running = stepFor(scope.step);
+      const calls = stepFor(scope.step);
       const settle = (output: ToolCallOutput) => {
-        running.running--;
-        if (current === running) sendBack({ type: 'tool.answer', step: scope.step, output });
+        calls.open--;
+        if (current === calls) sendBack({ type: 'tool.answer', step: scope.step, output });
       };
       for (const job of command.jobs) {
-        running.running++;
-        runToolCall(runtime, scope, job, running.controller.signal, self).then(settle, (error: unknown) => {
+        calls.open++;
+        runToolCall(runtime, scope, job, calls.controller.signal, self).then(settle, (error: unknown) => {
           const message = toolCrashMessage(job.call.toolName, error);
           settle({ index: job.index, answer: errorAnswer(job.call, message), output: message, isError: true, durationMs: 0 });
         });

@@ -209,7 +209,6 @@ export const agentMachine = agentSetup.createMachine({
         toolExec: {
           description: "The step's tool calls run in the run's tool runner; their answers enter the history in call order.",
           entry: ['beginToolExec', 'startTools'],
-          exit: 'endToolRunnerStep',
           always: [
             { guard: and(['areAllToolsAnswered', 'hasStopConditions']), target: 'checkingStop', actions: 'endToolStep' },
             { guard: 'areAllToolsAnswered', target: 'nextStep', actions: 'endToolStep' },

@@ -241,7 +241,6 @@ export const agentSetup = setup({
       if (!context.run) return;
       applyUpdate(updates.recordToolRunnerCrash(context, errorMessage(params.error)), enqueue);
     }),
-    endToolRunnerStep: sendTo(TOOL_RUNNER_ID, { type: 'tools.end' } satisfies ToolRunnerCommand),
     beginCompaction: enqueueActions(({ context, enqueue }, params: { reason: CompactionReason }) =>
       applyUpdate(compaction.beginCompaction(context, params.reason), enqueue),
     ),
