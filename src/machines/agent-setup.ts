@@ -54,8 +54,8 @@ const unprovidedLlm = fromCallback<LlmActorCommand, LlmActorInput, LlmActorEvent
   sendBack({ type: 'llm.error', error: { kind: 'invalid-request', message: missingRuntime } });
 });
 const unprovidedTools = fromCallback<ToolRunnerCommand, ToolRunnerInput, ToolRunnerEvent>(({ receive }) => {
-  receive((command) => {
-    if (command.type === 'tools.start') throw new Error(`${missingRuntime} (tools)`);
+  receive(() => {
+    throw new Error(`${missingRuntime} (tools)`);
   });
 });
 const noCompaction = fromPromise<CompactionActorOutput, CompactionActorInput>(async () => {
