@@ -107,7 +107,9 @@ function appendStepOutput(context: AgentContext, run: RunState, event: StepEnd):
 }
 
 export function recordFinishedStep(context: AgentContext, event: Extract<LlmActorEvent, { type: 'llm.finish' }>): Update {
-  const { output: _earlierOutput, ...run } = activeRun(context);
+  const current = activeRun(context);
+  // A copy without the last step's parsed answer only when there is one (a rest copy of the run is slow).
+  const run = current.output === undefined ? current : withoutOutput(current);
   const { messages, events } = appendStepOutput(context, run, event);
   const warnings = (event.streamErrors ?? []).map((error): AgentEvent => ({ type: 'stream-warning', runId: run.id, step: run.steps, attempt: run.attempt, error }));
   const tokens = (event.usage.inputTokens ?? 0) + (event.usage.outputTokens ?? 0);
@@ -133,6 +135,11 @@ export function recordFinishedStep(context: AgentContext, event: Extract<LlmActo
     },
     events: warnings.length > 0 ? [...warnings, ...events] : events,
   };
+}
+
+function withoutOutput(run: RunState): RunState {
+  const { output: _output, ...rest } = run;
+  return rest;
 }
 
 /** The run without its costs, which the finished step replaces (a copy only when there are some). */
