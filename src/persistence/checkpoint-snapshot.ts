@@ -1,12 +1,13 @@
 import type { ModelMessage } from 'ai';
 import type { Actor } from 'xstate';
 import type { AgentMachine } from '../machines/agent-machine.js';
-import { llmInput } from '../machines/agent-setup.js';
+import { llmInput, TOOL_RUNNER_ID } from '../machines/agent-setup.js';
 import type { AgentContext } from '../machines/context.js';
 
 interface PersistedChild {
-  snapshot?: { input?: Record<string, unknown> };
+  snapshot?: { status?: string; input?: Record<string, unknown> };
   src?: unknown;
+  syncSnapshot?: boolean;
 }
 
 interface PersistedAgentSnapshot {
@@ -41,12 +42,20 @@ export function persistedWithoutHistory(actor: Actor<AgentMachine>): unknown {
   return checkpointSnapshot(actor.logic.getPersistedSnapshot({ ...snapshot, context: { ...snapshot.context, messages: [] } }));
 }
 
-/** A checkpoint's snapshot with the history put back, ready for `createActor(machine, { snapshot })`. */
+/**
+ * A checkpoint's snapshot with the history put back, ready for `createActor(machine, { snapshot })`.
+ * A checkpoint taken mid-run before the run had one tool runner (sessions written until 2026-11-25,
+ * when each tool step started its own) gets the run's runner: XState restores the children a
+ * snapshot names and starts no other.
+ */
 export function restoreSnapshot(stored: unknown, messages: ModelMessage[], config: AgentContext['config']): unknown {
   const snapshot = stored as PersistedAgentSnapshot;
   const context: AgentContext = { ...snapshot.context, messages, config };
   const children: Record<string, PersistedChild> = { ...snapshot.children };
   const llm = children.llm;
   if (llm?.snapshot && context.run) children.llm = { ...llm, snapshot: { ...llm.snapshot, input: { ...llmInput(context) } } };
+  if (context.run && children[TOOL_RUNNER_ID] === undefined) {
+    children[TOOL_RUNNER_ID] = { snapshot: { status: 'active', input: { runId: context.run.id } }, src: 'tools', syncSnapshot: false };
+  }
   return { ...snapshot, context, children };
 }

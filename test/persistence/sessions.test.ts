@@ -316,6 +316,30 @@ describe('session files across failures and concurrent openers', () => {
     first.abort();
   });
 
+  it('a checkpoint taken mid-run before runs had one tool runner resumes and runs its tools', async () => {
+    const store = fileStore(dir);
+    const first = createAgent({ model: mockModel([{ text: ['x'], holdBeforeFirst: true }]), store, sessionId: 'old' });
+    void first.run('add 1 and 2');
+    await first.ready();
+    await waitFor(first.actor, (state) => state.matches({ running: { llm: 'calling' } }));
+    await new Promise((resolve) => setImmediate(resolve));
+    // Rewrite the session as a version without the run's tool runner wrote it: no `tools` child.
+    const file = path.join(dir, 'old.jsonl');
+    const lines = (await readFile(file, 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as { type: string; snapshot?: { children?: Record<string, unknown> } });
+    const checkpoints = lines.filter((line) => line.type === 'checkpoint');
+    expect(checkpoints.at(-1)?.snapshot?.children).toHaveProperty('tools');
+    for (const checkpoint of checkpoints) delete checkpoint.snapshot?.children?.['tools'];
+    await writeFile(file, `${lines.map((line) => JSON.stringify(line)).join('\n')}\n`);
+
+    const resumed = createAgent({ model: mockModel([addTurn(1, 2, 'sum'), { text: ['3'] }]), tools: { add: addTool }, store, sessionId: 'old' });
+    const result = await resumed.resume();
+    expect(result?.outcome).toBe('completed');
+    expect(result?.toolCalls).toBe(1);
+    expect(result?.text).toBe('3');
+    await expectValidHistory(result!.messages);
+    first.abort();
+  });
+
   it('calls made before the session is open keep their order: a follow-up before run, an abort after', async () => {
     const store = fileStore(dir);
     const model = mockModel([{ text: ['a'] }, { text: ['b'] }]);
