@@ -338,6 +338,9 @@ class StatechartAgent implements Agent {
     return this.lease.epoch;
   }
 
+  /** The root span of a run telemetry records, for the session's checkpoints. */
+  private readonly traceContextOf = (runId: string) => this.spans?.traceContext(runId);
+
   /** Loads the session (or starts it), then starts the actor from its last checkpoint. */
   private async openSession(store: SessionStore, sessionId: string): Promise<void> {
     const epoch = await this.holdLease(store, sessionId);
@@ -345,19 +348,21 @@ class StatechartAgent implements Agent {
     const log = await store.read(sessionId);
     if (!log) {
       const version = await store.create(sessionHeader(sessionId));
-      this.recorder = new SessionRecorder(store, sessionId, { messages: [], checkpoints: [], ...(version !== undefined ? { version } : {}), ...fence });
+      this.recorder = new SessionRecorder(store, sessionId, { messages: [], checkpoints: [], ...(version !== undefined ? { version } : {}), ...fence }, this.traceContextOf);
       this.current = this.startActor({ messages: this.options.messages ?? [] });
       return;
     }
     for (const warning of log.warnings) this.outbox.push({ type: 'session-warning', sessionId, message: warning });
     const replayed = replaySession(log.records);
-    this.recorder = new SessionRecorder(store, sessionId, { ...replayed, version: log.version, ...fence });
+    this.recorder = new SessionRecorder(store, sessionId, { ...replayed, version: log.version, ...fence }, this.traceContextOf);
     if (!replayed.last) {
       this.current = this.startActor({ messages: replayed.messages });
       return;
     }
     const snapshot = restoreSnapshot(replayed.last.snapshot, replayed.messages, this.config);
     if (replayed.last.state !== 'idle') {
+      const { runId, traceContext } = replayed.last;
+      if (runId !== undefined && traceContext !== undefined) this.spans?.resumeFrom(runId, traceContext);
       this.resumed = new Promise<RunResult>((resolve, reject) => {
         this.pending = resolve;
         this.rejectPending = reject;

@@ -43,6 +43,7 @@ export {
   type MessageRecord,
   type HistoryRecord,
   type CheckpointRecord,
+  type TraceContextRecord,
 } from './persistence/session-store.js';
 export { advanceSession, SessionInputError, type AdvanceSessionOptions, type AdvanceSessionResult, type SessionInput } from './scale/advance-session.js';
 export type { PendingApproval } from './machines/approval-updates.js';

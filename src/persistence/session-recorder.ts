@@ -3,7 +3,7 @@ import type { Outcome } from '../result.js';
 import type { AgentContext } from '../machines/context.js';
 import { stateName } from '../machines/state-name.js';
 export { stateName } from '../machines/state-name.js';
-import type { CheckpointRecord, SessionRecord, SessionStore, SessionVersion } from './session-store.js';
+import type { CheckpointRecord, SessionRecord, SessionStore, SessionVersion, TraceContextRecord } from './session-store.js';
 
 /** What `agent.checkpoints()` lists: one step boundary of the session (a checkpoint record without its snapshot). */
 export type CheckpointInfo = Omit<CheckpointRecord, 'type' | 'snapshot'>;
@@ -37,10 +37,14 @@ export class SessionRecorder {
   /** Every request id a checkpoint of this session recorded. */
   private readonly applied: Set<string>;
 
+  /**
+   * `traceContextOf` gives the span of a run that telemetry records, for its checkpoints to carry.
+   */
   constructor(
     private readonly store: SessionStore,
     private readonly sessionId: string,
     restored: { messages: ModelMessage[]; checkpoints: CheckpointRecord[]; version?: SessionVersion | undefined; epoch?: number },
+    private readonly traceContextOf: (runId: string) => TraceContextRecord | undefined = () => undefined,
   ) {
     this.written = restored.messages;
     this.version = restored.version;
@@ -91,6 +95,7 @@ export class SessionRecorder {
     this.lastKey = key;
     const messages = snapshot.context.messages;
     const run = snapshot.context.run;
+    const traceContext = run ? this.traceContextOf(run.id) : undefined;
     const checkpoint: CheckpointRecord = {
       type: 'checkpoint',
       id: (this.list.at(-1)?.id ?? 0) + 1,
@@ -102,6 +107,7 @@ export class SessionRecorder {
       messageCount: messages.length,
       snapshot: persisted(),
       ...(this.requests.length > 0 ? { requestIds: this.requests } : {}),
+      ...(traceContext !== undefined ? { traceContext } : {}),
     };
     this.requests = [];
     if (state === 'idle') this.ended = undefined;

@@ -49,6 +49,18 @@ export interface CheckpointRecord {
    * engine that retries a step with the same id finds it here and does not apply the input twice.
    */
   requestIds?: string[];
+  /**
+   * The run's `invoke_agent` span, while telemetry records the run: a run resumed from this
+   * checkpoint in another process links its own root span to it (OpenTelemetry's W3C ids).
+   */
+  traceContext?: TraceContextRecord;
+}
+
+/** A span's identity as OpenTelemetry's `SpanContext` gives it. */
+export interface TraceContextRecord {
+  traceId: string;
+  spanId: string;
+  traceFlags: number;
 }
 
 export type SessionRecord = MessageRecord | HistoryRecord | CheckpointRecord;

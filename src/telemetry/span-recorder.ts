@@ -9,6 +9,7 @@ import { stateName } from '../machines/state-name.js';
 import { AgentOptionsError } from '../options.js';
 import type { Outcome, RunError } from '../result.js';
 import type { HookTiming } from '../trace/run-trace.js';
+import type { TraceContextRecord } from '../persistence/session-store.js';
 import type { ToolCallIdentity } from '../runtime.js';
 import { errorText, finishReasonValue, GEN_AI_OPERATION, jsonAttribute, providerName, usageAttributes } from './gen-ai-attributes.js';
 import { loadOtelApi, type OtelApi } from './otel-api.js';
@@ -88,6 +89,8 @@ interface RunSpans {
  */
 export class SpanRecorder {
   private run: RunSpans | undefined;
+  /** A run being resumed from a checkpoint, and the root span it had before: its new root links to it. */
+  private resumedFrom: { runId: string; context: TraceContextRecord } | undefined;
   private state = 'idle';
   private readonly provider: string;
   private readonly modelId: string;
@@ -161,6 +164,19 @@ export class SpanRecorder {
     };
   }
 
+  /** The root span of run `runId`, while it is this recorder's and recorded: a checkpoint keeps it. */
+  traceContext(runId: string): TraceContextRecord | undefined {
+    const run = this.run;
+    if (run?.runId !== runId || !run.recording) return undefined;
+    const { traceId, spanId, traceFlags } = run.root.spanContext();
+    return { traceId, spanId, traceFlags };
+  }
+
+  /** Run `runId` continues from a checkpoint that kept its root span: the resumed run's root links to it. */
+  resumeFrom(runId: string, context: TraceContextRecord): void {
+    this.resumedFrom = { runId, context };
+  }
+
   /** A hook's timing: a `chat` span leaves out the time of the hooks around the model call. */
   hook(timing: HookTiming): void {
     const run = this.run;
@@ -194,10 +210,15 @@ export class SpanRecorder {
     const startTime = origin + performance.now();
     const { functionId } = this.options;
     const sessionId = this.scope.sessionId();
+    const resumed = this.resumedFrom?.runId === runId ? this.resumedFrom.context : undefined;
+    this.resumedFrom = undefined;
+    const link = resumed !== undefined ? { ...resumed, isRemote: true } : undefined;
     const root = this.tracer.startSpan(functionId ? `${GEN_AI_OPERATION.invokeAgent} ${functionId}` : GEN_AI_OPERATION.invokeAgent, {
       kind: this.api.SpanKind.INTERNAL,
       startTime,
+      ...(link !== undefined && this.api.trace.isSpanContextValid(link) ? { links: [{ context: link, attributes: { 'loopchart.link': 'resumed-from' } }] } : {}),
       attributes: {
+        ...(resumed !== undefined ? { 'loopchart.resumed': true } : {}),
         'gen_ai.operation.name': GEN_AI_OPERATION.invokeAgent,
         'gen_ai.provider.name': this.provider,
         'gen_ai.request.model': this.modelId,

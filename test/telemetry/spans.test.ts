@@ -1,11 +1,15 @@
-import { context, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type ContextManager, type HrTime, type Tracer } from '@opentelemetry/api';
+import { context, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type ContextManager, type HrTime, type Span, type Tracer } from '@opentelemetry/api';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { waitFor } from 'xstate';
 import { APICallError } from '@ai-sdk/provider';
 import { AlwaysOffSampler, BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { Output, tool } from 'ai';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { AgentOptionsError, agentTool, createAgent, type AgentOptions } from '../../src/index.js';
+import { AgentOptionsError, agentTool, createAgent, fileStore, type AgentOptions } from '../../src/index.js';
 import { scriptedModel } from '../../src/models/index.js';
 import { mockModel } from '../support/mock-model.js';
 import { addTool, failTool } from '../support/tools.js';
@@ -296,6 +300,37 @@ describe('OpenTelemetry spans', () => {
     const { root, children } = spanTree();
     expect(root.name).toBe('invoke_agent calculator');
     expect(children.map((span) => span.name)).toEqual(['chat mock-model-id', 'execute_tool add', 'chat mock-model-id']);
+  });
+
+  it('a run resumed from a session in another process links its root span to the one the run began with', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'loopchart-telemetry-'));
+    try {
+      const roots: Span[] = [];
+      const capturing: Tracer = {
+        startSpan(name, options, parent) {
+          const span = tracer.startSpan(name, options, parent);
+          if (name.startsWith('invoke_agent')) roots.push(span);
+          return span;
+        },
+        startActiveSpan: tracer.startActiveSpan.bind(tracer),
+      };
+      const first = createAgent({ model: mockModel([{ text: ['x'], holdBeforeFirst: true }]), store: fileStore(dir), sessionId: 's', telemetry: { tracer: capturing, functionId: 'worker' } });
+      void first.run('add 1 and 2');
+      await first.ready();
+      await waitFor(first.actor, (state) => state.matches({ running: { llm: 'calling' } }));
+      await new Promise((resolve) => setImmediate(resolve));
+      const began = roots[0]!.spanContext();
+
+      // Another process takes the session over from its last checkpoint; the first never ends its run.
+      const resumed = createAgent({ model: mockModel([{ text: ['3'] }]), store: fileStore(dir), sessionId: 's', telemetry: { tracer: capturing, functionId: 'worker' } });
+      expect((await resumed.resume())?.outcome).toBe('completed');
+      const root = exporter.getFinishedSpans().find((span) => span.name === 'invoke_agent worker')!;
+      expect(root.attributes['loopchart.resumed']).toBe(true);
+      expect(root.links.map((link) => [link.context.traceId, link.context.spanId])).toEqual([[began.traceId, began.spanId]]);
+      first.abort();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('rejects a telemetry option that is not one, naming the field', () => {
