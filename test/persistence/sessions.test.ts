@@ -22,6 +22,17 @@ afterEach(async () => {
 
 const addTurn = (a: number, b: number, id: string) => ({ toolCalls: [{ id, name: 'add', input: { a, b } }] });
 
+/** An agent of session `sessionId` whose run waits in `calling` for a model that never answers, its checkpoint written. */
+async function runHeldAtCalling(store: SessionStore, sessionId: string) {
+  const agent = createAgent({ model: mockModel([{ text: ['x'], holdBeforeFirst: true }]), store, sessionId });
+  void agent.run('started');
+  await agent.ready();
+  await waitFor(agent.actor, (state) => state.matches({ running: { llm: 'calling' } }));
+  // The calling checkpoint's write is queued on promise callbacks: let them run.
+  await new Promise((resolve) => setImmediate(resolve));
+  return agent;
+}
+
 describe('sessions in a file store', () => {
   it('a new id starts a session; the same id in a new agent resumes its history and continues it', async () => {
     const store = fileStore(dir);
@@ -304,12 +315,7 @@ describe('session files across failures and concurrent openers', () => {
 
   it('run() before the session is open, on a session in the middle of a run, is refused instead of hanging', async () => {
     const store = fileStore(dir);
-    const first = createAgent({ model: mockModel([{ text: ['x'], holdBeforeFirst: true }]), store, sessionId: 'r' });
-    void first.run('started');
-    await first.ready();
-    await waitFor(first.actor, (state) => state.matches({ running: { llm: 'calling' } }));
-    // The calling checkpoint's write is queued on promise callbacks: let them run.
-    await new Promise((resolve) => setImmediate(resolve));
+    const first = await runHeldAtCalling(store, 'r');
     const second = createAgent({ model: mockModel([{ text: ['resumed'] }]), store, sessionId: 'r' });
     await expect(second.run('another')).rejects.toThrow(AgentBusyError);
     expect((await second.resume())?.text).toBe('resumed');
@@ -318,11 +324,7 @@ describe('session files across failures and concurrent openers', () => {
 
   it('a checkpoint taken mid-run before runs had one tool runner resumes and runs its tools', async () => {
     const store = fileStore(dir);
-    const first = createAgent({ model: mockModel([{ text: ['x'], holdBeforeFirst: true }]), store, sessionId: 'old' });
-    void first.run('add 1 and 2');
-    await first.ready();
-    await waitFor(first.actor, (state) => state.matches({ running: { llm: 'calling' } }));
-    await new Promise((resolve) => setImmediate(resolve));
+    const first = await runHeldAtCalling(store, 'old');
     // Rewrite the session as a version without the run's tool runner wrote it: no `tools` child.
     const file = path.join(dir, 'old.jsonl');
     const lines = (await readFile(file, 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as { type: string; snapshot?: { children?: Record<string, unknown> } });
