@@ -168,8 +168,13 @@ export class SpanRecorder {
   traceContext(runId: string): TraceContextRecord | undefined {
     const run = this.run;
     if (run?.runId !== runId || !run.recording) return undefined;
-    const { traceId, spanId, traceFlags } = run.root.spanContext();
-    return { traceId, spanId, traceFlags };
+    try {
+      const { traceId, spanId, traceFlags } = run.root.spanContext();
+      return { traceId, spanId, traceFlags };
+    } catch {
+      // Telemetry never breaks a run, nor its session's writes.
+      return undefined;
+    }
   }
 
   /** Run `runId` continues from a checkpoint that kept its root span: the resumed run's root links to it. */
