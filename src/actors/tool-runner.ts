@@ -10,7 +10,10 @@ export type ToolRunnerCommand = { type: 'tools.start'; scope: ToolStepScope; job
 /** What the tool runner reports: one call has its answer. */
 export type ToolRunnerEvent = { type: 'tool.answer'; step: number; output: ToolCallOutput };
 
-/** What the tool runner of a run gets. */
+/**
+ * What the tool runner of a run gets: the run it serves, which names it in the inspector. What a
+ * call needs (its step, the history) comes with each `tools.start`.
+ */
 export interface ToolRunnerInput {
   runId: string;
 }
