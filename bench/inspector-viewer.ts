@@ -2,14 +2,14 @@
  * The relay's page, in a process of its own as the browser is: it connects to
  * the relay's WebSocket URL (argv[2]) from the relay's origin (argv[3]), says
  * it is there, and reads every frame as the page does (batch frames split,
- * each event parsed). It writes `connected`, then one line `ended <events>
+ * each event parsed, back-references resolved). It writes `connected`, then one line `ended <events>
  * <frames>` each time the root agent's final `idle` snapshot arrives, so that
  * the benchmark knows when the viewer has the whole run without paying for
  * the viewer's parsing, which is the browser's CPU, not the agent's.
  */
 import type { StatelyInspectionEvent } from '@statelyai/inspect';
 import { WebSocket } from 'ws';
-import { frameEventTexts } from '../src/inspect/inspection-frame.js';
+import { frameEvents } from '../src/inspect/inspection-frame.js';
 import { stateName } from '../src/machines/state-name.js';
 
 const [url, origin] = process.argv.slice(2);
@@ -24,8 +24,7 @@ socket.on('open', () => {
 });
 socket.on('message', (data: Buffer) => {
   frames++;
-  for (const text of frameEventTexts(data.toString())) {
-    const event = JSON.parse(text) as StatelyInspectionEvent;
+  for (const event of frameEvents(data.toString()) as StatelyInspectionEvent[]) {
     events++;
     const isRootIdle =
       event.type === '@xstate.snapshot' &&

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { BATCH_HEADER, batchFrame, eventText, frameEventCount, frameEventTexts, readsBatchFrames } from '../src/inspect/inspection-frame.js';
+import { BATCH_HEADER, batchFrame, eventText, frameEventCount, frameEventTexts, framesReadAt, standaloneEventTexts } from '../src/inspect/inspection-frame.js';
 import { RecentFrames } from '../src/inspect/recent-frames.js';
 
 describe('inspection frames', () => {
@@ -28,11 +28,23 @@ describe('inspection frames', () => {
     expect(JSON.parse(eventText(event))).toEqual({ type: '@xstate.event', big: '10', self: '[circular]' });
   });
 
-  it('batches only towards a URL that says it reads batch frames', () => {
-    expect(readsBatchFrames('ws://127.0.0.1:1234/?token=abc&frames=batch')).toBe(true);
-    expect(readsBatchFrames('ws://127.0.0.1:1234/?token=abc')).toBe(false);
-    expect(readsBatchFrames('ws://localhost:8080')).toBe(false);
-    expect(readsBatchFrames('not a url')).toBe(false);
+  it('batches only towards a URL that says it reads batch frames, and refers back only where it says it resolves references', () => {
+    expect(framesReadAt('ws://127.0.0.1:1234/?token=abc&frames=references')).toBe('references');
+    expect(framesReadAt('ws://127.0.0.1:1234/?token=abc&frames=batch')).toBe('batch');
+    expect(framesReadAt('ws://127.0.0.1:1234/?token=abc&frames=other')).toBe('single');
+    expect(framesReadAt('ws://127.0.0.1:1234/?token=abc')).toBe('single');
+    expect(framesReadAt('ws://localhost:8080')).toBe('single');
+    expect(framesReadAt('not a url')).toBe('single');
+  });
+
+  it('gives a client that reads one event per frame the texts as they came when nothing refers back, and whole events when something does', () => {
+    const plain = ['{"type":"@xstate.event","event":{"type":"a"}}', '{"type":"@xstate.event","event":{"type":"b"}}'];
+    expect(standaloneEventTexts(batchFrame(plain))).toEqual(plain);
+    const referring = ['{"type":"@xstate.event","event":{"type":"a","n":1}}', '{"type":"@xstate.snapshot","sessionId":"x:0","event":{"@loopchart.same":0},"snapshot":{"status":"active"}}'];
+    expect(standaloneEventTexts(batchFrame(referring)).map((text) => JSON.parse(text) as unknown)).toEqual([
+      { type: '@xstate.event', event: { type: 'a', n: 1 } },
+      { type: '@xstate.snapshot', sessionId: 'x:0', event: { type: 'a', n: 1 }, snapshot: { status: 'active' } },
+    ]);
   });
 });
 

@@ -10,6 +10,7 @@ import { chromium, type Browser } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { startInspectorRelay, type InspectorRelay } from '../src/inspect/inspector-relay.js';
+import { withBackReferences } from '../src/inspect/back-references.js';
 import { batchFrame } from '../src/inspect/inspection-frame.js';
 import { chromiumRequirement, externalBinary } from './support/external-binary.js';
 
@@ -51,7 +52,7 @@ afterAll(async () => {
 const event = (n: number) => ({ type: '@xstate.event', sessionId: 'x:0', event: { type: 'tool.answer', n, text: 'line one\nline "two"' } });
 
 describe.skipIf(CHROMIUM === undefined)('the inspector relay page in a browser', () => {
-  it('hands the inspector every event of batch frames and single frames, in order, replayed ones first', { timeout: 60_000 }, async () => {
+  it('hands the inspector every event of batch frames (back-references resolved) and single frames, in order, replayed ones first', { timeout: 60_000 }, async () => {
     relay = await startInspectorRelay({ inspectorUrl: standInUrl });
     const inspector = new WebSocket(relay.webSocketUrl);
     await new Promise((resolve, reject) => inspector.once('open', resolve).once('error', reject));
@@ -67,11 +68,18 @@ describe.skipIf(CHROMIUM === undefined)('the inspector relay page in a browser',
     });
     inspector.send(JSON.stringify(event(3)));
     inspector.send(batchFrame([event(4), event(5), event(6)].map((value) => JSON.stringify(value))));
+    // A frame whose second snapshot refers back to the first: the page hands on both whole.
+    const snapshot = { status: 'active', context: { config: { maxSteps: 5 }, steps: 1 }, value: 'idle' };
+    const snapshots = [
+      { type: '@xstate.snapshot', sessionId: 'x:0', event: { type: 'a' }, snapshot },
+      { type: '@xstate.snapshot', sessionId: 'x:0', event: { type: 'a' }, snapshot: { ...snapshot, context: { ...snapshot.context, steps: 2 } } },
+    ];
+    inspector.send(batchFrame(withBackReferences(snapshots).map((value) => JSON.stringify(value))));
 
     const frame = page.frames().find((candidate) => candidate.url() === standInUrl)!;
     const received = () => frame.evaluate(() => (window as unknown as { received: unknown[] }).received);
-    await expect.poll(async () => (await received()).length, { timeout: 30_000 }).toBe(6);
-    expect(await received()).toEqual([1, 2, 3, 4, 5, 6].map(event));
+    await expect.poll(async () => (await received()).length, { timeout: 30_000 }).toBe(8);
+    expect(await received()).toEqual([...[1, 2, 3, 4, 5, 6].map(event), ...snapshots]);
     expect(errors).toEqual([]);
     inspector.close();
     await page.close();

@@ -28,7 +28,7 @@ async function until(condition: () => boolean, what: string): Promise<void> {
 describe('the Stately inspector over a local WebSocket relay', () => {
   it('delivers actor, event and snapshot messages of a tool-loop run, and never the API key', async () => {
     relay = await startInspectorRelay();
-    expect(relay.webSocketUrl).toMatch(/^ws:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]{20,}&frames=batch$/);
+    expect(relay.webSocketUrl).toMatch(/^ws:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]{20,}&frames=references$/);
     const received: StatelyInspectionEvent[] = [];
     const raw: string[] = [];
     const receiver = createWebSocketReceiver({ server: relay.webSocketUrl });
@@ -96,6 +96,32 @@ describe('the relay and batch frames', () => {
     expect(latePage.frames).toEqual(page.frames);
     expect(lateReceiver.frames).toEqual(events(4));
     for (const { socket } of [page, receiver, inspector, latePage, lateReceiver]) socket.close();
+  });
+
+  it('resolves the back-references of a frame for a Stately receiver, passes the frame as it is to the page, and sends no inspector another one’s events', async () => {
+    relay = await startInspectorRelay();
+    const page = await client(relay.webSocketUrl, { page: true });
+    await relay.viewerConnected();
+    const receiver = await client(relay.webSocketUrl);
+    const first = await client(relay.webSocketUrl);
+    const second = await client(relay.webSocketUrl);
+    first.socket.send(batchFrame(events(1)));
+    const snapshot = { status: 'active', context: { config: { maxSteps: 5 }, steps: 1 }, value: 'idle' };
+    const frame = batchFrame([
+      JSON.stringify({ type: '@xstate.snapshot', sessionId: 'x:0', event: { type: 'a' }, snapshot }),
+      JSON.stringify({ type: '@xstate.snapshot', sessionId: 'x:0', event: { '@loopchart.same': 0 }, snapshot: { '@loopchart.patch': { base: 0, set: { context: { '@loopchart.patch': { set: { steps: 2 } } } } } } }),
+    ]);
+    second.socket.send(frame);
+    await until(() => page.frames.length === 2 && receiver.frames.length === 3, 'the frames at the page and the receiver');
+    expect(page.frames[1]).toBe(frame);
+    expect(receiver.frames.slice(1).map((text) => JSON.parse(text) as unknown)).toEqual([
+      { type: '@xstate.snapshot', sessionId: 'x:0', event: { type: 'a' }, snapshot },
+      { type: '@xstate.snapshot', sessionId: 'x:0', event: { type: 'a' }, snapshot: { ...snapshot, context: { config: { maxSteps: 5 }, steps: 2 } } },
+    ]);
+    // The first inspector sent before the second did: it is an inspector, and gets none of the second's events.
+    expect(first.frames).toEqual([]);
+    expect(second.frames).toEqual([events(1)[0]]);
+    for (const { socket } of [page, receiver, first, second]) socket.close();
   });
 });
 

@@ -54,6 +54,24 @@ describe('WebSocketBatchAdapter', () => {
     expect(server.frames).toEqual([texts(1, 100)[0], batchFrame(texts(3)), texts(1, 3)[0]]);
   });
 
+  it('lets a batch refer back only to a relay that resolves references, and only while its socket is open: events that wait are sent together', async () => {
+    const server = await frameServer();
+    cleanup.push(server.close);
+    const referring = new WebSocketBatchAdapter({ url: `ws://127.0.0.1:${server.port}/?token=t&frames=references` });
+    const batching = new WebSocketBatchAdapter({ url: `ws://127.0.0.1:${server.port}/?token=t&frames=batch` });
+    cleanup.push(() => referring.stop(), () => batching.stop());
+    expect(referring.readsBackReferences).toBe(false);
+    referring.start();
+    batching.start();
+    referring.sendBatch(texts(1));
+    batching.sendBatch(texts(1));
+    await server.until(() => server.frames.length === 2);
+    expect(referring.readsBackReferences).toBe(true);
+    expect(batching.readsBackReferences).toBe(false);
+    referring.stop();
+    expect(referring.readsBackReferences).toBe(false);
+  });
+
   it('writes one event per frame to any other server, as @statelyai/inspect does', async () => {
     const server = await frameServer();
     cleanup.push(server.close);

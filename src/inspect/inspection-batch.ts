@@ -1,6 +1,7 @@
 import type { StatelyInspectionEvent } from '@statelyai/inspect';
 import type { AnyActorRef, InspectionEvent, Observer } from 'xstate';
 import { redact } from '../secrets/redact.js';
+import { withBackReferences } from './back-references.js';
 import { eventText } from './inspection-frame.js';
 import { redactSecrets, sanitizeContext, sanitizeEvent, type SanitizeMemo } from './sanitize.js';
 
@@ -13,6 +14,12 @@ export interface InspectionAdapter {
    * per event.
    */
   sendBatch?(eventTexts: string[]): void;
+  /**
+   * True when the texts of the batch it is about to be given may refer back to
+   * earlier events of the same batch (`back-references.ts`): its receiver
+   * resolves them, and the batch goes out whole, as one frame.
+   */
+  readonly readsBackReferences?: boolean;
 }
 
 type ShownInspectionEvent = Extract<InspectionEvent, { type: '@xstate.snapshot' | '@xstate.event' | '@xstate.actor' }>;
@@ -39,7 +46,10 @@ const definitions = new WeakMap<object, string>();
  *   (the adapter's `JSON` text is the only serialisation; the Stately path
  *   serialises, parses and serialises again), a machine's definition is
  *   serialised once per machine, and secrets are redacted only when there are
- *   some.
+ *   some;
+ * - to an adapter whose receiver resolves back-references (loopchart's relay),
+ *   an event writes what it repeats of an earlier event of its batch as a
+ *   reference to it: a snapshot as a patch of the same actor's last one.
  *
  * @example
  * ```ts
@@ -63,7 +73,7 @@ export function inspectionBatches(
     if (adapter.sendBatch) {
       // Serialised once; secrets are redacted in the text itself.
       adapter.sendBatch(
-        events.map((event) => {
+        (adapter.readsBackReferences ? withBackReferences(events) : events).map((event) => {
           const text = eventText(event);
           return secrets.length > 0 ? redact(text, secrets) : text;
         }),

@@ -6,6 +6,7 @@
  * `@statelyai/inspect` sends it; the relay passes those on untouched.
  */
 
+import { resolveBackReferences } from './back-references.js';
 import { safeJson } from './sanitize.js';
 
 /** The first line of a batch frame. */
@@ -22,6 +23,27 @@ export function frameEventTexts(frame: string): string[] {
   return frame.slice(BATCH_HEADER.length + 1).split('\n');
 }
 
+/** True when some event of the frame may refer back (`back-references.ts`): the keys that mark them appear in it. */
+function mayReferBack(frame: string): boolean {
+  return frame.includes('"@loopchart.patch":') || frame.includes('"@loopchart.same":');
+}
+
+/** The events of a frame as data, back-references resolved. */
+export function frameEvents(frame: string): unknown[] {
+  const events = frameEventTexts(frame).map((text) => JSON.parse(text) as unknown);
+  return mayReferBack(frame) ? resolveBackReferences(events) : events;
+}
+
+/**
+ * The events of a frame as texts, one per event, as a client that reads one
+ * event per frame takes them: the frame's own texts when nothing in it refers
+ * back.
+ */
+export function standaloneEventTexts(frame: string): string[] {
+  if (!mayReferBack(frame)) return frameEventTexts(frame);
+  return frameEvents(frame).map((event) => JSON.stringify(event));
+}
+
 /**
  * JSON text of an inspection event: `JSON.stringify`, or for the rare event it
  * cannot serialise (a cycle, a BigInt) the same with cycles cut and BigInts as
@@ -35,15 +57,20 @@ export function eventText(event: object): string {
   }
 }
 
-/** The query parameter by which a relay's URL says that it reads batch frames. */
+/**
+ * The query parameter by which a relay's URL says what frames it reads: `batch`
+ * (batch frames), or `references` (batch frames whose events may refer back to
+ * earlier ones, `back-references.ts`), as `startInspectorRelay` gives.
+ */
 export const BATCH_FRAMES_PARAMETER = 'frames';
 
-/** True when the URL is one whose server reads batch frames: `startInspectorRelay` gives such URLs. */
-export function readsBatchFrames(url: string): boolean {
+/** What the server at the URL reads: one event per frame (any server but loopchart's relay), batch frames, or batch frames with back-references. */
+export function framesReadAt(url: string): 'single' | 'batch' | 'references' {
   try {
-    return new URL(url).searchParams.get(BATCH_FRAMES_PARAMETER) === 'batch';
+    const frames = new URL(url).searchParams.get(BATCH_FRAMES_PARAMETER);
+    return frames === 'batch' || frames === 'references' ? frames : 'single';
   } catch {
-    return false;
+    return 'single';
   }
 }
 

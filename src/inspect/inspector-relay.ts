@@ -2,7 +2,8 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebSocket, WebSocketServer } from 'ws';
-import { BATCH_FRAMES_PARAMETER, BATCH_HEADER, frameEventTexts } from './inspection-frame.js';
+import { backReferenceResolverSource } from './back-references.js';
+import { BATCH_FRAMES_PARAMETER, BATCH_HEADER, standaloneEventTexts } from './inspection-frame.js';
 import { RecentFrames } from './recent-frames.js';
 
 export interface InspectorRelayOptions {
@@ -21,7 +22,8 @@ export interface InspectorRelay {
   pageUrl: string;
   /**
    * Give this to `createWebSocketInspector({ url })`. It carries the relay's token, and says
-   * (`frames=batch`) that the relay reads many events in one frame.
+   * (`frames=references`) that the relay reads many events in one frame, which may refer back to
+   * earlier events of the frame.
    */
   webSocketUrl: string;
   /** Resolves once a page opened from `pageUrl` is connected (at once if one is), or rejects when `signal` aborts. */
@@ -65,10 +67,10 @@ setTimeout(() => {
 }, ${timeoutMs});
 const BATCH = ${JSON.stringify(`${BATCH_HEADER}
 `)};
+${backReferenceResolverSource()}
 socket.onmessage = (event) => {
   const texts = event.data.startsWith(BATCH) ? event.data.slice(BATCH.length).split('\\n') : [event.data];
-  for (const text of texts) {
-    const data = JSON.parse(text);
+  for (const data of resolveBackReferences(texts.map((text) => JSON.parse(text)))) {
     if (ready) frame.contentWindow.postMessage(data, '*');
     else waiting.push(data);
   }
@@ -146,16 +148,18 @@ export async function startInspectorRelay(options: InspectorRelayOptions = {}): 
   });
   sockets.on('error', () => undefined);
   const pages = new WeakSet<WebSocket>();
+  /** Clients that send events: inspectors, which read none. */
+  const inspectors = new WeakSet<WebSocket>();
   // A page reads batch frames: it gets each frame as received, undecoded. Any other client (a
-  // Stately receiver) gets one event per frame.
+  // Stately receiver) gets one event per frame, back-references resolved.
   const deliver = (client: WebSocket, frame: Buffer, eventTexts: () => string[]) => {
     if (pages.has(client)) client.send(frame, { binary: false });
-    else for (const text of eventTexts()) client.send(text);
+    else if (!inspectors.has(client)) for (const text of eventTexts()) client.send(text);
   };
   sockets.on('connection', (socket, request) => {
     const fromPage = request.headers.origin === origin;
     if (fromPage) pages.add(socket);
-    for (const frame of recent.frames()) deliver(socket, frame, () => frameEventTexts(frame.toString()));
+    for (const frame of recent.frames()) deliver(socket, frame, () => standaloneEventTexts(frame.toString()));
     socket.on('message', (data: Buffer) => {
       if (fromPage) {
         // The page only reports on itself; it never feeds the run's events.
@@ -168,9 +172,10 @@ export async function startInspectorRelay(options: InspectorRelayOptions = {}): 
         }
         return;
       }
+      inspectors.add(socket);
       recent.add(data);
       let texts: string[] | undefined;
-      const eventTexts = () => (texts ??= frameEventTexts(data.toString()));
+      const eventTexts = () => (texts ??= standaloneEventTexts(data.toString()));
       for (const client of sockets.clients) if (client !== socket && client.readyState === WebSocket.OPEN) deliver(client, data, eventTexts);
     });
     socket.on('close', () => viewers.delete(socket));
@@ -178,7 +183,7 @@ export async function startInspectorRelay(options: InspectorRelayOptions = {}): 
 
   return {
     pageUrl: `${origin}/?token=${token}`,
-    webSocketUrl: `${pageSocketUrl}&${BATCH_FRAMES_PARAMETER}=batch`,
+    webSocketUrl: `${pageSocketUrl}&${BATCH_FRAMES_PARAMETER}=references`,
     viewerConnected(signal?: AbortSignal) {
       if (viewers.size > 0) return Promise.resolve();
       return new Promise<void>((resolve, reject) => {

@@ -6,7 +6,7 @@
 import type { StatelyInspectionEvent } from '@statelyai/inspect';
 import { WebSocket } from 'ws';
 import type { InspectionAdapter } from './inspection-batch.js';
-import { batchFrame, eventText, readsBatchFrames } from './inspection-frame.js';
+import { batchFrame, eventText, framesReadAt } from './inspection-frame.js';
 import { isLoopbackUrl } from '../net/is-loopback.js';
 
 /**
@@ -47,12 +47,15 @@ export class WebSocketBatchAdapter implements InspectionAdapter {
   private running = false;
   private retry: NodeJS.Timeout | undefined;
   private readonly batches: boolean;
+  private readonly references: boolean;
   private readonly loopback: boolean;
   private readonly maxDeferredEvents: number;
   private readonly reconnectDelayMs: number;
 
   constructor(private readonly options: WebSocketBatchAdapterOptions) {
-    this.batches = readsBatchFrames(options.url);
+    const frames = framesReadAt(options.url);
+    this.batches = frames !== 'single';
+    this.references = frames === 'references';
     this.loopback = isLoopbackUrl(options.url);
     this.maxDeferredEvents = options.maxDeferredEvents ?? 200;
     this.reconnectDelayMs = options.reconnectDelayMs ?? 5_000;
@@ -73,6 +76,14 @@ export class WebSocketBatchAdapter implements InspectionAdapter {
     const socket = this.socket;
     this.socket = undefined;
     socket?.close();
+  }
+
+  /**
+   * The relay resolves back-references, and a batch given now goes out at once as one frame: only
+   * then may its events refer back (events that wait are sent together, and the oldest dropped).
+   */
+  get readsBackReferences(): boolean {
+    return this.references && this.socket?.readyState === WebSocket.OPEN;
   }
 
   send(event: StatelyInspectionEvent): void {
