@@ -38,30 +38,38 @@ interface InspectedRun {
   frames: number;
 }
 
-async function inspectedRun(): Promise<InspectedRun> {
+/** A relay with a viewer connected and an inspector sending to it: `run()` measures one inspected run. */
+async function inspectedSetup() {
   const relay = await startInspectorRelay();
   const viewer = await openViewer(relay);
   const inspector = createWebSocketInspector({ url: relay.webSocketUrl });
   await new Promise((resolve) => setTimeout(resolve, 100));
-  try {
-    const cpu = process.cpuUsage();
-    const started = performance.now();
-    const agent = createAgent({ ...loop(), inspect: inspector.inspect });
-    const result = await agent.run('go');
-    check(result.outcome === 'completed', 'the inspected run must complete');
-    // Finished only once the viewer has the final idle snapshot of the root.
-    const { events, frames } = await viewer.ended;
-    return { wall: performance.now() - started, cpu: cpuMs(cpu), events, frames };
-  } finally {
-    inspector.stop();
-    viewer.child.kill();
-    await relay.close();
-  }
+  let seen = { events: 0, frames: 0 };
+  return {
+    async run(): Promise<InspectedRun> {
+      const cpu = process.cpuUsage();
+      const started = performance.now();
+      const ended = viewer.nextEnd();
+      const result = await createAgent({ ...loop(), inspect: inspector.inspect }).run('go');
+      check(result.outcome === 'completed', 'the inspected run must complete');
+      // Finished only once the viewer has the final idle snapshot of this run's root.
+      const total = await ended;
+      const run = { wall: performance.now() - started, cpu: cpuMs(cpu), events: total.events - seen.events, frames: total.frames - seen.frames };
+      seen = total;
+      return run;
+    },
+    async close() {
+      inspector.stop();
+      viewer.child.kill();
+      await relay.close();
+    },
+  };
 }
 
 /**
  * The relay's page, in its own process (bench/inspector-viewer.ts) as the browser is: its parsing is
- * not the agent process's CPU. `ended` resolves when it reports the root's final `idle` snapshot.
+ * not the agent process's CPU. `nextEnd()` resolves when it reports the next root's final `idle`
+ * snapshot, with the events and frames it has read so far.
  */
 async function openViewer(relay: InspectorRelay) {
   const script = fileURLToPath(new URL('./inspector-viewer.ts', import.meta.url));
@@ -87,27 +95,60 @@ async function openViewer(relay: InspectorRelay) {
     });
   await line('connected');
   await relay.viewerConnected();
-  const ended = line('ended').then((text) => {
-    const [, events, frames] = text.split(' ');
-    return { events: Number(events), frames: Number(frames) };
-  });
-  ended.catch(() => undefined);
-  return { child, ended };
+  return {
+    child,
+    nextEnd: async () => {
+      const [, events, frames] = (await line('ended')).split(' ');
+      return { events: Number(events), frames: Number(frames) };
+    },
+  };
 }
 
+const RUNS_PER_BLOCK = 4;
+
+/**
+ * Rounds as `measureRounds` runs them (bench/support.ts): both contestants in every round, the
+ * order alternating, each a block of consecutive runs whose first is not counted (it pays for the
+ * garbage the other left). The inspected block has one relay, viewer and inspector, made before it.
+ */
 export async function inspectorBench(): Promise<Row[]> {
-  // Both paths once before measuring, so that neither pays for its first compilation in the figures.
-  await plainRun();
-  await inspectedRun();
+  const warmup = 2;
+  const rounds = 9;
   const plain: Array<{ wall: number; cpu: number }> = [];
   const inspected: InspectedRun[] = [];
-  for (let round = 0; round < 15; round++) {
-    plain.push(await plainRun());
-    inspected.push(await inspectedRun());
+  const plainBlock = async () => {
+    const block: Array<{ wall: number; cpu: number }> = [];
+    for (let run = 0; run < RUNS_PER_BLOCK; run++) block.push(await plainRun());
+    return block.slice(1);
+  };
+  const inspectedBlock = async () => {
+    const setup = await inspectedSetup();
+    try {
+      const block: InspectedRun[] = [];
+      for (let run = 0; run < RUNS_PER_BLOCK; run++) block.push(await setup.run());
+      return block.slice(1);
+    } finally {
+      await setup.close();
+    }
+  };
+  const middle = <T extends { cpu: number }>(block: T[]) => [...block].sort((a, b) => a.cpu - b.cpu)[block.length >> 1]!;
+  for (let round = 0; round < warmup + rounds; round++) {
+    let plainRuns: Array<{ wall: number; cpu: number }>;
+    let inspectedRuns: InspectedRun[];
+    if (round % 2 === 0) {
+      plainRuns = await plainBlock();
+      inspectedRuns = await inspectedBlock();
+    } else {
+      inspectedRuns = await inspectedBlock();
+      plainRuns = await plainBlock();
+    }
+    if (round < warmup) continue;
+    plain.push(middle(plainRuns));
+    inspected.push(middle(inspectedRuns));
   }
   const wall = (runs: Array<{ wall: number }>) => median(runs.map((run) => run.wall));
   const cpu = (runs: Array<{ cpu: number }>) => median(runs.map((run) => run.cpu));
-  // Ratios are paired by round: each inspected run against the plain run just before it.
+  // Ratios are paired by round: each round's inspected block against its plain block.
   const wallOverhead = median(inspected.map((run, round) => run.wall / plain[round]!.wall));
   const cpuOverhead = median(inspected.map((run, round) => run.cpu / plain[round]!.cpu));
   const { events, frames } = inspected.at(-1)!;
