@@ -1,7 +1,8 @@
 /**
  * Runs one benchmark scenario for a while, to be profiled:
  *
- *   node --cpu-prof --cpu-prof-dir=/tmp/prof --import tsx bench/profile.ts loop-direct
+ *   npm run build
+ *   node --cpu-prof --cpu-prof-dir=/tmp/prof --import ./bench/as-built.mjs --import tsx bench/profile.ts loop-direct
  *   npx tsx bench/cpuprofile-summary.ts /tmp/prof
  *
  * Scenarios: stream-default, stream-direct (100,000-delta runs through
