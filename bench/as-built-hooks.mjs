@@ -1,9 +1,11 @@
-// The resolve hook of bench/as-built.mjs: a module that resolves into src/ is loaded from dist/.
+// The resolve hook of bench/as-built.mjs: a TypeScript module of src/ is loaded from dist/, as tsc built it.
 const source = new URL('../src/', import.meta.url).href;
 const built = new URL('../dist/', import.meta.url).href;
 
 export async function resolve(specifier, context, nextResolve) {
   const resolved = await nextResolve(specifier, context);
-  if (!resolved.url.startsWith(source)) return resolved;
-  return { url: `${built}${resolved.url.slice(source.length).replace(/\.ts$/, '.js')}`, format: 'module', shortCircuit: true };
+  const url = new URL(resolved.url);
+  if (!url.href.startsWith(source) || !url.pathname.endsWith('.ts')) return resolved;
+  const path = url.pathname.slice(new URL(source).pathname.length).replace(/\.ts$/, '.js');
+  return { url: new URL(path, built).href, format: 'module', shortCircuit: true };
 }

@@ -7,14 +7,14 @@ import { tool } from 'ai';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { backReferenceResolverSource, resolveBackReferences, withBackReferences } from '../src/inspect/back-references.js';
+import { applyPatch, backReferenceResolverSource, resolveBackReferences, withBackReferences } from '../src/inspect/back-references.js';
 import { inspectionBatches } from '../src/inspect/inspection-batch.js';
 import { batchFrame, frameEvents } from '../src/inspect/inspection-frame.js';
 import { createAgent } from '../src/index.js';
 import { mockModel } from './support/mock-model.js';
 
 const asJson = (value: unknown): unknown => JSON.parse(JSON.stringify(value));
-const roundTrip = (events: object[]) => resolveBackReferences(withBackReferences(events).map((event) => asJson(event)));
+const roundTrip = (events: object[]) => resolveBackReferences(withBackReferences(events)!.map((event) => asJson(event)));
 
 /**
  * Events as a batch holds them: a few actors, each event's `event` and each
@@ -30,22 +30,32 @@ const batchOfEvents = fc
     shapes: fc.array(
       fc.record({
         type: fc.constantFrom('@xstate.event', '@xstate.snapshot', '@xstate.actor'),
-        sessionId: fc.constantFrom('x:0', 'x:1', 'x:2'),
+        sessionId: fc.constantFrom('x:0', 'x:1', 'x:2', undefined),
         event: fc.nat(),
         status: fc.constantFrom('active', 'done', 'stopped'),
         context: fc.dictionary(
           fc.constantFrom('config', 'messages', 'run', 'queues', '__proto__', 'gone'),
-          fc.oneof(fc.nat().map((index) => ({ pooled: index })), fc.jsonValue({ maxDepth: 1 }), fc.constant(undefined), fc.constant(() => 1)),
+          fc.oneof(
+            fc.nat().map((index) => ({ pooled: index })),
+            fc.jsonValue({ maxDepth: 1 }),
+            fc.constant(undefined),
+            fc.constant(() => 1),
+            fc.constant(new Date(0)),
+            fc.constant({ toJSON: () => undefined }),
+          ),
           { maxKeys: 5 },
         ),
         value: fc.oneof(fc.constant('idle'), fc.constant({ running: 'llm' })),
+        repeat: fc.boolean(),
       }),
       { maxLength: 25 },
     ),
   })
-  .map(({ pool, shapes }) =>
-    shapes.map(({ type, sessionId, event, status, context, value }) => {
-      const pick = (index: number) => pool[index % pool.length]!;
+  .map(({ pool, shapes }) => {
+    const pick = (index: number) => pool[index % pool.length]!;
+    const events: object[] = [];
+    let lastSnapshot: object | undefined;
+    for (const { type, sessionId, event, status, context, value, repeat } of shapes) {
       const resolved: Record<string, unknown> = {};
       for (const [key, entry] of Object.entries(context)) {
         Object.defineProperty(resolved, key, {
@@ -53,10 +63,18 @@ const batchOfEvents = fc
           enumerable: true,
         });
       }
-      const base = { _version: '0.7.2', createdAt: '1', id: null, rootId: 'x:0', sessionId, type, event: pick(event) };
-      return type === '@xstate.event' ? base : { ...base, snapshot: { status, context: resolved, value } };
-    }),
-  );
+      const base = { _version: '0.7.2', createdAt: '1', id: null, rootId: 'x:0', ...(sessionId !== undefined ? { sessionId } : {}), type, event: pick(event) };
+      if (type === '@xstate.event') {
+        events.push(base);
+        continue;
+      }
+      // Now and then the very snapshot object an earlier event carried, as XState repeats a callback actor's.
+      const snapshot = repeat && lastSnapshot !== undefined ? lastSnapshot : { status, context: resolved, value };
+      lastSnapshot = snapshot;
+      events.push({ ...base, snapshot });
+    }
+    return events;
+  });
 
 describe('back-references in a batch frame', () => {
   it('resolve to every event as JSON would have it, whatever the events share', () => {
@@ -73,7 +91,7 @@ describe('back-references in a batch frame', () => {
     const first = { sessionId: 'x:0', type: '@xstate.snapshot', event: { type: 'xstate.init' }, snapshot: { status: 'active', context: { config, steps: 1 }, value: 'idle' } };
     const told = { sessionId: 'x:0', type: '@xstate.event', event };
     const second = { sessionId: 'x:0', type: '@xstate.snapshot', event, snapshot: { status: 'active', context: { config, steps: 2 }, value: 'idle' } };
-    const written = withBackReferences([first, told, second]);
+    const written = withBackReferences([first, told, second])!;
 
     expect(written[0]).toBe(first);
     expect(written[1]).toBe(told);
@@ -99,7 +117,12 @@ describe('back-references in a batch frame', () => {
   it('take at least a fifth off a tool loop’s bytes, and give back the same events', async () => {
     const batches = (readsBackReferences: boolean) => {
       const texts: string[][] = [];
-      return { texts, inspect: inspectionBatches({ send: () => expect.fail('batches only'), sendBatch: (batch) => texts.push(batch), readsBackReferences }) };
+      const frames: string[] = [];
+      const sendBatch = (batch: string[], referring?: boolean) => {
+        texts.push(batch);
+        frames.push(batchFrame(batch, referring));
+      };
+      return { texts, frames, inspect: inspectionBatches({ send: () => expect.fail('batches only'), sendBatch, readsBackReferences }) };
     };
     const full = batches(false);
     const referring = batches(true);
@@ -117,14 +140,43 @@ describe('back-references in a batch frame', () => {
     const bytes = (texts: string[][]) => texts.flat().reduce((sum, text) => sum + text.length, 0);
     expect(bytes(referring.texts)).toBeLessThan(bytes(full.texts) * 0.8);
     const withoutTimes = (events: unknown[]) => (events as StatelyInspectionEvent[]).map(({ createdAt: _createdAt, ...event }) => event);
-    expect(withoutTimes(referring.texts.flatMap((texts) => frameEvents(batchFrame(texts))))).toEqual(
-      withoutTimes(full.texts.flatMap((texts) => texts.map((text) => JSON.parse(text) as unknown))),
-    );
+    expect(withoutTimes(referring.frames.flatMap((frame) => frameEvents(frame)))).toEqual(withoutTimes(full.frames.flatMap((frame) => frameEvents(frame))));
+    expect(referring.frames.some((frame) => frame.includes('"@loopchart.patch":'))).toBe(true);
+    expect(full.frames.some((frame) => frame.includes('"@loopchart.patch":') || frame.includes('"@loopchart.same":'))).toBe(false);
+  });
+
+  it('are not written for a batch holding data that would read as one: that batch goes whole, and resolves to itself', () => {
+    const config = { maxSteps: 5 };
+    const lookalikes: object[][] = [
+      [{ sessionId: 'x:0', type: '@xstate.event', event: { '@loopchart.same': 0 } }],
+      [{ sessionId: 'x:0', type: '@xstate.snapshot', event: { type: 'a' }, snapshot: { '@loopchart.patch': { base: 0 } } }],
+      [
+        { sessionId: 'x:0', type: '@xstate.snapshot', event: { type: 'a' }, snapshot: { context: { config }, value: 'idle' } },
+        { sessionId: 'x:0', type: '@xstate.snapshot', event: { type: 'b' }, snapshot: { context: { config }, value: { '@loopchart.patch': { set: { x: 1 } } } } },
+      ],
+    ];
+    for (const events of lookalikes) expect(withBackReferences(events)).toBeUndefined();
+    // Deeper than a patch goes, such keys are plain data.
+    const deep = [
+      { sessionId: 'x:0', type: '@xstate.snapshot', event: { type: 'a' }, snapshot: { context: { config, run: { step: 1 } } } },
+      { sessionId: 'x:0', type: '@xstate.snapshot', event: { type: 'b' }, snapshot: { context: { config, run: { '@loopchart.patch': { set: { step: 9 } } } } } },
+    ];
+    expect(roundTrip(deep)).toEqual(asJson(deep));
+  });
+
+  it('take a malformed patch as no change rather than throw or recurse: the relay resolves what any client with its token sends', () => {
+    const base = { status: 'active', context: { steps: 1 } };
+    expect(applyPatch(base, { unset: 1, set: [] })).toEqual(base);
+    expect(applyPatch(base, { unset: ['status', 3], set: { context: { '@loopchart.patch': { set: { steps: 2 } } } } })).toEqual({ context: { steps: 2 } });
+    let nested: unknown = { steps: 3 };
+    for (let level = 0; level < 50_000; level++) nested = { '@loopchart.patch': { set: { deeper: nested } } };
+    expect(() => applyPatch(base, { set: { context: nested } })).not.toThrow();
+    expect(applyPatch(null, 'nonsense')).toEqual({});
   });
 
   it('resolve in a page from their own source alone: it names nothing outside itself, also as tsx compiles it', async () => {
     const frame = [{ type: '@xstate.event', event: { type: 'e' } }, { type: '@xstate.snapshot', sessionId: 'x:0', event: { '@loopchart.same': 0 }, snapshot: { status: 'active' } }];
-    const inPage = (source: string) => runInNewContext(`${source}\nresolveBackReferences(${JSON.stringify(frame)})`, {}) as unknown;
+    const inPage = (source: string) => runInNewContext(`${source}\nresolveFrameReferences(${JSON.stringify(frame)})`, {}) as unknown;
     const expected = [{ type: '@xstate.event', event: { type: 'e' } }, { type: '@xstate.snapshot', sessionId: 'x:0', event: { type: 'e' }, snapshot: { status: 'active' } }];
     expect(asJson(inPage(backReferenceResolverSource()))).toEqual(expected);
 

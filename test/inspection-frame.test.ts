@@ -11,6 +11,8 @@ describe('inspection frames', () => {
         const frame = batchFrame(texts);
         expect(frameEventTexts(frame)).toEqual(texts);
         expect(frameEventCount(Buffer.from(frame))).toBe(texts.length);
+        expect(frameEventTexts(batchFrame(texts, true))).toEqual(texts);
+        expect(frameEventCount(Buffer.from(batchFrame(texts, true)))).toBe(texts.length);
       }),
     );
   });
@@ -41,7 +43,9 @@ describe('inspection frames', () => {
     const plain = ['{"type":"@xstate.event","event":{"type":"a"}}', '{"type":"@xstate.event","event":{"type":"b"}}'];
     expect(standaloneEventTexts(batchFrame(plain))).toEqual(plain);
     const referring = ['{"type":"@xstate.event","event":{"type":"a","n":1}}', '{"type":"@xstate.snapshot","sessionId":"x:0","event":{"@loopchart.same":0},"snapshot":{"status":"active"}}'];
-    expect(standaloneEventTexts(batchFrame(referring)).map((text) => JSON.parse(text) as unknown)).toEqual([
+    // Only a frame that says it refers back is resolved: the same texts in a plain batch are data.
+    expect(standaloneEventTexts(batchFrame(referring))).toEqual(referring);
+    expect(standaloneEventTexts(batchFrame(referring, true)).map((text) => JSON.parse(text) as unknown)).toEqual([
       { type: '@xstate.event', event: { type: 'a', n: 1 } },
       { type: '@xstate.snapshot', sessionId: 'x:0', event: { type: 'a', n: 1 }, snapshot: { status: 'active' } },
     ]);

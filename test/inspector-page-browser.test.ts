@@ -74,7 +74,7 @@ describe.skipIf(CHROMIUM === undefined)('the inspector relay page in a browser',
       { type: '@xstate.snapshot', sessionId: 'x:0', event: { type: 'a' }, snapshot },
       { type: '@xstate.snapshot', sessionId: 'x:0', event: { type: 'a' }, snapshot: { ...snapshot, context: { ...snapshot.context, steps: 2 } } },
     ];
-    inspector.send(batchFrame(withBackReferences(snapshots).map((value) => JSON.stringify(value))));
+    inspector.send(batchFrame(withBackReferences(snapshots)!.map((value) => JSON.stringify(value)), true));
 
     const frame = page.frames().find((candidate) => candidate.url() === standInUrl)!;
     const received = () => frame.evaluate(() => (window as unknown as { received: unknown[] }).received);

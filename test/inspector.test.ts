@@ -107,10 +107,13 @@ describe('the relay and batch frames', () => {
     const second = await client(relay.webSocketUrl);
     first.socket.send(batchFrame(events(1)));
     const snapshot = { status: 'active', context: { config: { maxSteps: 5 }, steps: 1 }, value: 'idle' };
-    const frame = batchFrame([
-      JSON.stringify({ type: '@xstate.snapshot', sessionId: 'x:0', event: { type: 'a' }, snapshot }),
-      JSON.stringify({ type: '@xstate.snapshot', sessionId: 'x:0', event: { '@loopchart.same': 0 }, snapshot: { '@loopchart.patch': { base: 0, set: { context: { '@loopchart.patch': { set: { steps: 2 } } } } } } }),
-    ]);
+    const frame = batchFrame(
+      [
+        JSON.stringify({ type: '@xstate.snapshot', sessionId: 'x:0', event: { type: 'a' }, snapshot }),
+        JSON.stringify({ type: '@xstate.snapshot', sessionId: 'x:0', event: { '@loopchart.same': 0 }, snapshot: { '@loopchart.patch': { base: 0, set: { context: { '@loopchart.patch': { set: { steps: 2 } } } } } } }),
+      ],
+      true,
+    );
     second.socket.send(frame);
     await until(() => page.frames.length === 2 && receiver.frames.length === 3, 'the frames at the page and the receiver');
     expect(page.frames[1]).toBe(frame);
@@ -122,6 +125,21 @@ describe('the relay and batch frames', () => {
     expect(first.frames).toEqual([]);
     expect(second.frames).toEqual([events(1)[0]]);
     for (const { socket } of [page, receiver, first, second]) socket.close();
+  });
+
+  it('goes on when a client sends a frame it cannot resolve: a Stately receiver gets nothing of it, then the next frames, and so does one that connects later', async () => {
+    relay = await startInspectorRelay();
+    const receiver = await client(relay.webSocketUrl);
+    const inspector = await client(relay.webSocketUrl);
+    inspector.socket.send(batchFrame(['{"type":"@xstate.event"', '{"snapshot":{"@loopchart.patch":{"unset":1}}}'], true));
+    inspector.socket.send(batchFrame([events(1)[0]!, '{"type":"@xstate.snapshot","snapshot":{"@loopchart.patch":{"base":0,"unset":1,"set":[]}}}'], true));
+    inspector.socket.send(events(1, 7)[0]!);
+    await until(() => receiver.frames.length === 3, 'the frames after the broken one');
+    expect(receiver.frames).toEqual([events(1)[0], '{"type":"@xstate.snapshot","snapshot":{}}', events(1, 7)[0]]);
+    const late = await client(relay.webSocketUrl);
+    await until(() => late.frames.length === 3, 'the replay');
+    expect(late.frames).toEqual(receiver.frames);
+    for (const { socket } of [receiver, inspector, late]) socket.close();
   });
 });
 

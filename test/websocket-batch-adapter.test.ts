@@ -54,7 +54,7 @@ describe('WebSocketBatchAdapter', () => {
     expect(server.frames).toEqual([texts(1, 100)[0], batchFrame(texts(3)), texts(1, 3)[0]]);
   });
 
-  it('lets a batch refer back only to a relay that resolves references, and only while its socket is open: events that wait are sent together', async () => {
+  it('lets a batch refer back only to a relay that resolves references, and only while its socket is open, and says so in its frame', async () => {
     const server = await frameServer();
     cleanup.push(server.close);
     const referring = new WebSocketBatchAdapter({ url: `ws://127.0.0.1:${server.port}/?token=t&frames=references` });
@@ -68,6 +68,9 @@ describe('WebSocketBatchAdapter', () => {
     await server.until(() => server.frames.length === 2);
     expect(referring.readsBackReferences).toBe(true);
     expect(batching.readsBackReferences).toBe(false);
+    referring.sendBatch(texts(2, 5), true);
+    await server.until(() => server.frames.length === 3);
+    expect(server.frames[2]).toBe(batchFrame(texts(2, 5), true));
     referring.stop();
     expect(referring.readsBackReferences).toBe(false);
   });

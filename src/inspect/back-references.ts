@@ -42,10 +42,20 @@ function isPlainObject(value: unknown): value is Data {
   return (prototype === Object.prototype || prototype === null) && typeof (value as { toJSON?: unknown }).toJSON !== 'function';
 }
 
-/** A value `JSON.stringify` writes as an object's property (it leaves these three out). */
+/** A value `JSON.stringify` writes as an object's property (it leaves out these, and what a `toJSON` turns into them). */
 function isWritten(value: unknown): boolean {
-  return value !== undefined && typeof value !== 'function' && typeof value !== 'symbol';
+  if (value === undefined || typeof value === 'function' || typeof value === 'symbol') return false;
+  const toJSON = value !== null && typeof value === 'object' ? (value as { toJSON?: unknown }).toJSON : undefined;
+  return typeof toJSON !== 'function' || isWritten((toJSON as () => unknown).call(value));
 }
+
+/** True when the value is an object with the key as its own: plain data that reads as a back-reference. */
+function hasOwnKey(value: unknown, key: string): boolean {
+  return value !== null && typeof value === 'object' && Object.hasOwn(value, key);
+}
+
+/** The events hold data that reads as a back-reference: such a batch is written without any. */
+class LooksLikeReference extends Error {}
 
 /** What changed from `base` to `next`, by identity. */
 function diff(base: Data, next: Data, depth: number): { set?: Data; unset?: string[] } {
@@ -60,7 +70,10 @@ function diff(base: Data, next: Data, depth: number): { set?: Data; unset?: stri
       continue;
     }
     set ??= {};
-    const changed = depth < PATCH_DEPTH && isPlainObject(value) && isPlainObject(before) ? { '@loopchart.patch': diff(before, value, depth + 1) } : value;
+    const nested = depth < PATCH_DEPTH && isPlainObject(value) && isPlainObject(before);
+    // Where a nested patch may stand, a whole value must not look like one.
+    if (!nested && depth < PATCH_DEPTH && hasOwnKey(value, '@loopchart.patch')) throw new LooksLikeReference();
+    const changed = nested ? { '@loopchart.patch': diff(before, value, depth + 1) } : value;
     if (key === '__proto__') Object.defineProperty(set, key, { value: changed, enumerable: true, writable: true, configurable: true });
     else set[key] = changed;
   }
@@ -70,42 +83,54 @@ function diff(base: Data, next: Data, depth: number): { set?: Data; unset?: stri
 
 /**
  * The events to write, in order, with what each repeats of an earlier one
- * replaced by back-references. The events themselves are not changed: an event
- * that refers back is a copy.
+ * replaced by back-references; `undefined` when some event holds data that
+ * would read as one (an own `@loopchart.same` or `@loopchart.patch` key where
+ * a reference may stand): write that batch whole. The events themselves are
+ * not changed: an event that refers back is a copy.
  */
-export function withBackReferences<T extends object>(events: readonly T[]): object[] {
+export function withBackReferences<T extends object>(events: readonly T[]): object[] | undefined {
   const eventLines = new Map<object, number>();
   const snapshots = new Map<unknown, { line: number; snapshot: Data }>();
-  return events.map((original, line) => {
-    const { event, snapshot, sessionId } = original as { event?: unknown; snapshot?: unknown; sessionId?: unknown };
-    let written: Data | undefined;
-    if (event !== null && typeof event === 'object') {
-      const earlier = eventLines.get(event);
-      if (earlier === undefined) eventLines.set(event, line);
-      else written = { ...original, event: { '@loopchart.same': earlier } };
-    }
-    if (isPlainObject(snapshot) && sessionId !== undefined) {
-      const earlier = snapshots.get(sessionId);
-      snapshots.set(sessionId, { line, snapshot });
-      if (earlier) written = { ...(written ?? original), snapshot: { '@loopchart.patch': { base: earlier.line, ...diff(earlier.snapshot, snapshot, 0) } } };
-    }
-    return written ?? original;
-  });
+  try {
+    return events.map((original, line) => {
+      const { event, snapshot, sessionId } = original as { event?: unknown; snapshot?: unknown; sessionId?: unknown };
+      if (hasOwnKey(event, '@loopchart.same') || hasOwnKey(snapshot, '@loopchart.patch')) throw new LooksLikeReference();
+      let written: Data | undefined;
+      if (event !== null && typeof event === 'object') {
+        const earlier = eventLines.get(event);
+        if (earlier === undefined) eventLines.set(event, line);
+        else written = { ...original, event: { '@loopchart.same': earlier } };
+      }
+      if (isPlainObject(snapshot) && sessionId !== undefined) {
+        const earlier = snapshots.get(sessionId);
+        snapshots.set(sessionId, { line, snapshot });
+        if (earlier) written = { ...(written ?? original), snapshot: { '@loopchart.patch': { base: earlier.line, ...diff(earlier.snapshot, snapshot, 0) } } };
+      }
+      return written ?? original;
+    });
+  } catch (error) {
+    if (error instanceof LooksLikeReference) return undefined;
+    throw error;
+  }
 }
 
 /**
- * The object a patch makes of `base`. Self-contained (the relay's page runs its
- * source as it is): it names nothing outside itself but {@link applyPatch}.
+ * The object a patch makes of `base`: `unset` keys removed, `set` keys put
+ * (a nested patch, one level down only, as `withBackReferences` writes them).
+ * Anything malformed is taken as no change. Self-contained (the relay's page
+ * runs its source as it is): it names nothing outside itself.
  */
-export function applyPatch(base: unknown, patch: { set?: Data; unset?: string[] }): Data {
+export function applyPatch(base: unknown, patch: unknown, depth = 0): Data {
   const out: Data = base !== null && typeof base === 'object' && !Array.isArray(base) ? { ...(base as Data) } : {};
-  for (const key of patch.unset ?? []) delete out[key];
-  const set = patch.set ?? {};
+  const { set, unset } = (patch ?? {}) as { set?: unknown; unset?: unknown };
+  if (Array.isArray(unset)) for (const key of unset) if (typeof key === 'string') delete out[key];
+  if (set === null || typeof set !== 'object' || Array.isArray(set)) return out;
   for (const key of Object.keys(set)) {
-    const value = set[key];
-    const nested = value !== null && typeof value === 'object' ? (value as Data)['@loopchart.patch'] : undefined;
+    const value = (set as Data)[key];
+    // One level of nesting (PATCH_DEPTH): deeper, a value is data, whatever its keys.
+    const nested = depth < 1 && value !== null && typeof value === 'object' ? (value as Data)['@loopchart.patch'] : undefined;
     Object.defineProperty(out, key, {
-      value: nested !== null && typeof nested === 'object' ? applyPatch(out[key], nested) : value,
+      value: nested !== null && typeof nested === 'object' ? applyPatch(out[key], nested, depth + 1) : value,
       enumerable: true,
       writable: true,
       configurable: true,
@@ -135,7 +160,10 @@ export function resolveBackReferences(events: unknown[]): unknown[] {
   return events;
 }
 
-/** The source of the two resolving functions, for a page's script: it defines `applyPatch` and `resolveBackReferences`. */
+/**
+ * Script for a page: it defines `applyPatch` and the constant `resolveFrameReferences`,
+ * {@link resolveBackReferences} (by whatever name a bundler gave it).
+ */
 export function backReferenceResolverSource(): string {
-  return `${applyPatch.toString()}\n${resolveBackReferences.toString()}`;
+  return `${applyPatch.toString()}\nconst resolveFrameReferences = (${resolveBackReferences.toString()});`;
 }

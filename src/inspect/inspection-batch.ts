@@ -13,11 +13,12 @@ export interface InspectionAdapter {
    * adapter that has it gets each batch here, in one call, instead of `send`
    * per event.
    */
-  sendBatch?(eventTexts: string[]): void;
+  sendBatch?(eventTexts: string[], referring?: boolean): void;
   /**
    * True when the texts of the batch it is about to be given may refer back to
    * earlier events of the same batch (`back-references.ts`): its receiver
-   * resolves them, and the batch goes out whole, as one frame.
+   * resolves them, and the batch goes out whole, as one frame. The batch's
+   * `referring` then says whether they do.
    */
   readonly readsBackReferences?: boolean;
 }
@@ -72,11 +73,13 @@ export function inspectionBatches(
     batch = [];
     if (adapter.sendBatch) {
       // Serialised once; secrets are redacted in the text itself.
+      const referring = adapter.readsBackReferences ? withBackReferences(events) : undefined;
       adapter.sendBatch(
-        (adapter.readsBackReferences ? withBackReferences(events) : events).map((event) => {
+        (referring ?? events).map((event) => {
           const text = eventText(event);
           return secrets.length > 0 ? redact(text, secrets) : text;
         }),
+        referring !== undefined,
       );
       return;
     }

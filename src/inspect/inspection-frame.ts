@@ -2,46 +2,63 @@
  * The relay's batch frame: many inspection events in one WebSocket frame, so a
  * tool loop's hundreds of events cost a few frames per step instead of one
  * each. A batch frame is a header line, then one event's JSON text per line
- * (JSON text never holds a raw newline). Any other frame is one event, as
- * `@statelyai/inspect` sends it; the relay passes those on untouched.
+ * (JSON text never holds a raw newline). Its header says whether its events
+ * may refer back to earlier ones of the frame (`back-references.ts`): only
+ * then are references resolved, so no event of any other frame is read as
+ * one. Any other frame is one event, as `@statelyai/inspect` sends it; the
+ * relay passes those on untouched.
  */
 
 import { resolveBackReferences } from './back-references.js';
 import { safeJson } from './sanitize.js';
 
-/** The first line of a batch frame. */
+/** The first line of a batch frame whose events are whole. */
 export const BATCH_HEADER = '{"type":"@loopchart.batch"}';
 
-/** One frame holding every event text, in order. */
-export function batchFrame(eventTexts: readonly string[]): string {
-  return `${BATCH_HEADER}\n${eventTexts.join('\n')}`;
+/** The first line of a batch frame whose events may refer back to earlier ones of the frame. */
+export const REFERRING_BATCH_HEADER = '{"type":"@loopchart.batch","references":true}';
+
+/** One frame holding every event text, in order; `referring` when the texts may hold back-references. */
+export function batchFrame(eventTexts: readonly string[], referring = false): string {
+  return `${referring ? REFERRING_BATCH_HEADER : BATCH_HEADER}\n${eventTexts.join('\n')}`;
+}
+
+/** The header a frame begins with, if it is a batch frame. */
+function headerOf(frame: string): string | undefined {
+  if (frame.startsWith(`${BATCH_HEADER}\n`)) return BATCH_HEADER;
+  if (frame.startsWith(`${REFERRING_BATCH_HEADER}\n`)) return REFERRING_BATCH_HEADER;
+  return undefined;
 }
 
 /** The event texts in a frame: each line of a batch frame, or the frame itself. */
 export function frameEventTexts(frame: string): string[] {
-  if (!frame.startsWith(`${BATCH_HEADER}\n`)) return [frame];
-  return frame.slice(BATCH_HEADER.length + 1).split('\n');
+  const header = headerOf(frame);
+  return header === undefined ? [frame] : frame.slice(header.length + 1).split('\n');
 }
 
-/** True when some event of the frame may refer back (`back-references.ts`): the keys that mark them appear in it. */
-function mayReferBack(frame: string): boolean {
-  return frame.includes('"@loopchart.patch":') || frame.includes('"@loopchart.same":');
-}
-
-/** The events of a frame as data, back-references resolved. */
+/**
+ * The events of a frame as data, back-references resolved.
+ *
+ * @throws a `SyntaxError` when a line is not JSON.
+ */
 export function frameEvents(frame: string): unknown[] {
   const events = frameEventTexts(frame).map((text) => JSON.parse(text) as unknown);
-  return mayReferBack(frame) ? resolveBackReferences(events) : events;
+  return headerOf(frame) === REFERRING_BATCH_HEADER ? resolveBackReferences(events) : events;
 }
 
 /**
  * The events of a frame as texts, one per event, as a client that reads one
  * event per frame takes them: the frame's own texts when nothing in it refers
- * back.
+ * back, the resolved events otherwise, and none for a referring frame that
+ * does not parse (it came from a broken or hostile client: the relay goes on).
  */
 export function standaloneEventTexts(frame: string): string[] {
-  if (!mayReferBack(frame)) return frameEventTexts(frame);
-  return frameEvents(frame).map((event) => JSON.stringify(event));
+  if (headerOf(frame) !== REFERRING_BATCH_HEADER) return frameEventTexts(frame);
+  try {
+    return frameEvents(frame).map((event) => JSON.stringify(event));
+  } catch {
+    return [];
+  }
 }
 
 /**
@@ -74,13 +91,14 @@ export function framesReadAt(url: string): 'single' | 'batch' | 'references' {
   }
 }
 
-const BATCH_PREFIX = Buffer.from(`${BATCH_HEADER}\n`);
+const BATCH_PREFIXES = [BATCH_HEADER, REFERRING_BATCH_HEADER].map((header) => Buffer.from(`${header}\n`));
 const NEWLINE = 0x0a;
 
 /** How many events a frame, as received, holds: without decoding it (a newline byte is never part of a UTF-8 sequence). */
 export function frameEventCount(frame: Buffer): number {
-  if (!frame.subarray(0, BATCH_PREFIX.length).equals(BATCH_PREFIX)) return 1;
+  const prefix = BATCH_PREFIXES.find((candidate) => frame.subarray(0, candidate.length).equals(candidate));
+  if (prefix === undefined) return 1;
   let events = 1;
-  for (let at = frame.indexOf(NEWLINE, BATCH_PREFIX.length); at !== -1; at = frame.indexOf(NEWLINE, at + 1)) events++;
+  for (let at = frame.indexOf(NEWLINE, prefix.length); at !== -1; at = frame.indexOf(NEWLINE, at + 1)) events++;
   return events;
 }

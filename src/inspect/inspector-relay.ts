@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebSocket, WebSocketServer } from 'ws';
 import { backReferenceResolverSource } from './back-references.js';
-import { BATCH_FRAMES_PARAMETER, BATCH_HEADER, standaloneEventTexts } from './inspection-frame.js';
+import { BATCH_FRAMES_PARAMETER, BATCH_HEADER, REFERRING_BATCH_HEADER, standaloneEventTexts } from './inspection-frame.js';
 import { RecentFrames } from './recent-frames.js';
 
 export interface InspectorRelayOptions {
@@ -67,10 +67,19 @@ setTimeout(() => {
 }, ${timeoutMs});
 const BATCH = ${JSON.stringify(`${BATCH_HEADER}
 `)};
+const REFERRING_BATCH = ${JSON.stringify(`${REFERRING_BATCH_HEADER}
+`)};
 ${backReferenceResolverSource()}
 socket.onmessage = (event) => {
-  const texts = event.data.startsWith(BATCH) ? event.data.slice(BATCH.length).split('\\n') : [event.data];
-  for (const data of resolveBackReferences(texts.map((text) => JSON.parse(text)))) {
+  const header = [BATCH, REFERRING_BATCH].find((candidate) => event.data.startsWith(candidate));
+  let events;
+  try {
+    events = (header ? event.data.slice(header.length).split('\\n') : [event.data]).map((text) => JSON.parse(text));
+  } catch (error) {
+    console.error('loopchart: a frame that is not JSON was dropped', error);
+    return;
+  }
+  for (const data of header === REFERRING_BATCH ? resolveFrameReferences(events) : events) {
     if (ready) frame.contentWindow.postMessage(data, '*');
     else waiting.push(data);
   }

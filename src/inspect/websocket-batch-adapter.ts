@@ -90,20 +90,21 @@ export class WebSocketBatchAdapter implements InspectionAdapter {
     this.sendBatch([eventText(event)]);
   }
 
-  sendBatch(eventTexts: string[]): void {
+  /** `referring` batches come only while {@link readsBackReferences} is true: the socket is open, and they go out at once, whole. */
+  sendBatch(eventTexts: string[], referring = false): void {
     if (eventTexts.length === 0) return;
     if (this.socket?.readyState === WebSocket.OPEN) {
-      this.write(eventTexts);
+      this.write(eventTexts, referring);
       return;
     }
     for (const text of eventTexts) this.deferred.push(text);
     if (this.deferred.length > this.maxDeferredEvents) this.deferred.splice(0, this.deferred.length - this.maxDeferredEvents);
   }
 
-  private write(eventTexts: string[]): void {
+  private write(eventTexts: string[], referring = false): void {
     const socket = this.socket!;
     if (this.batches) {
-      socket.send(eventTexts.length === 1 ? eventTexts[0]! : batchFrame(eventTexts));
+      socket.send(eventTexts.length === 1 ? eventTexts[0]! : batchFrame(eventTexts, referring));
       return;
     }
     for (const text of eventTexts) socket.send(text);
