@@ -113,7 +113,7 @@ const RUNS_PER_BLOCK = 4;
  */
 export async function inspectorBench(): Promise<Row[]> {
   const warmup = 2;
-  const rounds = 9;
+  const rounds = 15;
   const plain: Array<{ wall: number; cpu: number }> = [];
   const inspected: InspectedRun[] = [];
   const plainBlock = async () => {
