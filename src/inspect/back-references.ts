@@ -21,7 +21,8 @@
  *
  * @example
  * ```ts
- * const texts = withBackReferences(events).map((event) => JSON.stringify(event));
+ * const referring = withBackReferences(events); // undefined: write `events` whole
+ * const texts = (referring ?? events).map((event) => JSON.stringify(event));
  * resolveBackReferences(texts.map((text) => JSON.parse(text))); // events, as JSON data
  * ```
  */
