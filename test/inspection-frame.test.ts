@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { BATCH_HEADER, batchFrame, eventText, frameEventCount, frameEventTexts, framesReadAt, standaloneEventTexts } from '../src/inspect/inspection-frame.js';
+import { BATCH_HEADER, batchFrame, eventText, frameEventCount, frameEventTexts, framesReadAt, standaloneEventTexts, standaloneTextLimit } from '../src/inspect/inspection-frame.js';
 import { RecentFrames } from '../src/inspect/recent-frames.js';
 
 describe('inspection frames', () => {
@@ -49,6 +49,31 @@ describe('inspection frames', () => {
       { type: '@xstate.event', event: { type: 'a', n: 1 } },
       { type: '@xstate.snapshot', sessionId: 'x:0', event: { type: 'a', n: 1 }, snapshot: { status: 'active' } },
     ]);
+  });
+
+  it('gives no events for a referring frame whose events written whole would go past the limit, and stops resolving there', () => {
+    const snapshot = { status: 'active', context: { note: 'x'.repeat(1000) } };
+    const lines = [JSON.stringify({ type: '@xstate.snapshot', sessionId: 'x:0', event: { type: 'a' }, snapshot })];
+    for (let line = 1; line <= 50; line++) lines.push(JSON.stringify({ type: '@xstate.snapshot', sessionId: 'x:0', event: { type: 'a' }, snapshot: { '@loopchart.patch': { base: line - 1 } } }));
+    const frame = batchFrame(lines, true);
+    const whole = standaloneEventTexts(frame, Number.POSITIVE_INFINITY);
+    expect(whole).toHaveLength(51);
+    const written = whole.reduce((total, text) => total + text.length, 0);
+    expect(written).toBeGreaterThan(frame.length * 5);
+    expect(standaloneEventTexts(frame, written)).toEqual(whole);
+    expect(standaloneEventTexts(frame, written - 1)).toEqual([]);
+    // The default limit: 16 times the frame, at least 64 MiB; a frame far below it is written whole.
+    expect(standaloneTextLimit(1000)).toBe(64 * 2 ** 20);
+    expect(standaloneTextLimit(100 * 2 ** 20)).toBe(1600 * 2 ** 20);
+    expect(standaloneEventTexts(frame)).toEqual(whole);
+  });
+
+  it('does not write out a small frame that refers to one large snapshot many times (it would expand past 64 MiB)', () => {
+    const base = JSON.stringify({ type: '@xstate.snapshot', sessionId: 'x:0', snapshot: { status: 'active', context: { blob: 'x'.repeat(2 ** 20) } } });
+    const copy = (line: number) => `{"type":"@xstate.snapshot","sessionId":"x:0","snapshot":{"@loopchart.patch":{"base":${line - 1}}}}`;
+    const frame = batchFrame([base, ...Array.from({ length: 100 }, (_, index) => copy(index + 1))], true);
+    expect(frame.length).toBeLessThan(2 * 2 ** 20);
+    expect(standaloneEventTexts(frame)).toEqual([]);
   });
 });
 

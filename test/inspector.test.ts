@@ -141,6 +141,24 @@ describe('the relay and batch frames', () => {
     expect(late.frames).toEqual(receiver.frames);
     for (const { socket } of [receiver, inspector, late]) socket.close();
   });
+
+  it('gives a Stately receiver nothing of a small frame that would expand past its limit written whole, and goes on', async () => {
+    relay = await startInspectorRelay();
+    const page = await client(relay.webSocketUrl, { page: true });
+    await relay.viewerConnected();
+    const receiver = await client(relay.webSocketUrl);
+    const inspector = await client(relay.webSocketUrl);
+    const base = JSON.stringify({ type: '@xstate.snapshot', sessionId: 'x:0', snapshot: { status: 'active', context: { blob: 'x'.repeat(2 ** 20) } } });
+    const copies = Array.from({ length: 100 }, (_, line) => `{"type":"@xstate.snapshot","sessionId":"x:0","snapshot":{"@loopchart.patch":{"base":${line}}}}`);
+    const expanding = batchFrame([base, ...copies], true);
+    inspector.socket.send(expanding);
+    inspector.socket.send(events(1, 7)[0]!);
+    await until(() => receiver.frames.length === 1 && page.frames.length === 2, 'the frame after the expanding one');
+    expect(receiver.frames).toEqual([events(1, 7)[0]]);
+    // The page resolves frames itself: it gets this one as it came.
+    expect(page.frames[0]).toBe(expanding);
+    for (const { socket } of [page, receiver, inspector]) socket.close();
+  });
 });
 
 describe('inspection sanitising', () => {

@@ -142,21 +142,25 @@ export function applyPatch(base: unknown, patch: unknown, depth = 0): Data {
 
 /**
  * Resolves the back-references of one frame's parsed events, in place, and
- * returns them. Self-contained but for {@link applyPatch}, as the page runs it.
+ * returns them. `onResolved` (if given) gets each line once it is resolved,
+ * before the next is: a throw from it stops the resolving. Self-contained but
+ * for {@link applyPatch}, as the page runs it.
  */
-export function resolveBackReferences(events: unknown[]): unknown[] {
+export function resolveBackReferences(events: unknown[], onResolved?: (event: unknown, line: number) => void): unknown[] {
   for (let line = 0; line < events.length; line++) {
     const record = events[line];
-    if (record === null || typeof record !== 'object') continue;
-    const { event, snapshot } = record as Data;
-    // A reference reaches back only: a line that is not an earlier one gives nothing.
-    const same = event !== null && typeof event === 'object' ? (event as Data)['@loopchart.same'] : undefined;
-    if (typeof same === 'number') (record as Data).event = same < line ? (events[same] as Data | undefined)?.event : undefined;
-    const patch = snapshot !== null && typeof snapshot === 'object' ? (snapshot as Data)['@loopchart.patch'] : undefined;
-    if (patch !== null && typeof patch === 'object') {
-      const base = (patch as { base?: unknown }).base;
-      (record as Data).snapshot = applyPatch(typeof base === 'number' && base < line ? (events[base] as Data | undefined)?.snapshot : undefined, patch);
+    if (record !== null && typeof record === 'object') {
+      const { event, snapshot } = record as Data;
+      // A reference reaches back only: a line that is not an earlier one gives nothing.
+      const same = event !== null && typeof event === 'object' ? (event as Data)['@loopchart.same'] : undefined;
+      if (typeof same === 'number') (record as Data).event = same < line ? (events[same] as Data | undefined)?.event : undefined;
+      const patch = snapshot !== null && typeof snapshot === 'object' ? (snapshot as Data)['@loopchart.patch'] : undefined;
+      if (patch !== null && typeof patch === 'object') {
+        const base = (patch as { base?: unknown }).base;
+        (record as Data).snapshot = applyPatch(typeof base === 'number' && base < line ? (events[base] as Data | undefined)?.snapshot : undefined, patch);
+      }
     }
+    onResolved?.(record, line);
   }
   return events;
 }

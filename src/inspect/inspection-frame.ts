@@ -47,15 +47,38 @@ export function frameEvents(frame: string): unknown[] {
 }
 
 /**
+ * How far a referring frame may expand when its events are written whole: 16
+ * times its own length, and at least 64 MiB. A run's frame expands a few
+ * times (more with a long system prompt, which every whole snapshot repeats).
+ */
+export function standaloneTextLimit(frameLength: number): number {
+  return Math.max(64 * 2 ** 20, 16 * frameLength);
+}
+
+/** A referring frame whose whole events would be larger than {@link standaloneTextLimit}. */
+class FrameExpandsTooFar extends Error {}
+
+/**
  * The events of a frame as texts, one per event, as a client that reads one
  * event per frame takes them: the frame's own texts when nothing in it refers
- * back, the resolved events otherwise, and none for a referring frame that
- * does not parse (it came from a broken or hostile client: the relay goes on).
+ * back, the resolved events otherwise. A referring frame that does not parse,
+ * or whose events written whole would exceed `limit` characters (it came from
+ * a broken or hostile client), gives none, and the relay goes on; since each
+ * event is written as soon as it is resolved, resolving stops at the limit.
  */
-export function standaloneEventTexts(frame: string): string[] {
+export function standaloneEventTexts(frame: string, limit = standaloneTextLimit(frame.length)): string[] {
   if (headerOf(frame) !== REFERRING_BATCH_HEADER) return frameEventTexts(frame);
   try {
-    return frameEvents(frame).map((event) => JSON.stringify(event));
+    const events = frameEventTexts(frame).map((text) => JSON.parse(text) as unknown);
+    const texts: string[] = [];
+    let written = 0;
+    resolveBackReferences(events, (event) => {
+      const text = JSON.stringify(event);
+      written += text.length;
+      if (written > limit) throw new FrameExpandsTooFar();
+      texts.push(text);
+    });
+    return texts;
   } catch {
     return [];
   }
