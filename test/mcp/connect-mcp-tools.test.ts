@@ -185,6 +185,21 @@ describe('connectMcpTools', () => {
     ).rejects.toThrow('tool "stamp" of MCP server "fixture" would be named "stamp", the name of one of the agent\'s other tools');
   });
 
+  it('names a tool whose MCP name holds . and / so that providers take it, and the call still reaches the tool under its own name', async () => {
+    const dotted = await startFixtureHttpServer({ toolName: 'notes.stamp/v2' });
+    try {
+      const mcp = await connect({ mcpServers: { fixture: { type: 'http', url: dotted.url } } });
+      expect(Object.keys(mcp.tools)).toEqual(['mcp__fixture__notes_stamp_v2']);
+      const model = scriptedModel([{ toolCalls: [{ ...stamp, name: 'mcp__fixture__notes_stamp_v2' }] }, { text: 'Done.' }]);
+      const result = await createAgent({ model, tools: mcp.tools }).run('stamp hello');
+      expect(result.outcome).toBe('completed');
+      expect(dotted.calls).toEqual([{ text: 'hello' }]);
+      expect(JSON.stringify(toolOutputs(result.messages)['call-1'])).toContain('stamped: hello');
+    } finally {
+      await dotted.close();
+    }
+  });
+
   it('validates the config before starting anything, naming the bad field', async () => {
     await expect(connectMcpTools({ mcpServers: { fs: { command: '' } } })).rejects.toThrow(McpConfigError);
     await expect(connectMcpTools({ mcpServers: { fs: { command: '' } } })).rejects.toThrow('mcpServers.fs.command: command must name a program to start');
