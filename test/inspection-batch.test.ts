@@ -2,8 +2,10 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { StatelyInspectionEvent } from '@statelyai/inspect';
+import { tool } from 'ai';
 import { describe, expect, it } from 'vitest';
 import type { InspectionEvent } from 'xstate';
+import { z } from 'zod';
 import { createAgent } from '../src/index.js';
 import { inspectionBatches } from '../src/inspect/inspection-batch.js';
 import { mockModel } from './support/mock-model.js';
@@ -42,6 +44,23 @@ describe('inspectionBatches', () => {
     const actor = sent.find((event) => event.type === '@xstate.actor' && event.sessionId === agent.actor.sessionId) as { name: string; definition: string };
     expect(actor.name).toBe('agent');
     expect(JSON.parse(actor.definition)).toMatchObject({ id: 'agent', initial: 'idle' });
+  });
+
+  it('shows each actor with the snapshot it began with, not the one it has when the batch is sent (an llm actor has stopped by then)', async () => {
+    const sent: StatelyInspectionEvent[] = [];
+    const batches = inspectionBatches({ send: (event) => sent.push(event) });
+    const echo = tool({ inputSchema: z.object({ n: z.number() }), execute: async ({ n }) => n });
+    const model = mockModel([{ toolCalls: [{ name: 'echo', input: { n: 1 } }] }, { toolCalls: [{ name: 'echo', input: { n: 2 } }] }, { text: ['done'] }]);
+    const agent = createAgent({ model, tools: { echo }, inspect: batches });
+    await agent.run('go');
+    await nextTurn();
+
+    const actors = sent.filter((event): event is Extract<StatelyInspectionEvent, { type: '@xstate.actor' }> => event.type === '@xstate.actor');
+    const began = (name: string) => actors.filter((event) => event.name === name).map((event) => event.snapshot as unknown as { status: string; input?: { step?: number }; value?: unknown; context?: { messages: unknown } });
+    expect(actors.map((event) => (event.snapshot as unknown as { status: string }).status)).toEqual(actors.map(() => 'active'));
+    expect(began('llm').map((snapshot) => snapshot.input?.step)).toEqual([1, 2, 3]);
+    // The agent began idle with an empty history: the run's six messages came later.
+    expect(began('agent')).toEqual([expect.objectContaining({ value: 'idle', context: expect.objectContaining({ messages: { messages: 0 } }) })]);
   });
 
   it('gives an adapter that takes whole batches one call per batch: the same events as JSON texts, secrets redacted in the text', async () => {

@@ -1,5 +1,5 @@
 import type { StatelyInspectionEvent } from '@statelyai/inspect';
-import type { AnyActorRef, InspectionEvent, Observer } from 'xstate';
+import type { ActorRefLike, AnyActorRef, InspectionEvent, Observer } from 'xstate';
 import { redact } from '../secrets/redact.js';
 import { withBackReferences } from './back-references.js';
 import { eventText } from './inspection-frame.js';
@@ -64,8 +64,9 @@ export function inspectionBatches(
 ): Observer<InspectionEvent> {
   let batch: ShownInspectionEvent[] = [];
   const memo: SanitizeMemo = new WeakMap();
+  const creations = new ActorCreations();
   const converted = (events: ShownInspectionEvent[]) => {
-    const all = events.map((event) => toStatelyEvent(event, secrets, memo));
+    const all = events.map((event) => toStatelyEvent(event, secrets, memo, creations.snapshotOf(event)));
     return filter ? all.filter(filter) : all;
   };
   const flush = () => {
@@ -87,6 +88,7 @@ export function inspectionBatches(
   };
   return {
     next(event) {
+      creations.observe(event);
       if (!isShown(event)) return;
       if (batch.push(event) === 1) setImmediate(flush);
     },
@@ -94,11 +96,43 @@ export function inspectionBatches(
 }
 
 /**
+ * Each actor's snapshot as it was when the actor came to be. XState announces
+ * an actor (`@xstate.actor`) before it has a snapshot, and a batch is converted
+ * later, when a step's llm actor has long stopped: its first snapshot is taken
+ * at the actor's next inspection event after that, once it has one.
+ */
+class ActorCreations {
+  private readonly waiting = new Map<ActorRefLike, InspectionEvent>();
+  private readonly snapshots = new WeakMap<InspectionEvent, unknown>();
+
+  observe(event: InspectionEvent): void {
+    if (event.type === '@xstate.actor') {
+      this.waiting.set(event.actorRef, event);
+      return;
+    }
+    if (this.waiting.size === 0) return;
+    const creation = this.waiting.get(event.actorRef);
+    if (creation === undefined) return;
+    const snapshot: unknown = event.type === '@xstate.snapshot' ? event.snapshot : event.actorRef.getSnapshot();
+    if (snapshot === undefined) return;
+    this.snapshots.set(creation, snapshot);
+    this.waiting.delete(event.actorRef);
+  }
+
+  /** The snapshot an `@xstate.actor` event's actor had when it began, if it has been seen. */
+  snapshotOf(event: InspectionEvent): unknown {
+    if (event.type !== '@xstate.actor') return undefined;
+    this.waiting.delete(event.actorRef);
+    return this.snapshots.get(event);
+  }
+}
+
+/**
  * The Stately inspector's event for an XState inspection event, with histories summarised and no
  * live actors or machine in it; the parts of a context that hold no history are the context's own
  * (immutable) objects, not copies.
  */
-export function toStatelyEvent(event: ShownInspectionEvent, secrets: readonly string[] = [], memo?: SanitizeMemo): StatelyInspectionEvent {
+export function toStatelyEvent(event: ShownInspectionEvent, secrets: readonly string[] = [], memo?: SanitizeMemo, createdWith?: unknown): StatelyInspectionEvent {
   // Object literals, one shape per event type: spreading a shared base cost more than the rest of the conversion.
   const createdAt = Date.now().toString();
   const id = null as unknown as string;
@@ -126,7 +160,7 @@ export function toStatelyEvent(event: ShownInspectionEvent, secrets: readonly st
         name,
         definition: typeof config === 'object' && config !== null ? definitionOf(config) : JSON.stringify({ id: name }),
         parentId: actorRef._parent?.sessionId,
-        snapshot: plainSnapshot(actorRef.getSnapshot(), secrets, memo) as never,
+        snapshot: plainSnapshot(createdWith ?? actorRef.getSnapshot(), secrets, memo) as never,
       };
     }
   }
