@@ -109,6 +109,25 @@ describe('duplicate tool-call ids in one step', () => {
   });
 });
 
+describe('a tool-call id an earlier step used', () => {
+  it('gets the history length as a suffix, so ids stay unique across the session (servers that number calls per response send call_0 every step)', async () => {
+    const call = (a: number) => ({ toolCalls: [{ id: 'call_0', name: 'add', input: { a, b: 1 } }] });
+    const model = mockModel([call(1), call(2), call(3), { text: ['done'] }]);
+    const agent = createAgent({ model, tools: { add: addTool } });
+    const events = recordEvents(agent);
+    const result = await agent.run('add thrice');
+
+    expect(result.outcome).toBe('completed');
+    expect(toolResultCounts(result.messages)).toEqual(new Map([['call_0', 1], ['call_0-3', 1], ['call_0-5', 1]]));
+    expect(events.filter((event) => event.type === 'tool-call').map((event) => event.toolCallId)).toEqual(['call_0', 'call_0-3', 'call_0-5']);
+    await expectValidHistory(result.messages);
+    // The next run, and an agent given this history, go on the same way.
+    const next = createAgent({ model: mockModel([call(4), { text: ['done'] }]), tools: { add: addTool }, messages: result.messages });
+    const more = await next.run('once more');
+    expect([...toolResultCounts(more.messages).keys()]).toEqual(['call_0', 'call_0-3', 'call_0-5', 'call_0-9']);
+  });
+});
+
 describe('many tool calls in one step', () => {
   it('runs at most maxToolCallsPerStep of them; the rest get a result telling the model to make fewer, and the run goes on', async () => {
     const calls = Array.from({ length: 300 }, (_, index) => ({ id: `c${index}`, name: 'add', input: { a: index, b: 1 } }));

@@ -4,6 +4,7 @@ import { StepAccumulator } from '../src/actors/step-accumulator.js';
 import { classifyError } from '../src/errors/classify-error.js';
 import { APICallError } from '@ai-sdk/provider';
 import { appendMessages, errorAnswer, extendsHistory, toolMessage, unansweredToolCalls } from '../src/machines/history.js';
+import { toolCallIdsIn } from '../src/machines/tool-call-ids.js';
 
 describe('unansweredToolCalls', () => {
   const history: ModelMessage[] = [
@@ -77,6 +78,12 @@ describe('StepAccumulator', () => {
     });
   });
 
+  it('gives a call whose id the history already has the history length as a suffix, and a repeat within the step a counter', () => {
+    const step = new StepAccumulator(new Set(['call_0', 'call_1']), 14);
+    for (const id of ['call_0', 'call_0', 'call_2', 'call_2']) step.add({ type: 'tool-call', toolCall: { toolCallId: id, toolName: 'ls', input: {} } });
+    expect(step.toolCalls.map((call) => call.toolCallId)).toEqual(['call_0-14', 'call_0-14-2', 'call_2', 'call_2-2']);
+  });
+
   it('gives no message for an empty step and replaces unparseable invalid input with {}', () => {
     expect(new StepAccumulator().toMessage()).toBeUndefined();
     const step = new StepAccumulator();
@@ -124,5 +131,32 @@ describe('classifyError', () => {
     expect(classifyError(new DOMException('x', 'AbortError')).kind).toBe('aborted');
     expect(classifyError(undefined).kind).toBe('unknown');
     expect(classifyError({ weird: true }).message).toBeTypeOf('string');
+  });
+});
+
+describe('toolCallIdsIn', () => {
+  /** An assistant message with one tool call whose content getter counts its reads. */
+  const counted = (id: string, reads: Map<string, number>): ModelMessage => {
+    const content = [{ type: 'tool-call' as const, toolCallId: id, toolName: 'ls', input: {} }];
+    return Object.defineProperty({ role: 'assistant' }, 'content', {
+      enumerable: true,
+      get: () => (reads.set(id, (reads.get(id) ?? 0) + 1), content),
+    }) as ModelMessage;
+  };
+
+  it('has every tool call id of the history, and reads only the messages appended since the last call', () => {
+    const reads = new Map<string, number>();
+    let history: ModelMessage[] = [{ role: 'user', content: 'go' }];
+    for (let step = 0; step < 5; step++) {
+      history = appendMessages(history, counted(`c${step}`, reads), { role: 'tool', content: [] });
+      expect([...toolCallIdsIn(history)]).toEqual(Array.from({ length: step + 1 }, (_, index) => `c${index}`));
+    }
+    // Read in the step that appended it, never again: the first message as often as the last.
+    expect([...reads.values()]).toEqual(Array.from({ length: 5 }, () => reads.get('c4')));
+    const before = new Map(reads);
+    expect([...toolCallIdsIn(history.slice())]).toEqual(['c0', 'c1', 'c2', 'c3', 'c4']);
+    expect(reads).toEqual(before);
+    // Other message objects (a history read back from a store) are read whole.
+    expect([...toolCallIdsIn(JSON.parse(JSON.stringify(history)) as ModelMessage[])]).toEqual(['c0', 'c1', 'c2', 'c3', 'c4']);
   });
 });

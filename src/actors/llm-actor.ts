@@ -15,6 +15,7 @@ import { errorMessage } from '../errors/error-message.js';
 import type { AgentRuntime, ContextTransform } from '../runtime.js';
 import type { StepToolCall } from './step.js';
 import { StepAccumulator } from './step-accumulator.js';
+import { toolCallIdsIn } from '../machines/tool-call-ids.js';
 import { modelIdentity, type ModelIdentity } from '../models/model-identity.js';
 import { StepWatchdog, type StepLimits } from './step-watchdog.js';
 
@@ -96,7 +97,7 @@ async function transformContext(transform: ContextTransform, messages: ModelMess
 export function createLlmActor(runtime: AgentRuntime) {
   return fromCallback<LlmActorCommand, LlmActorInput, LlmActorEvent>(({ input, sendBack, receive }) => {
     const controller = new AbortController();
-    const accumulator = new StepAccumulator();
+    const accumulator = new StepAccumulator(toolCallIdsIn(input.messages), input.messages.length);
     let watchdog: StepWatchdog | undefined;
     let settled = false;
     /** The model a `beforeLLMCall` hook put in place of the agent's, if one did. */

@@ -22,6 +22,13 @@ export class StepAccumulator {
   private readonly toolCallIds = new Set<string>();
   readonly toolCalls: StepToolCall[] = [];
 
+  /** `earlierIds`: the ids of the tool calls already in the history (see {@link withUniqueId}). */
+  constructor(
+    private readonly earlierIds: ReadonlySet<string> = new Set(),
+    /** How long the history is: the suffix of a call whose id an earlier step used. */
+    private readonly historyLength = 0,
+  ) {}
+
   add(part: StepPart): void {
     switch (part.type) {
       case 'text-start':
@@ -89,15 +96,21 @@ export class StepAccumulator {
   }
 
   /**
-   * A model that repeats a tool-call id within one step (some servers number calls per step, or
-   * send `call_0` twice) would leave two calls that one result answers: the repeat gets a suffix
-   * (`call_0-2`), so every call in the history has exactly one result.
+   * A model that repeats a tool-call id within one step (some servers send `call_0` twice) would
+   * leave two calls that one result answers: the repeat gets a suffix (`call_0-2`), so every call
+   * in the history has exactly one result. A call whose id an earlier step of the history used
+   * (servers that number calls per response send `call_0` every step; Anthropic refuses a history
+   * whose ids repeat) gets the history's length as its suffix (`call_0-14`), unique from step to
+   * step without a search.
    */
   private withUniqueId(toolCall: StepToolCall): StepToolCall {
-    let id = toolCall.toolCallId;
-    for (let n = 2; this.toolCallIds.has(id); n++) id = `${toolCall.toolCallId}-${n}`;
+    const given = toolCall.toolCallId;
+    const base = this.earlierIds.has(given) ? `${given}-${this.historyLength}` : given;
+    const taken = (id: string) => this.toolCallIds.has(id) || this.earlierIds.has(id);
+    let id = base;
+    for (let n = 2; taken(id); n++) id = `${base}-${n}`;
     this.toolCallIds.add(id);
-    return id === toolCall.toolCallId ? toolCall : { ...toolCall, toolCallId: id };
+    return id === given ? toolCall : { ...toolCall, toolCallId: id };
   }
 
   private startBlock(type: TextBlock['type'], id: string, providerMetadata: ProviderMetadata | undefined): TextBlock {

@@ -1,0 +1,52 @@
+import type { ModelMessage } from 'ai';
+import { extendsHistory } from './history.js';
+
+interface KnownIds {
+  /** The history these ids were read from, and how many of its messages they cover. */
+  source: readonly ModelMessage[];
+  count: number;
+  ids: Set<string>;
+}
+
+/**
+ * The ids read from each growing history, by its last message: the next step's history usually
+ * begins with it, so only what was appended since is read. A history that goes on from an older
+ * one shares its set, which may then hold ids of the other branch too: an id is at worst renamed
+ * when it did not have to be, never kept when it had to change.
+ */
+const known = new WeakMap<ModelMessage, KnownIds>();
+
+/** How far back from the end of a history its ids are looked for (a step adds a few messages). */
+const LOOK_BACK = 16;
+
+/**
+ * The ids of every tool call in the history (assistant `tool-call` parts). Reads only the messages
+ * appended since the last call for the same growing history: a step's cost does not grow with the
+ * session.
+ *
+ * @example
+ * toolCallIdsIn(history).has('call_0'); // an earlier step already used it
+ */
+export function toolCallIdsIn(messages: readonly ModelMessage[]): ReadonlySet<string> {
+  const earlier = knownBeginning(messages);
+  const ids = earlier?.ids ?? new Set<string>();
+  for (let index = earlier?.count ?? 0; index < messages.length; index++) {
+    const message = messages[index]!;
+    if (message.role !== 'assistant' || typeof message.content === 'string') continue;
+    for (const part of message.content) if (part.type === 'tool-call') ids.add(part.toolCallId);
+  }
+  const last = messages.at(-1);
+  if (last !== undefined) {
+    if (earlier !== undefined && earlier.count < messages.length) known.delete(messages[earlier.count - 1]!);
+    known.set(last, { source: messages, count: messages.length, ids });
+  }
+  return ids;
+}
+
+function knownBeginning(messages: readonly ModelMessage[]): KnownIds | undefined {
+  for (let index = messages.length - 1; index >= Math.max(0, messages.length - LOOK_BACK); index--) {
+    const entry = known.get(messages[index]!);
+    if (entry !== undefined && entry.count === index + 1 && extendsHistory(messages, entry.source)) return entry;
+  }
+  return undefined;
+}
