@@ -128,6 +128,16 @@ describe('a tool-call id an earlier step used', () => {
   });
 });
 
+describe('a tool call without an id', () => {
+  it('gets one, so that its result answers it alone', async () => {
+    const model = mockModel([{ toolCalls: [{ id: '', name: 'add', input: { a: 1, b: 2 } }, { id: '', name: 'add', input: { a: 3, b: 4 } }] }, { text: ['3 and 7'] }]);
+    const result = await createAgent({ model, tools: { add: addTool } }).run('add twice');
+    expect(result.outcome).toBe('completed');
+    expect(toolResultCounts(result.messages)).toEqual(new Map([['call_1', 1], ['call_1-2', 1]]));
+    await expectValidHistory(result.messages);
+  });
+});
+
 describe('many tool calls in one step', () => {
   it('runs at most maxToolCallsPerStep of them; the rest get a result telling the model to make fewer, and the run goes on', async () => {
     const calls = Array.from({ length: 300 }, (_, index) => ({ id: `c${index}`, name: 'add', input: { a: index, b: 1 } }));

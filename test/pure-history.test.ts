@@ -84,6 +84,12 @@ describe('StepAccumulator', () => {
     expect(step.toolCalls.map((call) => call.toolCallId)).toEqual(['call_0-14', 'call_0-14-2', 'call_2', 'call_2-2']);
   });
 
+  it('gives a call that came without an id (some servers send "") one', () => {
+    const step = new StepAccumulator(new Set(), 3);
+    for (const id of ['', '']) step.add({ type: 'tool-call', toolCall: { toolCallId: id, toolName: 'ls', input: {} } });
+    expect(step.toolCalls.map((call) => call.toolCallId)).toEqual(['call_3', 'call_3-2']);
+  });
+
   it('gives no message for an empty step and replaces unparseable invalid input with {}', () => {
     expect(new StepAccumulator().toMessage()).toBeUndefined();
     const step = new StepAccumulator();

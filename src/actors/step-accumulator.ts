@@ -101,11 +101,11 @@ export class StepAccumulator {
    * in the history has exactly one result. A call whose id an earlier step of the history used
    * (servers that number calls per response send `call_0` every step; Anthropic refuses a history
    * whose ids repeat) gets the history's length as its suffix (`call_0-14`), unique from step to
-   * step without a search.
+   * step without a search. A call without an id (some servers send `""`) gets `call_14`.
    */
   private withUniqueId(toolCall: StepToolCall): StepToolCall {
     const given = toolCall.toolCallId;
-    const base = this.earlierIds.has(given) ? `${given}-${this.historyLength}` : given;
+    const base = given === '' ? `call_${this.historyLength}` : this.earlierIds.has(given) ? `${given}-${this.historyLength}` : given;
     const taken = (id: string) => this.toolCallIds.has(id) || this.earlierIds.has(id);
     let id = base;
     for (let n = 2; taken(id); n++) id = `${base}-${n}`;
