@@ -5,7 +5,7 @@ import type { ToolSet } from 'ai';
 export type McpToolNaming = (server: string, tool: string) => string;
 
 /** The longest tool name OpenAI's and Anthropic's APIs take (Google's too). */
-export const MAX_TOOL_NAME_LENGTH = 64;
+const MAX_TOOL_NAME_LENGTH = 64;
 
 /** Hex digits of the hash that ends a default name cut to {@link MAX_TOOL_NAME_LENGTH}. */
 const HASH_DIGITS = 8;
