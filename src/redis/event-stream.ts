@@ -1,4 +1,5 @@
 import type { AgentEvent } from '../events.js';
+import { redact } from '../secrets/redact.js';
 import { decodeStreamedEvent, encodeStreamedEvent, type StreamedEvent } from './streamed-event.js';
 
 /** What loopchart uses of a connected client of the `redis` package (`createClient({ url })`). */
@@ -28,6 +29,13 @@ export interface EventPublisherOptions {
   include?: (event: AgentEvent) => boolean;
   /** A write that failed (Redis down): the run goes on; the client misses those events. */
   onError?: (error: unknown) => void;
+  /**
+   * Secrets (API keys) to keep out of the stream, as `pgStore` and `fileStore` keep them out of
+   * the session: every occurrence in an entry is replaced by `[redacted]` before it is written.
+   * Each entry is redacted on its own, so a secret a model streams split across two text deltas
+   * is not caught.
+   */
+  redact?: readonly string[];
 }
 
 export interface EventPublisher {
@@ -56,12 +64,14 @@ export function redisEventPublisher(options: EventPublisherOptions): EventPublis
   const maxLength = options.maxLength ?? 10_000;
   const ttlSeconds = options.ttlSeconds ?? 86_400;
   const include = options.include ?? ((event: AgentEvent) => event.type !== 'trace');
+  const secrets = options.redact ?? [];
   let chain: Promise<void> = Promise.resolve();
   return {
     publish(sessionId, event, lease) {
       if (!include(event)) return chain;
       const key = sessionEventsKey(sessionId);
-      const entry = encodeStreamedEvent({ sessionId, epoch: lease.epoch, event } satisfies StreamedEvent);
+      const text = encodeStreamedEvent({ sessionId, epoch: lease.epoch, event } satisfies StreamedEvent);
+      const entry = secrets.length > 0 ? redact(text, secrets) : text;
       chain = chain
         .then(async () => {
           // Sent together (the client pipelines commands issued in one tick).
