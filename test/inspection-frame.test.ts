@@ -62,13 +62,14 @@ describe('inspection frames', () => {
     expect(written).toBeGreaterThan(frame.length * 5);
     expect(standaloneEventTexts(frame, written)).toEqual(whole);
     expect(standaloneEventTexts(frame, written - 1)).toEqual([]);
-    // The default limit: 16 times the frame, at least 64 MiB; a frame far below it is written whole.
-    expect(standaloneTextLimit(1000)).toBe(64 * 2 ** 20);
-    expect(standaloneTextLimit(100 * 2 ** 20)).toBe(1600 * 2 ** 20);
+    // The default limit: 16 times the frame, at least 1 MiB, at most 64 MiB; a frame far below it is written whole.
+    expect(standaloneTextLimit(1000)).toBe(2 ** 20);
+    expect(standaloneTextLimit(2 * 2 ** 20)).toBe(32 * 2 ** 20);
+    expect(standaloneTextLimit(100 * 2 ** 20)).toBe(64 * 2 ** 20);
     expect(standaloneEventTexts(frame)).toEqual(whole);
   });
 
-  it('does not write out a small frame that refers to one large snapshot many times (it would expand past 64 MiB)', () => {
+  it('does not write out a frame that refers to one large snapshot many times (it would expand past 16 times its size)', () => {
     const base = JSON.stringify({ type: '@xstate.snapshot', sessionId: 'x:0', snapshot: { status: 'active', context: { blob: 'x'.repeat(2 ** 20) } } });
     const copy = (line: number) => `{"type":"@xstate.snapshot","sessionId":"x:0","snapshot":{"@loopchart.patch":{"base":${line - 1}}}}`;
     const frame = batchFrame([base, ...Array.from({ length: 100 }, (_, index) => copy(index + 1))], true);

@@ -48,11 +48,13 @@ export function frameEvents(frame: string): unknown[] {
 
 /**
  * How far a referring frame may expand when its events are written whole: 16
- * times its own length, and at least 64 MiB. A run's frame expands a few
- * times (more with a long system prompt, which every whole snapshot repeats).
+ * times its own length, at least 1 MiB and at most 64 MiB. A run's frame
+ * expands a few times (more with a long system prompt, which every whole
+ * snapshot repeats); the ceiling bounds the memory one frame can take, since
+ * the texts are held until they are sent.
  */
 export function standaloneTextLimit(frameLength: number): number {
-  return Math.max(64 * 2 ** 20, 16 * frameLength);
+  return Math.min(64 * 2 ** 20, Math.max(2 ** 20, 16 * frameLength));
 }
 
 /** A referring frame whose whole events would be larger than {@link standaloneTextLimit}. */
