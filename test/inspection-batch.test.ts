@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { StatelyInspectionEvent } from '@statelyai/inspect';
 import { tool } from 'ai';
 import { describe, expect, it } from 'vitest';
-import type { InspectionEvent } from 'xstate';
+import type { AnyActorRef, InspectionEvent } from 'xstate';
 import { z } from 'zod';
 import { createAgent } from '../src/index.js';
 import { inspectionBatches } from '../src/inspect/inspection-batch.js';
@@ -61,6 +61,24 @@ describe('inspectionBatches', () => {
     expect(began('llm').map((snapshot) => snapshot.input?.step)).toEqual([1, 2, 3]);
     // The agent began idle with an empty history: the run's six messages came later.
     expect(began('agent')).toEqual([expect.objectContaining({ value: 'idle', context: expect.objectContaining({ messages: { messages: 0 } }) })]);
+  });
+
+  it('does not read an actor\'s snapshot while it sets itself up (XState\'s development build throws then), and goes on when reading it throws', async () => {
+    const sent: StatelyInspectionEvent[] = [];
+    const batches = inspectionBatches({ send: (event) => sent.push(event) });
+    let reads = 0;
+    const settingUp = { sessionId: 'x:9', id: 'x:9', getSnapshot: () => (reads++, (() => { throw new Error("Snapshot can't be read while the actor initializes itself"); })()) } as unknown as AnyActorRef;
+    batches.next?.({ type: '@xstate.actor', actorRef: settingUp, rootId: 'x:9' });
+    batches.next?.({ type: '@xstate.microstep', actorRef: settingUp, rootId: 'x:9', event: { type: 'xstate.init' }, snapshot: {}, _transitions: [] } as unknown as InspectionEvent);
+    expect(reads).toBe(0);
+    expect(() => batches.next?.({ type: '@xstate.event', actorRef: settingUp, rootId: 'x:9', event: { type: 'e' }, sourceRef: undefined })).not.toThrow();
+    expect(reads).toBe(1);
+    await nextTurn();
+    // Converted without a snapshot to read, the actor is shown as @statelyai/inspect shows one: active.
+    expect(sent.map((event) => [event.type, event.type === '@xstate.actor' ? event.snapshot : undefined])).toEqual([
+      ['@xstate.actor', { status: 'active' }],
+      ['@xstate.event', undefined],
+    ]);
   });
 
   it('gives an adapter that takes whole batches one call per batch: the same events as JSON texts, secrets redacted in the text', async () => {

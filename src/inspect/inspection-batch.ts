@@ -99,7 +99,9 @@ export function inspectionBatches(
  * Each actor's snapshot as it was when the actor came to be. XState announces
  * an actor (`@xstate.actor`) before it has a snapshot, and a batch is converted
  * later, when a step's llm actor has long stopped: its first snapshot is taken
- * at the actor's next inspection event after that, once it has one.
+ * at the next snapshot or event the actor gets after that (its microsteps and
+ * actions while it sets itself up come before it has one: XState's
+ * development build throws when it is read then).
  */
 class ActorCreations {
   private readonly waiting = new Map<ActorRefLike, InspectionEvent>();
@@ -110,10 +112,10 @@ class ActorCreations {
       this.waiting.set(event.actorRef, event);
       return;
     }
-    if (this.waiting.size === 0) return;
+    if (this.waiting.size === 0 || (event.type !== '@xstate.snapshot' && event.type !== '@xstate.event')) return;
     const creation = this.waiting.get(event.actorRef);
     if (creation === undefined) return;
-    const snapshot: unknown = event.type === '@xstate.snapshot' ? event.snapshot : event.actorRef.getSnapshot();
+    const snapshot: unknown = event.type === '@xstate.snapshot' ? event.snapshot : readSnapshot(event.actorRef);
     if (snapshot === undefined) return;
     this.snapshots.set(creation, snapshot);
     this.waiting.delete(event.actorRef);
@@ -124,6 +126,15 @@ class ActorCreations {
     if (event.type !== '@xstate.actor') return undefined;
     this.waiting.delete(event.actorRef);
     return this.snapshots.get(event);
+  }
+}
+
+/** The actor's snapshot, or `undefined` while it has none to give. */
+function readSnapshot(actorRef: ActorRefLike): unknown {
+  try {
+    return actorRef.getSnapshot();
+  } catch {
+    return undefined;
   }
 }
 
@@ -160,7 +171,7 @@ export function toStatelyEvent(event: ShownInspectionEvent, secrets: readonly st
         name,
         definition: typeof config === 'object' && config !== null ? definitionOf(config) : JSON.stringify({ id: name }),
         parentId: actorRef._parent?.sessionId,
-        snapshot: plainSnapshot(createdWith ?? actorRef.getSnapshot(), secrets, memo) as never,
+        snapshot: plainSnapshot(createdWith ?? readSnapshot(actorRef) ?? { status: 'active' }, secrets, memo) as never,
       };
     }
   }
