@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { StepAccumulator } from '../src/actors/step-accumulator.js';
 import { classifyError } from '../src/errors/classify-error.js';
 import { APICallError } from '@ai-sdk/provider';
-import { appendMessages, errorAnswer, extendsHistory, toolMessage, unansweredToolCalls } from '../src/machines/history.js';
+import { appendMessages, errorAnswer, extendsHistory, knownBeginning, toolMessage, unansweredToolCalls, type HistoryEntry } from '../src/machines/history.js';
 import { toolCallIdsIn } from '../src/machines/tool-call-ids.js';
 
 describe('unansweredToolCalls', () => {
@@ -164,5 +164,24 @@ describe('toolCallIdsIn', () => {
     expect(reads).toEqual(before);
     // Other message objects (a history read back from a store) are read whole.
     expect([...toolCallIdsIn(JSON.parse(JSON.stringify(history)) as ModelMessage[])]).toEqual(['c0', 'c1', 'c2', 'c3', 'c4']);
+  });
+});
+
+describe('knownBeginning', () => {
+  const user = (content: string): ModelMessage => ({ role: 'user', content });
+
+  it('finds the entry of the nearest beginning of a history within the look-back, and only if the history begins with it', () => {
+    const cache = new WeakMap<ModelMessage, HistoryEntry>();
+    const first = appendMessages([user('a')], user('b'));
+    cache.set(first.at(-1)!, { source: first, count: first.length });
+    const later = appendMessages(first, user('c'), user('d'));
+    expect(knownBeginning(later, cache)).toEqual({ source: first, count: 2 });
+    // The same last message in another history: it does not begin with the entry's.
+    expect(knownBeginning([user('x'), first[1]!, user('c')], cache)).toBeUndefined();
+    // Beyond the look-back, the entry is not looked for.
+    expect(knownBeginning(later, cache, 1)).toBeUndefined();
+    // An entry that does not cover up to the message it is kept under is not taken.
+    cache.set(first[1]!, { source: first, count: 1 });
+    expect(knownBeginning(later, cache)).toBeUndefined();
   });
 });

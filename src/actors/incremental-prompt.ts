@@ -1,6 +1,6 @@
 import type { LanguageModelV4Prompt } from '@ai-sdk/provider';
 import type { Instructions, ModelMessage } from 'ai';
-import { extendsHistory } from '../machines/history.js';
+import { knownBeginning } from '../machines/history.js';
 import { aiInternals } from './ai-internals.js';
 
 type ConvertOptions = Omit<Parameters<typeof aiInternals.convertToLanguageModelPrompt>[0], 'prompt'>;
@@ -77,14 +77,9 @@ export async function convertPromptIncrementally(
 }
 
 function reusableConversion(messages: readonly ModelMessage[], options: ConvertOptions): ConvertedHistory | undefined {
-  for (let index = messages.length - 1; index >= Math.max(0, messages.length - LOOK_BACK); index--) {
-    const earlier = conversions.get(messages[index]!);
-    if (earlier === undefined) continue;
-    if (earlier.count !== index + 1 || earlier.provider !== options.provider || earlier.supportedUrls !== options.supportedUrls) return undefined;
-    if (!extendsHistory(messages, earlier.source)) return undefined;
-    // The AI SDK merges consecutive tool messages into one: that merge cannot span two conversions.
-    if (earlier.converted[earlier.length - 1]?.role === 'tool' && messages[earlier.count]?.role === 'tool') return undefined;
-    return earlier;
-  }
-  return undefined;
+  const earlier = knownBeginning(messages, conversions, LOOK_BACK);
+  if (earlier === undefined || earlier.provider !== options.provider || earlier.supportedUrls !== options.supportedUrls) return undefined;
+  // The AI SDK merges consecutive tool messages into one: that merge cannot span two conversions.
+  if (earlier.converted[earlier.length - 1]?.role === 'tool' && messages[earlier.count]?.role === 'tool') return undefined;
+  return earlier;
 }

@@ -38,6 +38,25 @@ export function appendMessages(messages: readonly ModelMessage[], ...added: read
   return next;
 }
 
+/** What a cache keyed by a history's last message remembers: which history, and how many of its messages. */
+export interface HistoryEntry {
+  source: readonly ModelMessage[];
+  count: number;
+}
+
+/**
+ * The entry `cache` holds for the nearest beginning of `history` it knows: looked up by each of the
+ * last `lookBack` messages (a step appends a few), kept only if `history` really begins with that
+ * entry's history. For caches that let a step work on what was appended since the last one.
+ */
+export function knownBeginning<T extends HistoryEntry>(history: readonly ModelMessage[], cache: WeakMap<ModelMessage, T>, lookBack = 16): T | undefined {
+  for (let index = history.length - 1; index >= Math.max(0, history.length - lookBack); index--) {
+    const entry = cache.get(history[index]!);
+    if (entry !== undefined && entry.count === index + 1 && extendsHistory(history, entry.source)) return entry;
+  }
+  return undefined;
+}
+
 /**
  * Whether `history` begins with every message of `earlier` (the same objects, in order). O(1) when
  * both are of one lineage of `appendMessages`; otherwise it compares them message by message.

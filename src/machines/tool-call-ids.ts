@@ -1,10 +1,8 @@
 import type { ModelMessage } from 'ai';
-import { extendsHistory } from './history.js';
+import { knownBeginning, type HistoryEntry } from './history.js';
 
-interface KnownIds {
-  /** The history these ids were read from, and how many of its messages they cover. */
-  source: readonly ModelMessage[];
-  count: number;
+/** The ids read from a history (`source`), covering its first `count` messages. */
+interface KnownIds extends HistoryEntry {
   ids: Set<string>;
 }
 
@@ -16,9 +14,6 @@ interface KnownIds {
  */
 const known = new WeakMap<ModelMessage, KnownIds>();
 
-/** How far back from the end of a history its ids are looked for (a step adds a few messages). */
-const LOOK_BACK = 16;
-
 /**
  * The ids of every tool call in the history (assistant `tool-call` parts). Reads only the messages
  * appended since the last call for the same growing history: a step's cost does not grow with the
@@ -28,7 +23,7 @@ const LOOK_BACK = 16;
  * toolCallIdsIn(history).has('call_0'); // an earlier step already used it
  */
 export function toolCallIdsIn(messages: readonly ModelMessage[]): ReadonlySet<string> {
-  const earlier = knownBeginning(messages);
+  const earlier = knownBeginning(messages, known);
   const ids = earlier?.ids ?? new Set<string>();
   for (let index = earlier?.count ?? 0; index < messages.length; index++) {
     const message = messages[index]!;
@@ -41,12 +36,4 @@ export function toolCallIdsIn(messages: readonly ModelMessage[]): ReadonlySet<st
     known.set(last, { source: messages, count: messages.length, ids });
   }
   return ids;
-}
-
-function knownBeginning(messages: readonly ModelMessage[]): KnownIds | undefined {
-  for (let index = messages.length - 1; index >= Math.max(0, messages.length - LOOK_BACK); index--) {
-    const entry = known.get(messages[index]!);
-    if (entry !== undefined && entry.count === index + 1 && extendsHistory(messages, entry.source)) return entry;
-  }
-  return undefined;
 }
