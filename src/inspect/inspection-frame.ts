@@ -37,13 +37,14 @@ export function frameEventTexts(frame: string): string[] {
 }
 
 /**
- * The events of a frame as data, back-references resolved.
+ * The events of a frame as data, back-references resolved; `onResolved` as
+ * {@link resolveBackReferences} takes it, for a referring frame.
  *
  * @throws a `SyntaxError` when a line is not JSON.
  */
-export function frameEvents(frame: string): unknown[] {
+export function frameEvents(frame: string, onResolved?: (event: unknown, line: number) => void): unknown[] {
   const events = frameEventTexts(frame).map((text) => JSON.parse(text) as unknown);
-  return headerOf(frame) === REFERRING_BATCH_HEADER ? resolveBackReferences(events) : events;
+  return headerOf(frame) === REFERRING_BATCH_HEADER ? resolveBackReferences(events, onResolved) : events;
 }
 
 /**
@@ -71,10 +72,9 @@ class FrameExpandsTooFar extends Error {}
 export function standaloneEventTexts(frame: string, limit = standaloneTextLimit(frame.length)): string[] {
   if (headerOf(frame) !== REFERRING_BATCH_HEADER) return frameEventTexts(frame);
   try {
-    const events = frameEventTexts(frame).map((text) => JSON.parse(text) as unknown);
     const texts: string[] = [];
     let written = 0;
-    resolveBackReferences(events, (event) => {
+    frameEvents(frame, (event) => {
       const text = JSON.stringify(event);
       written += text.length;
       if (written > limit) throw new FrameExpandsTooFar();
