@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { BATCH_HEADER, batchFrame, eventText, frameEventCount, frameEventTexts, framesReadAt, standaloneEventTexts, standaloneTextLimit } from '../src/inspect/inspection-frame.js';
 import { RecentFrames } from '../src/inspect/recent-frames.js';
+import { expandingFrame } from './support/expanding-frame.js';
 
 describe('inspection frames', () => {
   it('gives back every event text of a batch frame, in order, whatever the events hold', () => {
@@ -70,9 +71,7 @@ describe('inspection frames', () => {
   });
 
   it('does not write out a frame that refers to one large snapshot many times (it would expand past 16 times its size)', () => {
-    const base = JSON.stringify({ type: '@xstate.snapshot', sessionId: 'x:0', snapshot: { status: 'active', context: { blob: 'x'.repeat(2 ** 20) } } });
-    const copy = (line: number) => `{"type":"@xstate.snapshot","sessionId":"x:0","snapshot":{"@loopchart.patch":{"base":${line - 1}}}}`;
-    const frame = batchFrame([base, ...Array.from({ length: 100 }, (_, index) => copy(index + 1))], true);
+    const frame = expandingFrame({ snapshotBytes: 2 ** 20, copies: 100 });
     expect(frame.length).toBeLessThan(2 * 2 ** 20);
     expect(standaloneEventTexts(frame)).toEqual([]);
   });

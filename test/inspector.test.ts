@@ -9,6 +9,7 @@ import { redactSecrets, safeJson, sanitizeContext, type SanitizeMemo } from '../
 import { stateName } from '../src/machines/state-name.js';
 import { startOpenAIServer, streamResponse, type OpenAIServer } from './support/openai-sse-server.js';
 import { addTool } from './support/tools.js';
+import { expandingFrame } from './support/expanding-frame.js';
 
 const KEY = 'sk-inspect-test-91e2b7c4d0';
 let relay: InspectorRelay | undefined;
@@ -65,6 +66,7 @@ describe('the Stately inspector over a local WebSocket relay', () => {
 });
 
 describe('the relay and batch frames', () => {
+  type Client = Awaited<ReturnType<typeof client>>;
   /** A WebSocket client of the relay that records the frames it gets; `page` connects as the relay's page does. */
   async function client(url: string, options: { page?: boolean } = {}) {
     const origin = new URL(url.replace('ws:', 'http:')).origin;
@@ -75,14 +77,19 @@ describe('the relay and batch frames', () => {
     if (options.page) socket.send(JSON.stringify({ type: '@loopchart.page', state: 'connected' }));
     return { socket, frames };
   }
-  const events = (count: number, from = 0) => Array.from({ length: count }, (_, index) => JSON.stringify({ type: '@xstate.event', n: from + index }));
-
-  it('passes a batch frame whole to the page and one event per frame to a Stately receiver, in order; a late page gets the recent frames', async () => {
+  /** A relay with its page connected (so it counts as viewed) and a Stately receiver, one event per frame. */
+  async function relayWithPageAndReceiver(): Promise<{ url: string; page: Client; receiver: Client }> {
     relay = await startInspectorRelay();
     const page = await client(relay.webSocketUrl, { page: true });
     await relay.viewerConnected();
     const receiver = await client(relay.webSocketUrl);
-    const inspector = await client(relay.webSocketUrl);
+    return { url: relay.webSocketUrl, page, receiver };
+  }
+  const events = (count: number, from = 0) => Array.from({ length: count }, (_, index) => JSON.stringify({ type: '@xstate.event', n: from + index }));
+
+  it('passes a batch frame whole to the page and one event per frame to a Stately receiver, in order; a late page gets the recent frames', async () => {
+    const { url, page, receiver } = await relayWithPageAndReceiver();
+    const inspector = await client(url);
     inspector.socket.send(batchFrame(events(3)));
     inspector.socket.send(events(1, 3)[0]!);
     await until(() => page.frames.length === 2 && receiver.frames.length === 4, 'the frames at both clients');
@@ -90,8 +97,8 @@ describe('the relay and batch frames', () => {
     expect(receiver.frames).toEqual(events(4));
     expect(inspector.frames).toEqual([]);
 
-    const latePage = await client(relay.webSocketUrl, { page: true });
-    const lateReceiver = await client(relay.webSocketUrl);
+    const latePage = await client(url, { page: true });
+    const lateReceiver = await client(url);
     await until(() => latePage.frames.length === 2 && lateReceiver.frames.length === 4, 'the replay');
     expect(latePage.frames).toEqual(page.frames);
     expect(lateReceiver.frames).toEqual(events(4));
@@ -99,12 +106,9 @@ describe('the relay and batch frames', () => {
   });
 
   it('resolves the back-references of a frame for a Stately receiver, passes the frame as it is to the page, and sends no inspector another one’s events', async () => {
-    relay = await startInspectorRelay();
-    const page = await client(relay.webSocketUrl, { page: true });
-    await relay.viewerConnected();
-    const receiver = await client(relay.webSocketUrl);
-    const first = await client(relay.webSocketUrl);
-    const second = await client(relay.webSocketUrl);
+    const { url, page, receiver } = await relayWithPageAndReceiver();
+    const first = await client(url);
+    const second = await client(url);
     first.socket.send(batchFrame(events(1)));
     const snapshot = { status: 'active', context: { config: { maxSteps: 5 }, steps: 1 }, value: 'idle' };
     const frame = batchFrame(
@@ -143,14 +147,9 @@ describe('the relay and batch frames', () => {
   });
 
   it('gives a Stately receiver nothing of a small frame that would expand past its limit written whole, and goes on', async () => {
-    relay = await startInspectorRelay();
-    const page = await client(relay.webSocketUrl, { page: true });
-    await relay.viewerConnected();
-    const receiver = await client(relay.webSocketUrl);
-    const inspector = await client(relay.webSocketUrl);
-    const base = JSON.stringify({ type: '@xstate.snapshot', sessionId: 'x:0', snapshot: { status: 'active', context: { blob: 'x'.repeat(2 ** 20) } } });
-    const copies = Array.from({ length: 100 }, (_, line) => `{"type":"@xstate.snapshot","sessionId":"x:0","snapshot":{"@loopchart.patch":{"base":${line}}}}`);
-    const expanding = batchFrame([base, ...copies], true);
+    const { url, page, receiver } = await relayWithPageAndReceiver();
+    const inspector = await client(url);
+    const expanding = expandingFrame({ snapshotBytes: 2 ** 20, copies: 100 });
     inspector.socket.send(expanding);
     inspector.socket.send(events(1, 7)[0]!);
     await until(() => receiver.frames.length === 1 && page.frames.length === 2, 'the frame after the expanding one');
