@@ -1,13 +1,30 @@
 import type { AgentEvent } from '../events.js';
 import { redact } from '../secrets/redact.js';
-import { decodeStreamedEvent, encodeStreamedEvent, type StreamedEvent } from './streamed-event.js';
+import { decodeStreamedEvent, EpochFilter, encodeStreamedEvent, type StreamedEvent } from './streamed-event.js';
 
 /** What loopchart uses of a connected client of the `redis` package (`createClient({ url })`). */
 export interface RedisClient {
   xAdd(key: string, id: string, message: Record<string, string>, options?: { TRIM?: { strategy: 'MAXLEN'; strategyModifier?: '~'; threshold: number } }): Promise<unknown>;
   expire(key: string, seconds: number): Promise<unknown>;
   xRead(streams: { key: string; id: string }, options?: { BLOCK?: number; COUNT?: number }): Promise<unknown>;
+  /** Reads entries by id (`XRANGE`): how a reader that continues after `Last-Event-ID` learns the epoch it had seen. */
+  xRange?(key: string, start: string, end: string, options?: { COUNT?: number }): Promise<unknown>;
   quit(): Promise<unknown>;
+  /**
+   * The `redis` package reports a broken connection as an `'error'` event (it reconnects by
+   * itself), and an event nobody listens to ends the process: loopchart listens on every client
+   * it is given.
+   */
+  on?(event: 'error', listener: (error: Error) => void): unknown;
+}
+
+const listened = new WeakSet<object>();
+
+/** Listens for a client's `'error'` events (a cut connection, which the client recovers from) so they never end the process. */
+export function tolerateRedisErrors(redis: RedisClient, onError: (error: unknown) => void = () => undefined): void {
+  if (listened.has(redis) || typeof redis.on !== 'function') return;
+  listened.add(redis);
+  redis.on('error', (error) => onError(error));
 }
 
 /**
@@ -61,6 +78,7 @@ export interface EventPublisher {
  * ```
  */
 export function redisEventPublisher(options: EventPublisherOptions): EventPublisher {
+  tolerateRedisErrors(options.redis, options.onError);
   const maxLength = options.maxLength ?? 10_000;
   const ttlSeconds = options.ttlSeconds ?? 86_400;
   const include = options.include ?? ((event: AgentEvent) => event.type !== 'trace');
@@ -99,6 +117,13 @@ export interface ReadEventsOptions {
   /** How long one read waits for new entries. Default 5,000 ms. */
   blockMs?: number;
   signal?: AbortSignal;
+  /**
+   * Also yield entries whose epoch is below the highest one seen: what a worker wrote after
+   * another had taken its session over (it had lost its lease and did not know yet). Default
+   * false: those are dropped, so a client never sees a fenced-off worker's `run-end` after the
+   * real one.
+   */
+  includeStale?: boolean;
 }
 
 /**
@@ -113,8 +138,16 @@ export interface ReadEventsOptions {
  * ```
  */
 export async function* readSessionEvents(options: ReadEventsOptions): AsyncGenerator<{ id: string; entry: StreamedEvent }> {
+  tolerateRedisErrors(options.redis);
   const key = sessionEventsKey(options.sessionId);
   let id = options.lastEventId ?? '0';
+  const epochs = new EpochFilter();
+  if (options.lastEventId !== undefined && !options.includeStale) {
+    // The entry the client had last: the epoch it had seen, so a stale entry after it is dropped too.
+    const seen = (await options.redis.xRange?.(key, options.lastEventId, options.lastEventId, { COUNT: 1 })) as Array<{ message: Record<string, string> }> | undefined;
+    const text = seen?.[0]?.message.entry;
+    if (text !== undefined) epochs.admit(decodeStreamedEvent(text).epoch);
+  }
   while (!options.signal?.aborted) {
     const reply = (await options.redis.xRead({ key, id }, { BLOCK: options.blockMs ?? 5_000, COUNT: 500 })) as Array<{
       messages: Array<{ id: string; message: Record<string, string> }>;
@@ -123,7 +156,9 @@ export async function* readSessionEvents(options: ReadEventsOptions): AsyncGener
       for (const message of stream.messages) {
         id = message.id;
         const text = message.message.entry;
-        if (text !== undefined) yield { id: message.id, entry: decodeStreamedEvent(text) };
+        if (text === undefined) continue;
+        const entry = decodeStreamedEvent(text);
+        if (epochs.admit(entry.epoch) || options.includeStale) yield { id: message.id, entry };
       }
     }
   }

@@ -16,6 +16,22 @@ export interface ServeSessionEventsOptions {
   sessionId: string;
   /** A comment line this often keeps proxies from closing an idle stream. Default 15,000 ms. */
   heartbeatMs?: number;
+  /**
+   * The most this response may hold unsent for a client that reads slower than the session
+   * writes. Reading from Redis pauses while the socket is full (`drain`), so this is reached only
+   * by a single event larger than it; the client is then disconnected, and reconnects from its
+   * `Last-Event-ID`. Default 8 MiB.
+   */
+  maxBufferedBytes?: number;
+}
+
+/** The largest part of a Redis stream id, `<ms>-<seq>`, each an unsigned 64-bit number. */
+const MAX_ID_PART = 18_446_744_073_709_551_615n;
+
+/** Whether `text` is an id Redis can have given this stream: two unsigned 64-bit numbers. */
+function isStreamId(text: string): boolean {
+  const match = /^(\d{1,20})-(\d{1,20})$/.exec(text);
+  return match !== null && BigInt(match[1]!) <= MAX_ID_PART && BigInt(match[2]!) <= MAX_ID_PART;
 }
 
 /**
@@ -37,16 +53,30 @@ export interface ServeSessionEventsOptions {
  */
 export async function serveSessionEvents(request: IncomingMessage, response: ServerResponse, options: ServeSessionEventsOptions): Promise<void> {
   const lastEventId = request.headers['last-event-id'];
-  if (typeof lastEventId === 'string' && lastEventId !== '' && !/^\d+-\d+$/.test(lastEventId)) {
+  if (typeof lastEventId === 'string' && lastEventId !== '' && !isStreamId(lastEventId)) {
     response.writeHead(400, { 'content-type': 'text/plain' }).end(`Last-Event-ID "${lastEventId.slice(0, 40)}" is not an event id of this stream`);
     await options.redis.quit().catch(() => undefined);
     return;
   }
   const abort = new AbortController();
+  const maxBufferedBytes = options.maxBufferedBytes ?? 8 * 1024 * 1024;
   request.on('close', () => abort.abort());
+  response.on('close', () => abort.abort());
   response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
   response.write(': connected\n\n');
-  const heartbeat = setInterval(() => response.write(': keep-alive\n\n'), options.heartbeatMs ?? 15_000);
+  // Only an idle stream needs a heartbeat: one with bytes waiting is not idle.
+  const heartbeat = setInterval(() => response.writableLength === 0 && response.write(': keep-alive\n\n'), options.heartbeatMs ?? 15_000);
+  /** Resolves when the socket has room again (or the client is gone). */
+  const drained = () =>
+    new Promise<void>((resolve) => {
+      const done = () => {
+        response.off('drain', done);
+        abort.signal.removeEventListener('abort', done);
+        resolve();
+      };
+      response.on('drain', done);
+      abort.signal.addEventListener('abort', done, { once: true });
+    });
   try {
     for await (const { id, entry } of readSessionEvents({
       redis: options.redis,
@@ -56,7 +86,13 @@ export async function serveSessionEvents(request: IncomingMessage, response: Ser
       signal: abort.signal,
     })) {
       if (abort.signal.aborted) break;
-      response.write(formatSseMessage(id, encodeStreamedEvent(entry)));
+      const room = response.write(formatSseMessage(id, encodeStreamedEvent(entry)));
+      if (response.writableLength > maxBufferedBytes) {
+        // A client this far behind gets its events again from its Last-Event-ID when it reconnects.
+        response.destroy();
+        break;
+      }
+      if (!room) await drained();
     }
   } catch (error) {
     if (!abort.signal.aborted) response.write(`event: error\ndata: ${JSON.stringify(error instanceof Error ? error.message : String(error))}\n\n`);

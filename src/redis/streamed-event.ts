@@ -26,6 +26,30 @@ export function decodeStreamedEvent(text: string): StreamedEvent {
   return JSON.parse(text) as StreamedEvent;
 }
 
+/**
+ * The epochs of a session's stream, in the order its entries come: an entry whose epoch is below
+ * the highest seen so far was written by a worker that had lost the session to another (a paused
+ * worker going on until it learned so) and is stale.
+ *
+ * @example
+ * ```ts
+ * const epochs = new EpochFilter();
+ * epochs.admit(1); // true
+ * epochs.admit(2); // true
+ * epochs.admit(1); // false: stale
+ * ```
+ */
+export class EpochFilter {
+  private highest = -Infinity;
+
+  /** Whether an entry of this epoch is current; it raises the highest epoch seen. */
+  admit(epoch: number): boolean {
+    if (epoch < this.highest) return false;
+    this.highest = epoch;
+    return true;
+  }
+}
+
 /** Orders the producers of a step's text: a later epoch (another worker) or attempt (a retry) wins. */
 function isNewer(a: { epoch: number; attempt: number }, b: { epoch: number; attempt: number }): boolean {
   return a.epoch > b.epoch || (a.epoch === b.epoch && a.attempt > b.attempt);
@@ -35,7 +59,8 @@ function isNewer(a: { epoch: number; attempt: number }, b: { epoch: number; atte
  * The text a client should show for each run, from the entries it received in order: for every
  * step, only the deltas of its latest producer (highest epoch, then attempt); the partial text of
  * an attempt that a retry or a worker's death abandoned is dropped, even when the new attempt has
- * streamed nothing yet (its `retry` or `start-step` is enough).
+ * streamed nothing yet (its `retry` or `start-step` is enough). An entry whose epoch is below the
+ * highest seen before it (a worker that went on after losing its lease) is ignored.
  *
  * @example
  * ```ts
@@ -45,7 +70,9 @@ function isNewer(a: { epoch: number; attempt: number }, b: { epoch: number; atte
 export function keptText(entries: readonly StreamedEvent[]): Map<string, string> {
   const steps = new Map<string, { runId: string; epoch: number; attempt: number; text: string }>();
   const order: string[] = [];
+  const epochs = new EpochFilter();
   for (const { event, epoch } of entries) {
+    if (!epochs.admit(epoch)) continue;
     // A step starting on another worker, or a retry, starts the step's text again, even before any delta of its own.
     if (event.type !== 'text-delta' && event.type !== 'retry' && event.type !== 'start-step') continue;
     const key = `${event.runId}\u0000${event.step}`;

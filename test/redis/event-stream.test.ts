@@ -1,12 +1,12 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer, type Server, type ServerResponse } from 'node:http';
+import { connect, type AddressInfo } from 'node:net';
 import fc from 'fast-check';
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../src/events.js';
 import { readSessionEvents, redisEventPublisher, sessionEventsKey } from '../../src/redis/event-stream.js';
 import { formatSseMessage, serveSessionEvents } from '../../src/redis/sse.js';
-import { decodeStreamedEvent, encodeStreamedEvent, keptText, type StreamedEvent } from '../../src/redis/streamed-event.js';
+import { decodeStreamedEvent, encodeStreamedEvent, EpochFilter, keptText, type StreamedEvent } from '../../src/redis/streamed-event.js';
 import { redisServerBinary, startRedis, type RedisServer } from '../support/redis-server.js';
 
 const delta = (runId: string, step: number, attempt: number, text: string): AgentEvent => ({ type: 'text-delta', runId, step, attempt, id: 't', text });
@@ -54,6 +54,14 @@ describe('the text a client keeps', () => {
         expect(keptText(entries).get('run') ?? '').toBe(expected);
       }),
     );
+  });
+
+  it('ignores what a worker said after another took its session over: a stale run-end never follows the real one', () => {
+    const end = (outcome: string, epoch: number) => streamed({ type: 'run-end', runId: 'run-1', result: { outcome } } as unknown as AgentEvent, epoch);
+    const entries = [streamed(delta('run-1', 1, 1, 'Done.'), 2), end('completed', 2), streamed(delta('run-1', 1, 1, ' and more'), 1), end('failed', 1)];
+    expect(keptText(entries)).toEqual(new Map([['run-1', 'Done.']]));
+    const epochs = new EpochFilter();
+    expect(entries.filter((entry) => epochs.admit(entry.epoch)).map((entry) => entry.event.type)).toEqual(['text-delta', 'run-end']);
   });
 
   it('carries errors as their name and message', () => {
@@ -155,6 +163,86 @@ describe.skipIf(redisBin === undefined)('session events through Redis', () => {
     expect(keptText(entries).get('run-1')).toBe('A whole sentence.');
   });
 
+  it('drops what a fenced-off worker published after the new owner, also for a reader that continues after a Last-Event-ID', async () => {
+    const owner = redisEventPublisher({ redis });
+    const fenced = redisEventPublisher({ redis });
+    void owner.publish('chat-stale', { type: 'start-step', runId: 'run-1', step: 1 }, { epoch: 2 });
+    void owner.publish('chat-stale', delta('run-1', 1, 1, 'Done.'), { epoch: 2 });
+    await owner.flushed();
+    void fenced.publish('chat-stale', delta('run-1', 1, 1, 'stale words'), { epoch: 1 });
+    await fenced.flushed();
+    void owner.publish('chat-stale', { type: 'finish-step', runId: 'run-1', step: 1 } as AgentEvent, { epoch: 2 });
+    await owner.flushed();
+    const read = await readAll('chat-stale', 3);
+    expect(read.map(({ entry }) => entry.epoch)).toEqual([2, 2, 2]);
+    // Continuing after the owner's second entry: the reader learns epoch 2 from it and drops the stale one after it.
+    const rest = await readAll('chat-stale', 1, read[1]!.id);
+    expect(rest.map(({ entry }) => entry.event.type)).toEqual(['finish-step']);
+    const everything: StreamedEvent[] = [];
+    const abort = new AbortController();
+    for await (const { entry } of readSessionEvents({ redis: await reader(), sessionId: 'chat-stale', blockMs: 100, signal: abort.signal, includeStale: true })) {
+      everything.push(entry);
+      if (everything.length === 4) abort.abort();
+    }
+    expect(everything.map((entry) => entry.epoch)).toEqual([2, 2, 1, 2]);
+  });
+
+  it('answers 400 to a Last-Event-ID of the right shape but beyond what a stream id can be', async () => {
+    const http: Server = createServer((request, response) => {
+      void reader().then((connection) => serveSessionEvents(request, response, { redis: connection, sessionId: 'chat-ids', heartbeatMs: 60_000 }));
+    });
+    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(http.address() as AddressInfo).port}/`;
+    try {
+      for (const id of ['18446744073709551616-0', '0-18446744073709551616', '99999999999999999999999-1']) {
+        expect((await fetch(url, { headers: { 'last-event-id': id } })).status).toBe(400);
+      }
+      const largest = await fetch(url, { headers: { 'last-event-id': '18446744073709551615-18446744073709551615' } });
+      expect(largest.status).toBe(200);
+      await largest.body?.cancel();
+    } finally {
+      http.closeAllConnections();
+      await new Promise((resolve) => http.close(resolve));
+    }
+  });
+
+  it('stops reading for a client that does not read: what waits for it stays bounded, and it gets everything once it reads', async () => {
+    const events = redisEventPublisher({ redis, maxLength: 100_000 });
+    const text = 'x'.repeat(20_000);
+    const total = 1_500; // ~30 MB of events
+    for (let i = 0; i < total; i++) void events.publish('chat-slow', delta('run', 1, 1, text), { epoch: 1 });
+    await events.flushed();
+    let served: ServerResponse | undefined;
+    const http: Server = createServer((request, response) => {
+      served = response;
+      void reader().then((connection) => serveSessionEvents(request, response, { redis: connection, sessionId: 'chat-slow', heartbeatMs: 60_000 }));
+    });
+    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+    const port = (http.address() as AddressInfo).port;
+    const socket = connect(port, '127.0.0.1');
+    try {
+      socket.write(`GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`);
+      socket.pause();
+      // The server waits for the socket to drain: it has stopped reading the stream.
+      await until(() => served !== undefined && served.listenerCount('drain') > 0);
+      expect(served!.writableLength).toBeLessThan(2 * 1024 * 1024);
+      let received = 0;
+      let carry = '';
+      socket.on('data', (chunk: Buffer) => {
+        // Event ids begin lines; the last four characters go with the next chunk, too few to hold a whole "\nid: ".
+        const text = carry + chunk.toString('latin1');
+        received += text.match(/\nid: /g)?.length ?? 0;
+        carry = text.slice(-4);
+      });
+      socket.resume();
+      await until(() => received >= total - 1);
+    } finally {
+      socket.destroy();
+      http.closeAllConnections();
+      await new Promise((resolve) => http.close(resolve));
+    }
+  });
+
   it('serves the events as Server-Sent Events that a reconnecting browser continues', async () => {
     const events = redisEventPublisher({ redis });
     for (const event of run) void events.publish('chat-3', event, { epoch: 1 });
@@ -198,4 +286,9 @@ async function readSse(url: string, count: number, lastEventId?: string): Promis
   }
   abort.abort();
   return messages.slice(0, count);
+}
+
+/** Resolves once `condition` holds, checking on every turn of the event loop. */
+async function until(condition: () => boolean): Promise<void> {
+  while (!condition()) await new Promise((resolve) => setImmediate(resolve));
 }
