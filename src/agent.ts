@@ -11,7 +11,9 @@ import { restoreSnapshot } from './persistence/checkpoint-snapshot.js';
 import type { CheckpointInfo } from './persistence/session-recorder.js';
 import { SessionRecorder } from './persistence/session-recorder.js';
 import { replaySession } from './persistence/session-replay.js';
-import { LeaseLostError, sessionHeader, type SessionLease, type SessionStore } from './persistence/session-store.js';
+import { sessionHeader, type SessionStore } from './persistence/session-store.js';
+import { holdLease, type HeldLease } from './persistence/lease-keeper.js';
+import { isConnectionError } from './persistence/connection-error.js';
 import type { AgentEvent } from './events.js';
 import type { AgentMachine } from './machines/agent-machine.js';
 import { bindImplementations, sharedAgentMachine } from './shared-agent-machine.js';
@@ -150,8 +152,17 @@ export interface SessionControl {
   hasApplied(requestId: string): boolean;
   /** Records that the input with this request id is being applied: the next checkpoint stores it. */
   noteRequest(requestId: string): void;
-  /** The epoch of the lease the agent holds, if any. */
+  /** The epoch of the lease the agent acquired, if any: also once the lease is lost, so what it did is known by it. */
   readonly epoch: number | undefined;
+  /** Why the session's last step boundary is not in the store, if it is not (call after `settled()`). */
+  readonly writeFailure: unknown;
+  /**
+   * Stops the agent as a crash would, for another attempt to take the session over: nothing more
+   * is written (the run stays in the session as its last checkpoint left it), the actor and
+   * every model call and tool it runs are stopped, a pending `run()` rejects with `reason`, and
+   * the lease is released. `dispose()` afterwards does nothing.
+   */
+  halt(reason: Error): Promise<void>;
 }
 
 /** The session control of an agent made by `createAgent` with a store (after `ready()`). */
@@ -194,10 +205,14 @@ class StatechartAgent implements Agent {
   /** The run a restored session was in the middle of. */
   private resumed: Promise<RunResult> | undefined;
   /** The session's lease while this agent holds it (`lease` option). */
-  private lease: SessionLease | undefined;
-  private renewTimer: ReturnType<typeof setInterval> | undefined;
+  private lease: HeldLease | undefined;
   private disposed: Promise<void> | undefined;
   private rejectPending: ((error: Error) => void) | undefined;
+  /** Set by `halt`: the agent stopped as if its process had died. */
+  private halted: Promise<void> | undefined;
+  private announceHalt: () => void = () => undefined;
+  /** Resolves when `halt` is called: what waits for the actor stops waiting. */
+  private readonly haltCalled = new Promise<void>((resolve) => (this.announceHalt = resolve));
 
   constructor(
     private readonly options: AgentOptions,
@@ -252,6 +267,7 @@ class StatechartAgent implements Agent {
   private implementations() {
     return (this.actors ??= machineImplementations(this.options, {
       emit: (event) => this.outbox.push(event),
+      ...(this.options.store ? { admit: () => this.admitEffect() } : {}),
       traceHook: (timing) => {
         this.tracer.hook(timing);
         this.spans?.hook(timing);
@@ -266,13 +282,17 @@ class StatechartAgent implements Agent {
       if (!this.recorder) throw new Error('the agent has no open session: create it with a store and await ready()');
       return this.recorder;
     };
-    const epoch = () => this.lease?.epoch;
+    const agent = () => this;
     return {
       hasApplied: (requestId) => recorder().hasApplied(requestId),
       noteRequest: (requestId) => recorder().noteRequest(requestId),
       get epoch() {
-        return epoch();
+        return agent().lease?.epoch;
       },
+      get writeFailure() {
+        return agent().recorder?.writeFailure;
+      },
+      halt: (reason) => (this.halted ??= this.haltOnce(reason)),
     };
   }
 
@@ -284,11 +304,25 @@ class StatechartAgent implements Agent {
   }
 
   dispose(): Promise<void> {
-    return (this.disposed ??= this.disposeOnce());
+    return (this.disposed ??= this.halted ?? this.disposeOnce());
+  }
+
+  private async haltOnce(reason: Error): Promise<void> {
+    this.announceHalt();
+    await this.opened.catch(() => undefined);
+    // The actor first: no step boundary, model call or tool after this; the writes already handed over land.
+    this.started?.stop();
+    this.rejectPending?.(reason);
+    this.pending = undefined;
+    this.rejectPending = undefined;
+    await this.recorder?.settled();
+    this.recorder?.close(reason);
+    await this.lease?.release().catch(() => undefined);
   }
 
   private async disposeOnce(): Promise<void> {
     await this.opened.catch(() => undefined);
+    if (this.halted) return this.halted;
     if (this.isRunning && !this.current.getSnapshot().matches({ running: 'awaitingApproval' })) {
       const ended = new Promise<void>((resolve) => {
         const subscription = this.events$.subscribe((event) => {
@@ -298,45 +332,60 @@ class StatechartAgent implements Agent {
         });
       });
       this.abort('the agent was disposed');
-      await ended;
+      await Promise.race([ended, this.haltCalled]);
+      if (this.halted) return this.halted;
     }
     await this.settled();
     this.started?.stop();
     this.rejectPending?.(new AgentDisposedError('the agent was disposed while its run waited for approval; the run stays in the session, to be continued where it is opened next'));
     this.pending = undefined;
     this.rejectPending = undefined;
-    clearInterval(this.renewTimer);
-    const lease = this.lease;
-    this.lease = undefined;
-    if (lease) await this.options.store?.leases?.release(lease);
+    await this.lease?.release();
   }
 
-  /** Takes the session's lease and keeps renewing it; a lease taken by another owner ends the run. */
+  /**
+   * Takes the session's lease and keeps renewing it. A lease found lost — taken by another owner,
+   * or run out while the store could not be reached — closes the session's writer and stops the
+   * run at once: nothing more is written, and no model call or tool starts (`admitEffect`).
+   */
   private async holdLease(store: SessionStore, sessionId: string): Promise<number | undefined> {
     const leaseOptions = this.options.lease;
     if (!leaseOptions || !store.leases) return undefined;
-    const leases = store.leases;
-    const ttlMs = leaseOptions.ttlMs ?? 30_000;
-    this.lease = await leases.acquire(sessionId, leaseOptions.owner, ttlMs);
-    this.renewTimer = setInterval(() => {
-      const held = this.lease;
-      if (!held) return;
-      leases.renew(held, ttlMs).then(
-        (renewed) => {
-          if (this.lease === held) this.lease = renewed;
-        },
-        (error: unknown) => {
-          // A store that is briefly unreachable is tried again at the next tick; the epoch fences any write meanwhile.
-          if (!(error instanceof LeaseLostError)) return;
-          clearInterval(this.renewTimer);
-          this.lease = undefined;
-          this.onWriteFailure(this.current, error);
-        },
-      );
-    }, Math.max(50, Math.floor(ttlMs / 3)));
-    this.renewTimer.unref?.();
+    this.lease = await holdLease({
+      leases: store.leases,
+      sessionId,
+      owner: leaseOptions.owner,
+      ttlMs: leaseOptions.ttlMs ?? 30_000,
+      onLost: (error) => {
+        this.recorder?.close(error);
+        this.onWriteFailure(this.current, error);
+      },
+    });
     return this.lease.epoch;
   }
+
+  /**
+   * Resolves when a model call or a tool may start: the session's last step boundary is in the
+   * store and the lease (if any) is still held. Otherwise the run has been told to stop (`failed`,
+   * `session-write`) and this rejects, so the effect never starts: a refused write or a lost lease
+   * is never followed by more work that a resumed run would do again.
+   */
+  private async admitEffect(): Promise<void> {
+    // The boundary just entered is handed to the writer when its macrostep ends, after the actor that asks has started.
+    await Promise.resolve();
+    await this.recorder?.settled();
+    const failure = this.recorder?.writeFailure;
+    if (failure !== undefined) throw failure instanceof Error ? failure : new Error(errorMessage(failure));
+    await this.lease?.ensureHeld();
+  }
+
+  /** A write that failed on a cut connection is tried again while the lease holds (or, without a lease, for 30 s). */
+  private readonly retryWrite = async (error: unknown, _attempt: number, elapsedMs: number): Promise<boolean> => {
+    if (!isConnectionError(error)) return false;
+    if (!this.lease) return elapsedMs < 30_000;
+    await this.lease.ensureHeld();
+    return true;
+  };
 
   /** The root span of a run telemetry records, for the session's checkpoints. */
   private readonly traceContextOf = (runId: string) => this.spans?.traceContext(runId);
@@ -348,13 +397,13 @@ class StatechartAgent implements Agent {
     const log = await store.read(sessionId);
     if (!log) {
       const version = await store.create(sessionHeader(sessionId));
-      this.recorder = new SessionRecorder(store, sessionId, { messages: [], checkpoints: [], ...(version !== undefined ? { version } : {}), ...fence }, this.traceContextOf);
+      this.recorder = new SessionRecorder(store, sessionId, { messages: [], checkpoints: [], ...(version !== undefined ? { version } : {}), ...fence }, this.traceContextOf, this.retryWrite);
       this.current = this.startActor({ messages: this.options.messages ?? [] });
       return;
     }
     for (const warning of log.warnings) this.outbox.push({ type: 'session-warning', sessionId, message: warning });
     const replayed = replaySession(log.records);
-    this.recorder = new SessionRecorder(store, sessionId, { ...replayed, version: log.version, ...fence }, this.traceContextOf);
+    this.recorder = new SessionRecorder(store, sessionId, { ...replayed, version: log.version, ...fence }, this.traceContextOf, this.retryWrite);
     if (!replayed.last) {
       this.current = this.startActor({ messages: replayed.messages });
       return;

@@ -23,7 +23,7 @@ import type { AgentRuntime } from './runtime.js';
  * ```
  */
 export function agentImplementations(
-  runtime: Partial<Pick<AgentRuntime, 'step' | 'emit' | 'tools' | 'hooks' | 'transformContext' | 'traceHook' | 'depth' | 'output' | 'runToolCall'>> &
+  runtime: Partial<Pick<AgentRuntime, 'step' | 'emit' | 'tools' | 'hooks' | 'transformContext' | 'traceHook' | 'depth' | 'output' | 'runToolCall' | 'admit'>> &
     Pick<AgentRuntime, 'model'> & {
       approval?: ApprovalPolicy;
       compactionModel?: LanguageModel;
@@ -42,6 +42,7 @@ export function agentImplementations(
     ...(runtime.depth !== undefined ? { depth: runtime.depth } : {}),
     ...(runtime.output ? { output: runtime.output } : {}),
     ...(runtime.runToolCall ? { runToolCall: runtime.runToolCall } : {}),
+    ...(runtime.admit ? { admit: runtime.admit } : {}),
   };
   return {
     actors: {
@@ -49,7 +50,7 @@ export function agentImplementations(
       llm: createLlmActor(resolved),
       tools: createToolRunner(resolved),
       approval: createApprovalActor(runtime.approval),
-      compaction: createCompactionActor(runtime.compactionModel ?? runtime.model, resolved.step, resolved.transformContext),
+      compaction: createCompactionActor(runtime.compactionModel ?? runtime.model, resolved.step, resolved.transformContext, resolved.admit),
       stopCondition: createStopConditionActor(runtime.stopConditions ?? []),
     },
   };

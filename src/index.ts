@@ -46,4 +46,9 @@ export {
   type TraceContextRecord,
 } from './persistence/session-store.js';
 export { advanceSession, SessionInputError, type AdvanceSessionOptions, type AdvanceSessionResult, type SessionInput } from './scale/advance-session.js';
+export { assertSessionRequest, SessionRequestError, type SessionRequest } from './scale/session-request.js';
+export { SessionNotDurableError } from './scale/session-not-durable-error.js';
+export { SessionSupersededError } from './scale/session-attempts.js';
+export { isRetryableSessionError } from './scale/retryable-error.js';
+export { assertSessionId, sessionIdProblem, SESSION_ID_RULE } from './persistence/session-id.js';
 export type { PendingApproval } from './machines/approval-updates.js';

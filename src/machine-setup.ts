@@ -19,6 +19,8 @@ export interface AgentWiring {
   depth: number;
   /** Runs each tool's `execute` (telemetry: inside its span). */
   runToolCall?: AgentRuntime['runToolCall'];
+  /** Waited for before every model call and tool (a session's last boundary written, its lease held). */
+  admit?: AgentRuntime['admit'];
 }
 
 /**

@@ -8,6 +8,7 @@ import { defaultCompactionConfig } from './context/compaction-config.js';
 import type { AgentHooks } from './callbacks.js';
 import type { PromptTransform } from './context/at-mentions.js';
 import type { SessionStore } from './persistence/session-store.js';
+import { sessionIdSchema } from './persistence/session-id.js';
 import type { ContextTransform } from './runtime.js';
 import type { RetryConfig } from './resilience/retry-policy.js';
 import type { TruncationLimits } from './tools/truncate.js';
@@ -136,9 +137,11 @@ export interface AgentOptions<TOOLS extends ToolSet = ToolSet, OUTPUT = unknown>
   /**
    * Hold the session's lease while the agent has it open (with a `store` that has `leases`, as
    * `fileStore` and `pgStore` do): taken before the session is read, renewed every third of `ttlMs`,
-   * released by `dispose()`. Every write is fenced with the lease's epoch, so if another owner
-   * takes the session (this process paused past the lease), the next write is refused and the run
-   * ends `failed` (`session-write`) instead of writing over the new owner.
+   * released by `dispose()`. Every write is fenced with the lease's epoch, and before every model
+   * call and tool the agent checks that the lease is held (renewing it then if its time has passed):
+   * if another owner takes the session (this process paused past the lease), or the lease runs out
+   * while the store is out of reach, the run ends `failed` (`session-write`) at once, before any
+   * further model call or tool, instead of working beside the new owner.
    * `createAgent` rejects `ready()` and `run()` with `LeaseHeldError` while another owner holds it.
    */
   lease?: LeaseOptions;
@@ -317,7 +320,7 @@ export const agentOptionsSchema = z
         { message: 'expected a SessionStore (read, create, append), for example fileStore(dir)' },
       )
       .optional(),
-    sessionId: z.string().regex(/^[A-Za-z0-9._-]{1,128}$/, 'expected 1-128 letters, digits, dots, dashes or underscores').optional(),
+    sessionId: sessionIdSchema.optional(),
     lease: z
       .object({
         owner: z.string().min(1, 'expected the name of this worker or process'),

@@ -32,6 +32,12 @@ export interface AgentRuntime {
    * the call's `execute_tool` span, so the tool's own spans are its children. Must not throw itself.
    */
   runToolCall?: <T>(call: ToolCallIdentity, execute: () => Promise<T>) => Promise<T>;
+  /**
+   * Waited for before every model call (compaction's included) and every tool's `execute`: resolves
+   * when the effect may start. A rejection means the run has already been told to stop (a session
+   * write was refused, the session's lease is lost): the effect is not started.
+   */
+  admit?: (effect: 'model-call' | 'tool-call') => Promise<void>;
 }
 
 /** Which tool call of which run and step. */

@@ -6,7 +6,7 @@ import { applyPruning, selectPrunableToolResults } from '../context/prune-tool-o
 import { DEFAULT_SUMMARY_INSTRUCTIONS, summaryMessage, summaryPrompt, summaryText } from '../context/summary.js';
 import { estimateTokens } from '../context/token-estimate.js';
 import { errorMessage } from '../errors/error-message.js';
-import type { ContextTransform } from '../runtime.js';
+import type { AgentRuntime, ContextTransform } from '../runtime.js';
 import type { StepFunction, StepRequest } from './step.js';
 import { StepWatchdog, type StepLimits } from './step-watchdog.js';
 
@@ -43,7 +43,7 @@ export type CompactionActorOutput =
  * its messages (a redacting transform keeps secrets from it too), and the
  * call's time limits apply to it.
  */
-export function createCompactionActor(model: LanguageModel, step: StepFunction, transformContext?: ContextTransform) {
+export function createCompactionActor(model: LanguageModel, step: StepFunction, transformContext?: ContextTransform, admit?: AgentRuntime['admit']) {
   return fromPromise<CompactionActorOutput, CompactionActorInput>(async ({ input, signal }) => {
     const { config, messages } = input;
     const budget = contextBudget(config);
@@ -69,6 +69,7 @@ export function createCompactionActor(model: LanguageModel, step: StepFunction, 
       if (!Array.isArray(transformed)) throw new Error('transformContext returned no message array for the summariser');
       request = transformed;
     }
+    await admit?.('model-call');
     const summary = await summarise(
       step,
       { model, instructions: config.instructions ?? DEFAULT_SUMMARY_INSTRUCTIONS, messages: request, tools: {}, abortSignal: signal },

@@ -141,6 +141,16 @@ export function createLlmActor(runtime: AgentRuntime) {
     };
 
     const consume = async () => {
+      if (runtime.admit) {
+        try {
+          await runtime.admit('model-call');
+        } catch (error) {
+          // The run is stopping already; should the stop not reach this call, it fails here, unmade.
+          settle({ type: 'llm.error', error: { kind: 'session-write', message: `The model call was not made: ${errorMessage(error)}` } });
+          return;
+        }
+        if (settled) return;
+      }
       const call = await prepareCall();
       if (settled) return;
       if (call.model !== runtime.model) replacedModel = modelIdentity(call.model);

@@ -105,6 +105,13 @@ export async function runToolCall(
       }
     }
 
+    if (runtime.admit) {
+      try {
+        await runtime.admit('tool-call');
+      } catch (error) {
+        return fail(`Tool call not run: ${errorMessage(error)}`);
+      }
+    }
     // The run may have been stopped while a hook was pending: an abort listener added now would never fire.
     if (signal.aborted) return fail('Tool call interrupted: the run was stopped before the tool started.');
     const limit = input.timeoutMs;

@@ -5,6 +5,7 @@ import { parseModelSpec, type ModelSpec } from './model.js';
 import type { OutputMode } from './reporter.js';
 import { closestName } from './closest-name.js';
 import { UsageError } from './usage-error.js';
+import { SESSION_ID_RULE, sessionIdProblem } from '../persistence/session-id.js';
 
 /** What the command line asks for. */
 export type CliCommand =
@@ -204,9 +205,7 @@ function port(text: string): number {
 }
 
 function sessionId(text: string): string {
-  if (!/^[A-Za-z0-9._-]{1,128}$/.test(text) || text.startsWith('.')) {
-    throw new UsageError(`--resume takes a session id (1-128 letters, digits, dots, dashes or underscores, not starting with a dot), got "${text}"`);
-  }
+  if (sessionIdProblem(text) !== undefined) throw new UsageError(`--resume takes a session id (${SESSION_ID_RULE}), got "${text}"`);
   return text;
 }
 

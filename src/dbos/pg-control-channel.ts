@@ -1,5 +1,6 @@
 import type { Pool, PoolClient } from 'pg';
-import type { SessionInput } from '../scale/advance-session.js';
+import type { SessionInput } from '../scale/session-request.js';
+import { tolerateIdleConnectionErrors } from '../persistence/pg-connection-errors.js';
 
 const CHANNEL = 'loopchart_session_control';
 /** Postgres refuses NOTIFY payloads of 8,000 bytes or more. */
@@ -38,27 +39,57 @@ export interface ControlChannel {
 }
 
 export function pgControlChannel(pool: Pool): ControlChannel {
+  tolerateIdleConnectionErrors(pool);
   const listeners = new Map<string, Set<(input: SessionInput, requestId: string) => void>>();
   let listening: Promise<PoolClient> | undefined;
+  let closed = false;
+  let retryMs = 100;
+  let retryTimer: ReturnType<typeof setTimeout> | undefined;
+  /** The LISTEN connection broke: while anyone subscribes, listen again (inputs sent meanwhile arrive by their durable copy). */
+  const relisten = (client: PoolClient, error: Error) => {
+    if (listening === undefined) return;
+    listening = undefined;
+    client.release(error);
+    if (closed || listeners.size === 0 || retryTimer !== undefined) return;
+    retryTimer = setTimeout(() => {
+      retryTimer = undefined;
+      listen().catch(() => undefined);
+    }, retryMs);
+    retryTimer.unref?.();
+    retryMs = Math.min(retryMs * 2, 2_000);
+  };
   const listen = () =>
-    (listening ??= pool.connect().then(async (client) => {
-      client.on('notification', (notification) => {
-        if (notification.channel !== CHANNEL || !notification.payload) return;
-        let message: ControlMessage;
-        try {
-          message = JSON.parse(notification.payload) as ControlMessage;
-        } catch {
-          return;
-        }
-        for (const deliver of listeners.get(message.sessionId) ?? []) deliver(message.input, message.requestId);
-      });
-      // A dropped connection loses live delivery only; the next subscription listens again.
-      client.on('error', () => {
+    (listening ??= pool
+      .connect()
+      .then(async (client) => {
+        client.on('notification', (notification) => {
+          if (notification.channel !== CHANNEL || !notification.payload) return;
+          let message: ControlMessage;
+          try {
+            message = JSON.parse(notification.payload) as ControlMessage;
+          } catch {
+            return;
+          }
+          for (const deliver of listeners.get(message.sessionId) ?? []) deliver(message.input, message.requestId);
+        });
+        client.on('error', (error) => relisten(client, error));
+        client.on('end', () => relisten(client, new Error('the LISTEN connection ended')));
+        await client.query(`LISTEN ${CHANNEL}`);
+        retryMs = 100;
+        return client;
+      })
+      .catch((error: unknown) => {
         listening = undefined;
-      });
-      await client.query(`LISTEN ${CHANNEL}`);
-      return client;
-    }));
+        if (!closed && listeners.size > 0 && retryTimer === undefined) {
+          retryTimer = setTimeout(() => {
+            retryTimer = undefined;
+            listen().catch(() => undefined);
+          }, retryMs);
+          retryTimer.unref?.();
+          retryMs = Math.min(retryMs * 2, 2_000);
+        }
+        throw error;
+      }));
   return {
     async publish(sessionId, input, requestId) {
       const payload = JSON.stringify({ sessionId, input, requestId } satisfies ControlMessage);
@@ -69,13 +100,21 @@ export function pgControlChannel(pool: Pool): ControlChannel {
       const set = listeners.get(sessionId) ?? new Set();
       set.add(deliver);
       listeners.set(sessionId, set);
-      await listen();
-      return () => {
+      const unsubscribe = () => {
         set.delete(deliver);
         if (set.size === 0) listeners.delete(sessionId);
       };
+      try {
+        await listen();
+      } catch (error) {
+        unsubscribe();
+        throw error;
+      }
+      return unsubscribe;
     },
     async close() {
+      closed = true;
+      clearTimeout(retryTimer);
       const client = await listening?.catch(() => undefined);
       listening = undefined;
       if (client) {

@@ -1,11 +1,25 @@
 import type { DBOSClient, WorkflowHandle } from '@dbos-inc/dbos-sdk';
-import type { SessionInput } from '../scale/advance-session.js';
+import { assertSessionId } from '../persistence/session-id.js';
+import { assertSessionRequest, type SessionInput } from '../scale/session-request.js';
 import type { ControlChannel } from './pg-control-channel.js';
 import { SESSION_APPLICATION_VERSION, SESSION_INPUT_TOPIC, SESSION_QUEUE, SESSION_TURN_WORKFLOW, type TurnInput, type TurnSummary } from './session-workflows.js';
 
 /** The workflow id of the turn an input starts: the same input (request id) never starts two. */
 export function turnWorkflowId(sessionId: string, requestId: string): string {
-  return `loopchart:${sessionId}:${requestId}`;
+  return `${turnIdPrefix(sessionId)}${requestId}`;
+}
+
+/** What every turn id of the session starts with, and no other session's: a session id holds no `:`. */
+function turnIdPrefix(sessionId: string): string {
+  return `loopchart:${sessionId}:`;
+}
+
+/**
+ * DBOS matches `workflow_id_prefix` with SQL `LIKE`, where `_` and `%` match any character and
+ * a backslash escapes (Postgres's default escape character): each is escaped so the prefix is literal.
+ */
+function likePrefix(prefix: string): string {
+  return prefix.replace(/[\\%_]/g, (character) => `\\${character}`);
 }
 
 export interface SessionClient {
@@ -47,18 +61,24 @@ export function sessionClient(client: DBOSClient, options: { control?: ControlCh
   // A turn a worker runs is PENDING; one recovered from a dead or stopped worker is ENQUEUED until
   // another takes it. Both are the session's active turn: an input sent to it waits in its mailbox.
   const activeTurn = async (sessionId: string) => {
+    assertSessionId(sessionId);
+    const prefix = turnIdPrefix(sessionId);
     const pending = await client.listWorkflows({
-      workflow_id_prefix: `loopchart:${sessionId}:`,
+      workflow_id_prefix: likePrefix(prefix),
       status: ['PENDING', 'ENQUEUED'],
       workflowName: SESSION_TURN_WORKFLOW,
       sortDesc: false,
       limit: 1,
     });
-    return pending[0]?.workflowID;
+    const turn = pending[0]?.workflowID;
+    // The escaped prefix is exact; this keeps it so should a version of DBOS match differently.
+    if (turn !== undefined && !turn.startsWith(prefix)) throw new Error(`DBOS listed turn ${turn} for the prefix ${prefix}: refusing to route input to another session`);
+    return turn;
   };
   return {
     activeTurn,
     async send(sessionId, input, requestId) {
+      assertSessionRequest({ sessionId, input, requestId });
       if (input.type === 'prompt' || input.type === 'resume') return enqueue(sessionId, input, requestId);
       const active = await activeTurn(sessionId);
       if (active === undefined) return enqueue(sessionId, input, requestId);

@@ -5,6 +5,7 @@ import { SESSION_FORMAT_VERSION, type SessionStore } from '../persistence/sessio
 import type { RunResult } from '../result.js';
 import { advanceSession, SessionInputError, type AdvanceSessionOptions, type AdvanceSessionResult, type SessionInput } from '../scale/advance-session.js';
 import type { ControlChannel } from './pg-control-channel.js';
+import { isRetryableSessionError } from '../scale/retryable-error.js';
 
 /**
  * The DBOS application version of session workflows: the session format's, not a hash of the
@@ -98,8 +99,9 @@ export function registerSessionWorkflows<TOOLS extends ToolSet = ToolSet>(option
           throw error;
         }
       },
-      // A lease still held by a dead worker lapses within its TTL: retry until then.
-      { name: 'loopchart.advanceSession', retriesAllowed: true, intervalSeconds: 0.2, backoffRate: 1.5, maxAttempts: 40 },
+      // Retried only for what can pass: a lease still held by a dead worker (it lapses within its TTL), a
+      // cut connection, a boundary the store did not take. Anything else fails the turn at once, with its error.
+      { name: 'loopchart.advanceSession', retriesAllowed: true, intervalSeconds: 0.2, backoffRate: 1.5, maxAttempts: 40, shouldRetry: isRetryableSessionError },
     );
   const now = () => DBOS.runStep(async () => Date.now(), { name: 'loopchart.now' });
 

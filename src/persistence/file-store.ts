@@ -1,6 +1,7 @@
 import { closeSync, constants, existsSync, fstatSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readFileSync, readSync, renameSync, writeFileSync, writeSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { assertSessionId } from './session-id.js';
 import { redact } from '../secrets/redact.js';
 import { decodeLog, encodeLine } from './jsonl.js';
 import { withFileLock } from './file-lock.js';
@@ -65,12 +66,8 @@ function writeAll(fd: number, bytes: Buffer, position?: number): void {
   }
 }
 
-const SESSION_ID = /^[A-Za-z0-9._-]{1,128}$/;
-
 function fileOf(dir: string, sessionId: string): string {
-  if (!SESSION_ID.test(sessionId) || sessionId.startsWith('.')) {
-    throw new TypeError(`Invalid session id "${sessionId}": use 1-128 letters, digits, dots, dashes or underscores, not starting with a dot.`);
-  }
+  assertSessionId(sessionId);
   return path.join(dir, `${sessionId}.jsonl`);
 }
 

@@ -28,8 +28,15 @@ export interface WatchSessionOptions {
  */
 export async function* watchSession(options: WatchSessionOptions): AsyncGenerator<SessionView | undefined> {
   const client = await options.pool.connect();
-  let changed = true;
   let wake: (() => void) | undefined;
+  // A cut connection fails the next read (the generator throws) instead of ending the process.
+  let broken: Error | undefined;
+  const onError = (error: Error) => {
+    broken = error;
+    wake?.();
+  };
+  client.on('error', onError);
+  let changed = true;
   const onNotification = (message: { channel: string; payload?: string }) => {
     if (message.channel !== SESSION_CHANGED_CHANNEL || message.payload?.split(' ')[0] !== options.sessionId) return;
     changed = true;
@@ -41,6 +48,7 @@ export async function* watchSession(options: WatchSessionOptions): AsyncGenerato
   try {
     await client.query(`LISTEN ${SESSION_CHANGED_CHANNEL}`);
     while (!options.signal?.aborted) {
+      if (broken) throw new Error(`watching session ${options.sessionId}: the connection to Postgres broke (${broken.message})`, { cause: broken });
       if (!changed) {
         await new Promise<void>((resolve) => (wake = resolve));
         wake = undefined;
@@ -52,7 +60,8 @@ export async function* watchSession(options: WatchSessionOptions): AsyncGenerato
   } finally {
     options.signal?.removeEventListener('abort', onAbort);
     client.off('notification', onNotification);
-    await client.query(`UNLISTEN ${SESSION_CHANGED_CHANNEL}`).catch(() => undefined);
-    client.release();
+    if (!broken) await client.query(`UNLISTEN ${SESSION_CHANGED_CHANNEL}`).catch(() => undefined);
+    client.off('error', onError);
+    client.release(broken);
   }
 }

@@ -1,6 +1,8 @@
 import type { Pool, PoolClient } from 'pg';
 import { redact } from '../secrets/redact.js';
 import { checkSessionHeader } from './jsonl.js';
+import { assertSessionId } from './session-id.js';
+import { tolerateIdleConnectionErrors, withPoolClient } from './pg-connection-errors.js';
 import { leaseRules, type LeaseRow } from './lease-rules.js';
 import {
   SessionConflictError,
@@ -20,6 +22,12 @@ export interface PgStoreOptions {
   schema?: string;
   /** Secrets (API keys) to keep out of the rows: every occurrence in what is written is replaced by `[redacted]`. */
   redact?: readonly string[];
+  /**
+   * Called when a connection the pool holds idle breaks (the server restarted, a proxy cut it).
+   * `pgStore` listens for these on the pool, so they never end the process; the next query gets
+   * a new connection. Default: ignored.
+   */
+  onConnectionError?: (error: Error) => void;
 }
 
 const IDENTIFIER = /^[a-z_][a-z0-9_]{0,62}$/;
@@ -83,6 +91,7 @@ const SCHEMA_LOCK_KEY = 0x6c6f6f70; // "loop"
 export function pgStore(pool: Pool, options: PgStoreOptions = {}): SessionStore {
   const schema = options.schema ?? 'public';
   if (!IDENTIFIER.test(schema)) throw new TypeError(`pgStore: invalid schema name "${schema}" (lowercase letters, digits and underscores)`);
+  tolerateIdleConnectionErrors(pool, options.onConnectionError);
   const secrets = options.redact ?? [];
   const encode = (value: unknown) => {
     const text = JSON.stringify(value);
@@ -109,6 +118,7 @@ export function pgStore(pool: Pool, options: PgStoreOptions = {}): SessionStore 
 
   return {
     async read(sessionId: string): Promise<SessionLog | undefined> {
+      assertSessionId(sessionId);
       await ensureSchema();
       // One statement, one snapshot: the header, the count and the records agree.
       const result = await pool.query<{ header: unknown; record_count: string; record: SessionRecord | null }>(
@@ -126,6 +136,7 @@ export function pgStore(pool: Pool, options: PgStoreOptions = {}): SessionStore 
     },
 
     async create(header: SessionHeader): Promise<SessionVersion> {
+      assertSessionId(header.sessionId);
       return inTransaction(async (client) => {
         const inserted = await client.query(
           `INSERT INTO ${tables.sessions} (session_id, header) VALUES ($1, $2) ON CONFLICT (session_id) DO NOTHING`,
@@ -137,6 +148,7 @@ export function pgStore(pool: Pool, options: PgStoreOptions = {}): SessionStore 
     },
 
     async append(sessionId: string, records: SessionRecord[], appendOptions: AppendOptions = {}): Promise<SessionVersion> {
+      assertSessionId(sessionId);
       return inTransaction(async (client) => {
         // The shared advisory lock first, in a statement of its own: the next one's snapshot then sees any acquisition that committed before it.
         await client.query('SELECT pg_advisory_xact_lock_shared(hashtext($1))', [leaseLockName(sessionId)]);
@@ -184,15 +196,17 @@ function pgLeases(inTransaction: <T>(work: (client: PoolClient) => Promise<T>) =
       [sessionId, row.owner, row.epoch, Math.round(row.expiresAt)],
     );
   return {
-    acquire: (sessionId: string, owner: string, ttlMs: number) =>
-      inTransaction(async (client) => {
+    acquire: async (sessionId: string, owner: string, ttlMs: number) => {
+      assertSessionId(sessionId);
+      return inTransaction(async (client) => {
         // A lock on the session id even when it has no lease row yet, so two first acquisitions queue up.
         await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [leaseLockName(sessionId)]);
         const { lease, now } = await lockedLease(client, table, sessionId, 'FOR UPDATE');
         const acquired = leaseRules.acquire(sessionId, lease, owner, ttlMs, now);
         await write(client, sessionId, acquired);
         return acquired;
-      }),
+      });
+    },
     renew: (held: SessionLease, ttlMs: number) =>
       inTransaction(async (client) => {
         const { lease, now } = await lockedLease(client, table, held.sessionId, 'FOR UPDATE');
@@ -229,17 +243,16 @@ async function lockedLease(client: PoolClient, table: string, sessionId: string,
   return { lease: row ? { owner: row.owner, epoch: Number(row.epoch), expiresAt: Number(row.expires_at) } : undefined, now };
 }
 
-async function transaction<T>(pool: Pool, work: (client: PoolClient) => Promise<T>): Promise<T> {
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
-    const result = await work(client);
-    await client.query('COMMIT');
-    return result;
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw error;
-  } finally {
-    client.release();
-  }
+function transaction<T>(pool: Pool, work: (client: PoolClient) => Promise<T>): Promise<T> {
+  return withPoolClient(pool, async (client) => {
+    try {
+      await client.query('BEGIN');
+      const result = await work(client);
+      await client.query('COMMIT');
+      return result;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    }
+  });
 }

@@ -3,7 +3,14 @@ import type { Outcome } from '../result.js';
 import type { AgentContext } from '../machines/context.js';
 import { stateName } from '../machines/state-name.js';
 export { stateName } from '../machines/state-name.js';
-import type { CheckpointRecord, SessionRecord, SessionStore, SessionVersion, TraceContextRecord } from './session-store.js';
+import { SessionConflictError, type CheckpointRecord, type SessionRecord, type SessionStore, type SessionVersion, type TraceContextRecord } from './session-store.js';
+
+/**
+ * Whether a write that failed with `error` is tried again (after `attempt` tries, `elapsedMs` since
+ * the first): for a connection that was cut while the lease still holds, say. Resolving false (or
+ * rejecting) gives the write up.
+ */
+export type WriteRetryPolicy = (error: unknown, attempt: number, elapsedMs: number) => Promise<boolean>;
 
 /** What `agent.checkpoints()` lists: one step boundary of the session (a checkpoint record without its snapshot). */
 export type CheckpointInfo = Omit<CheckpointRecord, 'type' | 'snapshot'>;
@@ -36,6 +43,10 @@ export class SessionRecorder {
   private requests: string[] = [];
   /** Every request id a checkpoint of this session recorded. */
   private readonly applied: Set<string>;
+  /** Why the last write did not land, while it did not: the store holds the session only up to the checkpoint before it. */
+  private failure: unknown;
+  /** Set once nothing more may be written (the lease is lost): every later write fails with it at once. */
+  private closedBy: Error | undefined;
 
   /**
    * `traceContextOf` gives the span of a run that telemetry records, for its checkpoints to carry.
@@ -45,6 +56,7 @@ export class SessionRecorder {
     private readonly sessionId: string,
     restored: { messages: ModelMessage[]; checkpoints: CheckpointRecord[]; version?: SessionVersion | undefined; epoch?: number },
     private readonly traceContextOf: (runId: string) => TraceContextRecord | undefined = () => undefined,
+    private readonly retryWrite: WriteRetryPolicy = async () => false,
   ) {
     this.written = restored.messages;
     this.version = restored.version;
@@ -67,6 +79,16 @@ export class SessionRecorder {
   /** Resolves once every write started so far has landed or failed. */
   settled(): Promise<void> {
     return this.chain;
+  }
+
+  /** Why the last write did not land, if it did not (see `settled()` for the writes in flight); undefined once a later one lands. */
+  get writeFailure(): unknown {
+    return this.failure;
+  }
+
+  /** No more writes: the lease is gone. Later boundaries fail at once with `reason`, and nothing reaches the store. */
+  close(reason: Error): void {
+    this.closedBy ??= reason;
   }
 
   /** Whether an input with this request id was applied: a checkpoint recorded it, or it waits for the next one. */
@@ -115,21 +137,57 @@ export class SessionRecorder {
     // Writes run one after another; what a write adds is decided when its turn comes, from what the
     // earlier ones really wrote, so a failed write's messages go out with the next one.
     const write = this.chain.then(async () => {
-      const version = await this.store.append(this.sessionId, [...this.messageRecords(messages), checkpoint], {
-        ...(this.version !== undefined ? { after: this.version } : {}),
-        ...(this.epoch !== undefined ? { epoch: this.epoch } : {}),
-      });
+      if (this.closedBy) throw this.closedBy;
+      const version = await this.appendWithRetries([...this.messageRecords(messages), checkpoint], checkpoint);
       if (version !== undefined) this.version = version;
+      this.failure = undefined;
       this.written = messages;
       for (const requestId of checkpoint.requestIds ?? []) this.applied.add(requestId);
     });
-    this.chain = write.catch(() => {
+    this.chain = write.catch((error: unknown) => {
+      this.failure = error;
       // The inputs it recorded were not written: they go with the next checkpoint.
       this.requests.unshift(...(checkpoint.requestIds ?? []));
       const index = this.list.findIndex((info) => info.id === checkpoint.id);
       if (index >= 0) this.list.splice(index, 1);
     });
     return write;
+  }
+
+  /**
+   * Appends, trying again while the retry policy allows (a cut connection while the lease holds).
+   * A try whose reply was lost may have landed: when the next one finds the session moved on
+   * (`SessionConflictError`), the session is read back, and if it ends with this very checkpoint
+   * the write counts as done.
+   */
+  private async appendWithRetries(records: SessionRecord[], checkpoint: CheckpointRecord): Promise<SessionVersion | void> {
+    const startedAt = Date.now();
+    let uncertain = false;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.store.append(this.sessionId, records, {
+          ...(this.version !== undefined ? { after: this.version } : {}),
+          ...(this.epoch !== undefined ? { epoch: this.epoch } : {}),
+        });
+      } catch (error) {
+        if (uncertain && error instanceof SessionConflictError) {
+          const landed = await this.landedVersion(checkpoint);
+          if (landed !== undefined) return landed;
+        }
+        if (this.closedBy || !(await this.retryWrite(error, attempt, Date.now() - startedAt).catch(() => false))) throw error;
+        uncertain = true;
+        await new Promise((resolve) => setTimeout(resolve, Math.min(2_000, 100 * 2 ** (attempt - 1))));
+        if (this.closedBy) throw this.closedBy;
+      }
+    }
+  }
+
+  /** The session's version when its last record is `checkpoint` (an earlier try of this write landed), else undefined. */
+  private async landedVersion(checkpoint: CheckpointRecord): Promise<SessionVersion | undefined> {
+    const log = await this.store.read(this.sessionId).catch(() => undefined);
+    const last = log?.records.at(-1);
+    if (!log || last?.type !== 'checkpoint' || last.id !== checkpoint.id || last.at !== checkpoint.at || last.runId !== checkpoint.runId) return undefined;
+    return log.version;
   }
 
   /** New messages as message records; a replaced history (a compaction summary) as one history record. */

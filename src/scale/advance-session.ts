@@ -1,22 +1,16 @@
-import type { ModelMessage, ToolSet } from 'ai';
-import { z } from 'zod';
-import { AgentBusyError, createAgent, sessionControlOf, type Agent, type Prompt } from '../agent.js';
+import type { ToolSet } from 'ai';
+import { createAgent, sessionControlOf, type Agent } from '../agent.js';
 import type { AgentEvent } from '../events.js';
 import { pendingApprovals, type PendingApproval } from '../machines/approval-updates.js';
 import type { AgentOptions } from '../options.js';
 import type { RunResult } from '../result.js';
 import type { SessionStore } from '../persistence/session-store.js';
+import { assertSessionRequest, SessionRequestError, type SessionInput } from './session-request.js';
+import { SessionNotDurableError } from './session-not-durable-error.js';
+import { takeOverFromEarlierAttempt } from './session-attempts.js';
+import { errorMessage } from '../errors/error-message.js';
 
-/** One thing that moves a session on: what a person or the app sends. */
-export type SessionInput =
-  | { type: 'prompt'; prompt: Prompt }
-  | { type: 'approve'; toolCallId: string }
-  | { type: 'deny'; toolCallId: string; reason?: string }
-  | { type: 'steer'; message: string | ModelMessage }
-  | { type: 'follow-up'; message: string | ModelMessage }
-  | { type: 'abort'; reason?: string }
-  /** Nothing new: continue a run the session was in the middle of (after a worker died), if any. */
-  | { type: 'resume' };
+export type { SessionInput } from './session-request.js';
 
 export interface AdvanceSessionOptions<TOOLS extends ToolSet = ToolSet> {
   /** The store every worker shares; it must have leases (`pgStore`, `fileStore`). */
@@ -63,24 +57,6 @@ export class SessionInputError extends Error {
   override readonly name = 'SessionInputError';
 }
 
-const messageSchema = z.union([z.string().min(1), z.looseObject({ role: z.string() })]);
-const inputSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('prompt'), prompt: z.union([messageSchema, z.array(z.looseObject({ role: z.string() })).min(1)]) }),
-  z.object({ type: z.literal('approve'), toolCallId: z.string().min(1) }),
-  z.object({ type: z.literal('deny'), toolCallId: z.string().min(1), reason: z.string().optional() }),
-  z.object({ type: z.literal('steer'), message: messageSchema }),
-  z.object({ type: z.literal('follow-up'), message: messageSchema }),
-  z.object({ type: z.literal('abort'), reason: z.string().optional() }),
-  z.object({ type: z.literal('resume') }),
-]);
-const optionsSchema = z.object({
-  sessionId: z.string().min(1),
-  owner: z.string().min(1),
-  requestId: z.string().min(1).max(200),
-  leaseTtlMs: z.number().int().min(100).optional(),
-  input: inputSchema,
-});
-
 /**
  * Advances one session by one input, as a unit of work an engine can run anywhere and retry:
  * takes the session's lease (`LeaseHeldError` while another worker holds it), restores the
@@ -89,10 +65,17 @@ const optionsSchema = z.object({
  * boundary, then stops the agent and releases the lease. Nothing stays in memory between
  * inputs: the next input may go to any worker.
  *
- * Inputs by state: `prompt` and `follow-up` start a run on an idle session; `approve`/`deny`
- * answer a waiting call; `steer` redirects a waiting run (skipping the calls that wait) or starts
- * a run on an idle session; `abort` ends a waiting run; `resume` only continues. Anything else
- * (a prompt while a run waits for approval, say) is a `SessionInputError` and changes nothing.
+ * Inputs by state: `prompt` and `follow-up` start a run on an idle session (a follow-up sent live
+ * to a run under way joins it); `approve`/`deny` answer a waiting call; `steer` redirects a run
+ * (skipping the calls that wait) or starts one on an idle session; `abort` ends a run; `resume`
+ * only continues. Anything else (a prompt while a run waits for approval, an abort that arrives
+ * after its run ended) is a `SessionInputError` and changes nothing.
+ *
+ * An error other than `SessionInputError` stops the agent as a crash would (the session stays at
+ * its last checkpoint for the next attempt, nothing is aborted): `isRetryableSessionError` says
+ * which are worth another attempt. A step boundary the store did not take is a
+ * `SessionNotDurableError`; an earlier attempt at the same session in this process is stopped
+ * first and rejects with `SessionSupersededError`.
  *
  * @example
  * ```ts
@@ -104,14 +87,15 @@ const optionsSchema = z.object({
  * ```
  */
 export async function advanceSession<TOOLS extends ToolSet = ToolSet>(options: AdvanceSessionOptions<TOOLS>): Promise<AdvanceSessionResult> {
-  optionsSchema.parse({
-    sessionId: options.sessionId,
-    owner: options.owner,
-    requestId: options.requestId,
-    leaseTtlMs: options.leaseTtlMs,
-    input: options.input,
-  });
+  assertSessionRequest(options);
+  if (typeof options.owner !== 'string' || options.owner === '') throw new SessionRequestError([{ path: 'owner', message: 'expected the name of this worker' }]);
+  if (options.leaseTtlMs !== undefined && !(Number.isInteger(options.leaseTtlMs) && options.leaseTtlMs >= 100)) {
+    throw new SessionRequestError([{ path: 'leaseTtlMs', message: 'expected a whole number of milliseconds, at least 100' }]);
+  }
   if (!options.store.leases) throw new TypeError('advanceSession needs a store with leases (pgStore or fileStore)');
+  // Another attempt at this session in this process (an engine's retry or a recovered workflow run
+  // twice) is stopped first, as a crash would stop it: two agents never run one session at once.
+  const attempt = await takeOverFromEarlierAttempt(options.store, options.sessionId);
   const agent = createAgent<TOOLS>({
     ...(options.agent as AgentOptions<TOOLS>),
     store: options.store,
@@ -120,50 +104,71 @@ export async function advanceSession<TOOLS extends ToolSet = ToolSet>(options: A
   });
   let lastResult: RunResult | undefined;
   const control = sessionControlOf(agent);
+  attempt.onSuperseded((error) => control.halt(error));
   const publishing = new Set<Promise<unknown>>();
   const subscription = agent.events$.subscribe((event) => {
     if (event.type === 'run-end') lastResult = event.result;
-    const published = options.onEvent?.(event, { epoch: control.epoch ?? 0 });
+    // The epoch the agent acquired, kept after its lease is lost: a client drops what a fenced-off worker said.
+    const epoch = control.epoch;
+    const published = epoch === undefined ? undefined : options.onEvent?.(event, { epoch });
     if (published instanceof Promise) {
       const settled = published.catch(() => undefined).finally(() => publishing.delete(settled));
       publishing.add(settled);
     }
   });
   let unsubscribeControl: (() => void) | undefined;
+  const unlessSuperseded = <T>(promise: Promise<T>) => attempt.unlessSuperseded(promise);
   try {
-    await agent.ready();
-    unsubscribeControl = await options.subscribeControl?.((input, requestId) => {
-      if (input.type === 'prompt' || !agent.isRunning || control.hasApplied(requestId)) return;
-      try {
-        apply(agent, input, () => control.noteRequest(requestId))?.catch(() => undefined);
-      } catch {
-        // Does not fit the state the session is in now: left to its durable copy.
-      }
-    });
-    await untilWaitingOrIdle(agent);
+    await unlessSuperseded(agent.ready());
+    // Live control is at most once: without it (a channel that cannot connect now) inputs arrive by their durable copies.
+    unsubscribeControl = await unlessSuperseded(
+      Promise.resolve(
+        options.subscribeControl?.((input, requestId) => {
+          if (input.type === 'prompt' || !agent.isRunning || control.hasApplied(requestId)) return;
+          try {
+            apply(agent, input, () => control.noteRequest(requestId))?.catch(() => undefined);
+          } catch {
+            // Does not fit the state the session is in now: left to its durable copy.
+          }
+        }),
+      ).catch(() => undefined),
+    );
+    await unlessSuperseded(untilWaitingOrIdle(agent));
     const applied = !control.hasApplied(options.requestId);
     if (applied) {
       const started = apply(agent, options.input, () => control.noteRequest(options.requestId));
       started?.catch(() => undefined);
-      await untilWaitingOrIdle(agent);
+      await unlessSuperseded(untilWaitingOrIdle(agent));
     }
     // No live input from here on (their durable copies go to whoever advances the session next),
     // and one that arrived just before may have set the run going again: wait for it to stop.
     unsubscribeControl?.();
     unsubscribeControl = undefined;
-    await untilWaitingOrIdle(agent);
-    await agent.settled();
-    await Promise.all(publishing);
+    await unlessSuperseded(untilWaitingOrIdle(agent));
+    await unlessSuperseded(agent.settled());
+    const failure = control.writeFailure;
+    if (failure !== undefined) {
+      // The store holds the session only up to an earlier boundary: reporting this one done would strand it there.
+      throw new SessionNotDurableError(`session ${options.sessionId}: its last step boundary is not in the store (${errorMessage(failure)}); advance it again to continue from the last one that is`, {
+        cause: failure,
+      });
+    }
+    await unlessSuperseded(Promise.all(publishing));
     const waiting = pendingApprovals(agent.actor.getSnapshot().context);
     if (waiting.length > 0) {
       const deadline = agent.actor.getSnapshot().context.run?.approvalDeadline;
       return { status: 'awaiting-approval', pending: waiting, applied, ...(deadline !== undefined ? { deadline } : {}) };
     }
     return { status: 'idle', result: lastResult, applied };
+  } catch (error) {
+    // Stopped as a crash would stop it, not aborted: the session stays where its last checkpoint left it, for the next attempt.
+    if (!(error instanceof SessionInputError)) await control.halt(error instanceof Error ? error : new Error(String(error)));
+    throw error;
   } finally {
     unsubscribeControl?.();
     await agent.dispose();
     subscription.unsubscribe();
+    attempt.end();
   }
 }
 
@@ -177,17 +182,26 @@ function apply(agent: Agent<ToolSet>, input: SessionInput, note: () => void): Pr
     case 'resume':
       return undefined;
     case 'prompt':
+      if (waiting.length > 0) refuse(`its run waits for approval of ${waiting.join(', ')}: answer or abort it first`);
+      if (agent.isRunning) refuse('a run is active: send a steer or a follow-up, or wait for it to end');
+      note();
+      return agent.run(input.prompt);
     case 'follow-up':
       if (waiting.length > 0) refuse(`its run waits for approval of ${waiting.join(', ')}: answer or abort it first`);
       note();
-      return runOrRefuse(agent, input.type === 'prompt' ? input.prompt : input.message);
+      // A run under way takes it when it would otherwise complete; an idle session starts one with it.
+      if (agent.isRunning) {
+        agent.followUp(input.message);
+        return undefined;
+      }
+      return agent.run(input.message);
     case 'steer':
       note();
-      if (waiting.length > 0) {
+      if (agent.isRunning) {
         agent.steer(input.message);
         return undefined;
       }
-      return runOrRefuse(agent, input.message);
+      return agent.run(input.message);
     case 'approve':
     case 'deny':
       if (!waiting.includes(input.toolCallId)) {
@@ -198,16 +212,11 @@ function apply(agent: Agent<ToolSet>, input: SessionInput, note: () => void): Pr
       else agent.deny(input.toolCallId, input.reason);
       return undefined;
     case 'abort':
-      if (!agent.isRunning) return undefined;
+      if (!agent.isRunning) refuse('no run is active to abort (it ended before the abort arrived)');
       note();
       agent.abort(input.reason);
       return undefined;
   }
-}
-
-function runOrRefuse(agent: Agent<ToolSet>, prompt: Prompt): Promise<RunResult> {
-  if (agent.isRunning) throw new AgentBusyError();
-  return agent.run(prompt);
 }
 
 /** Resolves when the agent is idle or its run waits for approval. */

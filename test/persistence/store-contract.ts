@@ -4,7 +4,8 @@
  * writer, sessions that are gone stay gone, leases with fencing).
  */
 import { describe, expect, it } from 'vitest';
-import type { ModelMessage } from 'ai';
+import { tool, type ModelMessage } from 'ai';
+import { z } from 'zod';
 import { createAgent } from '../../src/index.js';
 import { scriptedModel } from '../../src/models/index.js';
 import {
@@ -71,6 +72,16 @@ export function sessionStoreContract(name: string, setUp: () => StoreUnderTest |
       expect((await store.read(id))?.records).toHaveLength(1);
     });
 
+    it('refuses, everywhere, the session ids every store refuses', async () => {
+      const { store } = await setUp();
+      for (const id of ['.hidden', 'a/b', 'chat:7', 'chat%7', 'x'.repeat(129)]) {
+        await expect(store.read(id)).rejects.toBeInstanceOf(TypeError);
+        await expect(store.create(sessionHeader(id))).rejects.toBeInstanceOf(TypeError);
+        await expect(store.append(id, [message(0)])).rejects.toBeInstanceOf(TypeError);
+        if (store.leases) await expect(store.leases.acquire(id, 'worker-a', 1_000)).rejects.toBeInstanceOf(TypeError);
+      }
+    });
+
     it('does not recreate a session deleted while open', async () => {
       const { store, deleteBehindItsBack } = await setUp();
       const id = newId();
@@ -130,6 +141,161 @@ export function sessionStoreContract(name: string, setUp: () => StoreUnderTest |
       });
     });
 
+    describe('an agent whose lease is lost', () => {
+      /** The store as its agent reaches it, with renewals that fail as a cut connection makes them while `cut` is set. */
+      const withRenewalsCut = (store: SessionStore) => {
+        const state = { cut: false };
+        const leases = store.leases!;
+        const cutStore: SessionStore = {
+          ...store,
+          leases: {
+            ...leases,
+            acquire: (...args) => leases.acquire(...args),
+            release: (...args) => leases.release(...args),
+            renew: (...args) => (state.cut ? Promise.reject(Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' })) : leases.renew(...args)),
+          },
+        };
+        return { cutStore, state };
+      };
+      /** A tool that counts its runs and waits (until aborted) while the test does what it must. */
+      const waitingTool = () => {
+        const runs: string[] = [];
+        let started: () => void = () => undefined;
+        const running = new Promise<void>((resolve) => (started = resolve));
+        const wait = tool({
+          inputSchema: z.object({ n: z.number() }),
+          execute: async ({ n }, { abortSignal }) => {
+            runs.push(`wait ${n}`);
+            started();
+            await new Promise<void>((resolve) => abortSignal?.addEventListener('abort', () => resolve(), { once: true }));
+            return 'waited';
+          },
+        });
+        return { runs, running, wait };
+      };
+      const takeOver = async (store: SessionStore, sessionId: string) => {
+        for (;;) {
+          try {
+            return await store.leases!.acquire(sessionId, 'worker-b', 60_000);
+          } catch (error) {
+            if (!(error instanceof LeaseHeldError)) throw error;
+            await new Promise((resolve) => setTimeout(resolve, 20));
+          }
+        }
+      };
+
+      it('while it sits in a tool (renewals failing past its time to live, another worker taking the session) starts no model call or tool after it, and ends failed/session-write', async () => {
+        const { store, sameDataElsewhere } = await setUp();
+        const { cutStore, state } = withRenewalsCut(store);
+        const sessionId = newId();
+        const model = scriptedModel([
+          { toolCalls: [{ name: 'wait', input: { n: 1 } }] },
+          { toolCalls: [{ name: 'wait', input: { n: 2 } }] },
+          { text: 'done' },
+        ]);
+        const { runs, running, wait } = waitingTool();
+        const agent = createAgent({ model, tools: { wait }, store: cutStore, sessionId, lease: { owner: 'worker-a', ttlMs: 300 } });
+        const result = agent.run('go');
+        await running;
+        state.cut = true;
+        await takeOver(sameDataElsewhere(), sessionId);
+        const ended = await result;
+        expect(ended.outcome).toBe('failed');
+        expect(ended.error).toMatchObject({ kind: 'session-write', message: expect.stringMatching(/lease/) });
+        expect(model.calls).toHaveLength(1);
+        expect(runs).toEqual(['wait 1']);
+        await agent.dispose();
+        // Nothing of it after the takeover: the store holds the session as of the step's checkpoint.
+        const log = await sameDataElsewhere().read(sessionId);
+        expect(log?.records.filter((record) => record.type === 'checkpoint').map((record) => (record as { state: string }).state).at(-1)).toBe('running.llm.calling');
+      });
+
+      it('at a write the store refuses late starts nothing after it: no model call or tool waits on a boundary that is not written', async () => {
+        const { store } = await setUp();
+        const sessionId = newId();
+        let answer: (() => void) | undefined;
+        let asked: () => void = () => undefined;
+        const refusalAsked = new Promise<void>((resolve) => (asked = resolve));
+        let writes = 0;
+        const slowRefusals: SessionStore = {
+          ...store,
+          append: async (...args) => {
+            // The boundary before the second model call: the store takes its time, then refuses it.
+            if (++writes === 2) {
+              const answered = new Promise<void>((resolve) => (answer = resolve));
+              asked();
+              await answered;
+              throw new LeaseLostError(`session ${sessionId}: this writer's lease (epoch 1) was taken by worker-b (epoch 2); nothing was written`);
+            }
+            return store.append(...args);
+          },
+        };
+        const model = scriptedModel([{ toolCalls: [{ name: 'count', input: { n: 1 } }] }, { toolCalls: [{ name: 'count', input: { n: 2 } }] }, { text: 'done' }]);
+        const runs: number[] = [];
+        const count = tool({ inputSchema: z.object({ n: z.number() }), execute: async ({ n }) => runs.push(n) });
+        const agent = createAgent({ model, tools: { count }, store: slowRefusals, sessionId, lease: { owner: 'worker-a', ttlMs: 60_000 } });
+        const result = agent.run('go');
+        await refusalAsked;
+        // However long the store takes, the next call waits for its answer (a call made at once would be made by now).
+        for (let turn = 0; turn < 5; turn++) await new Promise((resolve) => setImmediate(resolve));
+        expect(model.calls).toHaveLength(1);
+        answer!();
+        expect(await result).toMatchObject({ outcome: 'failed', error: { kind: 'session-write' } });
+        expect(model.calls).toHaveLength(1);
+        expect(runs).toEqual([1]);
+        await agent.dispose();
+      });
+
+      it('a write whose connection is cut is tried again while the lease holds, and one that landed though its reply was lost is not written twice', async () => {
+        const { store } = await setUp();
+        const sessionId = newId();
+        let writes = 0;
+        const cut = () => Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' });
+        const flaky: SessionStore = {
+          ...store,
+          append: async (...args) => {
+            writes++;
+            if (writes === 2) throw cut(); // refused before it reached the store
+            if (writes === 4) {
+              await store.append(...args); // landed, but the answer never came back
+              throw cut();
+            }
+            return store.append(...args);
+          },
+        };
+        const model = scriptedModel([{ toolCalls: [{ name: 'count', input: { n: 1 } }] }, { toolCalls: [{ name: 'count', input: { n: 2 } }] }, { text: 'done' }]);
+        const runs: number[] = [];
+        const count = tool({ inputSchema: z.object({ n: z.number() }), execute: async ({ n }) => runs.push(n) });
+        const agent = createAgent({ model, tools: { count }, store: flaky, sessionId, lease: { owner: 'worker-a', ttlMs: 60_000 } });
+        expect(await agent.run('go')).toMatchObject({ outcome: 'completed', text: 'done' });
+        await agent.dispose();
+        expect(runs).toEqual([1, 2]);
+        const log = await store.read(sessionId);
+        const checkpoints = log!.records.filter((record) => record.type === 'checkpoint');
+        expect(checkpoints.map((record) => record.id)).toEqual([1, 2, 3, 4]);
+        expect(log!.records.filter((record) => record.type === 'message').map((record) => record.index)).toEqual([0, 1, 2, 3, 4, 5]);
+      });
+
+      it('to another owner while its store is reachable, stops at the renewal that finds it, before the next model call', async () => {
+        const { store, sameDataElsewhere } = await setUp();
+        const sessionId = newId();
+        const model = scriptedModel([{ toolCalls: [{ name: 'wait', input: { n: 1 } }] }, { text: 'done' }]);
+        const { runs, running, wait } = waitingTool();
+        const agent = createAgent({ model, tools: { wait }, store, sessionId, lease: { owner: 'worker-a', ttlMs: 300 } });
+        const result = agent.run('go');
+        await running;
+        // Forced from under it, as by an operator: released (a new session's first lease is epoch 1), then taken.
+        const other = sameDataElsewhere();
+        await other.leases!.release({ sessionId, owner: 'worker-a', epoch: 1, expiresAt: 0 });
+        await takeOver(other, sessionId);
+        const ended = await result;
+        expect(ended).toMatchObject({ outcome: 'failed', error: { kind: 'session-write' } });
+        expect(model.calls).toHaveLength(1);
+        expect(runs).toEqual(['wait 1']);
+        await agent.dispose();
+      });
+    });
+
     it('keeps an agent session: a second agent continues the history a first one wrote', async () => {
       const { store, sameDataElsewhere } = await setUp();
       const sessionId = newId();
@@ -145,3 +311,4 @@ export function sessionStoreContract(name: string, setUp: () => StoreUnderTest |
     });
   });
 }
+

@@ -6,7 +6,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createAgent, fileStore } from '../../src/index.js';
 import { scriptedModel } from '../../src/models/index.js';
-import { LeaseHeldError } from '../../src/persistence/session-store.js';
+import { LeaseHeldError, type SessionStore } from '../../src/persistence/session-store.js';
+import { replaySession } from '../../src/persistence/session-replay.js';
+import { SessionRequestError } from '../../src/scale/session-request.js';
+import { SessionSupersededError } from '../../src/scale/session-attempts.js';
+import { SessionNotDurableError } from '../../src/scale/session-not-durable-error.js';
+import { isRetryableSessionError } from '../../src/scale/retryable-error.js';
 import { advanceSession, SessionInputError, type SessionInput } from '../../src/scale/advance-session.js';
 import { expectValidHistory } from '../support/history.js';
 
@@ -130,5 +135,152 @@ describe('advanceSession', () => {
       status: 'idle',
       result: undefined,
     });
+  });
+});
+
+describe('advanceSession at its seams', () => {
+  it('refuses at the door a session id no store would take, the same rule everywhere', async () => {
+    const store = fileStore(dir);
+    const model = scriptedModel([{ text: 'never' }]);
+    for (const sessionId of ['.hidden', 'a/b', 'chat%7', 'chat\\7', 'chat:7', '']) {
+      await expect(advanceSession({ store, sessionId, owner: 'worker-a', agent: { model }, input: { type: 'prompt', prompt: 'hi' }, requestId: 'msg-1' })).rejects.toBeInstanceOf(SessionRequestError);
+    }
+    expect(model.calls).toHaveLength(0);
+  });
+
+  it('rejects an abort sent to an idle session, visibly, instead of accepting it and doing nothing', async () => {
+    const store = fileStore(dir);
+    await advanceSession({ store, sessionId: 'idle', owner: 'worker-a', agent: { model: scriptedModel([{ text: 'Hi.' }]) }, input: { type: 'prompt', prompt: 'hi' }, requestId: 'msg-1' });
+    await expect(advanceSession({ store, sessionId: 'idle', owner: 'worker-a', agent: { model: scriptedModel([]) }, input: { type: 'abort' }, requestId: 'abort-1' })).rejects.toThrow(
+      /cannot apply "abort" to the session: no run is active to abort/,
+    );
+  });
+
+  it('applies a steer and a follow-up sent live while the run works, and records both as applied', async () => {
+    const store = fileStore(dir);
+    let deliver: ((input: SessionInput, requestId: string) => void) | undefined;
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let started: () => void = () => undefined;
+    const inTool = new Promise<void>((resolve) => (started = resolve));
+    const work = tool({
+      inputSchema: z.object({}),
+      execute: async () => {
+        started();
+        await held;
+        return 'worked';
+      },
+    });
+    const model = scriptedModel([{ toolCalls: [{ name: 'work', input: {} }] }, { text: 'Steered.' }, { text: 'Followed up.' }]);
+    const advanced = advanceSession({
+      store,
+      sessionId: 'live',
+      owner: 'worker-a',
+      agent: { model, tools: { work } },
+      input: { type: 'prompt', prompt: 'go' },
+      requestId: 'msg-1',
+      subscribeControl: (give) => {
+        deliver = give;
+        return () => undefined;
+      },
+    });
+    await inTool;
+    deliver!({ type: 'steer', message: 'also check the logs' }, 'steer-1');
+    deliver!({ type: 'follow-up', message: 'then summarise' }, 'follow-1');
+    release();
+    expect(await advanced).toMatchObject({ status: 'idle', result: { outcome: 'completed', text: 'Followed up.' } });
+    const log = await store.read('live');
+    const { messages } = replaySession(log!.records);
+    expect(messages.filter((message) => message.role === 'user').map((message) => message.content)).toEqual(['go', 'also check the logs', 'then summarise']);
+    expect(log!.records.flatMap((record) => (record.type === 'checkpoint' ? (record.requestIds ?? []) : []))).toEqual(['msg-1', 'steer-1', 'follow-1']);
+  });
+
+  it('a later attempt in the same process stops the earlier one first: never two agents on a session, and the earlier rejects', async () => {
+    const store = fileStore(dir);
+    let running = 0;
+    let mostAtOnce = 0;
+    const runs: string[] = [];
+    let started: () => void = () => undefined;
+    const firstStarted = new Promise<void>((resolve) => (started = resolve));
+    const work = tool({
+      inputSchema: z.object({}),
+      execute: async (_input, { abortSignal }) => {
+        mostAtOnce = Math.max(mostAtOnce, ++running);
+        runs.push(runs.length === 0 ? 'first' : 'again');
+        try {
+          if (runs.length === 1) {
+            started();
+            await new Promise((resolve) => abortSignal?.addEventListener('abort', resolve, { once: true }));
+            throw new Error('aborted');
+          }
+          return 'worked';
+        } finally {
+          running--;
+        }
+      },
+    });
+    const model = scriptedModel([{ toolCalls: [{ name: 'work', input: {} }] }, { toolCalls: [{ name: 'work', input: {} }] }, { text: 'Done.' }]);
+    const options = { store, sessionId: 'twice', owner: 'worker-a', agent: { model, tools: { work } }, input: { type: 'prompt', prompt: 'go' } as const, requestId: 'msg-1' };
+    const earlier = advanceSession(options);
+    await firstStarted;
+    const later = advanceSession(options);
+    await expect(earlier).rejects.toBeInstanceOf(SessionSupersededError);
+    expect(await later).toMatchObject({ status: 'idle', result: { outcome: 'completed', text: 'Done.' } });
+    expect(mostAtOnce).toBe(1);
+    expect(runs).toEqual(['first', 'again']);
+    const { messages } = replaySession((await store.read('twice'))!.records);
+    await expectValidHistory(messages);
+  });
+
+  it('a step boundary the store did not take fails the advance as retryable, and the next advance continues from the last one written', async () => {
+    const dirStore = fileStore(dir);
+    let refuseIdle = true;
+    const store: SessionStore = {
+      ...dirStore,
+      append: async (sessionId, records, options) => {
+        const last = records.at(-1);
+        if (refuseIdle && last?.type === 'checkpoint' && last.state === 'idle') throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+        return dirStore.append(sessionId, records, options);
+      },
+    };
+    const model = scriptedModel([{ text: 'First try.' }, { text: 'Second try.' }]);
+    const advance = (requestId: string, input: SessionInput) => advanceSession({ store, sessionId: 'disk', owner: 'worker-a', agent: { model }, input, requestId });
+    const failed = advance('msg-1', { type: 'prompt', prompt: 'hi' });
+    await expect(failed).rejects.toBeInstanceOf(SessionNotDurableError);
+    await expect(failed.catch((error: unknown) => isRetryableSessionError(error))).resolves.toBe(true);
+    refuseIdle = false;
+    expect(await advance('msg-1', { type: 'prompt', prompt: 'hi' })).toMatchObject({ status: 'idle', applied: false, result: { outcome: 'completed', text: 'Second try.' } });
+  });
+
+  it('events keep the epoch of the lease their worker acquired, also after it is lost', async () => {
+    const store = fileStore(dir);
+    const epochs = new Set<number>();
+    let started: () => void = () => undefined;
+    const inTool = new Promise<void>((resolve) => (started = resolve));
+    const wait = tool({
+      inputSchema: z.object({}),
+      execute: async (_input, { abortSignal }) => {
+        started();
+        await new Promise((resolve) => abortSignal?.addEventListener('abort', resolve, { once: true }));
+        return 'stopped';
+      },
+    });
+    const model = scriptedModel([{ toolCalls: [{ name: 'wait', input: {} }] }, { text: 'never' }]);
+    const advanced = advanceSession({
+      store,
+      sessionId: 'fenced',
+      owner: 'worker-a',
+      leaseTtlMs: 200,
+      agent: { model, tools: { wait } },
+      input: { type: 'prompt', prompt: 'go' },
+      requestId: 'msg-1',
+      onEvent: (_event, lease) => void epochs.add(lease.epoch),
+    });
+    await inTool;
+    await store.leases!.release({ sessionId: 'fenced', owner: 'worker-a', epoch: 1, expiresAt: 0 });
+    await store.leases!.acquire('fenced', 'worker-b', 60_000);
+    await expect(advanced).rejects.toBeInstanceOf(SessionNotDurableError);
+    expect([...epochs]).toEqual([1]);
+    expect(model.calls).toHaveLength(1);
   });
 });
