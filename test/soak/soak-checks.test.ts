@@ -116,6 +116,15 @@ describe('checkSoak', () => {
       expect(verdict.excused[0]).toMatchObject({ cause: 'killed', toolCallId: 's01/1.c1' });
     });
 
+    it('allows it when that worker died on its own (a violation of its own), and counts it apart', () => {
+      const observed = cleanSoak();
+      observed.harness.workers[0]!.exit = { at: T0 + 200, code: 1, signal: null, byHarness: false, output: 'Error: read ECONNRESET' };
+      observed.workers.push(effect({}));
+      const verdict = checkSoak(observed);
+      expect(verdict.counts).toMatchObject({ duplicatesDied: 1, duplicatesOther: 0 });
+      expect(verdict.violations.map((violation) => violation.check)).toEqual(['workers']);
+    });
+
     it('allows it when that worker was paused, and counts it apart', () => {
       const observed = cleanSoak();
       observed.harness.pauses.push({ worker: 'worker-1', from: T0 + 105, to: T0 + 1_400 });
@@ -201,6 +210,21 @@ describe('checkSoak', () => {
       observed.harness.sends.push(send('s01:2:prompt', { type: 'prompt', prompt: prompt('s01/2') }, { acceptedAt: undefined, attempts: 9, error: 'ECONNREFUSED' }));
       expect(checkSoak(observed).violations[0]!.detail).toMatch(/never accepted by sessionClient.send after 9 attempt\(s\): ECONNREFUSED/);
     });
+  });
+
+  it('does not count a call that waits for approval as a call without a result', () => {
+    const observed = cleanSoak();
+    const records = observed.final.sessions[0]!.records!;
+    records.push(
+      { type: 'message', index: 4, message: user(prompt('s01/2')) },
+      { type: 'message', index: 5, message: call('s01/2.c1') },
+      ...recordsOf([{ checkpoint: 'running.awaitingApproval' }]).map((record) => ({ ...record, id: 3, messageCount: 6 }) as SessionRecord),
+    );
+    observed.harness.sends.push(send('s01:2:prompt', { type: 'prompt', prompt: prompt('s01/2') }, { turn: 'loopchart:s01:s01:2:prompt' }));
+    observed.final.turns.push(turn({ workflowId: 'loopchart:s01:s01:2:prompt', sessionId: 's01', requestId: 's01:2:prompt', status: 'PENDING' }));
+    expect(checkSoak(observed).violations).toEqual([]);
+    (records.at(-1) as { state: string }).state = 'running.llm.calling';
+    expect(checkSoak(observed).violations.map((violation) => violation.detail)).toContain('tool call s01/2.c1 has 0 results');
   });
 
   it('is a violation when a tool call has no result, or a result says it ran with no effect', () => {

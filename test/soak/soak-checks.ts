@@ -2,8 +2,8 @@
  * The soak's verdict, a pure function of what it observed (`SoakObservations`):
  *
  * - **effects**: each tool call's effect happens once. A second effect is allowed only when, after
- *   the first run started and before the second did, the worker of the first was SIGKILLed,
- *   SIGSTOPped (past its lease) or cut off from Postgres, and the first one's result was not
+ *   the first run started and before the second did, the worker of the first was SIGKILLed (or
+ *   died on its own, reported under `workers`), SIGSTOPped (past its lease) or cut off from Postgres, and the first one's result was not
  *   stored before the second started: its result could not be stored (or its lease lapsed, and a
  *   run stops then), and a worker in that state cannot be told from a dead one — at least once, as
  *   docs/scale-out.md says for a tool running when its worker died. Those are counted apart, by
@@ -41,7 +41,8 @@ export interface Violation {
 
 /** A second effect of a call whose first ran on a worker killed, paused or cut off from Postgres before its result was stored. */
 export interface ExcusedDuplicate {
-  cause: 'killed' | 'paused' | 'cut';
+  /** `died`: the worker died on its own (a violation of its own, under `workers`). */
+  cause: 'killed' | 'died' | 'paused' | 'cut';
   sessionId: string;
   toolCallId: string;
   detail: string;
@@ -52,6 +53,7 @@ export interface SoakVerdict {
     toolCalls: number;
     effects: number;
     duplicatesKilled: number;
+    duplicatesDied: number;
     duplicatesPaused: number;
     duplicatesCut: number;
     duplicatesOther: number;
@@ -162,7 +164,7 @@ function checkEffects(observed: SoakObservations, histories: Map<string, History
       violations.push({
         check: 'effects',
         sessionId: observation.session,
-        detail: `tool call ${observation.toolCallId} started at ${clock(harness, observation.t)} on ${observation.worker} (pid ${observation.pid}, epoch ${observation.epoch}) while ${observation.alongside} other tool run(s) of the session were still running in that process: two attempts of one session at once`,
+        detail: `tool call ${observation.toolCallId} started at ${clock(harness, observation.t)} on ${observation.worker} (pid ${observation.pid}, last epoch seen ${observation.epoch}) while ${observation.alongside} other tool run(s) of the session were still running in that process: two attempts of one session at once`,
       });
     }
     if (observation.kind !== 'effect') continue;
@@ -176,7 +178,7 @@ function checkEffects(observed: SoakObservations, histories: Map<string, History
       const first = runs[i - 1]!;
       const again = runs[i]!;
       const storedAt = histories.get(again.session)?.resultStoredAt.get(again.toolCallId);
-      const what = `tool call ${again.toolCallId}: effect on ${first.worker} (pid ${first.pid}, epoch ${first.epoch}, started ${clock(harness, first.started)}) and again on ${again.worker} (pid ${again.pid}, epoch ${again.epoch}, started ${clock(harness, again.started)})`;
+      const what = `tool call ${again.toolCallId}: effect on ${first.worker} (pid ${first.pid}, last epoch seen ${first.epoch}, started ${clock(harness, first.started)}) and again on ${again.worker} (pid ${again.pid}, last epoch seen ${again.epoch}, started ${clock(harness, again.started)})`;
       const violation = (why: string) => {
         duplicatesOther++;
         violations.push({ check: 'effects', sessionId: again.session, detail: `${what}: ${why}` });
@@ -191,10 +193,13 @@ function checkEffects(observed: SoakObservations, histories: Map<string, History
       }
       const between = (at: number) => at >= first.started && at <= again.started;
       const kill = harness.kills.find((entry) => entry.worker === first.worker && between(entry.at));
+      const exit = harness.workers.find((worker) => worker.id === first.worker)?.exit;
+      const died = exit && !exit.byHarness && between(exit.at) ? exit : undefined;
       const pause = harness.pauses.find((entry) => entry.worker === first.worker && between(entry.from));
       const cut = harness.windows.find((entry) => entry.target === 'postgres' && entry.from <= again.started && entry.to >= first.started);
       const excuse = (cause: ExcusedDuplicate['cause'], why: string) => excused.push({ cause, sessionId: again.session, toolCallId: again.toolCallId, detail: `${what}; ${why}` });
       if (kill) excuse('killed', `${first.worker} was killed at ${clock(harness, kill.at)}`);
+      else if (died) excuse('died', `${first.worker} died on its own at ${clock(harness, died.at)}`);
       else if (pause) excuse('paused', `${first.worker} was paused ${clock(harness, pause.from)} to ${clock(harness, pause.to)}`);
       else if (cut) excuse('cut', `Postgres was ${cut.kind === 'cut' ? `cut (${cut.mode})` : 'stalled'} ${clock(harness, cut.from)} to ${clock(harness, cut.to)}`);
       else violation(first.pid === again.pid ? 'one process ran it twice, with no kill, pause or cut in between' : `${first.worker} was neither killed nor paused, nor cut off from Postgres, in between`);
@@ -206,6 +211,7 @@ function checkEffects(observed: SoakObservations, histories: Map<string, History
       toolCalls: byCall.size,
       effects: [...byCall.values()].reduce((sum, runs) => sum + runs.length, 0),
       duplicatesKilled: excused.filter((entry) => entry.cause === 'killed').length,
+      duplicatesDied: excused.filter((entry) => entry.cause === 'died').length,
       duplicatesPaused: excused.filter((entry) => entry.cause === 'paused').length,
       duplicatesCut: excused.filter((entry) => entry.cause === 'cut').length,
       duplicatesOther,
@@ -297,9 +303,11 @@ function checkHistories(observed: SoakObservations, histories: Map<string, Histo
         }
       }
     });
+    // A run that waits for approval has the calls of its last step without results yet.
+    const waiting = history.checkpoints.at(-1)?.state === 'running.awaitingApproval' ? new Set(partsOf(history.messages.at(-1)!).map((part) => part.toolCallId)) : new Set<string>();
     for (const toolCallId of calls.keys()) {
       const count = results.get(toolCallId) ?? 0;
-      if (count !== 1) problems.push(`tool call ${toolCallId} has ${count} results`);
+      if (count !== 1 && !(count === 0 && waiting.has(toolCallId))) problems.push(`tool call ${toolCallId} has ${count} results`);
     }
     if (problems.length === 0) valid++;
     for (const problem of problems) violations.push({ check: 'histories', sessionId, detail: problem });

@@ -7,7 +7,11 @@ import type { SessionInput } from '../../src/scale/advance-session.js';
 import type { SessionRecord } from '../../src/persistence/session-store.js';
 import type { ProxyTarget } from './soak-schedule.js';
 
-/** One line a worker appended to its observations file. */
+/**
+ * One line a worker appended to its observations file. `epoch` is the lease epoch of the latest
+ * event of that session (or tool call) this process published: a run resumed straight into a
+ * tool has published none yet, so it can be the previous attempt's.
+ */
 export type WorkerObservationBody =
   | { kind: 'ready' }
   | { kind: 'model-call'; session: string; epoch: number | undefined; tag: string | undefined; done: number | undefined }

@@ -19,7 +19,7 @@ export function formatSoakRun(run: SoakRun): string[] {
     '',
     `soak seed ${options.seed}: ${options.durationMs / 1000} s, ${options.sessions} sessions, ${options.workers} workers, ${(run.elapsedMs / 1000).toFixed(0)} s in all: ${status}`,
     row('faults', `${counts.workersKilled} kills, ${counts.pauses} pauses, ${counts.cuts} cuts, ${counts.stalls} stalls; ${counts.workersStarted} workers started, ${counts.workersDied} died on their own`),
-    row('effects', `${counts.toolCalls} tool calls, ${counts.effects} effects: again ${counts.duplicatesKilled} after a kill, ${counts.duplicatesPaused} after a pause, ${counts.duplicatesCut} after a cut (allowed), ${counts.duplicatesOther} otherwise`),
+    row('effects', `${counts.toolCalls} tool calls, ${counts.effects} effects: again ${counts.duplicatesKilled} after a kill, ${counts.duplicatesDied} after a crash, ${counts.duplicatesPaused} after a pause, ${counts.duplicatesCut} after a cut (allowed), ${counts.duplicatesOther} otherwise`),
     row('inputs', `${counts.inputsSent} sent, ${counts.inputsAccepted} accepted: ${counts.inputsApplied} applied, ${counts.inputsRejected} rejected, ${counts.inputsLost} lost, ${counts.inputsDoubled} doubled`),
     row('histories', `${counts.historiesValid}/${counts.sessions} valid`),
     row('terminal', `${counts.sessionsTerminal}/${counts.sessions} sessions terminal; ${run.drained ? 'every turn ended in the quiet period' : 'turns were still in progress when the quiet period ran out'}`),

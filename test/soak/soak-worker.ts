@@ -120,7 +120,7 @@ const effectTool = (name: string) =>
     inputSchema: z.object({ n: z.number().int().min(1), ms: z.number().int().min(0) }),
     execute: async ({ ms }, { toolCallId, messages, abortSignal }) => {
       const sessionId = sessionOf(messages);
-      const epoch = callEpochs.get(`${sessionId} ${toolCallId}`) ?? sessionEpochs.get(sessionId);
+      const epoch = Math.max(callEpochs.get(`${sessionId} ${toolCallId}`) ?? 0, sessionEpochs.get(sessionId) ?? 0) || undefined;
       const alongside = toolsRunning.get(sessionId) ?? 0;
       toolsRunning.set(sessionId, alongside + 1);
       const started = Date.now();
