@@ -24,12 +24,17 @@ export class WorkerFleet {
   private readonly waiters = new Set<() => void>();
   private started = 0;
 
-  constructor(private readonly options: { databaseUrl: string; dir: string; redisUrl?: string }) {}
+  /**
+   * `fixture`: another worker program taking the same arguments (default test/fixtures/dbos-worker.ts);
+   * `env`: more environment for the workers.
+   */
+  constructor(private readonly options: { databaseUrl: string; dir: string; redisUrl?: string; fixture?: string; env?: Record<string, string> }) {}
 
   start(): Worker {
     const id = `worker-${++this.started}`;
-    const env = { ...process.env, ...(this.options.redisUrl ? { LOOPCHART_TEST_REDIS_URL: this.options.redisUrl } : {}) };
-    const child = spawn(process.execPath, ['--import', 'tsx', FIXTURE, this.options.databaseUrl, this.options.dir, id], { stdio: ['ignore', 'pipe', 'pipe'], env });
+    const env = { ...process.env, ...this.options.env, ...(this.options.redisUrl ? { LOOPCHART_TEST_REDIS_URL: this.options.redisUrl } : {}) };
+    const fixture = this.options.fixture ?? FIXTURE;
+    const child = spawn(process.execPath, ['--import', 'tsx', fixture, this.options.databaseUrl, this.options.dir, id], { stdio: ['ignore', 'pipe', 'pipe'], env });
     const worker: Worker = { id, process: child, lines: [] };
     let buffer = '';
     child.stdout.on('data', (chunk: Buffer) => {
@@ -82,6 +87,16 @@ export class WorkerFleet {
   /** SIGTERM: the worker stops cleanly (DBOS shut down, heartbeat marked silent). */
   stop(worker: Worker): Promise<void> {
     return this.end(worker, 'SIGTERM');
+  }
+
+  /** SIGSTOP: the worker freezes mid-whatever (a long GC pause, a stopped VM) until `resume`. */
+  pause(worker: Worker): void {
+    if (worker.process.exitCode === null && worker.process.signalCode === null) worker.process.kill('SIGSTOP');
+  }
+
+  /** SIGCONT after `pause`. */
+  resume(worker: Worker): void {
+    if (worker.process.exitCode === null && worker.process.signalCode === null) worker.process.kill('SIGCONT');
   }
 
   async killAll(): Promise<void> {
