@@ -157,6 +157,13 @@ export interface SessionControl {
   /** Why the session's last step boundary is not in the store, if it is not (call after `settled()`). */
   readonly writeFailure: unknown;
   /**
+   * Whether what the agent does now is the session's: `held` (the lease is within its time to
+   * live), `unverified` (its time has passed: `confirmLease()` tells), or `lost`.
+   */
+  leaseStatus(): 'held' | 'unverified' | 'lost';
+  /** Resolves true when the lease is (still, or again) held, false when it is lost. */
+  confirmLease(): Promise<boolean>;
+  /**
    * Stops the agent as a crash would, for another attempt to take the session over: nothing more
    * is written (the run stays in the session as its last checkpoint left it), the actor and
    * every model call and tool it runs are stopped, a pending `run()` rejects with `reason`, and
@@ -293,6 +300,8 @@ class StatechartAgent implements Agent {
         return agent().recorder?.writeFailure;
       },
       halt: (reason) => (this.halted ??= this.haltOnce(reason)),
+      leaseStatus: () => (!this.lease ? 'held' : this.lease.lost ? 'lost' : this.lease.isCurrent() ? 'held' : 'unverified'),
+      confirmLease: () => (this.lease ? this.lease.ensureHeld().then(() => true, () => false) : Promise.resolve(true)),
     };
   }
 

@@ -2,7 +2,7 @@ import type { DBOSClient, WorkflowHandle } from '@dbos-inc/dbos-sdk';
 import { assertSessionId } from '../persistence/session-id.js';
 import { assertSessionRequest, type SessionInput } from '../scale/session-request.js';
 import type { ControlChannel } from './pg-control-channel.js';
-import { SESSION_APPLICATION_VERSION, SESSION_INPUT_TOPIC, SESSION_QUEUE, SESSION_TURN_WORKFLOW, type TurnInput, type TurnSummary } from './session-workflows.js';
+import { SESSION_APPLICATION_VERSION, SESSION_INPUT_TOPIC, SESSION_QUEUE, SESSION_TURN_WORKFLOW, TURN_CLOSING_EVENT, type TurnInput, type TurnSummary } from './session-workflows.js';
 
 /** The workflow id of the turn an input starts: the same input (request id) never starts two. */
 export function turnWorkflowId(sessionId: string, requestId: string): string {
@@ -84,10 +84,12 @@ export function sessionClient(client: DBOSClient, options: { control?: ControlCh
       if (active === undefined) return enqueue(sessionId, input, requestId);
       await client.send(active, { input, requestId } satisfies TurnInput, SESSION_INPUT_TOPIC, requestId);
       await options.control?.publish(sessionId, input, requestId).catch(() => undefined);
-      // The turn may have ended just before the input reached its mailbox: then a turn of its own
-      // takes it (its request id keeps it from being applied twice if the old turn did apply it).
+      // The turn may have taken its last look at its mailbox before the input reached it (it is
+      // closing) or ended already: then a turn of its own takes it (its request id keeps it from
+      // being applied twice if the old turn did apply it).
+      const closing = await client.getEvent<boolean>(active, TURN_CLOSING_EVENT, 0);
       const status = await client.retrieveWorkflow(active).getStatus();
-      if (status?.status !== 'PENDING' && status?.status !== 'ENQUEUED') return enqueue(sessionId, input, requestId);
+      if (closing === true || (status?.status !== 'PENDING' && status?.status !== 'ENQUEUED')) return enqueue(sessionId, input, requestId);
       return active;
     },
     turn: (workflowId) => client.retrieveWorkflow<TurnSummary>(workflowId),

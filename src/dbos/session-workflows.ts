@@ -19,6 +19,11 @@ export const SESSION_QUEUE = 'loopchart_sessions';
 export const SESSION_TURN_WORKFLOW = 'loopchart.sessionTurn';
 /** The `recv` topic a turn waits on for answers and other inputs. */
 export const SESSION_INPUT_TOPIC = 'loopchart.input';
+/**
+ * The event a turn sets before its last look at its mailbox: an input sent to it from then on
+ * may arrive after it has ended, so the sender starts a turn of its own for it (`sessionClient`).
+ */
+export const TURN_CLOSING_EVENT = 'loopchart.closing';
 
 /** An input sent to a turn that waits: `DBOSClient.send(turnId, message, SESSION_INPUT_TOPIC)`. */
 export interface TurnInput {
@@ -118,6 +123,8 @@ export function registerSessionWorkflows<TOOLS extends ToolSet = ToolSet>(option
       }
       if (step.status === 'idle' && step.result) last = step.result;
       let timeoutSeconds = 0;
+      // Idle: this look at the mailbox may be the last; whoever sends after it starts a turn of its own.
+      if (step.status === 'idle') await DBOS.setEvent(TURN_CLOSING_EVENT, true);
       if (step.status === 'awaiting-approval') {
         // The machine denies unanswered calls at its own deadline: wake up for it then.
         timeoutSeconds = step.deadline !== undefined ? Math.max(0, (step.deadline - (await now())) / 1000) + 1 : (options.approvalWaitSeconds ?? 7 * 24 * 3600);
@@ -129,6 +136,8 @@ export function registerSessionWorkflows<TOOLS extends ToolSet = ToolSet>(option
         step = await advance(sessionId, { type: 'resume' }, `${requestId}:wait-${waits}`);
         continue;
       }
+      // Not closing after all: an answer to what this input leads to must reach this turn's mailbox.
+      if (step.status === 'idle') await DBOS.setEvent(TURN_CLOSING_EVENT, false);
       step = await advance(sessionId, message.input, message.requestId);
       if (step.status === 'rejected') {
         rejected.push({ requestId: message.requestId, reason: step.reason });

@@ -7,6 +7,8 @@ export interface HeldLease {
   readonly epoch: number;
   /** The reason the lease is no longer this holder's, once it is not. */
   readonly lost: LeaseLostError | undefined;
+  /** Whether the lease is held now without asking the store: not lost, and within its time to live. */
+  isCurrent(): boolean;
   /**
    * Resolves when the lease is still held: renewed within its time to live, or renewed now if that
    * time has passed (a paused process). Rejects with `LeaseLostError` otherwise, after `onLost` ran.
@@ -96,6 +98,7 @@ export async function holdLease(options: HoldLeaseOptions): Promise<HeldLease> {
     get lost() {
       return lost;
     },
+    isCurrent: () => !lost && !released && now() < validUntil,
     async ensureHeld() {
       if (lost) throw lost;
       if (released) throw new LeaseLostError(`session ${options.sessionId}: the lease was released`);

@@ -106,15 +106,36 @@ export async function advanceSession<TOOLS extends ToolSet = ToolSet>(options: A
   const control = sessionControlOf(agent);
   attempt.onSuperseded((error) => control.halt(error));
   const publishing = new Set<Promise<unknown>>();
-  const subscription = agent.events$.subscribe((event) => {
-    if (event.type === 'run-end') lastResult = event.result;
-    // The epoch the agent acquired, kept after its lease is lost: a client drops what a fenced-off worker said.
+  const publish = (event: AgentEvent<TOOLS>) => {
+    // The epoch the agent acquired: a client orders what workers said by it.
     const epoch = control.epoch;
     const published = epoch === undefined ? undefined : options.onEvent?.(event, { epoch });
     if (published instanceof Promise) {
       const settled = published.catch(() => undefined).finally(() => publishing.delete(settled));
       publishing.add(settled);
     }
+  };
+  // What the agent does once its lease may have passed to another worker is not the session's:
+  // held back until the lease is confirmed, dropped once it is known lost, so no stale event
+  // follows the new owner's in a stream.
+  let heldBack: Array<AgentEvent<TOOLS>> | undefined;
+  const subscription = agent.events$.subscribe((event) => {
+    if (event.type === 'run-end') lastResult = event.result;
+    if (!options.onEvent) return;
+    if (heldBack) {
+      heldBack.push(event);
+      return;
+    }
+    const status = control.leaseStatus();
+    if (status === 'held') return publish(event);
+    if (status === 'lost') return;
+    const waiting = (heldBack = [event]);
+    const confirmed = control.confirmLease().then((held) => {
+      heldBack = undefined;
+      if (held) for (const each of waiting) publish(each);
+    });
+    publishing.add(confirmed);
+    void confirmed.finally(() => publishing.delete(confirmed));
   });
   let unsubscribeControl: (() => void) | undefined;
   const unlessSuperseded = <T>(promise: Promise<T>) => attempt.unlessSuperseded(promise);

@@ -5,7 +5,7 @@
  * waits for approval, and another worker completes the session. See
  * test/fixtures/dbos-worker.ts for the workers.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DBOS, DBOSClient } from '@dbos-inc/dbos-sdk';
@@ -76,6 +76,20 @@ describe.skipIf(postgresBin === undefined)('sessions on DBOS workers', () => {
     }
   }
 
+  /** The lines the workers wrote to a log file in the shared directory. */
+  const readLines = (file: string) => {
+    try {
+      return readFileSync(path.join(dir, file), 'utf8').split('\n').filter((line) => line !== '');
+    } catch {
+      return [];
+    }
+  };
+
+  /** Resolves once `condition` holds, asking again every 50 ms. */
+  async function until(condition: () => Promise<boolean>): Promise<void> {
+    while (!(await condition())) await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+
   /** The session's history is valid, ends with the final text, and each tool call ran exactly once. */
   async function expectCompleted(sessionId: string): Promise<void> {
     const log = await pgStore(pool).read(sessionId);
@@ -122,6 +136,44 @@ describe.skipIf(postgresBin === undefined)('sessions on DBOS workers', () => {
       await expectCompleted(sessionId);
     }, 120_000);
   }
+
+  it('a worker SIGSTOPped in a tool past its lease, resumed after another completed the session, makes no model call, starts no tool and writes nothing more', async () => {
+    const sessionId = 'pause-tool-fast';
+    const turn = await sessions.send(sessionId, { type: 'prompt', prompt: `session ${sessionId}` }, 'msg-1');
+    const paused = await fleet.lineFrom(new RegExp(`^PAUSED-IN-TOOL ${sessionId}$`));
+    fleet.pause(paused);
+    try {
+      // Its lease lapses and its turn is handed on: another worker runs the session to its end.
+      expect(await resultOf(turn)).toMatchObject({ status: 'idle', outcome: 'completed', text: 'All work done.' });
+    } finally {
+      fleet.resume(paused);
+    }
+    const store = pgStore(pool);
+    const records = JSON.stringify((await store.read(sessionId))!.records);
+    const byPaused = (file: string) => readLines(file).filter((line) => line.startsWith(`${sessionId} ${paused.id} `));
+    const callsBefore = byPaused('model-calls');
+    const startsBefore = byPaused('tool-starts');
+    const effectsOfPaused = () => readLines('executions').filter((line) => line.startsWith(`${sessionId} `) && line.endsWith(` ${paused.id}`));
+    const effectsBefore = effectsOfPaused();
+    expect(effectsBefore).toHaveLength(1);
+    // Its tool returns at once: the next thing it would do is the next model call.
+    writeFileSync(path.join(dir, `release-${sessionId}`), '');
+    // Resumed, it learns that it lost the lease and stops the run it was in (saying nothing more: its
+    // events are no longer the session's); its engine tries the step again, and that attempt finds
+    // the session done, holds the lease a moment and lets it go.
+    await until(async () => {
+      const lease = await pool.query<{ owner: string; expires_at: string }>('SELECT owner, expires_at FROM loopchart_session_leases WHERE session_id = $1', [sessionId]);
+      return lease.rows[0]?.owner === paused.id && Number(lease.rows[0].expires_at) === 0;
+    });
+    expect(byPaused('model-calls')).toEqual(callsBefore);
+    expect(byPaused('tool-starts')).toEqual(startsBefore);
+    expect(effectsOfPaused()).toEqual(effectsBefore);
+    expect(JSON.stringify((await store.read(sessionId))!.records)).toBe(records);
+    const { messages } = replaySession((await store.read(sessionId))!.records);
+    await expectValidHistory(messages);
+    expect(JSON.stringify(messages.at(-1))).toContain('All work done.');
+    if (redisServer) expect([...keptText(await streamedEvents(sessionId)).values()]).toEqual(['Step 1.Step 2.Step 3.All work done.']);
+  }, 120_000);
 
   it('a worker killed while its session waits for approval: another applies the answer, once', async () => {
     const sessionId = 'wait-approval';
