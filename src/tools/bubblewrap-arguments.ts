@@ -16,6 +16,9 @@ export interface BubblewrapConfinement {
   cwd?: string;
 }
 
+/** Mounts that a writable bind must not cover: binding `/` would bring back the host's `/proc`, and with it every process's environment. */
+const KEPT_MOUNTS = ['/proc', '/dev'];
+
 /**
  * The `bwrap` arguments up to and including `--`; the command and its
  * arguments follow. What they do:
@@ -38,12 +41,18 @@ export interface BubblewrapConfinement {
  * @example
  * bubblewrapArguments({ workspace: '/home/me/ws', writable: [], network: false, disableUserNamespaces: true })
  * // ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp', '--bind', '/home/me/ws', '/home/me/ws', …, '--']
+ * @throws Error for a writable directory that is `/` or inside `/proc` or `/dev`: the sandbox cannot make it writable and still hide other processes.
  */
 export function bubblewrapArguments(confinement: BubblewrapConfinement): string[] {
   const { workspace, writable, network, disableUserNamespaces, cwd = workspace } = confinement;
   const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp'];
   // After the /tmp mount, so that a workspace inside /tmp is the real one, not a directory of the empty /tmp.
-  for (const directory of [workspace, ...writable]) args.push('--bind', directory, directory);
+  for (const directory of [workspace, ...writable]) {
+    if (directory === '/' || KEPT_MOUNTS.some((mount) => directory === mount || directory.startsWith(`${mount}/`))) {
+      throw new Error(`The sandbox cannot make ${directory} writable (it would uncover the host's processes or devices); choose a narrower directory`);
+    }
+    args.push('--bind', directory, directory);
+  }
   args.push('--unshare-user', '--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try');
   if (!network) args.push('--unshare-net');
   if (disableUserNamespaces) args.push('--disable-userns');

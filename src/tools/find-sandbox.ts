@@ -58,7 +58,7 @@ async function probe(searchPath: string): Promise<FoundSandbox> {
 
 /** Runs `true` confined as a command would be; undefined when that worked, else what bwrap said. */
 function tryConfinement(bwrap: string, disableUserNamespaces: boolean): Promise<string | undefined> {
-  const args = [...bubblewrapArguments({ workspace: '/', writable: [], network: false, disableUserNamespaces }), 'true'];
+  const args = [...bubblewrapArguments({ workspace: '/tmp', writable: [], network: false, disableUserNamespaces }), 'true'];
   return new Promise((resolve) => {
     execFile(bwrap, args, { timeout: PROBE_TIMEOUT_MS, env: {} }, (error, _stdout, stderr) => {
       if (!error) resolve(undefined);

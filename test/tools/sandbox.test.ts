@@ -36,6 +36,11 @@ describe('bubblewrapArguments', () => {
     expect(bubblewrapArguments({ ...base, network: true })).not.toContain('--unshare-net');
   });
 
+  it.each(['/', '/proc', '/proc/1', '/dev'])('refuses to make %s writable, which would uncover the host\'s /proc or /dev', (directory) => {
+    expect(() => bubblewrapArguments({ ...base, workspace: directory })).toThrow(`The sandbox cannot make ${directory} writable`);
+    expect(() => bubblewrapArguments({ ...base, writable: [directory] })).toThrow(`The sandbox cannot make ${directory} writable`);
+  });
+
   it('leaves out --disable-userns for a bubblewrap that lacks it', () => {
     expect(bubblewrapArguments({ ...base, disableUserNamespaces: false })).not.toContain('--disable-userns');
   });
