@@ -69,6 +69,7 @@ export function bashTool(options: BashToolOptions): BuiltinTool<BashToolInput> {
         command,
         cwd: root,
         spawnAs,
+        spawnsSandbox: spawnAs.sandbox.kind !== 'none',
         timeoutMs,
         signal: abortSignal,
         outputCapacityBytes: BASH_MAX_OUTPUT_BYTES * 2,

@@ -21,6 +21,8 @@ export interface ShellCommandOptions {
   killGraceMs?: number;
   /** What to spawn instead of `bash -c command` with this process's environment: the same command inside a sandbox (`sandboxedCommand`). */
   spawnAs?: { command: string; args: readonly string[]; env: NodeJS.ProcessEnv };
+  /** What is spawned is a sandbox (`bwrap`) holding the command: on stop, it gets no SIGTERM, only the final SIGKILL, so that the command has its grace period. */
+  spawnsSandbox?: boolean;
 }
 
 export interface ShellCommandResult {
@@ -43,7 +45,7 @@ export interface ShellCommandResult {
  * result.exitCode; // 0
  */
 export function runShellCommand(options: ShellCommandOptions): Promise<ShellCommandResult> {
-  const { command, cwd, timeoutMs, signal, outputCapacityBytes, killGraceMs = 1000, spawnAs } = options;
+  const { command, cwd, timeoutMs, signal, outputCapacityBytes, killGraceMs = 1000, spawnAs, spawnsSandbox = false } = options;
   const output = new OutputTail(outputCapacityBytes);
 
   return new Promise((resolve, reject) => {
@@ -62,7 +64,7 @@ export function runShellCommand(options: ShellCommandOptions): Promise<ShellComm
     const stop = (reason: 'timeout' | 'abort'): void => {
       if (stoppedBy !== null || exit !== undefined || child.pid === undefined) return;
       stoppedBy = reason;
-      killing = killProcessGroup(child.pid, killGraceMs).catch(() => undefined);
+      killing = killProcessGroup(child.pid, killGraceMs, { spareLeaderFromSigterm: spawnsSandbox }).catch(() => undefined);
     };
     const onAbort = (): void => stop('abort');
     const timeoutTimer = setTimeout(() => stop('timeout'), timeoutMs);

@@ -98,6 +98,23 @@ describe.each(modes)('bash tool, $name: the process tree', ({ mode, skip }) => {
     await expect(eventually(() => livePidsMarked(marker).length === 0)).resolves.toBe(true);
   });
 
+  it.skipIf(skip)('gives the command its grace period between SIGTERM and SIGKILL', async () => {
+    const controller = new AbortController();
+    const pending = errorOf(
+      runTool(
+        bashTool({ cwd: ws.root, killGraceMs: 10_000, sandbox: mode }),
+        { command: 'trap "echo cleaning up; sleep 0.2; echo cleaned up; exit 0" TERM; touch trapped; sleep 300 & wait' },
+        controller.signal,
+      ),
+    );
+    // Stop it only once the trap is set, however slow the machine is.
+    await expect(eventually(() => existsSync(path.join(ws.root, 'trapped')))).resolves.toBe(true);
+    controller.abort();
+    const error = await pending;
+    expect(error.message).toMatch(/^Command was aborted/);
+    expect(error.message).toContain('cleaning up\ncleaned up');
+  });
+
   it.skipIf(skip)('escalates to SIGKILL for processes that ignore SIGTERM', async () => {
     const marker = uniqueSleepSeconds();
     const error = await errorOf(bash({ command: `trap "" TERM; sleep ${marker} & wait`, timeoutMs: 200 }));
