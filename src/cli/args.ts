@@ -35,6 +35,10 @@ export interface RunExtras {
   mcp?: string;
   /** `--output-schema FILE`: a JSON Schema the final answer is parsed and validated against (`result.output`). */
   outputSchema?: string;
+  /** `--no-sandbox`: bash and stdio MCP servers run unconfined, even for a real model. */
+  noSandbox?: boolean;
+  /** `--allow-network`: bash's sandbox keeps the network. */
+  allowNetwork?: boolean;
 }
 
 /** `loopchart run`'s arguments, checked for form (not yet against the file system or the environment). */
@@ -89,6 +93,8 @@ const runOptions = {
   'allow-insecure-key': { type: 'boolean' },
   mcp: { type: 'string' },
   'output-schema': { type: 'string' },
+  'no-sandbox': { type: 'boolean' },
+  'allow-network': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -157,6 +163,9 @@ function runArguments(argv: readonly string[], input: { stdinIsPiped?: boolean }
   if (values.json && values.events) throw new UsageError('--json and --events both claim stdout; choose one');
   if (values.resume !== undefined && values.session === undefined) throw new UsageError('--resume needs --session DIR, the directory the session is kept in');
   if (values['inspect-wait'] && values.inspect === undefined) throw new UsageError('--inspect-wait needs --inspect');
+  if (values['no-sandbox'] && values['allow-network']) {
+    throw new UsageError('--allow-network opens the sandbox to the network, and --no-sandbox turns the sandbox off: give one of them');
+  }
   if (values.resume !== undefined && values.record !== undefined) {
     throw new UsageError('--record cannot be combined with --resume: a recording replays from an empty history, and a resumed session has one');
   }
@@ -182,6 +191,8 @@ function runArguments(argv: readonly string[], input: { stdinIsPiped?: boolean }
     ...(values['inspect-wait'] ? { inspectWait: true } : {}),
     ...(values.mcp !== undefined ? { mcp: nonEmpty('--mcp', values.mcp) } : {}),
     ...(values['output-schema'] !== undefined ? { outputSchema: nonEmpty('--output-schema', values['output-schema']) } : {}),
+    ...(values['no-sandbox'] ? { noSandbox: true } : {}),
+    ...(values['allow-network'] ? { allowNetwork: true } : {}),
   };
 }
 

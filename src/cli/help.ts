@@ -78,7 +78,16 @@ Tools and limits:
                         named mcp__<server>__<tool>, they ask for approval (unless
                         a script's rule names them); the servers stop when the
                         run ends. Stdio servers get only their env entry and
-                        HOME, LOGNAME, PATH, SHELL, TERM, USER: no API keys
+                        HOME, LOGNAME, PATH, SHELL, TERM, USER: no API keys;
+                        they run in the sandbox, with network
+  --allow-network       bash's sandbox keeps the network, as a script's
+                        allowNetwork: true does; without either, bash has none
+  --no-sandbox          run bash and stdio MCP servers unconfined, with your
+                        rights. Without it they run in bubblewrap where it works
+                        (Linux): only the workspace and a private /tmp are
+                        writable and no other process (nor its environment) is
+                        visible. Where there is none, this is said on stderr,
+                        and a real model may not run bash without --no-sandbox
   --output-schema FILE  a JSON Schema (of an object) the final answer must match:
                         sent as the response format, the answer validated and
                         given as "output" in --json; a mismatch is asked again,

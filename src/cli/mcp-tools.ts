@@ -3,6 +3,7 @@ import { askForMcpTools } from '../mcp/ask-for-mcp-tools.js';
 import type { McpTools } from '../mcp/connect-mcp-tools.js';
 import { loadMcpServersConfig } from '../mcp/load-mcp-config.js';
 import { McpConfigError } from '../mcp/mcp-config.js';
+import type { SandboxSetting } from '../tools/sandbox-settings.js';
 import { isMissingPackage } from './load-provider-package.js';
 import { UsageError } from './usage-error.js';
 
@@ -12,7 +13,10 @@ import { UsageError } from './usage-error.js';
  * invalid is a usage error; a server that cannot be connected rejects with
  * an error naming it (the others are closed again).
  */
-export async function connectCliMcpTools(file: string, { reservedToolNames, signal }: { reservedToolNames: Iterable<string>; signal: AbortSignal }): Promise<McpTools> {
+export async function connectCliMcpTools(
+  file: string,
+  { reservedToolNames, signal, sandbox }: { reservedToolNames: Iterable<string>; signal: AbortSignal; sandbox: SandboxSetting },
+): Promise<McpTools> {
   let config;
   try {
     config = await loadMcpServersConfig(file);
@@ -28,7 +32,7 @@ export async function connectCliMcpTools(file: string, { reservedToolNames, sign
     if (isMissingPackage(error, '@ai-sdk/mcp')) throw new UsageError('--mcp needs the package @ai-sdk/mcp, which is not installed: npm install @ai-sdk/mcp');
     throw error;
   }
-  return connect.connectMcpTools(config, { reservedToolNames, signal });
+  return connect.connectMcpTools(config, { reservedToolNames, signal, sandbox });
 }
 
 /**

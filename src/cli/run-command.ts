@@ -28,6 +28,7 @@ import { UsageError } from './usage-error.js';
 import { costBudget } from './cost-budget.js';
 import { formatCost } from '../cost/format-cost.js';
 import { prepareWorkspace } from './workspace-setup.js';
+import { chooseCliSandbox, type CliSandbox } from './sandbox-choice.js';
 
 interface RunCommandSettings extends RunExtras {
   /** A real model instead of the script's scripted model; required for a prompt. */
@@ -132,11 +133,12 @@ async function run(options: RunCommandOptions, reporter: Reporter, secrets: stri
   try {
     const tools = options.tools ?? (script?.tools as BuiltinToolName[] | undefined) ?? defaultBuiltinToolNames;
     const maxSteps = options.maxSteps ?? script?.maxSteps;
+    const sandbox = await runSandbox(options, script, tools, cwd, reporter);
     if (options.mcp !== undefined) {
       const stopConnecting = new AbortController();
       void options.interrupted.then(() => stopConnecting.abort());
       try {
-        mcp = await connectCliMcpTools(options.mcp, { reservedToolNames: tools, signal: stopConnecting.signal });
+        mcp = await connectCliMcpTools(options.mcp, { reservedToolNames: tools, signal: stopConnecting.signal, sandbox: sandbox?.mcp ?? 'none' });
       } catch (error) {
         if (!stopConnecting.signal.aborted) throw error;
         reporter.warn('interrupted before the run started');
@@ -183,7 +185,7 @@ async function run(options: RunCommandOptions, reporter: Reporter, secrets: stri
     try {
       const agent = createAgent({
         model: recording?.model ?? model,
-        tools: { ...builtinTools({ cwd, tools: [...tools] }), ...mcp?.tools },
+        tools: { ...builtinTools({ cwd, tools: [...tools], ...(sandbox ? { bash: { sandbox: sandbox.bash } } : {}) }), ...mcp?.tools },
         ...(script?.instructions !== undefined ? { instructions: script.instructions } : {}),
         ...(maxSteps !== undefined ? { maxSteps } : {}),
         ...(budget ? { stopWhen: budget } : {}),
@@ -205,7 +207,8 @@ async function run(options: RunCommandOptions, reporter: Reporter, secrets: stri
       return exitCodeByOutcome.aborted;
     }
     const { result, interrupted } = outcome;
-    reporter.finish(result);
+    // --json tells which sandbox bash and the MCP servers ran in, beside the result.
+    reporter.finish(sandbox ? ({ ...result, sandbox: sandbox.report } as RunResult) : result);
     if (maxCost !== undefined && result.cost !== undefined && result.cost.total > maxCost && result.finishReason === 'tool-calls') {
       reporter.warn(`stopped by ${budgetSource}: the run cost ${formatCost(result.cost)}, over the budget of ${formatCost({ ...result.cost, total: maxCost })}`);
     }
@@ -223,6 +226,27 @@ async function run(options: RunCommandOptions, reporter: Reporter, secrets: stri
     await mcp?.close().catch((error: unknown) => reporter.warn(`mcp: ${error instanceof Error ? error.message : String(error)}`));
     await workspace.dispose();
   }
+}
+
+/**
+ * The sandbox of a run with bash or MCP servers (undefined for a run with
+ * neither), said on stderr: once as a notice when there is none. Refuses
+ * bash without one for a real model unless `--no-sandbox`.
+ */
+async function runSandbox(options: RunCommandOptions, script: Script | undefined, tools: readonly BuiltinToolName[], workspace: string, reporter: Reporter): Promise<CliSandbox | undefined> {
+  const bash = tools.includes('bash');
+  if (!bash && options.mcp === undefined) return undefined;
+  const chosen = await chooseCliSandbox({
+    noSandbox: options.noSandbox ?? false,
+    allowNetwork: options.allowNetwork ?? script?.allowNetwork ?? false,
+    realModel: !script || options.model !== undefined,
+    bash,
+  });
+  if (chosen.notice !== undefined) reporter.notice(chosen.notice);
+  else if (chosen.report.kind === 'bubblewrap') reporter.info(`sandbox: bubblewrap (bash writes only ${workspace} and a private /tmp, ${chosen.report.network ? 'with' : 'without'} network)`);
+  // Sandboxed MCP servers may write the workspace as well as their own working directory.
+  const mcp = typeof chosen.mcp === 'object' ? { ...chosen.mcp, writable: [workspace] } : chosen.mcp;
+  return { ...chosen, mcp };
 }
 
 /**

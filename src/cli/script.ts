@@ -37,6 +37,8 @@ export const scriptSchema = z.strictObject({
     .optional(),
   /** What a denied call does: the model is told and goes on (`continue`, default), or the run ends `denied` (`stop`). */
   onDeny: z.enum(['continue', 'stop']).optional(),
+  /** bash's sandbox keeps the network (as `--allow-network`). Default false: no network. */
+  allowNetwork: z.boolean().optional(),
   /** Files to create in the workspace before the run (path relative to the workspace: content). */
   files: z.record(z.string(), z.string()).optional(),
   /** The scripted model's turns, one per LLM call. Required unless the script is run with `--model`, which ignores them. */

@@ -4,7 +4,9 @@ import { createMCPClient, type MCPClient, type MCPClientConfig } from '@ai-sdk/m
 import { StdioMCPTransport } from '@ai-sdk/mcp/mcp-stdio';
 import type { ToolSet } from 'ai';
 import { errorMessage } from '../errors/error-message.js';
-import { parseMcpServersConfig, type McpServerConfig, type McpServersConfig } from './mcp-config.js';
+import { sandboxedCommand } from '../tools/sandboxed-command.js';
+import { sandboxSettings, type SandboxSetting } from '../tools/sandbox-settings.js';
+import { parseMcpServersConfig, type McpServerConfig, type McpServersConfig, type McpStdioServerConfig } from './mcp-config.js';
 import { mergeServerTools, prefixedMcpToolName, type McpToolNaming } from './mcp-tool-names.js';
 
 export interface ConnectMcpToolsOptions {
@@ -20,6 +22,13 @@ export interface ConnectMcpToolsOptions {
   timeoutMs?: number;
   /** The client name the servers are told. Default `'loopchart'`. */
   clientName?: string;
+  /**
+   * Where stdio servers run (see `bashTool`'s `sandbox`). Default `'none'`:
+   * unconfined. In bubblewrap a server sees no other process and can write
+   * only its working directory (its `cwd`, else this process's), `writable`
+   * and a private `/tmp`; give `network: true` to a server that needs it.
+   */
+  sandbox?: SandboxSetting;
 }
 
 /** The MCP servers' tools, and the way to close the servers' connections (and stop the stdio servers' processes). */
@@ -91,6 +100,7 @@ interface ConnectedServer {
  */
 export async function connectMcpTools(config: McpServersConfig, options: ConnectMcpToolsOptions = {}): Promise<McpTools> {
   const servers = Object.entries(parseMcpServersConfig(config));
+  sandboxSettings(options.sandbox ?? 'none');
   const settled = await Promise.allSettled(servers.map(([server, serverConfig]) => connectServer(server, serverConfig, options)));
   const connected = settled.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
   const close = closeOnce(connected);
@@ -125,7 +135,7 @@ async function connectServer(server: string, config: McpServerConfig, options: C
   let client: MCPClient;
   try {
     client = await createMCPClient({
-      transport: transportFor(config, options),
+      transport: transportFor(config.type === 'stdio' ? await inSandbox(config, options.sandbox) : config, options),
       clientName: options.clientName ?? 'loopchart',
       ...(options.signal || options.timeoutMs !== undefined
         ? { initializationOptions: { ...(options.signal ? { signal: options.signal } : {}), ...(options.timeoutMs !== undefined ? { timeout: options.timeoutMs } : {}) } }
@@ -154,6 +164,12 @@ function transportFor(config: McpServerConfig, options: ConnectMcpToolsOptions):
     });
   }
   return { type: config.type, url: config.url, ...(config.headers ? { headers: config.headers } : {}) };
+}
+
+/** The server's command and arguments, rewritten to start it in the sandbox; its environment stays the transport's. */
+async function inSandbox(config: McpStdioServerConfig, sandbox: SandboxSetting = 'none'): Promise<McpStdioServerConfig> {
+  const { command, args } = await sandboxedCommand(sandboxSettings(sandbox), { command: config.command, args: config.args ?? [], workspace: config.cwd ?? process.cwd() });
+  return { ...config, command, args };
 }
 
 /** A close that runs once for every caller, tries every client, and names the servers whose close failed. */

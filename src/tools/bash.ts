@@ -2,6 +2,8 @@ import { tool } from 'ai';
 import { z } from 'zod';
 import type { BuiltinTool } from './builtin-tool.js';
 import { throwIfAborted } from './abort.js';
+import { sandboxedCommand } from './sandboxed-command.js';
+import { sandboxSettings, type SandboxSetting, type SandboxSettings } from './sandbox-settings.js';
 import { runShellCommand, type ShellCommandResult } from './shell-command.js';
 import { truncateTail } from './truncate.js';
 import { realWorkspaceRoot } from './workspace.js';
@@ -17,6 +19,13 @@ export interface BashToolOptions {
   timeoutMs?: number;
   /** Time between SIGTERM and SIGKILL when a command is stopped. Default 1000 ms. */
   killGraceMs?: number;
+  /**
+   * Where commands run. Default `'auto'`: in bubblewrap when it works here
+   * (the file system read-only but for the workspace and a private `/tmp`,
+   * no network, no other process visible), unconfined otherwise. See
+   * `SandboxOptions` for `network` and `writable`.
+   */
+  sandbox?: SandboxSetting;
 }
 
 const bashInputSchema = z.object({
@@ -30,27 +39,37 @@ export type BashToolInput = z.infer<typeof bashInputSchema>;
  * The `bash` tool: runs a command with `bash -c` in the workspace root and
  * returns the last 2000 lines / 50 KB of its combined stdout and stderr
  * followed by `exit code N`. On timeout or abort the command's whole process
- * group is killed and the call fails with an error saying so. Not confined
- * to the workspace: enable it only when the model may run arbitrary commands.
+ * group is killed and the call fails with an error saying so. The command's
+ * environment has no provider key variables (`*_API_KEY`, …). With a sandbox
+ * (`sandbox`, default `'auto'`: bubblewrap where it works) it can write only
+ * the workspace and a private `/tmp`, cannot reach the network, and sees no
+ * process but its own; without one it can do anything this process can.
  *
  * @example
- * const bash = bashTool({ cwd: '/tmp/ws', timeoutMs: 30_000 });
+ * const bash = bashTool({ cwd: '/tmp/ws', timeoutMs: 30_000, sandbox: { mode: 'bubblewrap', network: true } });
  * await bash.execute({ command: 'npm test' }, { toolCallId: 't1', messages: [], context: {} });
  * // "…\n\nexit code 0"
  */
 export function bashTool(options: BashToolOptions): BuiltinTool<BashToolInput> {
   const { cwd, timeoutMs: defaultTimeoutMs = BASH_DEFAULT_TIMEOUT_MS, killGraceMs } = options;
+  const sandbox = sandboxSettings(options.sandbox);
   return tool({
     description:
       'Run a shell command with bash -c in the workspace root. Returns combined stdout and stderr ' +
       `(last ${BASH_MAX_OUTPUT_LINES} lines / ${BASH_MAX_OUTPUT_BYTES / 1024} KB) and the exit code. ` +
-      `Commands are killed after ${defaultTimeoutMs} ms unless timeoutMs is given. stdin is empty.`,
+      `Commands are killed after ${defaultTimeoutMs} ms unless timeoutMs is given. stdin is empty.` +
+      sandboxNote(sandbox),
     inputSchema: bashInputSchema,
     execute: async ({ command, timeoutMs = defaultTimeoutMs }, { abortSignal }) => {
       throwIfAborted(abortSignal, 'bash');
+      const root = await realWorkspaceRoot(cwd);
+      const spawnAs = await sandboxedCommand(sandbox, { command: 'bash', args: ['-c', command], workspace: root });
+      throwIfAborted(abortSignal, 'bash');
       const result = await runShellCommand({
         command,
-        cwd: await realWorkspaceRoot(cwd),
+        cwd: root,
+        spawnAs,
+        spawnsSandbox: spawnAs.sandbox.kind !== 'none',
         timeoutMs,
         signal: abortSignal,
         outputCapacityBytes: BASH_MAX_OUTPUT_BYTES * 2,
@@ -67,6 +86,13 @@ export function bashTool(options: BashToolOptions): BuiltinTool<BashToolInput> {
       return `${output}\n\n${ending}`;
     },
   });
+}
+
+/** What the model should expect of the sandbox, which `'auto'` only knows once a command runs. */
+function sandboxNote({ mode, network, writable }: SandboxSettings): string {
+  if (mode === 'none') return '';
+  const limits = `only the workspace${writable.length > 0 ? `, ${writable.join(', ')}` : ''} and a private /tmp are writable${network ? '' : ', there is no network'}`;
+  return ` ${mode === 'auto' ? 'It may run in a sandbox: ' : 'It runs in a sandbox: '}${limits}, and background processes end with the command.`;
 }
 
 function formatOutput({ output }: ShellCommandResult): string {

@@ -7,6 +7,7 @@ import { globTool } from './glob.js';
 import { grepTool } from './grep.js';
 import { lsTool } from './ls.js';
 import { readTool } from './read.js';
+import { sandboxSettingSchema, type SandboxSetting } from './sandbox-settings.js';
 import { writeTool } from './write.js';
 
 export type BuiltinToolName = 'read' | 'write' | 'edit' | 'ls' | 'glob' | 'grep' | 'bash';
@@ -24,6 +25,8 @@ export interface BuiltinToolsOptions {
   bash?: {
     /** Default time limit per command. Default 120000 ms. */
     timeoutMs?: number;
+    /** Where commands run; default `'auto'` (bubblewrap where it works). See `bashTool`. */
+    sandbox?: SandboxSetting;
   };
   /** `grep`, `glob` and `ls` skip what the workspace's `.gitignore` files ignore. Default true. */
   respectGitignore?: boolean;
@@ -36,7 +39,7 @@ const builtinToolNameSchema = z.enum(builtinToolNames as [BuiltinToolName, ...Bu
 const builtinToolsOptionsSchema = z.object({
   cwd: z.string().min(1, 'cwd must be a non-empty path'),
   tools: z.array(builtinToolNameSchema).optional(),
-  bash: z.object({ timeoutMs: z.number().int().positive().optional() }).optional(),
+  bash: z.strictObject({ timeoutMs: z.number().int().positive().optional(), sandbox: sandboxSettingSchema.optional() }).optional(),
   respectGitignore: z.boolean().optional(),
 });
 
@@ -60,12 +63,12 @@ export function builtinTools(options: BuiltinToolsOptions): ToolSet {
   const selected = new Set(tools);
   const toolSet: ToolSet = {};
   for (const name of builtinToolNames) {
-    if (selected.has(name)) toolSet[name] = createBuiltinTool(name, cwd, bash?.timeoutMs, respectGitignore);
+    if (selected.has(name)) toolSet[name] = createBuiltinTool(name, cwd, bash, respectGitignore);
   }
   return toolSet;
 }
 
-function createBuiltinTool(name: BuiltinToolName, cwd: string, bashTimeoutMs: number | undefined, respectGitignore: boolean): ToolSet[string] {
+function createBuiltinTool(name: BuiltinToolName, cwd: string, bash: BuiltinToolsOptions['bash'], respectGitignore: boolean): ToolSet[string] {
   switch (name) {
     case 'read':
       return readTool({ cwd });
@@ -80,7 +83,7 @@ function createBuiltinTool(name: BuiltinToolName, cwd: string, bashTimeoutMs: nu
     case 'grep':
       return grepTool({ cwd, respectGitignore });
     case 'bash':
-      return bashTool({ cwd, timeoutMs: bashTimeoutMs });
+      return bashTool({ cwd, ...(bash?.timeoutMs !== undefined ? { timeoutMs: bash.timeoutMs } : {}), ...(bash?.sandbox !== undefined ? { sandbox: bash.sandbox } : {}) });
   }
 }
 
@@ -93,4 +96,6 @@ export { lsTool, type LsToolInput, type LsToolOptions } from './ls.js';
 export { readTool, type ReadToolInput, type ReadToolOptions } from './read.js';
 export { writeTool, type WriteToolInput, type WriteToolOptions } from './write.js';
 export { resolveInWorkspace } from './workspace.js';
+export { findSandbox, type FoundSandbox } from './find-sandbox.js';
+export type { SandboxMode, SandboxOptions, SandboxSetting } from './sandbox-settings.js';
 export { truncateHead, truncateTail, type TruncationLimits, type TruncationResult } from './truncate.js';

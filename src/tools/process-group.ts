@@ -22,6 +22,15 @@ export function signalProcessGroup(groupId: number, signal: NodeJS.Signals | 0):
   }
 }
 
+/** Sends `signal` to one process; one that has just ended is no error. */
+function signalProcess(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(pid, signal);
+  } catch (error) {
+    if (errorCode(error) !== 'ESRCH') throw error;
+  }
+}
+
 /**
  * Parses the state letter and process group id out of a Linux
  * `/proc/<pid>/stat` line. The command name may contain spaces and
@@ -38,6 +47,19 @@ export function parseProcStat(stat: string): { state: string; processGroupId: nu
   return { state, processGroupId };
 }
 
+/** The pids of the group's members that are still running (not zombies), from `/proc`; Linux only. */
+async function runningMembers(groupId: number): Promise<number[]> {
+  const entries = await readdir('/proc').catch(() => [] as string[]);
+  const members: number[] = [];
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    const stat = await readFile(`/proc/${entry}/stat`, 'utf8').catch(() => undefined);
+    const parsed = stat === undefined ? undefined : parseProcStat(stat);
+    if (parsed?.processGroupId === groupId && parsed.state !== 'Z') members.push(Number(entry));
+  }
+  return members;
+}
+
 /**
  * True while some process of the group is still running. Zombies (dead but
  * not yet reaped, which happens under an init that does not reap orphans)
@@ -50,27 +72,29 @@ export async function processGroupIsRunning(groupId: number): Promise<boolean> {
     return true;
   }
   if (process.platform !== 'linux') return true;
-  const entries = await readdir('/proc').catch(() => undefined);
-  if (entries === undefined) return true;
-  for (const entry of entries) {
-    if (!/^\d+$/.test(entry)) continue;
-    const stat = await readFile(`/proc/${entry}/stat`, 'utf8').catch(() => undefined);
-    const parsed = stat === undefined ? undefined : parseProcStat(stat);
-    if (parsed?.processGroupId === groupId && parsed.state !== 'Z') return true;
-  }
-  return false;
+  if (!(await readdir('/proc').then(() => true, () => false))) return true;
+  return (await runningMembers(groupId)).length > 0;
 }
 
 /**
  * Terminates a process group: SIGTERM, then SIGKILL if anything is still
  * running after `graceMs`. Resolves once the group is gone or SIGKILL was sent.
  *
+ * `spareLeaderFromSigterm` (Linux): the group's leader gets only the SIGKILL.
+ * For a sandbox's `bwrap`, which would die of the SIGTERM at once and take
+ * the command down with it (`--die-with-parent`), leaving it no grace period.
+ *
  * @example
  * const child = spawn('bash', ['-c', command], { detached: true });
  * await killProcessGroup(child.pid!, 1000);
  */
-export async function killProcessGroup(groupId: number, graceMs: number): Promise<void> {
-  if (!signalProcessGroup(groupId, 'SIGTERM')) return;
+export async function killProcessGroup(groupId: number, graceMs: number, { spareLeaderFromSigterm = false } = {}): Promise<void> {
+  if (spareLeaderFromSigterm && process.platform === 'linux') {
+    if (!signalProcessGroup(groupId, 0)) return;
+    for (const pid of await runningMembers(groupId)) {
+      if (pid !== groupId) signalProcess(pid, 'SIGTERM');
+    }
+  } else if (!signalProcessGroup(groupId, 'SIGTERM')) return;
   const deadline = Date.now() + graceMs;
   while (Date.now() < deadline) {
     await new Promise((resolve) => setTimeout(resolve, POLL_INTERVAL_MS));

@@ -1,7 +1,7 @@
 /**
- * Runs a `bash -c` command in its own process group, collecting the tail of
- * its interleaved stdout and stderr, and kills the whole group on timeout or
- * abort.
+ * Runs a `bash -c` command (or the sandbox wrapping it) in its own process
+ * group, collecting the tail of its interleaved stdout and stderr, and kills
+ * the whole group on timeout or abort.
  */
 import { spawn } from 'node:child_process';
 import { OutputTail, type OutputTailSnapshot } from './output-tail.js';
@@ -19,6 +19,10 @@ export interface ShellCommandOptions {
   outputCapacityBytes: number;
   /** Time between SIGTERM and SIGKILL when the command is stopped. Default 1000. */
   killGraceMs?: number;
+  /** What to spawn instead of `bash -c command` with this process's environment: the same command inside a sandbox (`sandboxedCommand`). */
+  spawnAs?: { command: string; args: readonly string[]; env: NodeJS.ProcessEnv };
+  /** What is spawned is a sandbox (`bwrap`) holding the command: on stop, it gets no SIGTERM, only the final SIGKILL, so that the command has its grace period. */
+  spawnsSandbox?: boolean;
 }
 
 export interface ShellCommandResult {
@@ -41,11 +45,13 @@ export interface ShellCommandResult {
  * result.exitCode; // 0
  */
 export function runShellCommand(options: ShellCommandOptions): Promise<ShellCommandResult> {
-  const { command, cwd, timeoutMs, signal, outputCapacityBytes, killGraceMs = 1000 } = options;
+  const { command, cwd, timeoutMs, signal, outputCapacityBytes, killGraceMs = 1000, spawnAs, spawnsSandbox = false } = options;
   const output = new OutputTail(outputCapacityBytes);
 
   return new Promise((resolve, reject) => {
-    const child = spawn('bash', ['-c', command], { cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawnAs
+      ? spawn(spawnAs.command, spawnAs.args, { cwd, env: spawnAs.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
+      : spawn('bash', ['-c', command], { cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
     child.stdout.on('data', (chunk: Buffer) => output.append(chunk));
     child.stderr.on('data', (chunk: Buffer) => output.append(chunk));
 
@@ -58,7 +64,7 @@ export function runShellCommand(options: ShellCommandOptions): Promise<ShellComm
     const stop = (reason: 'timeout' | 'abort'): void => {
       if (stoppedBy !== null || exit !== undefined || child.pid === undefined) return;
       stoppedBy = reason;
-      killing = killProcessGroup(child.pid, killGraceMs).catch(() => undefined);
+      killing = killProcessGroup(child.pid, killGraceMs, { spareLeaderFromSigterm: spawnsSandbox }).catch(() => undefined);
     };
     const onAbort = (): void => stop('abort');
     const timeoutTimer = setTimeout(() => stop('timeout'), timeoutMs);
@@ -86,7 +92,7 @@ export function runShellCommand(options: ShellCommandOptions): Promise<ShellComm
       if (settled) return;
       settled = true;
       cleanUp();
-      reject(new Error(`Could not start bash in ${cwd}: ${error.message}`, { cause: error }));
+      reject(new Error(`Could not start ${spawnAs?.command ?? 'bash'} in ${cwd}: ${error.message}`, { cause: error }));
     });
     child.on('exit', (code, exitSignal) => {
       exit = { code, signal: exitSignal };

@@ -68,6 +68,14 @@ describe('parseCommandLine', () => {
     expect(parseCommandLine(['run', '--', '--inspect'])).toMatchObject({ args: { target: '--inspect' } });
   });
 
+  it('parses --no-sandbox and --allow-network, and refuses the two together', () => {
+    expect(parseCommandLine(['run', 'x', '--no-sandbox'])).toMatchObject({ args: { noSandbox: true } });
+    expect(parseCommandLine(['run', 'x', '--allow-network'])).toMatchObject({ args: { allowNetwork: true } });
+    expect(usageError(['run', 'x', '--no-sandbox', '--allow-network'])).toBe(
+      '--allow-network opens the sandbox to the network, and --no-sandbox turns the sandbox off: give one of them',
+    );
+  });
+
   it('reads --max-cost as US dollars, with or without a dollar sign', () => {
     expect(parseCommandLine(['run', 'x', '--max-cost', '0.50'])).toMatchObject({ args: { maxCost: 0.5 } });
     expect(parseCommandLine(['run', 'x', '--max-cost', '$2'])).toMatchObject({ args: { maxCost: 2 } });

@@ -189,12 +189,12 @@ describe('the API key', () => {
     expect(server.requests.map((request) => request.headers.authorization)).toEqual(Array(3).fill(`Bearer ${KEY}`));
   });
 
-  it('is not inherited by the bash tool, so the model cannot read it from the environment', async () => {
+  it('is not inherited by the bash tool, so the model cannot read it from the environment, even unconfined', async () => {
     const server = await serve([
       streamResponse({ toolCalls: [{ id: 'call_env', name: 'bash', arguments: { command: 'echo "key=[$LOOPCHART_TEST_KEY]"' } }] }),
       streamResponse({ text: 'No key here.' }),
     ]);
-    const { code, stdout } = await runCli(['run', 'Print the key', ...modelArgs(server), '--cwd', await tempDir(), '--tools', 'bash', '--yes', '--json'], {
+    const { code, stdout } = await runCli(['run', 'Print the key', ...modelArgs(server), '--cwd', await tempDir(), '--tools', 'bash', '--yes', '--json', '--no-sandbox'], {
       env: withKey,
     });
 

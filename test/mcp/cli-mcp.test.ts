@@ -2,7 +2,8 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startFixtureHttpServer, type FixtureHttpServer } from '../fixtures/mcp/http-server.js';
-import { stdioFixture, waitUntilGone, type StdioFixture } from '../fixtures/mcp/stdio-fixture.js';
+import { stdioFixture, type StdioFixture } from '../fixtures/mcp/stdio-fixture.js';
+import { eventually, livePidsMarked } from '../support/process-marker.js';
 import { buildCli, cleanEnv, runCli, startCli, waitFor } from '../cli/support/cli-process.js';
 import { asJsonArray, tempDir, writeScript, type ScriptFile } from '../cli/support/scripts.js';
 
@@ -35,6 +36,11 @@ async function withStdioServer(name: string): Promise<{ fixture: StdioFixture; c
   return { fixture, config };
 }
 
+/** The server (in the sandbox, bubblewrap too) is gone: no process runs with its state directory on its command line. */
+async function expectStopped(fixture: StdioFixture): Promise<void> {
+  await expect(eventually(() => livePidsMarked(fixture.stateDir).length === 0)).resolves.toBe(true);
+}
+
 describe('loopchart run --mcp FILE', () => {
   it('with --yes, the script calls the stdio server\'s tool and gets its answer; the server stops with the run and never sees an API key', async () => {
     const { fixture, config } = await withStdioServer('stdio-yes.json');
@@ -49,7 +55,7 @@ describe('loopchart run --mcp FILE', () => {
     expect(events.find((event) => event.type === 'run-end')).toMatchObject({ result: { outcome: 'completed' } });
     expect(fixture.calls()).toEqual([{ text: 'hello' }]);
     expect(fixture.envNames()).not.toContain('OPENAI_API_KEY');
-    await waitUntilGone(fixture.pid());
+    await expectStopped(fixture);
   });
 
   it('without --yes and without a terminal, the MCP tool asks and is denied: it never runs, and the events name it', async () => {
@@ -62,7 +68,7 @@ describe('loopchart run --mcp FILE', () => {
     const events = JSON.parse(asJsonArray(stdout)) as Array<{ type: string; toolName?: string }>;
     expect(events.find((event) => event.type === 'approval-request')).toMatchObject({ toolName: 'mcp__fixture__stamp', input: { text: 'hello' } });
     expect(fixture.calls()).toEqual([]);
-    await waitUntilGone(fixture.pid());
+    await expectStopped(fixture);
   });
 
   it("a script's rule that allows the MCP tool lets it run without asking (over Streamable HTTP)", async () => {
@@ -92,7 +98,7 @@ describe('loopchart run --mcp FILE', () => {
 
     expect(code).toBe(130);
     expect(JSON.parse(stdout).outcome).toBe('aborted');
-    await waitUntilGone(fixture.pid());
+    await expectStopped(fixture);
   });
 
   it('an invalid config is a usage error (exit 2) naming the field', async () => {

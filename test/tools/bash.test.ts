@@ -1,34 +1,11 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { bashTool } from '../../src/tools/bash.js';
+import type { SandboxMode } from '../../src/tools/sandbox-settings.js';
+import { externalBinary } from '../support/external-binary.js';
 import { runTool, useTempWorkspace } from './helpers.js';
-
-/** A pid is gone once signalling it fails; a zombie (dead, not yet reaped by init) is gone too. */
-function processIsGone(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return true;
-  }
-  const statFile = `/proc/${pid}/stat`;
-  if (!existsSync(statFile)) return false;
-  const stat = readFileSync(statFile, 'utf8');
-  return stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z');
-}
-
-async function waitUntilGone(pid: number, timeoutMs = 10_000): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (processIsGone(pid)) return true;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  return processIsGone(pid);
-}
-
-function pidsIn(text: string): number[] {
-  return [...text.matchAll(/pid=(\d+)/g)].map((match) => Number(match[1]));
-}
+import { eventually, livePidsMarked, liveSleeps, uniqueSleepSeconds } from '../support/process-marker.js';
 
 async function errorOf(promise: Promise<unknown>): Promise<Error> {
   try {
@@ -38,6 +15,8 @@ async function errorOf(promise: Promise<unknown>): Promise<Error> {
   }
   throw new Error('expected the promise to reject with an Error');
 }
+
+const bwrap = externalBinary({ name: 'bwrap', debianPackage: 'bubblewrap', paths: ['/usr/bin/bwrap'] });
 
 describe('bash tool', () => {
   const ws = useTempWorkspace();
@@ -77,60 +56,84 @@ describe('bash tool', () => {
     expect(Buffer.byteLength(output)).toBeLessThan(50 * 1024 + 200);
   });
 
-  it('kills the whole process tree on timeout and fails saying so', async () => {
-    const started = Date.now();
-    const error = await errorOf(bash({ command: 'sleep 30 & echo "pid=$!"; sleep 30', timeoutMs: 150 }));
-    expect(error.message).toMatch(/^Command timed out after 150 ms; its process group was killed/);
-    expect(Date.now() - started).toBeLessThan(3000);
-    const [backgroundPid] = pidsIn(error.message);
-    expect(backgroundPid).toBeGreaterThan(0);
-    await expect(waitUntilGone(backgroundPid!)).resolves.toBe(true);
-  });
-
-  it('lets timeoutMs in the input override the default', async () => {
-    await expect(bash({ command: 'sleep 5', timeoutMs: 100 }, { timeoutMs: 60_000 })).rejects.toThrow(/timed out after 100 ms/);
-  });
-
-  it('kills the whole process tree on abort and fails saying so', async () => {
-    const controller = new AbortController();
-    const pending = errorOf(
-      bash(
-        { command: '(sleep 30 & echo "pid=$!" | tee -a started; sleep 30) & echo "pid=$!" | tee -a started; wait' },
-        { signal: controller.signal },
-      ),
-    );
-    // Abort only once both background processes have started, however slow the machine is.
-    const started = path.join(ws.root, 'started');
-    for (let i = 0; i < 3_000 && (!existsSync(started) || readFileSync(started, 'utf8').trim().split('\n').length < 2); i++) {
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-    controller.abort();
-    const error = await pending;
-    expect(error.message).toMatch(/^Command was aborted; its process group was killed/);
-    const pids = pidsIn(error.message);
-    expect(pids).toHaveLength(2);
-    for (const pid of pids) await expect(waitUntilGone(pid)).resolves.toBe(true);
-  });
-
-  it('escalates to SIGKILL for processes that ignore SIGTERM', async () => {
-    const error = await errorOf(bash({ command: 'trap "" TERM; echo "pid=$$"; sleep 30 & wait', timeoutMs: 200 }));
-    expect(error.message).toMatch(/timed out/);
-    const [shellPid] = pidsIn(error.message);
-    await expect(waitUntilGone(shellPid!)).resolves.toBe(true);
-  });
-
   it('does not start the command when already aborted', async () => {
     const controller = new AbortController();
     controller.abort();
     await expect(bash({ command: 'touch ran' }, { signal: controller.signal })).rejects.toThrow('bash was aborted');
     expect(existsSync(path.join(ws.root, 'ran'))).toBe(false);
   });
+});
 
-  it('returns when the command exits even if a background child keeps the output open', async () => {
-    const started = Date.now();
-    const output = await bash({ command: 'sleep 5 & echo "pid=$!"' });
-    expect(Date.now() - started).toBeLessThan(2000);
-    expect(output).toMatch(/exit code 0$/);
-    for (const pid of pidsIn(output)) process.kill(pid, 'SIGKILL');
+const modes: Array<{ name: string; mode: SandboxMode; skip: boolean }> = [
+  { name: 'unconfined', mode: 'none', skip: false },
+  { name: 'in bubblewrap', mode: 'bubblewrap', skip: bwrap === undefined },
+];
+
+describe.each(modes)('bash tool, $name: the process tree', ({ mode, skip }) => {
+  const ws = useTempWorkspace();
+  const bash = (input: object, options: { timeoutMs?: number; signal?: AbortSignal } = {}) =>
+    runTool(bashTool({ cwd: ws.root, timeoutMs: options.timeoutMs, killGraceMs: 200, sandbox: mode }), input, options.signal);
+
+  it.skipIf(skip)('kills the whole process tree on timeout and fails saying so', async () => {
+    const marker = uniqueSleepSeconds();
+    const error = await errorOf(bash({ command: `sleep ${marker} & sleep ${marker}`, timeoutMs: 150 }));
+    expect(error.message).toMatch(/^Command timed out after 150 ms; its process group was killed/);
+    await expect(eventually(() => livePidsMarked(marker).length === 0)).resolves.toBe(true);
+  });
+
+  it.skipIf(skip)('lets timeoutMs in the input override the default', async () => {
+    await expect(bash({ command: 'sleep 5', timeoutMs: 100 }, { timeoutMs: 60_000 })).rejects.toThrow(/timed out after 100 ms/);
+  });
+
+  it.skipIf(skip)('kills the whole process tree on abort and fails saying so', async () => {
+    const marker = uniqueSleepSeconds();
+    const controller = new AbortController();
+    const pending = errorOf(bash({ command: `(sleep ${marker} & sleep ${marker}) & wait` }, { signal: controller.signal }));
+    // Abort only once both sleeps (in a subshell, a grandchild) have started, however slow the machine is.
+    const sleeps = () => liveSleeps(marker).length;
+    await expect(eventually(() => sleeps() === 2)).resolves.toBe(true);
+    controller.abort();
+    const error = await pending;
+    expect(error.message).toMatch(/^Command was aborted; its process group was killed/);
+    await expect(eventually(() => livePidsMarked(marker).length === 0)).resolves.toBe(true);
+  });
+
+  it.skipIf(skip)('gives the command its grace period between SIGTERM and SIGKILL', async () => {
+    const controller = new AbortController();
+    const pending = errorOf(
+      runTool(
+        bashTool({ cwd: ws.root, killGraceMs: 10_000, sandbox: mode }),
+        { command: 'trap "echo cleaning up; sleep 0.2; echo cleaned up; exit 0" TERM; touch trapped; sleep 300 & wait' },
+        controller.signal,
+      ),
+    );
+    // Stop it only once the trap is set, however slow the machine is.
+    await expect(eventually(() => existsSync(path.join(ws.root, 'trapped')))).resolves.toBe(true);
+    controller.abort();
+    const error = await pending;
+    expect(error.message).toMatch(/^Command was aborted/);
+    expect(error.message).toContain('cleaning up\ncleaned up');
+  });
+
+  it.skipIf(skip)('escalates to SIGKILL for processes that ignore SIGTERM', async () => {
+    const marker = uniqueSleepSeconds();
+    const error = await errorOf(bash({ command: `trap "" TERM; sleep ${marker} & wait`, timeoutMs: 200 }));
+    expect(error.message).toMatch(/timed out/);
+    await expect(eventually(() => livePidsMarked(marker).length === 0)).resolves.toBe(true);
+  });
+
+  it.skipIf(skip)('returns when the command exits even if a background child keeps the output open', async () => {
+    const marker = uniqueSleepSeconds();
+    const output = await bash({ command: `sleep ${marker} & echo started` });
+    expect(output).toBe('started\n\nexit code 0');
+    if (mode === 'none') {
+      // Unconfined, the child is left running.
+      const pids = liveSleeps(marker);
+      expect(pids).toHaveLength(1);
+      for (const pid of pids) process.kill(pid, 'SIGKILL');
+    } else {
+      // In the sandbox's PID namespace, it ends with the command.
+      await expect(eventually(() => livePidsMarked(marker).length === 0)).resolves.toBe(true);
+    }
   });
 });

@@ -15,6 +15,7 @@ export interface ScriptFile {
   approval?: { deny?: string[]; ask?: string[]; allow?: string[]; default?: 'allow' | 'deny' | 'ask' };
   onDeny?: 'continue' | 'stop';
   files?: Record<string, string>;
+  allowNetwork?: boolean;
   turns?: ScriptTurn[];
   expect?: { outcome?: string; textContains?: string | string[]; files?: Record<string, string> };
 }
