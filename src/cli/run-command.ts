@@ -158,6 +158,7 @@ async function run(options: RunCommandOptions, reporter: Reporter, secrets: stri
             port: options.inspectPort,
             secrets,
             onInspectorUnavailable: (reason) => reporter.warn(`inspector: ${reason}; the run goes on without it (--trace or --report record the same states)`),
+            onClientClosed: (reason) => reporter.warn(`inspector: ${reason}; the run goes on`),
           })
         : undefined;
     if (inspector) reporter.notice(`inspector: open ${inspector.pageUrl} to watch the run in the Stately inspector (it closes when the run ends)`);
