@@ -136,7 +136,12 @@ async function run(options: RunCommandOptions, reporter: Reporter, secrets: stri
       const stopConnecting = new AbortController();
       void options.interrupted.then(() => stopConnecting.abort());
       try {
-        mcp = await connectCliMcpTools(options.mcp, { reservedToolNames: tools, signal: stopConnecting.signal });
+        mcp = await connectCliMcpTools(options.mcp, {
+          reservedToolNames: tools,
+          signal: stopConnecting.signal,
+          // A server's log, named and made safe (reporter lines go through terminalSafe and the redacting sink).
+          serverLog: (line, server) => reporter.notice(`mcp ${server}: ${line}`),
+        });
       } catch (error) {
         if (!stopConnecting.signal.aborted) throw error;
         reporter.warn('interrupted before the run started');
