@@ -154,22 +154,27 @@ async function connectServer(server: string, config: McpServerConfig, options: C
   const where = config.type === 'stdio' ? `command "${config.command}"` : config.url;
   const timeoutMs = config.connectTimeoutMs ?? options.timeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
   const deadline = AbortSignal.timeout(timeoutMs);
-  const signal = options.signal ? AbortSignal.any([options.signal, deadline]) : deadline;
+  // Aborted when the transport closed the connection for a message over the bound: connecting stops at once.
+  const closedForBound = new AbortController();
+  const signal = AbortSignal.any([deadline, closedForBound.signal, ...(options.signal ? [options.signal] : [])]);
   const log = serverLog(server, options.stderr);
   let client: MCPClient | undefined;
   const { transport, failure } = transportFor(config, {
     stderr: log ?? (options.stderr as IOType | Stream | number),
     ...(log ? { onSkippedLine: log } : {}),
     maxMessageBytes: config.maxMessageBytes ?? options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
-    closeClient: () => void client?.close().catch(() => {}),
+    closeClient: () => {
+      closedForBound.abort();
+      void client?.close().catch(() => {});
+    },
   });
-  // Why connecting failed, in the words of what stopped it: the deadline, the caller, a bound, or the server.
-  const reason = (error: unknown) =>
-    deadline.aborted
-      ? `no answer within ${timeoutMs} ms (connectTimeoutMs)`
-      : options.signal?.aborted
-        ? 'connecting was stopped'
-        : errorMessage(failure() ?? error);
+  // Why connecting failed, in the words of what stopped it: a bound, the deadline, the caller, or the server.
+  const reason = (error: unknown) => {
+    const closedForIt = failure();
+    if (closedForIt) return errorMessage(closedForIt);
+    if (deadline.aborted) return `no answer within ${timeoutMs} ms (connectTimeoutMs)`;
+    return options.signal?.aborted ? 'connecting was stopped' : errorMessage(error);
+  };
   try {
     client = await createMCPClient({
       transport,

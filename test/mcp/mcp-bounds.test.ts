@@ -94,6 +94,21 @@ describe('connecting to an MCP server is bounded', () => {
     const error = await rejection(connectMcpTools({ mcpServers: { remote: { type: 'http', url, maxMessageBytes: 2 ** 20 } } }));
     expect((error as Error).message).toBe(`MCP server "remote" (${url}) could not be connected: the server sent a message over 1 MiB (maxMessageBytes): its connection was closed`);
   });
+
+  it('an HTTP server whose event stream sends one event past maxMessageBytes is refused at the bound, not left to time out', async () => {
+    const url = await httpServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      response.write('event: message\ndata: ');
+      const chunk = Buffer.alloc(64 * 1024, 0x61);
+      const more = () => {
+        while (!response.destroyed && response.write(chunk));
+        if (!response.destroyed) response.once('drain', more);
+      };
+      more();
+    });
+    const error = await rejection(connectMcpTools({ mcpServers: { remote: { type: 'http', url, maxMessageBytes: 2 ** 20, connectTimeoutMs: 600_000 } } }));
+    expect((error as Error).message).toBe(`MCP server "remote" (${url}) could not be connected: the server sent a message over 1 MiB (maxMessageBytes): its connection was closed`);
+  });
 });
 
 describe('what a stdio server writes besides its messages', () => {
