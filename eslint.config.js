@@ -28,6 +28,6 @@ export default tseslint.config(
       '@typescript-eslint/unbound-method': 'off',
     },
   },
-  { files: ['eslint.config.js', 'scripts/**/*.mjs', 'bench/**/*.mjs'], ...tseslint.configs.disableTypeChecked },
-  { files: ['scripts/**/*.mjs', 'bench/**/*.mjs'], languageOptions: { globals: { process: 'readonly', URL: 'readonly' } } },
+  { files: ['eslint.config.js', 'scripts/**/*.mjs', 'bench/**/*.mjs', 'test/**/*.mjs'], ...tseslint.configs.disableTypeChecked },
+  { files: ['scripts/**/*.mjs', 'bench/**/*.mjs', 'test/**/*.mjs'], languageOptions: { globals: { process: 'readonly', URL: 'readonly' } } },
 );

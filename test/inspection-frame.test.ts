@@ -97,4 +97,27 @@ describe('RecentFrames', () => {
     none.add(big);
     expect(none.frames()).toEqual([]);
   });
+
+  it('holds no more bytes than its byte bound: the oldest frames go first, whatever the event limit allows', () => {
+    const recent = new RecentFrames(1000, 100);
+    const frames = Array.from({ length: 10 }, (_, index) => Buffer.from(JSON.stringify({ type: 'e', pad: 'x'.repeat(20), index })));
+    for (const frame of frames) recent.add(frame);
+    const kept = recent.frames();
+    expect(recent.size).toBeLessThanOrEqual(100);
+    expect(recent.size).toBe(kept.reduce((sum, frame) => sum + frame.length, 0));
+    // The newest frames, without a gap: as many as fit.
+    expect(kept).toEqual(frames.slice(frames.length - kept.length));
+    expect(kept.length).toBe(Math.floor(100 / frames[9]!.length));
+  });
+
+  it('a frame larger than the byte bound on its own is not kept, and neither is anything older (no gap in what is replayed)', () => {
+    const recent = new RecentFrames(1000, 100);
+    recent.add(Buffer.from('{"type":"old"}'));
+    recent.add(Buffer.from(JSON.stringify({ type: 'huge', pad: 'x'.repeat(200) })));
+    expect(recent.frames()).toEqual([]);
+    expect(recent.size).toBe(0);
+    const next = Buffer.from('{"type":"next"}');
+    recent.add(next);
+    expect(recent.frames()).toEqual([next]);
+  });
 });

@@ -146,6 +146,42 @@ describe('the relay and batch frames', () => {
     for (const { socket } of [receiver, inspector, late]) socket.close();
   });
 
+  /** Resolves with the close code the relay gives `socket`. */
+  const closeCode = (socket: WebSocket) => new Promise<number>((resolve) => socket.once('close', (code: number) => resolve(code)));
+
+  it('closes only the client that sends a text frame that is not UTF-8 (1007) or a frame over its bound (1009), says so, and serves the others on', async () => {
+    relay = await startInspectorRelay({ maxFrameBytes: 4096 });
+    const closedReasons: string[] = [];
+    relay.onClientClosed((reason) => closedReasons.push(reason));
+    const page = await client(relay.webSocketUrl, { page: true });
+    await relay.viewerConnected();
+    const receiver = await client(relay.webSocketUrl);
+
+    const invalidUtf8 = await client(relay.webSocketUrl);
+    invalidUtf8.socket.on('error', () => undefined);
+    const invalidClosed = closeCode(invalidUtf8.socket);
+    invalidUtf8.socket.send(Buffer.from([0xc3, 0x28]), { binary: false });
+    expect(await invalidClosed).toBe(1007);
+
+    const oversized = await client(relay.webSocketUrl);
+    oversized.socket.on('error', () => undefined);
+    const oversizedClosed = closeCode(oversized.socket);
+    oversized.socket.send(JSON.stringify({ type: '@xstate.event', pad: 'x'.repeat(8192) }));
+    expect(await oversizedClosed).toBe(1009);
+    expect(closedReasons).toEqual([expect.stringMatching(/^a client was disconnected: .*UTF-8/i), expect.stringMatching(/^a client was disconnected: .*payload/i)]);
+
+    const inspector = await client(relay.webSocketUrl);
+    inspector.socket.send(batchFrame(events(2)));
+    await until(() => page.frames.length === 1 && receiver.frames.length === 2, 'the well-behaved inspector\'s frame');
+    expect(page.frames).toEqual([batchFrame(events(2))]);
+    expect(receiver.frames).toEqual(events(2));
+    // Neither bad frame entered the replay buffer.
+    const late = await client(relay.webSocketUrl);
+    await until(() => late.frames.length === 2, 'the replay');
+    expect(late.frames).toEqual(events(2));
+    for (const { socket } of [page, receiver, inspector, late]) socket.close();
+  });
+
   it('gives a Stately receiver nothing of a small frame that would expand past its limit written whole, and goes on', async () => {
     const { url, page, receiver } = await relayWithPageAndReceiver();
     const inspector = await client(url);

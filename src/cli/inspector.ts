@@ -32,11 +32,14 @@ export async function startCliInspector({
   port,
   secrets,
   onInspectorUnavailable,
+  onClientClosed,
 }: {
   port: number;
   secrets: readonly string[];
   /** Called when the page says the Stately inspector it embeds did not load (offline). */
   onInspectorUnavailable?: (reason: string) => void;
+  /** Called when the relay closed a client for a bad frame or a failed connection; the run goes on. */
+  onClientClosed?: (reason: string) => void;
 }): Promise<CliInspector> {
   const relay = await startInspectorRelay({ port }).catch((error: unknown) => {
     const code = (error as NodeJS.ErrnoException).code;
@@ -44,6 +47,7 @@ export async function startCliInspector({
     throw error;
   });
   if (onInspectorUnavailable) relay.onInspectorUnavailable(onInspectorUnavailable);
+  if (onClientClosed) relay.onClientClosed(onClientClosed);
   const inspector = createWebSocketInspector({ url: relay.webSocketUrl, secrets: [...secrets] });
   return {
     pageUrl: relay.pageUrl,

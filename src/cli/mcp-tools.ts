@@ -11,11 +11,13 @@ import { UsageError } from './usage-error.js';
  * `--mcp FILE`: the servers of an `mcpServers` JSON file, connected, their
  * tools named `mcp__<server>__<tool>`. A file that cannot be read or is
  * invalid is a usage error; a server that cannot be connected rejects with
- * an error naming it (the others are closed again).
+ * an error naming it (the others are closed again). Each line a stdio
+ * server writes on stderr goes to `serverLog` with the server's name, never
+ * raw to the terminal.
  */
 export async function connectCliMcpTools(
   file: string,
-  { reservedToolNames, signal, sandbox }: { reservedToolNames: Iterable<string>; signal: AbortSignal; sandbox: SandboxSetting },
+  { reservedToolNames, signal, sandbox, serverLog }: { reservedToolNames: Iterable<string>; signal: AbortSignal; sandbox: SandboxSetting; serverLog: (line: string, server: string) => void },
 ): Promise<McpTools> {
   let config;
   try {
@@ -32,7 +34,7 @@ export async function connectCliMcpTools(
     if (isMissingPackage(error, '@ai-sdk/mcp')) throw new UsageError('--mcp needs the package @ai-sdk/mcp, which is not installed: npm install @ai-sdk/mcp');
     throw error;
   }
-  return connect.connectMcpTools(config, { reservedToolNames, signal, sandbox });
+  return connect.connectMcpTools(config, { reservedToolNames, signal, sandbox, stderr: serverLog });
 }
 
 /**

@@ -138,7 +138,13 @@ async function run(options: RunCommandOptions, reporter: Reporter, secrets: stri
       const stopConnecting = new AbortController();
       void options.interrupted.then(() => stopConnecting.abort());
       try {
-        mcp = await connectCliMcpTools(options.mcp, { reservedToolNames: tools, signal: stopConnecting.signal, sandbox: sandbox?.mcp ?? 'none' });
+        mcp = await connectCliMcpTools(options.mcp, {
+          reservedToolNames: tools,
+          signal: stopConnecting.signal,
+          sandbox: sandbox?.mcp ?? 'none',
+          // A server's log, named and made safe (reporter lines go through terminalSafe and the redacting sink).
+          serverLog: (line, server) => reporter.notice(`mcp ${server}: ${line}`),
+        });
       } catch (error) {
         if (!stopConnecting.signal.aborted) throw error;
         reporter.warn('interrupted before the run started');
@@ -160,6 +166,7 @@ async function run(options: RunCommandOptions, reporter: Reporter, secrets: stri
             port: options.inspectPort,
             secrets,
             onInspectorUnavailable: (reason) => reporter.warn(`inspector: ${reason}; the run goes on without it (--trace or --report record the same states)`),
+            onClientClosed: (reason) => reporter.warn(`inspector: ${reason}; the run goes on`),
           })
         : undefined;
     if (inspector) reporter.notice(`inspector: open ${inspector.pageUrl} to watch the run in the Stately inspector (it closes when the run ends)`);

@@ -4,7 +4,10 @@ import type { AddressInfo } from 'node:net';
 import { WebSocket, WebSocketServer } from 'ws';
 import { backReferenceResolverSource } from './back-references.js';
 import { BATCH_FRAMES_PARAMETER, BATCH_HEADER, REFERRING_BATCH_HEADER, standaloneEventTexts } from './inspection-frame.js';
-import { RecentFrames } from './recent-frames.js';
+import { DEFAULT_REPLAY_BYTES, RecentFrames } from './recent-frames.js';
+
+/** The largest frame a client may send by default: 100 MiB (as `ws` has it). */
+export const DEFAULT_MAX_FRAME_BYTES = 100 * 2 ** 20;
 
 export interface InspectorRelayOptions {
   /** 0 (default) picks a free port. */
@@ -13,6 +16,10 @@ export interface InspectorRelayOptions {
   inspectorUrl?: string;
   /** About how many recent events a late-connecting page gets (whole frames: the oldest may add a few). Default 1000. */
   replay?: number;
+  /** At most how many bytes of recent frames are kept for a late-connecting page. Default 32 MiB. */
+  replayBytes?: number;
+  /** The largest frame a client may send; a larger one closes that client (1009). Default 100 MiB. */
+  maxFrameBytes?: number;
   /** How long the page waits for the embedded inspector before it reports it unavailable. Default 15 s. */
   inspectorLoadTimeoutMs?: number;
 }
@@ -33,6 +40,12 @@ export interface InspectorRelay {
    * or a blocked page), with the reason. Replaces any earlier listener.
    */
   onInspectorUnavailable(listener: (reason: string) => void): void;
+  /**
+   * Called when the relay closed a client because of what it sent (a text frame that is not
+   * UTF-8, a frame over `maxFrameBytes`) or because its connection failed, with what happened.
+   * The relay and its other clients go on. Replaces any earlier listener.
+   */
+  onClientClosed(listener: (reason: string) => void): void;
   close(): Promise<void>;
 }
 
@@ -103,7 +116,9 @@ function sameToken(given: string | null, token: string): boolean {
  *   page (its `Origin`), so another website open in the same browser can
  *   neither read the events nor inject any, even if it guessed the port.
  * Connections without an `Origin` (programs, like the agent's inspector) need
- * the token only. It replays recent events to a page that connects late.
+ * the token only. It replays recent events to a page that connects late. A
+ * client that sends a text frame that is not UTF-8 or a frame over
+ * `maxFrameBytes` is closed (1007, 1009), and only that client.
  * Inspectors may send many events in one frame (`inspection-frame.ts`): the
  * page gets such frames whole, any other client one event per frame, as
  * `@statelyai/inspect`'s receivers expect.
@@ -120,13 +135,14 @@ export async function startInspectorRelay(options: InspectorRelayOptions = {}): 
   const inspectorUrl = options.inspectorUrl ?? 'https://stately.ai/inspect';
   const replay = options.replay ?? 1000;
   const token = randomBytes(18).toString('base64url');
-  const recent = new RecentFrames(replay);
+  const recent = new RecentFrames(replay, options.replayBytes ?? DEFAULT_REPLAY_BYTES);
   let origin = '';
   /** Where the page connects: the token only (the page reads every frame it gets). */
   let pageSocketUrl = '';
   const viewers = new Set<WebSocket>();
   const viewerWaiters = new Set<() => void>();
   let unavailable: ((reason: string) => void) | undefined;
+  let clientClosed: ((reason: string) => void) | undefined;
 
   const tokenOf = (request: IncomingMessage) => new URL(request.url ?? '/', origin).searchParams.get('token');
   const http = createServer((request, response) => {
@@ -152,6 +168,7 @@ export async function startInspectorRelay(options: InspectorRelayOptions = {}): 
   // Created once listening: an attached WebSocketServer re-emits the HTTP server's errors, and a listen error must reject, not crash.
   const sockets = new WebSocketServer({
     server: http,
+    maxPayload: options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES,
     verifyClient: ({ req, origin: requestOrigin }: { req: IncomingMessage; origin: string | undefined }) =>
       sameToken(tokenOf(req), token) && (requestOrigin === undefined || requestOrigin === origin),
   });
@@ -168,6 +185,10 @@ export async function startInspectorRelay(options: InspectorRelayOptions = {}): 
   sockets.on('connection', (socket, request) => {
     const fromPage = request.headers.origin === origin;
     if (fromPage) pages.add(socket);
+    // A frame that is not UTF-8 text, a frame over maxPayload or a failed connection: ws has already
+    // started closing this one socket (1007, 1009, 1002 as the error calls for, or at once); the error
+    // only needs a listener, or it would be thrown and end the process.
+    socket.on('error', (error) => clientClosed?.(`a ${fromPage ? 'page' : 'client'} was disconnected: ${error.message}`));
     for (const frame of recent.frames()) deliver(socket, frame, () => standaloneEventTexts(frame.toString()));
     socket.on('message', (data: Buffer) => {
       if (fromPage) {
@@ -212,6 +233,9 @@ export async function startInspectorRelay(options: InspectorRelayOptions = {}): 
     },
     onInspectorUnavailable(listener) {
       unavailable = listener;
+    },
+    onClientClosed(listener) {
+      clientClosed = listener;
     },
     close: () =>
       new Promise<void>((resolve) => {

@@ -1,25 +1,42 @@
 import type { IOType } from 'node:child_process';
 import type { Stream } from 'node:stream';
 import { createMCPClient, type MCPClient, type MCPClientConfig } from '@ai-sdk/mcp';
-import { StdioMCPTransport } from '@ai-sdk/mcp/mcp-stdio';
 import type { ToolSet } from 'ai';
 import { errorMessage } from '../errors/error-message.js';
 import { sandboxedCommand } from '../tools/sandboxed-command.js';
 import { sandboxSettings, type SandboxSetting } from '../tools/sandbox-settings.js';
+import { terminalSafe } from '../text/terminal-safe.js';
+import { boundedFetch } from './bounded-fetch.js';
 import { parseMcpServersConfig, type McpServerConfig, type McpServersConfig, type McpStdioServerConfig } from './mcp-config.js';
 import { mergeServerTools, prefixedMcpToolName, type McpToolNaming } from './mcp-tool-names.js';
+import { BoundedStdioTransport } from './stdio-transport.js';
+
+/** How long a server gets to start, answer the handshake and list its tools, unless its config or `timeoutMs` says otherwise. */
+export const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
+/** The largest message taken from a server, unless its config or `maxMessageBytes` says otherwise. */
+export const DEFAULT_MAX_MESSAGE_BYTES = 64 * 2 ** 20;
 
 export interface ConnectMcpToolsOptions {
   /** How a server's tool is named for the agent. Default `mcp__<server>__<tool>` (`prefixedMcpToolName`); `(server, tool) => tool` keeps the servers' own names. */
   toolName?: McpToolNaming;
   /** Names already taken, e.g. `Object.keys(builtinTools(...))`: an MCP tool named like one is an error instead of replacing it. */
   reservedToolNames?: Iterable<string>;
-  /** Where stdio servers' stderr (their logs) goes. Default `'inherit'`: this process's stderr. */
-  stderr?: IOType | Stream | number;
-  /** Gives up connecting (each server's start and MCP handshake) when it aborts; the servers already connected are closed. */
+  /**
+   * Where stdio servers' stderr (their logs) goes: a function gets each line
+   * (cut at 8 KiB) and the server's name; `'inherit'`, `'ignore'`, a stream or
+   * an fd are passed to spawn as they are. Default: each line on this
+   * process's stderr as `mcp <server>: <line>`, its control characters made
+   * visible (`\x1b`), so a server cannot write escape sequences to a terminal.
+   * The function also hears of a line a server wrote on stdout that is not a
+   * JSON-RPC message, which is skipped.
+   */
+  stderr?: ((line: string, server: string) => void) | IOType | Stream | number;
+  /** Gives up connecting (each server's start, MCP handshake and tool list) when it aborts; the servers already connected are closed. */
   signal?: AbortSignal;
-  /** Gives up on a server whose start and MCP handshake take longer than this. Default: no limit. */
+  /** Gives up on a server whose start, MCP handshake and tool list take longer than this; a server's own `connectTimeoutMs` wins. Default 30 s. */
   timeoutMs?: number;
+  /** The largest message taken from a server (a line on stdout, an HTTP body, one event of a stream); a larger one closes its connection. A server's own `maxMessageBytes` wins. Default 64 MiB. */
+  maxMessageBytes?: number;
   /** The client name the servers are told. Default `'loopchart'`. */
   clientName?: string;
   /**
@@ -63,6 +80,9 @@ interface ConnectedServer {
   tools: ToolSet;
 }
 
+/** What ended a server's connection from this side (a message over the bound), if anything: for the errors that only say "Connection closed". */
+type ConnectionFailure = () => Error | undefined;
+
 /**
  * Connects to MCP servers (the `mcpServers` config of Claude Desktop, Claude
  * Code and Cursor) with the AI SDK's MCP client and returns their tools as
@@ -74,6 +94,12 @@ interface ConnectedServer {
  * A stdio server's environment is its `env` entry plus HOME, LOGNAME, PATH,
  * SHELL, TERM and USER, nothing else of this process's environment: API keys
  * reach it only when its `env` names them.
+ *
+ * Each server gets 30 s (its `connectTimeoutMs`, or `timeoutMs`) to start,
+ * answer the handshake and list its tools, and no message from it is held
+ * past 64 MiB (its `maxMessageBytes`, or `maxMessageBytes`): a longer one
+ * closes its connection. A stdio server's stderr lines reach this process's
+ * stderr prefixed with its name and made safe for a terminal (see `stderr`).
  *
  * MCP tools are arbitrary side effects: have them ask for approval, e.g.
  * `approval: { ask: ['mcp__*'] }`.
@@ -129,41 +155,122 @@ export async function connectMcpTools(config: McpServersConfig, options: Connect
   return { tools, toolNamesByServer, close, [Symbol.asyncDispose]: close };
 }
 
-/** Starts or reaches one server, does the MCP handshake and lists its tools; closes the client again if listing fails. */
+/**
+ * Starts or reaches one server, does the MCP handshake and lists its tools,
+ * all within its connect timeout and until `options.signal` aborts; closes the
+ * client again if any of it fails.
+ */
 async function connectServer(server: string, config: McpServerConfig, options: ConnectMcpToolsOptions): Promise<ConnectedServer> {
   const where = config.type === 'stdio' ? `command "${config.command}"` : config.url;
-  let client: MCPClient;
+  const timeoutMs = config.connectTimeoutMs ?? options.timeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
+  const deadline = AbortSignal.timeout(timeoutMs);
+  // Aborted when the transport closed the connection for a message over the bound: connecting stops at once.
+  const closedForBound = new AbortController();
+  const signal = AbortSignal.any([deadline, closedForBound.signal, ...(options.signal ? [options.signal] : [])]);
+  const log = serverLog(server, options.stderr);
+  let client: MCPClient | undefined;
+  const { transport, failure } = transportFor(config.type === 'stdio' ? await inSandbox(config, options.sandbox) : config, {
+    stderr: log ?? (options.stderr as IOType | Stream | number),
+    ...(log ? { onSkippedLine: log } : {}),
+    maxMessageBytes: config.maxMessageBytes ?? options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
+    closeClient: () => {
+      closedForBound.abort();
+      void client?.close().catch(() => {});
+    },
+  });
+  // Why connecting failed, in the words of what stopped it: a bound, the deadline, the caller, or the server.
+  const reason = (error: unknown) => {
+    const closedForIt = failure();
+    if (closedForIt) return errorMessage(closedForIt);
+    if (deadline.aborted) return `no answer within ${timeoutMs} ms (connectTimeoutMs)`;
+    return options.signal?.aborted ? 'connecting was stopped' : errorMessage(error);
+  };
   try {
     client = await createMCPClient({
-      transport: transportFor(config.type === 'stdio' ? await inSandbox(config, options.sandbox) : config, options),
+      transport,
       clientName: options.clientName ?? 'loopchart',
-      ...(options.signal || options.timeoutMs !== undefined
-        ? { initializationOptions: { ...(options.signal ? { signal: options.signal } : {}), ...(options.timeoutMs !== undefined ? { timeout: options.timeoutMs } : {}) } }
-        : {}),
+      initializationOptions: { signal },
     });
   } catch (error) {
-    throw new McpConnectionError(server, `MCP server "${server}" (${where}) could not be connected: ${errorMessage(error)}`, { cause: error });
+    throw new McpConnectionError(server, `MCP server "${server}" (${where}) could not be connected: ${reason(error)}`, { cause: failure() ?? error });
   }
   try {
-    return { server, client, tools: await client.tools() };
+    const tools = await untilAborted(client.tools(), signal);
+    return { server, client, tools: withFailureNamed(tools, failure) };
   } catch (error) {
     await client.close().catch(() => {});
-    throw new McpConnectionError(server, `MCP server "${server}" (${where}) did not list its tools: ${errorMessage(error)}`, { cause: error });
+    throw new McpConnectionError(server, `MCP server "${server}" (${where}) did not list its tools: ${reason(error)}`, { cause: failure() ?? error });
   }
 }
 
-function transportFor(config: McpServerConfig, options: ConnectMcpToolsOptions): MCPClientConfig['transport'] {
+function transportFor(
+  config: McpServerConfig,
+  {
+    stderr,
+    onSkippedLine,
+    maxMessageBytes,
+    closeClient,
+  }: { stderr: ((line: string) => void) | IOType | Stream | number; onSkippedLine?: (note: string) => void; maxMessageBytes: number; closeClient: () => void },
+): { transport: MCPClientConfig['transport']; failure: ConnectionFailure } {
   if (config.type === 'stdio') {
-    return new StdioMCPTransport({
+    const transport = new BoundedStdioTransport({
       command: config.command,
       ...(config.args ? { args: config.args } : {}),
-      // Always an explicit environment: the AI SDK adds only HOME, LOGNAME, PATH, SHELL, TERM and USER to it.
+      // Always an explicit environment: only HOME, LOGNAME, PATH, SHELL, TERM and USER are added to it.
       env: { ...config.env },
       ...(config.cwd !== undefined ? { cwd: config.cwd } : {}),
-      stderr: options.stderr ?? 'inherit',
+      stderr,
+      ...(onSkippedLine ? { onSkippedLine } : {}),
+      maxMessageBytes,
     });
+    return { transport, failure: () => transport.failure };
   }
-  return { type: config.type, url: config.url, ...(config.headers ? { headers: config.headers } : {}) };
+  let tooLarge: Error | undefined;
+  const fetch = boundedFetch(maxMessageBytes, (error) => {
+    tooLarge ??= error;
+    closeClient();
+  });
+  return { transport: { type: config.type, url: config.url, ...(config.headers ? { headers: config.headers } : {}), fetch }, failure: () => tooLarge };
+}
+
+/** The line sink of a server's log: the caller's function, or by default this process's stderr, made safe for a terminal; none when stderr goes elsewhere. */
+function serverLog(server: string, stderr: ConnectMcpToolsOptions['stderr']): ((line: string) => void) | undefined {
+  if (typeof stderr === 'function') return (line) => stderr(line, server);
+  if (stderr === undefined) return (line) => void process.stderr.write(`mcp ${server}: ${terminalSafe(line)}\n`);
+  return undefined;
+}
+
+/** `promise`, or a rejection with the signal's reason once it aborts. */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason as Error);
+  return new Promise<T>((resolve, reject) => {
+    const aborted = () => reject(signal.reason as Error);
+    signal.addEventListener('abort', aborted, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', aborted));
+  });
+}
+
+/** The server's tools, whose calls fail with what closed the connection (a message over the bound) rather than the client's "Connection closed". */
+function withFailureNamed(tools: ToolSet, failure: ConnectionFailure): ToolSet {
+  return Object.fromEntries<ToolSet[string]>(
+    Object.entries(tools).map(([name, tool]) => {
+      const execute = tool.execute;
+      if (!execute) return [name, tool];
+      return [
+        name,
+        {
+          ...tool,
+          execute: async (input: unknown, executeOptions: Parameters<typeof execute>[1]) => {
+            try {
+              return (await execute(input, executeOptions)) as unknown;
+            } catch (error) {
+              throw failure() ?? error;
+            }
+          },
+        },
+      ];
+    }),
+  );
 }
 
 /** The server's command and arguments, rewritten to start it in the sandbox; its environment stays the transport's. */

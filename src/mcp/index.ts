@@ -12,3 +12,4 @@ export {
 } from './mcp-config.js';
 export { McpToolNameError, prefixedMcpToolName, type McpToolNaming } from './mcp-tool-names.js';
 export { askForMcpTools } from './ask-for-mcp-tools.js';
+export { McpMessageTooLargeError } from './message-too-large.js';

@@ -7,6 +7,14 @@ const serverNameSchema = z
 
 const stringMap = z.record(z.string(), z.string());
 
+/** loopchart's own bounds on one server, for any transport (other clients ignore them). */
+const boundFields = {
+  /** How long the server gets to start (stdio), answer the MCP handshake and list its tools. */
+  connectTimeoutMs: z.number().int().positive('connectTimeoutMs must be a positive number of milliseconds').optional(),
+  /** The largest message taken from the server (a line on stdout, an HTTP body or one event of a stream); a larger one closes the connection. */
+  maxMessageBytes: z.number().int().positive('maxMessageBytes must be a positive number of bytes').optional(),
+};
+
 /** A server run as a child process that speaks MCP on its stdin and stdout. */
 const stdioServerSchema = z.strictObject({
   type: z.literal('stdio'),
@@ -17,6 +25,7 @@ const stdioServerSchema = z.strictObject({
   env: stringMap.optional(),
   /** The directory the server runs in. */
   cwd: z.string().min(1).optional(),
+  ...boundFields,
 });
 
 /** A server reached over HTTP: `http` is Streamable HTTP, `sse` the older HTTP+SSE transport. */
@@ -27,6 +36,7 @@ const httpServerSchema = z.strictObject({
     error: (issue) => (issue.input === undefined ? 'url is required: the server\'s MCP endpoint, e.g. http://127.0.0.1:3000/mcp' : 'url must be an http or https URL'),
   }),
   headers: stringMap.optional(),
+  ...boundFields,
 });
 
 /** An entry without `type` is a stdio server (Claude Desktop's files), or with a `url` and no `command` a Streamable HTTP one (Cursor's). */

@@ -1,4 +1,7 @@
-import { createServer } from 'node:net';
+import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { connect, createServer, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { WebSocket } from 'ws';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -19,6 +22,44 @@ function connects(url: string, headers: Record<string, string> = {}): Promise<bo
       resolve(true);
     });
     socket.on('error', () => resolve(false));
+  });
+}
+
+/** A WebSocket connection made by hand, so the test can write frames `ws` would never send. Resolves once the relay answered 101. */
+function rawWebSocket(url: string): Promise<Socket> {
+  const { hostname, port, pathname, search } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () => {
+      socket.write(
+        `GET ${pathname}${search} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n` +
+          `Sec-WebSocket-Key: ${randomBytes(16).toString('base64')}\r\nSec-WebSocket-Version: 13\r\n\r\n`,
+      );
+    });
+    socket.once('error', reject);
+    socket.once('data', (data: Buffer) => (data.toString().startsWith('HTTP/1.1 101') ? resolve(socket) : reject(new Error(data.toString()))));
+  });
+}
+
+/** The header of a masked text frame that announces `length` bytes of payload (none of which follow). */
+function textFrameHeader(length: number): Buffer {
+  const header = Buffer.alloc(14);
+  header[0] = 0x81; // FIN, text
+  header[1] = 0x80 | 127; // masked, 64-bit length
+  header.writeBigUInt64BE(BigInt(length), 2);
+  randomBytes(4).copy(header, 10);
+  return header;
+}
+
+/** The close code in the first close frame `socket` receives. */
+function closeCodeOf(socket: Socket): Promise<number> {
+  return new Promise((resolve, reject) => {
+    let received = Buffer.alloc(0);
+    socket.on('data', (data: Buffer) => {
+      received = Buffer.concat([received, data]);
+      // An unmasked close frame from the server: 0x88, length, then the code.
+      if (received.length >= 4 && received[0] === 0x88) resolve(received.readUInt16BE(2));
+    });
+    socket.on('close', () => reject(new Error('closed without a close frame')));
   });
 }
 
@@ -112,5 +153,45 @@ describe('loopchart run --inspect', () => {
     expect(code).toBe(0);
     expect(JSON.parse(stdout)).toMatchObject({ outcome: 'completed', text: 'Hello.' });
     expect(received.some((event) => event.type === '@xstate.actor')).toBe(true);
+  });
+
+  it('a token holder\'s frame that is not UTF-8, or that announces 200 MiB, closes only that client: the run completes and writes its trace', async () => {
+    const dir = await tempDir();
+    const script = await writeScript(dir, 'quick.json', { prompt: 'Hi.', turns: [{ text: 'Hello.' }] });
+    const trace = path.join(dir, 'run.trace.json');
+    const cli = startCli(['run', script, '--inspect', '--inspect-wait', '--json', '--trace', trace]);
+    await waitFor(() => PAGE.test(cli.stderr) && cli.stderr.includes('waiting for the page'), 'the waiting notice');
+    const webSocketUrl = PAGE.exec(cli.stderr)![1]!.replace('http:', 'ws:');
+
+    const invalidUtf8 = new WebSocket(webSocketUrl);
+    invalidUtf8.on('error', () => undefined);
+    await new Promise((resolve) => invalidUtf8.once('open', resolve));
+    const invalidClosed = new Promise<number>((resolve) => invalidUtf8.once('close', (code: number) => resolve(code)));
+    invalidUtf8.send(Buffer.from([0xc3, 0x28]), { binary: false });
+    expect(await invalidClosed).toBe(1007);
+
+    const oversized = await rawWebSocket(webSocketUrl);
+    const oversizedClosed = closeCodeOf(oversized);
+    oversized.write(textFrameHeader(200 * 2 ** 20));
+    expect(await oversizedClosed).toBe(1009);
+    oversized.destroy();
+
+    const page = new WebSocket(webSocketUrl, { headers: { origin: new URL(webSocketUrl.replace('ws:', 'http:')).origin } });
+    const received: Array<{ type?: string }> = [];
+    page.on('message', (data: Buffer) => {
+      for (const text of frameEventTexts(data.toString())) received.push(JSON.parse(text) as { type?: string });
+    });
+    page.on('open', () => page.send(JSON.stringify({ type: '@loopchart.page', state: 'connected' })));
+
+    const { code, stdout, stderr } = await cli.done;
+    page.close();
+    expect(stderr).not.toContain('Unhandled');
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout)).toMatchObject({ outcome: 'completed', text: 'Hello.' });
+    expect(stderr).toMatch(/inspector: a client was disconnected: .*UTF-8.*; the run goes on/i);
+    expect(stderr).toMatch(/inspector: a client was disconnected: .*payload.*; the run goes on/i);
+    expect(received.some((event) => event.type === '@xstate.actor')).toBe(true);
+    expect(existsSync(trace)).toBe(true);
+    expect(JSON.parse(readFileSync(trace, 'utf8'))).toMatchObject({ outcome: 'completed' });
   });
 });

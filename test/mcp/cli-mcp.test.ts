@@ -2,7 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startFixtureHttpServer, type FixtureHttpServer } from '../fixtures/mcp/http-server.js';
-import { stdioFixture, type StdioFixture } from '../fixtures/mcp/stdio-fixture.js';
+import { misbehavingFixture, stdioFixture, waitUntilGone, type MisbehavingFixture, type StdioFixture } from '../fixtures/mcp/stdio-fixture.js';
 import { eventually, livePidsMarked } from '../support/process-marker.js';
 import { buildCli, cleanEnv, runCli, startCli, waitFor } from '../cli/support/cli-process.js';
 import { asJsonArray, tempDir, writeScript, type ScriptFile } from '../cli/support/scripts.js';
@@ -16,11 +16,20 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => http.close());
 
-const fixtures: StdioFixture[] = [];
+const fixtures: Array<StdioFixture | MisbehavingFixture> = [];
 afterEach(async () => {
   await Promise.all(fixtures.splice(0).map((fixture) => fixture.remove()));
   http.calls.length = 0;
 });
+
+/** A config file with one misbehaving stdio server (`misbehaving-server.mjs`) named `name`. */
+async function withMisbehavingServer(mode: Parameters<typeof misbehavingFixture>[0], name: string, extra: Record<string, unknown> = {}): Promise<{ fixture: MisbehavingFixture; config: string }> {
+  const fixture = await misbehavingFixture(mode);
+  fixtures.push(fixture);
+  const config = path.join(dir, `${name}-${mode}.json`);
+  await writeFile(config, JSON.stringify({ mcpServers: { [name]: { ...fixture.entry, ...extra } } }));
+  return { fixture, config };
+}
 
 const stampsHello: ScriptFile = {
   prompt: 'Stamp hello.',
@@ -120,5 +129,63 @@ describe('loopchart run --mcp FILE', () => {
 
     expect(code).toBe(1);
     expect(stderr).toContain('loopchart: MCP server "broken" (command "/nonexistent/mcp-server") could not be connected');
+  });
+
+  it('Ctrl+C while a server does not answer the handshake ends the CLI at once (exit 130) and stops the server', async () => {
+    const { fixture, config } = await withMisbehavingServer('silent', 'mute', { connectTimeoutMs: 600_000 });
+    const script = await writeScript(dir, 'stamp-mute.json', stampsHello);
+    const cli = startCli(['run', script, '--mcp', config, '--json']);
+    await waitFor(() => fixture.requested('initialize'), 'the handshake to be sent');
+    cli.child.kill('SIGINT');
+    const { code, stderr } = await cli.done;
+
+    expect(code).toBe(130);
+    expect(stderr).toContain('interrupted before the run started');
+    await waitUntilGone(fixture.pid()!);
+  });
+
+  it('Ctrl+C while a server does not list its tools ends the CLI at once (exit 130) and stops the server', async () => {
+    const { fixture, config } = await withMisbehavingServer('no-tools-list', 'unlisted', { connectTimeoutMs: 600_000 });
+    const script = await writeScript(dir, 'stamp-unlisted.json', stampsHello);
+    const cli = startCli(['run', script, '--mcp', config, '--json']);
+    await waitFor(() => fixture.requested('tools/list'), 'the tools to be asked for');
+    cli.child.kill('SIGINT');
+    const { code } = await cli.done;
+
+    expect(code).toBe(130);
+    await waitUntilGone(fixture.pid()!);
+  });
+
+  it('a server that never answers fails the run before it starts (exit 1) once its connectTimeoutMs has passed, naming it', async () => {
+    const { fixture, config } = await withMisbehavingServer('silent', 'mute', { connectTimeoutMs: 1_000 });
+    const script = await writeScript(dir, 'stamp-timeout.json', stampsHello);
+    const { code, stderr } = await runCli(['run', script, '--mcp', config]);
+
+    expect(code).toBe(1);
+    expect(stderr).toContain(`loopchart: MCP server "mute" (command "${process.execPath}") could not be connected: no answer within 1000 ms (connectTimeoutMs)`);
+    await waitUntilGone(fixture.pid()!);
+  });
+
+  it('a 200 MB tools/list line is refused at the 64 MiB message bound: exit 1, naming the server, and the server is stopped', async () => {
+    const { fixture, config } = await withMisbehavingServer('huge-tools-list', 'huge');
+    const script = await writeScript(dir, 'stamp-huge.json', stampsHello);
+    const { code, stderr } = await runCli(['run', script, '--mcp', config], { timeoutMs: 60_000 });
+
+    expect(code).toBe(1);
+    expect(stderr).toContain(
+      `loopchart: MCP server "huge" (command "${process.execPath}") did not list its tools: the server sent a message over 64 MiB (maxMessageBytes): its connection was closed`,
+    );
+    await waitUntilGone(fixture.pid()!);
+  });
+
+  it("a server's stderr reaches the terminal line by line, prefixed with its name and with its control characters made visible", async () => {
+    const { config } = await withMisbehavingServer('noisy', 'noisy');
+    const script = await writeScript(dir, 'quick-noisy.json', { prompt: 'Hi.', turns: [{ text: 'Hello.' }] });
+    const { code, stderr } = await runCli(['run', script, '--mcp', config]);
+
+    expect(code).toBe(0);
+    expect(stderr).toContain('mcp noisy: starting \\x1b[31mred\\x1b]0;title\\x07 server\n');
+    expect(stderr).toContain('mcp noisy: skipped a line on stdout that is not a JSON-RPC message: Server listening on stdio\n');
+    expect(stderr).not.toContain('\u001b');
   });
 });

@@ -59,6 +59,15 @@ describe('the mcpServers config', () => {
     expect(issuesOf({ mcpServers: { a: { command: '' }, b: { type: 'http' } } }).map((issue) => issue.path)).toEqual(['mcpServers.a.command', 'mcpServers.b.url']);
   });
 
+  it('takes a connectTimeoutMs and a maxMessageBytes for any server, and refuses ones that are not positive whole numbers', () => {
+    expect(parseMcpServersConfig({ mcpServers: { fs: { command: 'x', connectTimeoutMs: 5000, maxMessageBytes: 1024 } } }).fs).toMatchObject({ connectTimeoutMs: 5000, maxMessageBytes: 1024 });
+    expect(issuesOf({ mcpServers: { a: { command: 'x', connectTimeoutMs: 0 }, b: { url: 'http://127.0.0.1/mcp', maxMessageBytes: -1 }, c: { command: 'x', connectTimeoutMs: '30s' } } })).toEqual([
+      { path: 'mcpServers.a.connectTimeoutMs', message: 'connectTimeoutMs must be a positive number of milliseconds' },
+      { path: 'mcpServers.b.maxMessageBytes', message: 'maxMessageBytes must be a positive number of bytes' },
+      { path: 'mcpServers.c.connectTimeoutMs', message: 'Invalid input: expected number, received string' },
+    ]);
+  });
+
   it("the error's message lists each issue with its path", () => {
     expect(() => parseMcpServersConfig({ mcpServers: { fs: {} } }, '.mcp.json')).toThrow(/^Invalid MCP servers config \.mcp\.json:\n {2}- mcpServers\.fs\.command: /);
   });

@@ -1,0 +1,187 @@
+import { spawn, type ChildProcess, type IOType } from 'node:child_process';
+import type { Stream } from 'node:stream';
+import type { JSONRPCMessage, MCPTransport } from '@ai-sdk/mcp';
+import { boundedLines } from './bounded-lines.js';
+import { McpMessageTooLargeError } from './message-too-large.js';
+
+/** How long a server that was sent SIGTERM gets before SIGKILL. */
+const KILL_AFTER_MS = 2_000;
+/** The longest stderr line passed on; the rest of a longer one is replaced by `…`. */
+const MAX_STDERR_LINE_BYTES = 8 * 1024;
+
+/** The environment variables a stdio server gets from this process, besides its own `env` (the AI SDK's set). */
+const INHERITED_VARIABLES =
+  process.platform === 'win32'
+    ? ['APPDATA', 'HOMEDRIVE', 'HOMEPATH', 'LOCALAPPDATA', 'PATH', 'PROCESSOR_ARCHITECTURE', 'SYSTEMDRIVE', 'SYSTEMROOT', 'TEMP', 'USERNAME', 'USERPROFILE']
+    : ['HOME', 'LOGNAME', 'PATH', 'SHELL', 'TERM', 'USER'];
+
+export interface BoundedStdioTransportOptions {
+  /** The program to start (looked up on `PATH`); no shell. */
+  command: string;
+  args?: string[];
+  /** The server's environment besides {@link INHERITED_VARIABLES}. */
+  env?: Record<string, string>;
+  cwd?: string;
+  /** Each line of the server's stderr (a longer one cut at 8 KiB, ending in `…`); or where spawn sends it (`'inherit'`, `'ignore'`, a stream or fd). */
+  stderr: ((line: string) => void) | IOType | Stream | number;
+  /** Told of each line on stdout that is not a JSON-RPC message (a server logging to stdout by mistake); the line is skipped. */
+  onSkippedLine?: (note: string) => void;
+  /** The largest message (one line on stdout) taken from the server; a larger one ends the connection. */
+  maxMessageBytes: number;
+}
+
+/**
+ * The MCP stdio transport, as the AI SDK's `StdioMCPTransport` (one JSON-RPC
+ * message per line on the server's stdin and stdout, the same environment),
+ * with bounds: a message (a line on stdout) longer than `maxMessageBytes` is
+ * never held whole. Past the bound the server is stopped and `failure` says
+ * why, so every request waiting on it fails (the AI SDK's transport buffers
+ * such a line whole, copying it for each chunk). A line that is not a JSON-RPC
+ * message is reported to `onSkippedLine` and skipped. stderr can be read line
+ * by line (each bounded too) instead of passed on raw.
+ *
+ * @example
+ * ```ts
+ * const transport = new BoundedStdioTransport({ command: 'mcp-server-filesystem', args: ['.'], stderr: (line) => log(line), maxMessageBytes: 64 * 2 ** 20 });
+ * const client = await createMCPClient({ transport });
+ * ```
+ */
+export class BoundedStdioTransport implements MCPTransport {
+  readonly supportsProtocolVersionDiscovery = true;
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+  /** Why the transport closed the connection itself, if it did. */
+  failure: Error | undefined;
+  private child: ChildProcess | undefined;
+  private closed = false;
+
+  constructor(private readonly options: BoundedStdioTransportOptions) {}
+
+  start(): Promise<void> {
+    if (this.child) return Promise.reject(new Error('the stdio transport was already started'));
+    const { stderr } = this.options;
+    const child = spawn(this.options.command, this.options.args ?? [], {
+      env: serverEnvironment(this.options.env),
+      stdio: ['pipe', 'pipe', typeof stderr === 'function' ? 'pipe' : stderr],
+      ...(this.options.cwd !== undefined ? { cwd: this.options.cwd } : {}),
+    });
+    this.child = child;
+    child.stdout!.on(
+      'data',
+      boundedLines(this.options.maxMessageBytes, {
+        line: (line) => this.receive(line),
+        tooLong: () => this.fail(new McpMessageTooLargeError(this.options.maxMessageBytes)),
+      }),
+    );
+    if (typeof stderr === 'function') {
+      const stderrLines = boundedLines(MAX_STDERR_LINE_BYTES, {
+        line: (line) => stderr(line.toString('utf8').replace(/\r$/, '')),
+        tooLong: (head) => stderr(`${head.toString('utf8')}…`),
+      });
+      child.stderr!.on('data', stderrLines);
+      child.stderr!.on('error', () => undefined);
+    }
+    for (const stream of [child.stdin, child.stdout]) stream?.on('error', (error) => this.onerror?.(error));
+    child.on('close', () => this.ended());
+    return new Promise((resolve, reject) => {
+      child.once('spawn', () => resolve());
+      // A failed spawn, or a failed kill later: never thrown.
+      child.on('error', (error) => {
+        reject(error);
+        this.onerror?.(error);
+        this.ended();
+      });
+    });
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    const stdin = this.child?.stdin;
+    if (!stdin || this.closed) return Promise.reject(this.failure ?? new Error('the MCP server is not connected'));
+    return new Promise((resolve, reject) => {
+      if (stdin.write(`${JSON.stringify(message)}\n`)) resolve();
+      else {
+        stdin.once('drain', resolve);
+        stdin.once('close', () => reject(this.failure ?? new Error('the MCP server closed its stdin')));
+      }
+    });
+  }
+
+  /** Stops the server: SIGTERM, and SIGKILL if it is still there after 2 s. */
+  async close(): Promise<void> {
+    const child = this.child;
+    if (!child) return;
+    this.closed = true;
+    child.stdin?.destroy();
+    child.stdout?.destroy();
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGTERM');
+      const kill = setTimeout(() => child.kill('SIGKILL'), KILL_AFTER_MS);
+      kill.unref();
+      child.once('exit', () => clearTimeout(kill));
+    }
+    this.ended();
+  }
+
+  private receive(line: Buffer): void {
+    if (this.closed) return;
+    const text = line.toString('utf8').trim();
+    if (text === '') return;
+    let message: unknown;
+    try {
+      message = JSON.parse(text);
+    } catch {
+      message = undefined;
+    }
+    if (!isJsonRpcMessage(message)) {
+      const shown = text.length > 200 ? `${text.slice(0, 200)}…` : text;
+      this.options.onSkippedLine?.(`skipped a line on stdout that is not a JSON-RPC message: ${shown}`);
+      return;
+    }
+    try {
+      this.onmessage?.(message);
+    } catch (error) {
+      // The client throws for a response to a request it never made: the server's fault, not this process's.
+      this.onerror?.(error instanceof Error ? error : new Error(String(error)));
+    }
+  }
+
+  private fail(error: Error): void {
+    if (this.closed) return;
+    this.failure = error;
+    this.onerror?.(error);
+    void this.close();
+  }
+
+  private ended(): void {
+    if (this.child === undefined) return;
+    this.child = undefined;
+    this.closed = true;
+    this.onclose?.();
+  }
+}
+
+/** The server's environment: its own `env` and the inherited variables it does not set (a `()` shell function is never passed on). */
+function serverEnvironment(own: Record<string, string> | undefined): Record<string, string> {
+  const environment = { ...own };
+  for (const name of INHERITED_VARIABLES) {
+    const value = process.env[name];
+    if (name in environment || value === undefined || value.startsWith('()')) continue;
+    environment[name] = value;
+  }
+  return environment;
+}
+
+/** Whether `value` has the shape of a JSON-RPC 2.0 request, notification, result or error. */
+function isJsonRpcMessage(value: unknown): value is JSONRPCMessage {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const message = value as Record<string, unknown>;
+  if (message.jsonrpc !== '2.0') return false;
+  const id = message.id;
+  const validId = typeof id === 'string' || (typeof id === 'number' && Number.isInteger(id));
+  if (typeof message.method === 'string') return id === undefined || validId;
+  if (!validId && !(id === undefined && 'error' in message)) return false;
+  if ('result' in message) return typeof message.result === 'object' && message.result !== null && !Array.isArray(message.result);
+  const error = message.error as Record<string, unknown> | undefined;
+  return typeof error === 'object' && error !== null && typeof error.code === 'number' && typeof error.message === 'string';
+}

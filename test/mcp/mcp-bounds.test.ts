@@ -1,0 +1,127 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { connectMcpTools, McpConnectionError } from '../../src/mcp/index.js';
+import { misbehavingFixture, waitUntilGone, type MisbehavingFixture } from '../fixtures/mcp/stdio-fixture.js';
+
+const fixtures: MisbehavingFixture[] = [];
+const servers: Server[] = [];
+afterEach(async () => {
+  for (const fixture of fixtures.splice(0)) {
+    const pid = fixture.pid();
+    if (pid !== undefined) await waitUntilGone(pid);
+    await fixture.remove();
+  }
+  await Promise.all(
+    servers.splice(0).map(
+      (server) =>
+        new Promise((resolve) => {
+          server.closeAllConnections();
+          server.close(resolve);
+        }),
+    ),
+  );
+});
+
+async function misbehaving(mode: Parameters<typeof misbehavingFixture>[0]): Promise<MisbehavingFixture> {
+  const fixture = await misbehavingFixture(mode);
+  fixtures.push(fixture);
+  return fixture;
+}
+
+/** An HTTP server on 127.0.0.1 that answers every request with `handle`. */
+async function httpServer(handle: Parameters<typeof createServer>[1]): Promise<string> {
+  const server = createServer(handle);
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
+}
+
+const rejection = (promise: Promise<unknown>) =>
+  promise.then(
+    () => undefined,
+    (error: unknown) => error,
+  );
+
+describe('connecting to an MCP server is bounded', () => {
+  it('a stdio server that never answers the handshake fails within its connectTimeoutMs, named, and is stopped', async () => {
+    const fixture = await misbehaving('silent');
+    const error = await rejection(connectMcpTools({ mcpServers: { mute: { ...fixture.entry, connectTimeoutMs: 1_000 } } }, { stderr: 'ignore' }));
+    expect(error).toBeInstanceOf(McpConnectionError);
+    expect(error).toMatchObject({ server: 'mute' });
+    expect((error as Error).message).toBe(`MCP server "mute" (command "${process.execPath}") could not be connected: no answer within 1000 ms (connectTimeoutMs)`);
+  });
+
+  it('the timeout covers listing the tools too, and the caller\'s signal stops it at any point', async () => {
+    const fixture = await misbehaving('no-tools-list');
+    const timedOut = await rejection(connectMcpTools({ mcpServers: { slow: { ...fixture.entry, connectTimeoutMs: 1_000 } } }, { stderr: 'ignore' }));
+    expect((timedOut as Error).message).toBe(`MCP server "slow" (command "${process.execPath}") did not list its tools: no answer within 1000 ms (connectTimeoutMs)`);
+
+    const second = await misbehaving('no-tools-list');
+    const stop = new AbortController();
+    const connecting = rejection(connectMcpTools({ mcpServers: { slow: second.entry } }, { signal: stop.signal, stderr: 'ignore' }));
+    while (!second.requested('tools/list')) await new Promise((resolve) => setTimeout(resolve, 20));
+    stop.abort();
+    const error = await connecting;
+    expect((error as Error).message).toBe(`MCP server "slow" (command "${process.execPath}") did not list its tools: connecting was stopped`);
+  });
+
+  it('a stdio server whose message runs past maxMessageBytes is refused at the bound and stopped', async () => {
+    const fixture = await misbehaving('huge-tools-list');
+    const error = await rejection(connectMcpTools({ mcpServers: { huge: { ...fixture.entry, maxMessageBytes: 2 ** 20 } } }, { stderr: 'ignore' }));
+    expect(error).toBeInstanceOf(McpConnectionError);
+    expect((error as Error).message).toBe(
+      `MCP server "huge" (command "${process.execPath}") did not list its tools: the server sent a message over 1 MiB (maxMessageBytes): its connection was closed`,
+    );
+  });
+
+  it('an HTTP server that never answers fails within connectTimeoutMs', async () => {
+    const url = await httpServer(() => {});
+    const error = await rejection(connectMcpTools({ mcpServers: { remote: { type: 'http', url, connectTimeoutMs: 1_000 } } }));
+    expect((error as Error).message).toBe(`MCP server "remote" (${url}) could not be connected: no answer within 1000 ms (connectTimeoutMs)`);
+  });
+
+  it('an HTTP server whose answer runs past maxMessageBytes is refused at the bound', async () => {
+    const url = await httpServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      const chunk = Buffer.alloc(64 * 1024, 0x20);
+      const more = () => {
+        while (!response.destroyed && response.write(chunk));
+        if (!response.destroyed) response.once('drain', more);
+      };
+      more();
+    });
+    const error = await rejection(connectMcpTools({ mcpServers: { remote: { type: 'http', url, maxMessageBytes: 2 ** 20 } } }));
+    expect((error as Error).message).toBe(`MCP server "remote" (${url}) could not be connected: the server sent a message over 1 MiB (maxMessageBytes): its connection was closed`);
+  });
+
+  it('an HTTP server whose event stream sends one event past maxMessageBytes is refused at the bound, not left to time out', async () => {
+    const url = await httpServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      response.write('event: message\ndata: ');
+      const chunk = Buffer.alloc(64 * 1024, 0x61);
+      const more = () => {
+        while (!response.destroyed && response.write(chunk));
+        if (!response.destroyed) response.once('drain', more);
+      };
+      more();
+    });
+    const error = await rejection(connectMcpTools({ mcpServers: { remote: { type: 'http', url, maxMessageBytes: 2 ** 20, connectTimeoutMs: 600_000 } } }));
+    expect((error as Error).message).toBe(`MCP server "remote" (${url}) could not be connected: the server sent a message over 1 MiB (maxMessageBytes): its connection was closed`);
+  });
+});
+
+describe('what a stdio server writes besides its messages', () => {
+  it('each stderr line goes to the stderr function with the server\'s name, and a line on stdout that is not a message is skipped and reported there', async () => {
+    const fixture = await misbehaving('noisy');
+    const lines: Array<{ line: string; server: string }> = [];
+    const mcp = await connectMcpTools({ mcpServers: { noisy: fixture.entry } }, { stderr: (line, server) => lines.push({ line, server }) });
+    await mcp.close();
+    expect(lines).toEqual(
+      expect.arrayContaining([
+        { line: 'starting \u001b[31mred\u001b]0;title\u0007 server', server: 'noisy' },
+        { line: 'skipped a line on stdout that is not a JSON-RPC message: Server listening on stdio', server: 'noisy' },
+      ]),
+    );
+  });
+});
