@@ -343,6 +343,7 @@ async function chooseModel(options: RunCommandOptions, script: Script | undefine
       ...(options.baseURL !== undefined ? { baseURL: options.baseURL } : {}),
       ...(options.apiKeyEnv !== undefined ? { apiKeyEnv: options.apiKeyEnv } : {}),
       env: keys,
+      processEnv: options.env ?? process.env,
       allowInsecureKey: options.allowInsecureKey ?? false,
     });
     return model;
