@@ -24,6 +24,8 @@ export interface BuiltinToolsOptions {
   bash?: {
     /** Default time limit per command. Default 120000 ms. */
     timeoutMs?: number;
+    /** Secrets (API keys) redacted from the output before its tail is cut. */
+    redact?: readonly string[];
   };
   /** `grep`, `glob` and `ls` skip what the workspace's `.gitignore` files ignore. Default true. */
   respectGitignore?: boolean;
@@ -36,7 +38,7 @@ const builtinToolNameSchema = z.enum(builtinToolNames as [BuiltinToolName, ...Bu
 const builtinToolsOptionsSchema = z.object({
   cwd: z.string().min(1, 'cwd must be a non-empty path'),
   tools: z.array(builtinToolNameSchema).optional(),
-  bash: z.object({ timeoutMs: z.number().int().positive().optional() }).optional(),
+  bash: z.object({ timeoutMs: z.number().int().positive().optional(), redact: z.array(z.string()).readonly().optional() }).optional(),
   respectGitignore: z.boolean().optional(),
 });
 
@@ -60,12 +62,12 @@ export function builtinTools(options: BuiltinToolsOptions): ToolSet {
   const selected = new Set(tools);
   const toolSet: ToolSet = {};
   for (const name of builtinToolNames) {
-    if (selected.has(name)) toolSet[name] = createBuiltinTool(name, cwd, bash?.timeoutMs, respectGitignore);
+    if (selected.has(name)) toolSet[name] = createBuiltinTool(name, cwd, bash ?? {}, respectGitignore);
   }
   return toolSet;
 }
 
-function createBuiltinTool(name: BuiltinToolName, cwd: string, bashTimeoutMs: number | undefined, respectGitignore: boolean): ToolSet[string] {
+function createBuiltinTool(name: BuiltinToolName, cwd: string, bash: NonNullable<BuiltinToolsOptions['bash']>, respectGitignore: boolean): ToolSet[string] {
   switch (name) {
     case 'read':
       return readTool({ cwd });
@@ -80,7 +82,7 @@ function createBuiltinTool(name: BuiltinToolName, cwd: string, bashTimeoutMs: nu
     case 'grep':
       return grepTool({ cwd, respectGitignore });
     case 'bash':
-      return bashTool({ cwd, timeoutMs: bashTimeoutMs });
+      return bashTool({ cwd, ...bash });
   }
 }
 
