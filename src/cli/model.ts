@@ -1,9 +1,10 @@
 import type { ProviderV4 } from '@ai-sdk/provider';
 import { createProviderRegistry, type LanguageModel } from 'ai';
 import { jsonErrorAwareFetch } from '../interop/json-error-fetch.js';
+import { keyGuardedFetch } from '../interop/key-guarded-fetch.js';
+import { sendsInTheClear } from '../net/plain-http.js';
 import { loadProviderPackage, type ProviderPackageName } from './load-provider-package.js';
 import { UsageError } from './usage-error.js';
-import { isLoopbackHost } from '../net/is-loopback.js';
 
 /** The providers `--model` names, each through its official AI SDK package. */
 export type ModelProvider = 'openai' | 'anthropic' | 'google' | 'openai-compatible';
@@ -21,6 +22,8 @@ export interface ProviderSettings {
   package: ProviderPackageName;
   /** The provider's conventional key variable; `openai-compatible` has none (name one with `--api-key-env`). */
   apiKeyEnv: string | undefined;
+  /** The variable a base URL is taken from without `--base-url` (the one the provider package itself reads); `openai-compatible` has none. */
+  baseURLEnv: string | undefined;
   /** Without a key the provider refuses every call, so the CLI refuses to start. */
   needsKey: boolean;
   /** There is no default endpoint (`openai-compatible`). */
@@ -28,10 +31,17 @@ export interface ProviderSettings {
 }
 
 export const PROVIDERS: Readonly<Record<ModelProvider, ProviderSettings>> = {
-  openai: { label: 'OpenAI', package: '@ai-sdk/openai', apiKeyEnv: 'OPENAI_API_KEY', needsKey: true, needsBaseURL: false },
-  anthropic: { label: 'Anthropic', package: '@ai-sdk/anthropic', apiKeyEnv: 'ANTHROPIC_API_KEY', needsKey: true, needsBaseURL: false },
-  google: { label: 'Google Generative AI', package: '@ai-sdk/google', apiKeyEnv: 'GOOGLE_GENERATIVE_AI_API_KEY', needsKey: true, needsBaseURL: false },
-  'openai-compatible': { label: 'OpenAI-compatible', package: '@ai-sdk/openai-compatible', apiKeyEnv: undefined, needsKey: false, needsBaseURL: true },
+  openai: { label: 'OpenAI', package: '@ai-sdk/openai', apiKeyEnv: 'OPENAI_API_KEY', baseURLEnv: 'OPENAI_BASE_URL', needsKey: true, needsBaseURL: false },
+  anthropic: { label: 'Anthropic', package: '@ai-sdk/anthropic', apiKeyEnv: 'ANTHROPIC_API_KEY', baseURLEnv: 'ANTHROPIC_BASE_URL', needsKey: true, needsBaseURL: false },
+  google: {
+    label: 'Google Generative AI',
+    package: '@ai-sdk/google',
+    apiKeyEnv: 'GOOGLE_GENERATIVE_AI_API_KEY',
+    baseURLEnv: 'GOOGLE_GENERATIVE_AI_BASE_URL',
+    needsKey: true,
+    needsBaseURL: false,
+  },
+  'openai-compatible': { label: 'OpenAI-compatible', package: '@ai-sdk/openai-compatible', apiKeyEnv: undefined, baseURLEnv: undefined, needsKey: false, needsBaseURL: true },
 };
 
 const MODEL_FORMS = (Object.keys(PROVIDERS) as ModelProvider[]).map((provider) => `${provider}:<model-id>`).join(', ');
@@ -67,6 +77,8 @@ export interface ModelSettings {
   apiKeyEnv?: string;
   /** Where the key is read from (the provider keys the CLI withdrew from its environment). */
   env: NodeJS.ProcessEnv;
+  /** Where the provider's base URL variable (`OPENAI_BASE_URL`, …) is read from when there is no `--base-url`. Default `process.env`. */
+  processEnv?: NodeJS.ProcessEnv;
   /** Send the key over plain http to a host other than this machine (`--allow-insecure-key`). */
   allowInsecureKey?: boolean;
 }
@@ -90,19 +102,26 @@ export interface ResolvedModel {
  * `ANTHROPIC_API_KEY`, `GOOGLE_GENERATIVE_AI_API_KEY`) or `--api-key-env`;
  * `openai-compatible` needs `--base-url` and sends a key only from
  * `--api-key-env` (local servers need none, and a key for OpenAI must not go
- * to another server by accident).
+ * to another server by accident). Without `--base-url` the base URL comes
+ * from the provider's variable (`OPENAI_BASE_URL`, `ANTHROPIC_BASE_URL`,
+ * `GOOGLE_GENERATIVE_AI_BASE_URL`) when it is set, and is given to the
+ * provider, so that the same rules hold for both: an http or https URL, and
+ * no key over plain http to another machine. Every request goes through
+ * {@link keyGuardedFetch}: no key follows a redirect to another origin.
  *
  * @example
  * const { model } = await resolveModel({ spec: parseModelSpec('anthropic:claude-sonnet-4-5'), env: { ANTHROPIC_API_KEY: 'sk-ant-…' } });
  * @throws UsageError when the key, the base URL or the provider's package is missing, or the key would cross the network in the clear.
  */
-export async function resolveModel({ spec, baseURL, apiKeyEnv, env, allowInsecureKey = false }: ModelSettings): Promise<ResolvedModel> {
+export async function resolveModel({ spec, baseURL: flag, apiKeyEnv, env, processEnv = process.env, allowInsecureKey = false }: ModelSettings): Promise<ResolvedModel> {
   const settings = PROVIDERS[spec.provider];
   const keyVariable = apiKeyVariable(spec, apiKeyEnv);
   const apiKey = (keyVariable !== undefined ? env[keyVariable] : undefined) || undefined;
-  if (apiKey !== undefined && baseURL !== undefined && !allowInsecureKey && sendsInTheClear(baseURL)) {
+  const base = chooseBaseURL(spec.provider, flag, processEnv);
+  const baseURL = base?.url;
+  if (apiKey !== undefined && base !== undefined && !allowInsecureKey && sendsInTheClear(base.url)) {
     throw new UsageError(
-      `--base-url ${baseURL} is plain http to another machine: the API key in ${keyVariable} would cross the network unencrypted. Use https, unset ${keyVariable} (or name another variable with --api-key-env), or pass --allow-insecure-key`,
+      `${base.source} ${base.url} is plain http to another machine: the API key in ${keyVariable} would cross the network unencrypted. Use https, unset ${keyVariable} (or name another variable with --api-key-env), or pass --allow-insecure-key`,
     );
   }
   if (settings.needsBaseURL && baseURL === undefined) {
@@ -116,7 +135,7 @@ export async function resolveModel({ spec, baseURL, apiKeyEnv, env, allowInsecur
   const provider = await createProvider(spec, {
     ...(apiKey !== undefined ? { apiKey } : {}),
     ...(baseURL !== undefined ? { baseURL } : {}),
-    fetch: jsonErrorAwareFetch(apiKey === undefined ? fetchWithoutAuthorization : fetch),
+    fetch: providerFetch({ keyed: apiKey !== undefined, allowInsecureKey }),
   });
   const registry = createProviderRegistry({ [spec.provider]: provider });
   return { model: registry.languageModel(`${spec.provider}:${spec.modelId}`), ...(apiKey !== undefined ? { apiKey } : {}) };
@@ -153,16 +172,29 @@ async function createProvider(spec: ModelSpec, connection: ProviderConnection): 
   }
 }
 
-/** A plain-http URL whose host is not this machine (loopback stays allowed: local servers). */
-export function sendsInTheClear(url: string): boolean {
-  if (!URL.canParse(url)) return false;
-  const parsed = new URL(url);
-  return parsed.protocol === 'http:' && !isLoopbackHost(parsed.hostname);
+/** Where the base URL comes from: `--base-url`, else the provider's variable when set; undefined for the provider's default. */
+function chooseBaseURL(provider: ModelProvider, flag: string | undefined, processEnv: NodeJS.ProcessEnv): { url: string; source: string } | undefined {
+  if (flag !== undefined) return { url: flag, source: '--base-url' };
+  const variable = PROVIDERS[provider].baseURLEnv;
+  const value = variable !== undefined ? processEnv[variable] : undefined;
+  if (variable === undefined || value === undefined || value === '') return undefined;
+  if (!URL.canParse(value) || !['http:', 'https:'].includes(new URL(value).protocol)) {
+    throw new UsageError(`${variable} must be an http or https URL (the ${PROVIDERS[provider].label} API's base URL), got "${value}"`);
+  }
+  return { url: value, source: variable };
 }
 
-/** The OpenAI-style providers always set `Authorization: Bearer <key>`; without a key, send no such header at all. */
-const fetchWithoutAuthorization: typeof fetch = (input, init) => {
-  const headers = new Headers(init?.headers);
-  headers.delete('authorization');
-  return fetch(input, { ...init, headers });
-};
+/**
+ * The fetch every provider gets: server error documents read as errors
+ * (`jsonErrorAwareFetch`), and the key kept on its server (`keyGuardedFetch`).
+ * Without a key, the `Authorization` header the OpenAI-style providers always set is not sent at all.
+ */
+function providerFetch({ keyed, allowInsecureKey }: { keyed: boolean; allowInsecureKey: boolean }): typeof fetch {
+  const guarded = keyGuardedFetch({ allowInsecureKey });
+  if (keyed) return jsonErrorAwareFetch(guarded);
+  return jsonErrorAwareFetch((input, init) => {
+    const headers = new Headers(init?.headers);
+    headers.delete('authorization');
+    return guarded(input, { ...init, headers });
+  });
+}

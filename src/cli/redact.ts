@@ -5,7 +5,7 @@ export interface TextSink {
 
 import { redact } from '../secrets/redact.js';
 
-export { redact, REDACTED } from '../secrets/redact.js';
+export { redact, redactValue, REDACTED } from '../secrets/redact.js';
 
 /**
  * A sink that redacts `secrets` from every write before passing it on.

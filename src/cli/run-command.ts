@@ -15,7 +15,8 @@ import { checkOutputFile, writeOutputFile } from './output-files.js';
 import { createPalette } from './palette.js';
 import { recordedScript } from './recorded-script.js';
 import { withdrawProviderKeys } from './provider-keys.js';
-import { redact, redactingSink, type TextSink } from './redact.js';
+import { redact, redactingSink, redactValue, type TextSink } from './redact.js';
+import { redactingTools } from './redacting-tools.js';
 import { createReporter, type Reporter } from './reporter.js';
 import { writeRunArtifacts } from './run-artifacts.js';
 import { loadScript, ScriptError, type Script } from './script.js';
@@ -192,7 +193,8 @@ async function run(options: RunCommandOptions, reporter: Reporter, secrets: stri
     try {
       const agent = createAgent({
         model: recording?.model ?? model,
-        tools: { ...builtinTools({ cwd, tools: [...tools], ...(sandbox ? { bash: { sandbox: sandbox.bash } } : {}) }), ...mcp?.tools },
+        // Redacted before anything cuts a result: a cut inside a key would leave a piece of it that redaction misses.
+        tools: redactingTools({ ...builtinTools({ cwd, tools: [...tools], bash: { redact: secrets, ...(sandbox ? { sandbox: sandbox.bash } : {}) } }), ...mcp?.tools }, secrets),
         ...(script?.instructions !== undefined ? { instructions: script.instructions } : {}),
         ...(maxSteps !== undefined ? { maxSteps } : {}),
         ...(budget ? { stopWhen: budget } : {}),
@@ -205,7 +207,7 @@ async function run(options: RunCommandOptions, reporter: Reporter, secrets: stri
         ...(inspector ? { inspect: inspector.inspect } : {}),
         ...(output ? { output } : {}),
       });
-      outcome = await runPrompts(agent, prompts, options, reporter, session);
+      outcome = await runPrompts(agent, prompts, options, reporter, session, secrets);
     } finally {
       await inspector?.close();
     }
@@ -267,13 +269,14 @@ async function runPrompts(
   options: RunCommandOptions,
   reporter: Reporter,
   session: CliSession | undefined,
+  secrets: readonly string[],
 ): Promise<{ result: RunResult; interrupted: boolean } | undefined> {
   const subscription = agent.events$.subscribe((event) => reporter.event(event));
   const stopAnswering = answerApprovals({
     agent,
     ...(session?.resumeId !== undefined ? { waiting: agent.ready().then(() => waitingApprovals(agent)) } : {}),
     mode: approvalMode({ yes: options.yes ?? false, interactive: options.askUser !== undefined }),
-    ...(options.askUser ? { askUser: options.askUser } : {}),
+    ...(options.askUser ? { askUser: redactingAsker(options.askUser, secrets) } : {}),
     info: (line) => reporter.info(line),
     warn: (line) => reporter.warn(line),
   });
@@ -313,6 +316,11 @@ async function runPrompts(
     subscription.unsubscribe();
   }
   return result ? { result, interrupted } : undefined;
+}
+
+/** The asker, shown each request with the secrets redacted: the question goes to the terminal, past the redacting sinks. */
+function redactingAsker(askUser: AskUser, secrets: readonly string[]): AskUser {
+  return (request, signal) => askUser(redactValue(request, secrets), signal);
 }
 
 /** How the run was set up, for the files written after it. */
@@ -374,6 +382,7 @@ async function chooseModel(options: RunCommandOptions, script: Script | undefine
       ...(options.baseURL !== undefined ? { baseURL: options.baseURL } : {}),
       ...(options.apiKeyEnv !== undefined ? { apiKeyEnv: options.apiKeyEnv } : {}),
       env: keys,
+      processEnv: options.env ?? process.env,
       allowInsecureKey: options.allowInsecureKey ?? false,
     });
     return model;

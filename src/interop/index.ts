@@ -1,3 +1,4 @@
-// `loopchart/ai-sdk`: an agent as the AI SDK's Agent (for useChat routes), and a fetch for OpenAI-compatible servers.
+// `loopchart/ai-sdk`: an agent as the AI SDK's Agent (for useChat routes), a fetch for OpenAI-compatible servers, and one that keeps a key on its server.
 export { toAISDKAgent, newMessages, type RunnableAgent } from './ai-sdk-agent.js';
 export { jsonErrorAwareFetch } from './json-error-fetch.js';
+export { keyGuardedFetch, KeyExposureError, type KeyGuardedFetchOptions } from './key-guarded-fetch.js';

@@ -2,15 +2,14 @@ import { tool } from 'ai';
 import { z } from 'zod';
 import type { BuiltinTool } from './builtin-tool.js';
 import { throwIfAborted } from './abort.js';
+import { BASH_MAX_OUTPUT_BYTES, BASH_MAX_OUTPUT_LINES, bashOutputText } from './bash-output.js';
 import { sandboxedCommand } from './sandboxed-command.js';
 import { sandboxSettings, type SandboxSetting, type SandboxSettings } from './sandbox-settings.js';
-import { runShellCommand, type ShellCommandResult } from './shell-command.js';
-import { truncateTail } from './truncate.js';
+import { runShellCommand } from './shell-command.js';
 import { realWorkspaceRoot } from './workspace.js';
 
+export { BASH_MAX_OUTPUT_BYTES, BASH_MAX_OUTPUT_LINES } from './bash-output.js';
 export const BASH_DEFAULT_TIMEOUT_MS = 120_000;
-export const BASH_MAX_OUTPUT_LINES = 2000;
-export const BASH_MAX_OUTPUT_BYTES = 50 * 1024;
 
 export interface BashToolOptions {
   /** Directory the commands run in (the workspace root). */
@@ -26,6 +25,8 @@ export interface BashToolOptions {
    * `SandboxOptions` for `network` and `writable`.
    */
   sandbox?: SandboxSetting;
+  /** Secrets (API keys) replaced by `[redacted]` in the output before its tail is cut, so that no piece of one is left at the cut. */
+  redact?: readonly string[];
 }
 
 const bashInputSchema = z.object({
@@ -51,7 +52,7 @@ export type BashToolInput = z.infer<typeof bashInputSchema>;
  * // "…\n\nexit code 0"
  */
 export function bashTool(options: BashToolOptions): BuiltinTool<BashToolInput> {
-  const { cwd, timeoutMs: defaultTimeoutMs = BASH_DEFAULT_TIMEOUT_MS, killGraceMs } = options;
+  const { cwd, timeoutMs: defaultTimeoutMs = BASH_DEFAULT_TIMEOUT_MS, killGraceMs, redact: secrets = [] } = options;
   const sandbox = sandboxSettings(options.sandbox);
   return tool({
     description:
@@ -75,7 +76,7 @@ export function bashTool(options: BashToolOptions): BuiltinTool<BashToolInput> {
         outputCapacityBytes: BASH_MAX_OUTPUT_BYTES * 2,
         killGraceMs,
       });
-      const output = formatOutput(result);
+      const output = bashOutputText(result.output, secrets);
       if (result.stoppedBy === 'timeout') {
         throw new Error(`Command timed out after ${timeoutMs} ms; its process group was killed.\n\n${output}`);
       }
@@ -93,20 +94,4 @@ function sandboxNote({ mode, network, writable }: SandboxSettings): string {
   if (mode === 'none') return '';
   const limits = `only the workspace${writable.length > 0 ? `, ${writable.join(', ')}` : ''} and a private /tmp are writable${network ? '' : ', there is no network'}`;
   return ` ${mode === 'auto' ? 'It may run in a sandbox: ' : 'It runs in a sandbox: '}${limits}, and background processes end with the command.`;
-}
-
-function formatOutput({ output }: ShellCommandResult): string {
-  const text = output.text.endsWith('\n') ? output.text.slice(0, -1) : output.text;
-  const tail = truncateTail(text, { maxLines: BASH_MAX_OUTPUT_LINES, maxBytes: BASH_MAX_OUTPUT_BYTES });
-  if (output.droppedBytes === 0 && !tail.truncated) return text === '' ? '(no output)' : text;
-  const omittedLines = output.droppedLines + tail.totalLines - tail.shownLines;
-  const omittedBytes = output.droppedBytes + tail.totalBytes - tail.shownBytes;
-  const firstShownIsPartial = tail.partialLine || (output.startsMidLine && tail.firstShownLine === 1);
-  const shown = `the last ${countOf(tail.shownLines, 'line')}${firstShownIsPartial ? ', the first only in part' : ''}`;
-  const marker = `[output truncated: ${countOf(omittedLines, 'line')} (${omittedBytes} bytes) omitted before; showing ${shown}]`;
-  return `${marker}\n${tail.text}`;
-}
-
-function countOf(count: number, noun: string): string {
-  return `${count} ${noun}${count === 1 ? '' : 's'}`;
 }

@@ -27,6 +27,8 @@ export interface BuiltinToolsOptions {
     timeoutMs?: number;
     /** Where commands run; default `'auto'` (bubblewrap where it works). See `bashTool`. */
     sandbox?: SandboxSetting;
+    /** Secrets (API keys) redacted from the output before its tail is cut. */
+    redact?: readonly string[];
   };
   /** `grep`, `glob` and `ls` skip what the workspace's `.gitignore` files ignore. Default true. */
   respectGitignore?: boolean;
@@ -39,7 +41,7 @@ const builtinToolNameSchema = z.enum(builtinToolNames as [BuiltinToolName, ...Bu
 const builtinToolsOptionsSchema = z.object({
   cwd: z.string().min(1, 'cwd must be a non-empty path'),
   tools: z.array(builtinToolNameSchema).optional(),
-  bash: z.strictObject({ timeoutMs: z.number().int().positive().optional(), sandbox: sandboxSettingSchema.optional() }).optional(),
+  bash: z.strictObject({ timeoutMs: z.number().int().positive().optional(), sandbox: sandboxSettingSchema.optional(), redact: z.array(z.string()).readonly().optional() }).optional(),
   respectGitignore: z.boolean().optional(),
 });
 
@@ -63,12 +65,12 @@ export function builtinTools(options: BuiltinToolsOptions): ToolSet {
   const selected = new Set(tools);
   const toolSet: ToolSet = {};
   for (const name of builtinToolNames) {
-    if (selected.has(name)) toolSet[name] = createBuiltinTool(name, cwd, bash, respectGitignore);
+    if (selected.has(name)) toolSet[name] = createBuiltinTool(name, cwd, bash ?? {}, respectGitignore);
   }
   return toolSet;
 }
 
-function createBuiltinTool(name: BuiltinToolName, cwd: string, bash: BuiltinToolsOptions['bash'], respectGitignore: boolean): ToolSet[string] {
+function createBuiltinTool(name: BuiltinToolName, cwd: string, bash: NonNullable<BuiltinToolsOptions['bash']>, respectGitignore: boolean): ToolSet[string] {
   switch (name) {
     case 'read':
       return readTool({ cwd });
@@ -83,7 +85,7 @@ function createBuiltinTool(name: BuiltinToolName, cwd: string, bash: BuiltinTool
     case 'grep':
       return grepTool({ cwd, respectGitignore });
     case 'bash':
-      return bashTool({ cwd, ...(bash?.timeoutMs !== undefined ? { timeoutMs: bash.timeoutMs } : {}), ...(bash?.sandbox !== undefined ? { sandbox: bash.sandbox } : {}) });
+      return bashTool({ cwd, ...bash });
   }
 }
 
