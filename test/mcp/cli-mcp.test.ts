@@ -2,7 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startFixtureHttpServer, type FixtureHttpServer } from '../fixtures/mcp/http-server.js';
-import { misbehavingFixture, stdioFixture, waitUntilGone, type MisbehavingFixture, type StdioFixture } from '../fixtures/mcp/stdio-fixture.js';
+import { misbehavingFixture, stdioFixture, type MisbehavingFixture, type StdioFixture } from '../fixtures/mcp/stdio-fixture.js';
 import { eventually, livePidsMarked } from '../support/process-marker.js';
 import { buildCli, cleanEnv, runCli, startCli, waitFor } from '../cli/support/cli-process.js';
 import { asJsonArray, tempDir, writeScript, type ScriptFile } from '../cli/support/scripts.js';
@@ -46,7 +46,7 @@ async function withStdioServer(name: string): Promise<{ fixture: StdioFixture; c
 }
 
 /** The server (in the sandbox, bubblewrap too) is gone: no process runs with its state directory on its command line. */
-async function expectStopped(fixture: StdioFixture): Promise<void> {
+async function expectStopped(fixture: { stateDir: string }): Promise<void> {
   await expect(eventually(() => livePidsMarked(fixture.stateDir).length === 0)).resolves.toBe(true);
 }
 
@@ -141,7 +141,7 @@ describe('loopchart run --mcp FILE', () => {
 
     expect(code).toBe(130);
     expect(stderr).toContain('interrupted before the run started');
-    await waitUntilGone(fixture.pid()!);
+    await expectStopped(fixture);
   });
 
   it('Ctrl+C while a server does not list its tools ends the CLI at once (exit 130) and stops the server', async () => {
@@ -153,7 +153,7 @@ describe('loopchart run --mcp FILE', () => {
     const { code } = await cli.done;
 
     expect(code).toBe(130);
-    await waitUntilGone(fixture.pid()!);
+    await expectStopped(fixture);
   });
 
   it('a server that never answers fails the run before it starts (exit 1) once its connectTimeoutMs has passed, naming it', async () => {
@@ -163,7 +163,7 @@ describe('loopchart run --mcp FILE', () => {
 
     expect(code).toBe(1);
     expect(stderr).toContain(`loopchart: MCP server "mute" (command "${process.execPath}") could not be connected: no answer within 1000 ms (connectTimeoutMs)`);
-    await waitUntilGone(fixture.pid()!);
+    await expectStopped(fixture);
   });
 
   it('a 200 MB tools/list line is refused at the 64 MiB message bound: exit 1, naming the server, and the server is stopped', async () => {
@@ -175,7 +175,7 @@ describe('loopchart run --mcp FILE', () => {
     expect(stderr).toContain(
       `loopchart: MCP server "huge" (command "${process.execPath}") did not list its tools: the server sent a message over 64 MiB (maxMessageBytes): its connection was closed`,
     );
-    await waitUntilGone(fixture.pid()!);
+    await expectStopped(fixture);
   });
 
   it("a server's stderr reaches the terminal line by line, prefixed with its name and with its control characters made visible", async () => {
