@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { BuiltinTool } from './builtin-tool.js';
 import { throwIfAborted } from './abort.js';
 import { describeFsError } from './fs-errors.js';
-import { RegexTimeoutError } from './regex-worker.js';
+import { WorkerDeadlineError } from './bounded-worker.js';
 import { listWorkspaceFiles } from './workspace-files.js';
 import { assertGlobPatternStaysInside, realWorkspaceRoot, resolveInWorkspace } from './workspace.js';
 
@@ -68,7 +68,7 @@ export function globTool({ cwd, maxResults = GLOB_MAX_RESULTS, respectGitignore 
         operation: 'glob',
         respectGitignore,
       }).catch((error: unknown) => {
-        if (!(error instanceof RegexTimeoutError)) throw error;
+        if (!(error instanceof WorkerDeadlineError)) throw error;
         throwIfAborted(abortSignal, 'glob');
         throw new Error(
           `glob stopped after ${timeLimitMs / 1000} s matching '${pattern}': the pattern takes too long ` +

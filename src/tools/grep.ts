@@ -6,7 +6,8 @@ import { throwIfAborted } from './abort.js';
 import { looksBinary } from './binary.js';
 import { describeFsError } from './fs-errors.js';
 import { cutLongLine } from './line-format.js';
-import { regexRunner, RegexTimeoutError } from './regex-worker.js';
+import { WorkerDeadlineError } from './bounded-worker.js';
+import { regexRunner } from './regex-worker.js';
 import { compileSearchPattern } from './search-pattern.js';
 import { listWorkspaceFiles, type WorkspaceFile } from './workspace-files.js';
 import { openForReading, realWorkspaceRoot, resolveInWorkspace, toWorkspaceRelative } from './workspace.js';
@@ -81,7 +82,7 @@ export function grepTool({ cwd, respectGitignore = true, maxMatches = GREP_MAX_M
           operation: 'grep',
           respectGitignore,
         }).catch((error: unknown) => {
-          if (!(error instanceof RegexTimeoutError)) throw error;
+          if (!(error instanceof WorkerDeadlineError)) throw error;
           throwIfAborted(abortSignal, 'grep');
           throw new Error(
             `grep stopped after ${timeLimitMs / 1000} s matching the glob '${glob ?? '**'}': the glob takes too long ` +
@@ -120,7 +121,7 @@ export function grepTool({ cwd, respectGitignore = true, maxMatches = GREP_MAX_M
         const found = await regexRunner
           .match(regex, content.toString('utf8'), maxMatches - matches.length, { signal: abortSignal, deadline })
           .catch((error: unknown) => {
-            if (!(error instanceof RegexTimeoutError)) throw error;
+            if (!(error instanceof WorkerDeadlineError)) throw error;
             throwIfAborted(abortSignal, 'grep');
             throw new Error(
               `grep stopped after ${timeLimitMs / 1000} s matching /${pattern}/ in ${file.workspacePath}: the pattern takes too long ` +

@@ -50,7 +50,7 @@ export interface ListWorkspaceFilesOptions {
  *
  * @example
  * const files = await listWorkspaceFiles({ realRoot, directory: realRoot, pattern: '**\/*.ts', deadline: Date.now() + 10_000, operation: 'glob' });
- * @throws RegexTimeoutError when matching the pattern is not done by `deadline`, or `signal` aborts it.
+ * @throws WorkerDeadlineError when matching the pattern is not done by `deadline`, or `signal` aborts it.
  */
 export async function listWorkspaceFiles(options: ListWorkspaceFilesOptions): Promise<WorkspaceFile[]> {
   const { realRoot, directory, pattern, basename, deadline, signal, operation } = options;
