@@ -1,5 +1,5 @@
-import { readFile } from 'node:fs/promises';
 import { resolveInWorkspace } from '../tools/index.js';
+import { openForReading } from '../tools/workspace.js';
 import type { RunResult } from '../result.js';
 import type { Script } from './script.js';
 
@@ -21,9 +21,31 @@ export async function checkExpectations(expected: Script['expect'], result: RunR
       failures.push(`files.${file}: ${target.message}`);
       continue;
     }
-    const actual = await readFile(target, 'utf8').catch(() => undefined);
-    if (actual === undefined) failures.push(`files.${file}: missing`);
+    const actual = await readExpectedFile(cwd, target, file);
+    if (actual instanceof Error) failures.push(`files.${file}: ${actual.message}`);
     else if (actual !== content) failures.push(`files.${file}: expected ${JSON.stringify(content)}, got ${JSON.stringify(actual)}`);
   }
   return failures;
+}
+
+/**
+ * The file's text, or why it cannot be compared: missing, or not a regular
+ * file. Opened once without blocking and checked as opened, as the read tool
+ * does: a FIFO would otherwise wait for a writer for ever.
+ */
+async function readExpectedFile(cwd: string, target: string, file: string): Promise<string | Error> {
+  let handle;
+  try {
+    handle = await openForReading(cwd, target, file);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return new Error('missing');
+    if (code === 'EISDIR') return new Error('is a directory, not a regular file');
+    return error instanceof Error ? error : new Error(String(error));
+  }
+  try {
+    return await handle.readFile('utf8');
+  } finally {
+    await handle.close();
+  }
 }

@@ -1,4 +1,5 @@
-import { mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { mkdir, mkdtemp, open, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { resolveInWorkspace } from '../tools/index.js';
@@ -41,11 +42,36 @@ export async function prepareWorkspace({ cwd, fallback, files = {} }: WorkspaceS
         throw new UsageError(`the script's files.${file} cannot be created: ${error instanceof Error ? error.message : String(error)}`);
       });
       await mkdir(path.dirname(target), { recursive: true });
-      await writeFile(target, content);
+      await writeRegularFile(target, content, file);
     }
   } catch (error) {
     await workspace.dispose();
     throw error;
   }
   return workspace;
+}
+
+/**
+ * Creates or replaces a regular file. Opened without blocking and checked as
+ * opened: a FIFO already at that path would otherwise wait for a reader for ever.
+ * @throws UsageError when something other than a regular file is there.
+ */
+async function writeRegularFile(target: string, content: string, file: string): Promise<void> {
+  const notRegular = () => new UsageError(`the script's files.${file} cannot be created: ${target} exists and is not a regular file (a FIFO, a device or a directory)`);
+  let handle;
+  try {
+    handle = await open(target, constants.O_WRONLY | constants.O_CREAT | constants.O_NONBLOCK, 0o666);
+  } catch (error) {
+    // ENXIO: a FIFO with no reader; EISDIR: a directory.
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENXIO' || code === 'EISDIR') throw notRegular();
+    throw error;
+  }
+  try {
+    if (!(await handle.stat()).isFile()) throw notRegular();
+    await handle.truncate(0);
+    await handle.writeFile(content);
+  } finally {
+    await handle.close();
+  }
 }

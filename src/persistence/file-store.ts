@@ -41,14 +41,32 @@ const DIR_MODE = 0o700;
  */
 function settleTail(fd: number): void {
   const size = fstatSync(fd).size;
-  if (size === 0) return;
-  const last = Buffer.alloc(1);
-  readSync(fd, last, 0, 1, size - 1);
-  if (last[0] === 0x0a) return;
+  if (!endsCutShort(fd, size)) return;
   const text = readFileSync(fd);
   const lineStart = text.lastIndexOf(0x0a) + 1;
   if (isJson(text.subarray(lineStart).toString('utf8'))) writeAll(fd, Buffer.from('\n'), size);
   else ftruncateSync(fd, lineStart);
+}
+
+/**
+ * Whether all the file holds past `after` (a version a writer read or wrote,
+ * so a line boundary) is one line without its newline that is no record: what
+ * a write cut short leaves — a full disk, or a process killed mid-write. No
+ * other writer completed a record since `after`, so appending is no conflict.
+ */
+function isCutShortWriteAfter(fd: number, after: number, size: number): boolean {
+  if (size <= after) return false;
+  const tail = Buffer.alloc(size - after);
+  readSync(fd, tail, 0, tail.length, after);
+  return !tail.includes(0x0a) && !isJson(tail.toString('utf8'));
+}
+
+/** Whether the file's last byte is not a newline: its last line was cut short. */
+function endsCutShort(fd: number, size: number): boolean {
+  if (size === 0) return false;
+  const last = Buffer.alloc(1);
+  readSync(fd, last, 0, 1, size - 1);
+  return last[0] !== 0x0a;
 }
 
 function isJson(text: string): boolean {
@@ -143,15 +161,32 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): SessionS
         }
         try {
           const size = fstatSync(fd).size;
-          if (appendOptions.after !== undefined && size !== appendOptions.after) {
+          const after = appendOptions.after;
+          const cutShort = typeof after === 'number' && isCutShortWriteAfter(fd, after, size);
+          if (after !== undefined && size !== after && !cutShort) {
             throw new SessionConflictError(
-              `session ${sessionId} was written by another writer since this one read it (${file} is ${size} bytes, expected ${String(appendOptions.after)}); nothing was written: open the session again to continue it`,
+              endsCutShort(fd, size)
+                ? `session ${sessionId} changed since this writer's last write and ends in a line cut short (${file} is ${size} bytes, expected ${String(after)}): a write was stopped part way, by a full disk or a killed process; nothing was written: open the session again to continue it`
+                : `session ${sessionId} was written by another writer since this one read it (${file} is ${size} bytes, expected ${String(after)}); nothing was written: open the session again to continue it`,
             );
           }
-          if (records.length === 0) return size;
+          // What a write cut short left after this writer's version is no record: it goes, and the records are written again.
+          if (cutShort) ftruncateSync(fd, after);
+          if (records.length === 0) return fstatSync(fd).size;
           settleTail(fd);
-          writeAll(fd, encode(records));
-          if (options.fsync) fsyncSync(fd);
+          const start = fstatSync(fd).size;
+          try {
+            writeAll(fd, encode(records));
+            if (options.fsync) fsyncSync(fd);
+          } catch (error) {
+            // A full disk stops a write part way: the part goes, so the file ends where it did and the next append starts clean.
+            try {
+              ftruncateSync(fd, start);
+            } catch {
+              // The next append finds the cut-short line and cuts it (isCutShortWriteAfter).
+            }
+            throw error;
+          }
           return fstatSync(fd).size;
         } finally {
           closeSync(fd);

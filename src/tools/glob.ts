@@ -1,12 +1,17 @@
 import { stat } from 'node:fs/promises';
+import path from 'node:path';
 import { tool } from 'ai';
 import { z } from 'zod';
 import type { BuiltinTool } from './builtin-tool.js';
+import { throwIfAborted } from './abort.js';
 import { describeFsError } from './fs-errors.js';
+import { WorkerDeadlineError } from './bounded-worker.js';
 import { listWorkspaceFiles } from './workspace-files.js';
 import { assertGlobPatternStaysInside, realWorkspaceRoot, resolveInWorkspace } from './workspace.js';
 
 export const GLOB_MAX_RESULTS = 500;
+/** How long one glob may spend matching its pattern: a pattern that backtracks catastrophically is stopped then. */
+export const GLOB_TIME_LIMIT_MS = 10_000;
 
 export interface GlobToolOptions {
   /** Workspace root; every path is resolved against it and confined to it. */
@@ -15,6 +20,8 @@ export interface GlobToolOptions {
   respectGitignore?: boolean;
   /** Files listed before the output is cut with a notice. Default 500. */
   maxResults?: number;
+  /** How long one glob may spend matching its pattern against the files found before it stops with an error. Default 10 s. */
+  timeLimitMs?: number;
 }
 
 const globInputSchema = z.object({
@@ -34,7 +41,7 @@ export type GlobToolInput = z.infer<typeof globInputSchema>;
  * await glob.execute({ pattern: '**\/*.test.ts' }, { toolCallId: 't1', messages: [], context: {} });
  * // "test/a.test.ts\ntest/b.test.ts"
  */
-export function globTool({ cwd, maxResults = GLOB_MAX_RESULTS, respectGitignore = true }: GlobToolOptions): BuiltinTool<GlobToolInput> {
+export function globTool({ cwd, maxResults = GLOB_MAX_RESULTS, respectGitignore = true, timeLimitMs = GLOB_TIME_LIMIT_MS }: GlobToolOptions): BuiltinTool<GlobToolInput> {
   return tool({
     description:
       "Find files whose path matches a glob pattern (e.g. '**/*.ts'), relative to path (default: the workspace root). " +
@@ -42,6 +49,9 @@ export function globTool({ cwd, maxResults = GLOB_MAX_RESULTS, respectGitignore 
     inputSchema: globInputSchema,
     execute: async ({ pattern, path: userPath = '.' }, { abortSignal }) => {
       assertGlobPatternStaysInside(pattern);
+      if (pattern.startsWith('!') && !pattern.startsWith('!(')) {
+        throw new Error(`Glob pattern '${pattern}' is negated; give a pattern of the files to find, e.g. '**/*.ts'`);
+      }
       const realRoot = await realWorkspaceRoot(cwd);
       const directory = await resolveInWorkspace(cwd, userPath);
       const stats = await stat(directory).catch((error: unknown) => {
@@ -52,10 +62,18 @@ export function globTool({ cwd, maxResults = GLOB_MAX_RESULTS, respectGitignore 
       const files = await listWorkspaceFiles({
         realRoot,
         directory,
-        patterns: pattern,
+        pattern: normalizeGlobPattern(pattern),
+        deadline: Date.now() + timeLimitMs,
         signal: abortSignal,
         operation: 'glob',
         respectGitignore,
+      }).catch((error: unknown) => {
+        if (!(error instanceof WorkerDeadlineError)) throw error;
+        throwIfAborted(abortSignal, 'glob');
+        throw new Error(
+          `glob stopped after ${timeLimitMs / 1000} s matching '${pattern}': the pattern takes too long ` +
+            '(several * in one path segment, such as *a*a*a*b, can take exponential time). Simplify it',
+        );
       });
       if (files.length === 0) return `No files match '${pattern}' in ${userPath}`;
       const shown = files.slice(0, maxResults).map((file) => file.workspacePath);
@@ -63,4 +81,9 @@ export function globTool({ cwd, maxResults = GLOB_MAX_RESULTS, respectGitignore 
       return `${shown.join('\n')}\n\n[truncated: showing ${maxResults} of ${files.length} files; narrow the pattern or path]`;
     },
   });
+}
+
+/** As tinyglobby reads a pattern: without a trailing `/`, and `./` and `a//b` normalised. */
+function normalizeGlobPattern(pattern: string): string {
+  return path.posix.normalize(pattern.endsWith('/') ? pattern.slice(0, -1) : pattern);
 }

@@ -1,14 +1,13 @@
 import { stat } from 'node:fs/promises';
-import path from 'node:path';
 import { tool } from 'ai';
-import picomatch from 'picomatch';
 import { z } from 'zod';
 import type { BuiltinTool } from './builtin-tool.js';
 import { throwIfAborted } from './abort.js';
 import { looksBinary } from './binary.js';
 import { describeFsError } from './fs-errors.js';
 import { cutLongLine } from './line-format.js';
-import { regexRunner, RegexTimeoutError } from './regex-worker.js';
+import { WorkerDeadlineError } from './bounded-worker.js';
+import { regexRunner } from './regex-worker.js';
 import { compileSearchPattern } from './search-pattern.js';
 import { listWorkspaceFiles, type WorkspaceFile } from './workspace-files.js';
 import { openForReading, realWorkspaceRoot, resolveInWorkspace, toWorkspaceRelative } from './workspace.js';
@@ -72,16 +71,24 @@ export function grepTool({ cwd, respectGitignore = true, maxMatches = GREP_MAX_M
 
       let files: WorkspaceFile[];
       if (stats.isDirectory()) {
-        const all = await listWorkspaceFiles({
+        // A glob without `/` matches file names at any depth (like ripgrep's --glob); one with `/` the relative path.
+        files = await listWorkspaceFiles({
           realRoot,
           directory: target,
-          patterns: '**/*',
+          pattern: glob ?? '**',
+          basename: glob !== undefined && !glob.includes('/'),
+          deadline,
           signal: abortSignal,
           operation: 'grep',
           respectGitignore,
+        }).catch((error: unknown) => {
+          if (!(error instanceof WorkerDeadlineError)) throw error;
+          throwIfAborted(abortSignal, 'grep');
+          throw new Error(
+            `grep stopped after ${timeLimitMs / 1000} s matching the glob '${glob ?? '**'}': the glob takes too long ` +
+              '(several * in one path segment, such as *a*a*a*b, can take exponential time). Simplify it',
+          );
         });
-        const matchesGlob = glob === undefined ? () => true : fileGlobMatcher(glob);
-        files = all.filter((file) => matchesGlob(path.relative(target, file.absolutePath).split(path.sep).join('/')));
       } else {
         files = [{ absolutePath: target, workspacePath: toWorkspaceRelative(realRoot, target) }];
       }
@@ -114,7 +121,7 @@ export function grepTool({ cwd, respectGitignore = true, maxMatches = GREP_MAX_M
         const found = await regexRunner
           .match(regex, content.toString('utf8'), maxMatches - matches.length, { signal: abortSignal, deadline })
           .catch((error: unknown) => {
-            if (!(error instanceof RegexTimeoutError)) throw error;
+            if (!(error instanceof WorkerDeadlineError)) throw error;
             throwIfAborted(abortSignal, 'grep');
             throw new Error(
               `grep stopped after ${timeLimitMs / 1000} s matching /${pattern}/ in ${file.workspacePath}: the pattern takes too long ` +
@@ -139,9 +146,4 @@ export function grepTool({ cwd, respectGitignore = true, maxMatches = GREP_MAX_M
       return notices.length > 0 ? `${body}\n\n${notices.join('\n')}` : body;
     },
   });
-}
-
-/** A glob without `/` matches file names at any depth (like ripgrep's --glob); one with `/` matches the relative path. */
-function fileGlobMatcher(glob: string): (relativePath: string) => boolean {
-  return picomatch(glob, { dot: true, basename: !glob.includes('/') });
 }

@@ -1,4 +1,5 @@
-import { Worker } from 'node:worker_threads';
+import { createRequire } from 'node:module';
+import { BoundedWorker, type JobDeadline } from './bounded-worker.js';
 
 /** A line that matched: its 1-based number and its text (carriage return stripped). */
 export interface LineMatch {
@@ -6,15 +7,34 @@ export interface LineMatch {
   text: string;
 }
 
-/** Why a search was stopped: the caller's abort, or the time limit. */
-export class RegexTimeoutError extends Error {
-  override readonly name = 'RegexTimeoutError';
+/** How a glob is matched: picomatch's options the tools use (`dot: true`, and `basename` for name-only globs). */
+export interface GlobMatchOptions {
+  /** Match the last segment of each path only (picomatch's `basename`), as grep does for a glob without `/`. */
+  basename?: boolean;
 }
 
-// Runs in the worker (CommonJS, evaluated from this string): one file's lines against one pattern.
+// Runs in the worker (CommonJS, evaluated from this string): one file's lines against one regular
+// expression, or a list of paths against one glob (compiled there too: picomatch's parser is not
+// linear for every pattern either). A few compiled globs are kept for the calls that follow.
 const WORKER_SOURCE = `
-const { parentPort } = require('node:worker_threads');
-parentPort.on('message', ({ id, source, flags, text, limit }) => {
+const { parentPort, workerData } = require('node:worker_threads');
+const picomatch = require(workerData.picomatch);
+const globs = new Map();
+function globMatcher(glob, basename) {
+  const key = (basename ? 'name:' : 'path:') + glob;
+  let matcher = globs.get(key);
+  if (matcher === undefined) {
+    matcher = picomatch(glob, { dot: true, basename });
+    if (globs.size >= 16) globs.delete(globs.keys().next().value);
+    globs.set(key, matcher);
+  }
+  return matcher;
+}
+function matchPaths({ glob, basename, paths }) {
+  const isMatch = globMatcher(glob, basename);
+  return { paths: paths.filter((path) => isMatch(path)) };
+}
+function matchLines({ source, flags, text, limit }) {
   const regex = new RegExp(source, flags);
   const lines = text === '' ? [] : text.split('\\n');
   if (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
@@ -27,72 +47,48 @@ parentPort.on('message', ({ id, source, flags, text, limit }) => {
     if (matches.length === limit) { more = true; break; }
     matches.push({ line: index + 1, text: line });
   }
-  parentPort.postMessage({ id, matches, more });
+  return { matches, more };
+}
+parentPort.on('message', (message) => {
+  let reply;
+  try {
+    reply = message.kind === 'paths' ? matchPaths(message) : matchLines(message);
+  } catch (error) {
+    reply = { error: error instanceof Error ? error.message : String(error) };
+  }
+  parentPort.postMessage({ id: message.id, ...reply });
 });
+parentPort.postMessage({ ready: true });
 `;
 
 /**
- * Runs regular expressions in a worker thread, where a pattern that
- * backtracks catastrophically (`^(a+)+$` over `aaaa…!`) can be stopped: the
- * JavaScript engine cannot interrupt a running regex, but a worker can be
- * terminated. One worker is kept (unreferenced, so it never holds the process
- * open) and replaced after a termination.
+ * Runs regular expressions, and globs (which picomatch compiles to them), in
+ * a worker thread (`BoundedWorker`), where a pattern that backtracks
+ * catastrophically (`^(a+)+$` over `aaaa…!`, `*a*a*a*a*b` over a long file
+ * name) can be stopped: the JavaScript engine cannot interrupt a running
+ * regex, but a worker can be terminated.
  */
 export class RegexRunner {
-  private worker: Worker | undefined;
-  private nextId = 0;
+  private readonly worker = new BoundedWorker(WORKER_SOURCE, { picomatch: createRequire(import.meta.url).resolve('picomatch') });
 
   /**
    * The lines of `text` that `regex` matches, at most `limit` (`more` says whether there were more).
-   * @throws RegexTimeoutError when `signal` aborts or the deadline (epoch ms) passes first; the worker is then terminated.
+   * @throws WorkerDeadlineError when `signal` aborts or the deadline (epoch ms) passes first; the worker is then terminated.
    */
-  match(regex: RegExp, text: string, limit: number, options: { signal?: AbortSignal; deadline: number }): Promise<{ matches: LineMatch[]; more: boolean }> {
-    const worker = this.ensureWorker();
-    const id = this.nextId++;
-    return new Promise((resolve, reject) => {
-      const finish = () => {
-        clearTimeout(timer);
-        options.signal?.removeEventListener('abort', onAbort);
-        worker.off('message', onMessage);
-        worker.off('error', onError);
-      };
-      const stop = (message: string) => {
-        finish();
-        this.terminate();
-        reject(new RegexTimeoutError(message));
-      };
-      const onMessage = (reply: { id: number; matches: LineMatch[]; more: boolean }) => {
-        if (reply.id !== id) return;
-        finish();
-        resolve({ matches: reply.matches, more: reply.more });
-      };
-      const onError = (error: Error) => {
-        finish();
-        this.worker = undefined;
-        reject(error);
-      };
-      const onAbort = () => stop('the search was aborted');
-      const timer = setTimeout(() => stop('the search ran out of time'), Math.max(0, options.deadline - Date.now()));
-      if (options.signal?.aborted) return onAbort();
-      options.signal?.addEventListener('abort', onAbort, { once: true });
-      worker.on('message', onMessage);
-      worker.on('error', onError);
-      worker.postMessage({ id, source: regex.source, flags: regex.flags, text, limit });
-    });
+  async match(regex: RegExp, text: string, limit: number, options: JobDeadline): Promise<{ matches: LineMatch[]; more: boolean }> {
+    const reply = await this.worker.run({ kind: 'lines', source: regex.source, flags: regex.flags, text, limit }, options);
+    return { matches: reply.matches as LineMatch[], more: reply.more as boolean };
   }
 
-  private ensureWorker(): Worker {
-    if (this.worker) return this.worker;
-    const worker = new Worker(WORKER_SOURCE, { eval: true });
-    worker.unref();
-    this.worker = worker;
-    return worker;
-  }
-
-  private terminate(): void {
-    const worker = this.worker;
-    this.worker = undefined;
-    void worker?.terminate();
+  /**
+   * The `paths` (relative, `/`-separated) that `glob` matches, in their order, as picomatch matches
+   * them with `dot: true`.
+   * @throws WorkerDeadlineError when `signal` aborts or the deadline (epoch ms) passes first; the worker is then terminated.
+   * @throws Error when picomatch refuses the glob.
+   */
+  async matchPaths(glob: string, paths: readonly string[], options: GlobMatchOptions & JobDeadline): Promise<string[]> {
+    const reply = await this.worker.run({ kind: 'paths', glob, basename: options.basename === true, paths }, { signal: options.signal, deadline: options.deadline });
+    return reply.paths as string[];
   }
 }
 

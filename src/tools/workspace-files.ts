@@ -2,12 +2,17 @@
  * File enumeration shared by glob and grep: tinyglobby below a directory of
  * the workspace, skipping node_modules, .git and what the workspace's
  * `.gitignore` files ignore, never leaving the workspace through symbolic links.
+ * The glob from the model never runs on this thread: the tree is walked with
+ * a pattern that is cheap to match (`crawlPatternsFor`), and the glob is
+ * matched against what was found in the regex worker, under a deadline.
  */
 import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { glob } from 'tinyglobby';
 import { throwIfAborted } from './abort.js';
 import { GitignoreRules, gitignoreFilesIn } from './gitignore-rules.js';
+import { crawlPatternsFor } from './glob-crawl-patterns.js';
+import { regexRunner } from './regex-worker.js';
 import { isWithinRoot, toWorkspaceRelative } from './workspace.js';
 
 /** Directories no built-in tool descends into. */
@@ -25,8 +30,12 @@ export interface ListWorkspaceFilesOptions {
   realRoot: string;
   /** Real path of the directory to search in (inside `realRoot`). */
   directory: string;
-  /** Glob patterns relative to `directory`. */
-  patterns: string | readonly string[];
+  /** A glob (picomatch syntax, `dot: true`) matched against each file's path relative to `directory`. */
+  pattern: string;
+  /** Match `pattern` against each file's name only, at any depth (picomatch's `basename`). */
+  basename?: boolean;
+  /** Epoch ms by which matching `pattern` must be done. */
+  deadline: number;
   signal?: AbortSignal;
   /** Name used in the abort error. */
   operation: string;
@@ -35,17 +44,18 @@ export interface ListWorkspaceFilesOptions {
 }
 
 /**
- * Files below `directory` matching `patterns`, sorted by workspace path.
+ * Files below `directory` matching `pattern`, sorted by workspace path.
  * Hidden files are included; entries whose real path is outside the
  * workspace (symbolic links pointing out) are dropped.
  *
  * @example
- * const files = await listWorkspaceFiles({ realRoot, directory: realRoot, patterns: '**\/*.ts', operation: 'glob' });
+ * const files = await listWorkspaceFiles({ realRoot, directory: realRoot, pattern: '**\/*.ts', deadline: Date.now() + 10_000, operation: 'glob' });
+ * @throws WorkerDeadlineError when matching the pattern is not done by `deadline`, or `signal` aborts it.
  */
 export async function listWorkspaceFiles(options: ListWorkspaceFilesOptions): Promise<WorkspaceFile[]> {
-  const { realRoot, directory, patterns, signal, operation } = options;
+  const { realRoot, directory, pattern, basename, deadline, signal, operation } = options;
   throwIfAborted(signal, operation);
-  const matches = await glob(patterns, {
+  const found = await glob(crawlPatternsFor(pattern, { basename }), {
     cwd: directory,
     dot: true,
     onlyFiles: true,
@@ -54,6 +64,8 @@ export async function listWorkspaceFiles(options: ListWorkspaceFilesOptions): Pr
     ignore: [...IGNORED_DIRECTORY_GLOBS],
     ...(signal ? { signal } : {}),
   });
+  throwIfAborted(signal, operation);
+  const matches = await regexRunner.matchPaths(pattern, found, { basename, signal, deadline });
   throwIfAborted(signal, operation);
 
   const files = await Promise.all(

@@ -141,7 +141,7 @@ function isMissingPathError(error: unknown): boolean {
 }
 
 /** Where an open file descriptor really is (Linux's /proc); undefined where the system does not say. */
-async function openedPath(handle: FileHandle): Promise<string | undefined> {
+export async function openedPath(handle: FileHandle): Promise<string | undefined> {
   return readlink(`/proc/self/fd/${handle.fd}`).catch(() => undefined);
 }
 

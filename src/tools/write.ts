@@ -1,12 +1,13 @@
-import { mkdir, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { tool } from 'ai';
 import { z } from 'zod';
 import type { BuiltinTool } from './builtin-tool.js';
 import { throwIfAborted } from './abort.js';
-import { describeFsError, errorCode } from './fs-errors.js';
+import { describeFsError } from './fs-errors.js';
 import { utf8ByteLength } from './truncate.js';
 import { resolveInWorkspace } from './workspace.js';
+import { makeDirectoriesInWorkspace, NotADirectoryError } from './workspace-directories.js';
 import { writeFileAtomically } from './atomic-write.js';
 
 export interface WriteToolOptions {
@@ -44,9 +45,9 @@ export function writeTool({ cwd }: WriteToolOptions): BuiltinTool<WriteToolInput
       if (existing && !existing.isFile()) throw new Error(`Path '${userPath}' is not a regular file; cannot write to it`);
       if (existing && existing.nlink > 1) throw new Error(`Path '${userPath}' has other hard links; writing it would change a file elsewhere too`);
       throwIfAborted(abortSignal, 'write');
-      await mkdir(path.dirname(file), { recursive: true }).catch((error: unknown) => {
-        const code = errorCode(error);
-        if (code === 'EEXIST' || code === 'ENOTDIR') {
+      // One level at a time, each inside the one above as it was opened: a directory swapped for a link meanwhile cannot lead outside.
+      await makeDirectoriesInWorkspace(cwd, path.dirname(file), userPath).catch((error: unknown) => {
+        if (error instanceof NotADirectoryError) {
           throw new Error(`Cannot create the parent directories of '${userPath}': part of that path is an existing file`, {
             cause: error,
           });

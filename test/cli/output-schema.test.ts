@@ -43,6 +43,15 @@ describe('loopchart run --output-schema', () => {
     expect(server.requests).toHaveLength(3);
   });
 
+  it('an answer on which a pattern of the schema backtracks catastrophically fails the run (invalid-output, exit 1) instead of hanging it', async () => {
+    const backtracking = { type: 'object', properties: { code: { type: 'string', pattern: '^(a+)+$' } }, required: ['code'] };
+    const evil = () => streamResponse({ text: JSON.stringify({ code: `${'a'.repeat(40)}!` }) });
+    const { code, stdout, server } = await run([evil(), evil(), evil()], JSON.stringify(backtracking));
+    expect(code).toBe(1);
+    expect(JSON.parse(stdout)).toMatchObject({ outcome: 'failed', error: { kind: 'invalid-output', message: expect.stringContaining('did not match schema') } });
+    expect(server.requests).toHaveLength(3);
+  }, 60_000);
+
   it('refuses a schema file that is not a JSON Schema of an object, before calling the model', async () => {
     const { code, stderr, server } = await run([], '{"type":"string"}');
     expect(code).toBe(2);

@@ -1,5 +1,10 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, open, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseScript, ScriptError } from '../../src/cli/script.js';
+import { loadScript, MAX_SCRIPT_BYTES, parseScript, ScriptError } from '../../src/cli/script.js';
+import { UsageError } from '../../src/cli/usage-error.js';
 
 function scriptError(text: string): ScriptError {
   try {
@@ -54,5 +59,45 @@ describe('script files', () => {
     const error = scriptError('prompt: hi\nturns:\n  - text: hi\n    delayMs: 1e12\n');
     expect(error.message).toContain('turns.0.delayMs');
     expect(error.message).toContain('at most 600000 ms');
+  });
+});
+
+describe('loading a script file', () => {
+  const withDir = async (use: (dir: string) => Promise<void>) => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'loopchart-script-'));
+    try {
+      await use(dir);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  };
+
+  it('reads and checks a script file', async () => {
+    await withDir(async (dir) => {
+      await writeFile(path.join(dir, 'ok.yaml'), 'prompt: hi\nturns:\n  - text: hello\n');
+      await expect(loadScript(path.join(dir, 'ok.yaml'))).resolves.toMatchObject({ prompt: 'hi' });
+    });
+  });
+
+  it('a file over 4 MiB is a usage error that says so, not an out-of-memory crash', async () => {
+    expect(MAX_SCRIPT_BYTES).toBe(4 * 1024 * 1024);
+    await withDir(async (dir) => {
+      const file = path.join(dir, 'huge.yaml');
+      // 200 MB without writing them: a sparse file.
+      const handle = await open(file, 'w');
+      await handle.truncate(200 * 1024 * 1024);
+      await handle.close();
+      const loading = loadScript(file);
+      await expect(loading).rejects.toBeInstanceOf(UsageError);
+      await expect(loading).rejects.toThrow(`script ${file} is 200.0 MiB: a script may be at most 4 MiB`);
+    });
+  });
+
+  it('a FIFO is a usage error, not a wait for a writer', async () => {
+    await withDir(async (dir) => {
+      const file = path.join(dir, 'pipe.yaml');
+      execFileSync('mkfifo', [file]);
+      await expect(loadScript(file)).rejects.toThrow(`script ${file} is not a regular file`);
+    });
   });
 });

@@ -133,6 +133,30 @@ describe('no check-then-use race: a directory swapped for a link while the tools
   });
 });
 
+describe('no directory outside: write creates parent directories while a concurrent loop swaps a directory and a link to outside', () => {
+  const ws = useTempWorkspace();
+
+  it('every level write creates is inside the workspace, whatever the swaps', async () => {
+    const dir = path.join(ws.root, 'd');
+    const parked = path.join(ws.root, 'd.real');
+    await ws.file('d/keep.txt', 'inside\n');
+    const swapper = spawn(
+      'bash',
+      ['-c', `for i in $(seq 1 20000); do mv d d.real 2>/dev/null; ln -s "$1" d 2>/dev/null; rm -f d 2>/dev/null; mv d.real d 2>/dev/null; done`, 'swap', ws.outside],
+      { cwd: ws.root, stdio: 'ignore' },
+    );
+    const swapperDone = new Promise((resolve) => swapper.on('exit', resolve));
+    for (let attempt = 0; attempt < 300; attempt++) {
+      await runTool(writeTool({ cwd: ws.root }), { path: `d/n${attempt}/a/b/new.txt`, content: 'planted' }).catch(() => undefined);
+    }
+    swapper.kill('SIGKILL');
+    await swapperDone;
+    if (!existsSync(dir)) await rename(parked, dir).catch(() => undefined);
+
+    expect(await readdir(ws.outside, { recursive: true })).toEqual(['secret.txt']);
+  });
+});
+
 describe('confinement under random paths (fast-check)', () => {
   const ws = useTempWorkspace();
 

@@ -1,7 +1,10 @@
-import { symlink } from 'node:fs/promises';
+import fc from 'fast-check';
+import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import picomatch from 'picomatch';
 import { describe, expect, it } from 'vitest';
 import { GLOB_MAX_RESULTS, globTool } from '../../src/tools/glob.js';
+import { grepTool } from '../../src/tools/grep.js';
 import { runTool, useTempWorkspace } from './helpers.js';
 
 describe('glob tool', () => {
@@ -56,5 +59,76 @@ describe('glob tool', () => {
     const controller = new AbortController();
     controller.abort();
     await expect(glob({ pattern: '**' }, controller.signal)).rejects.toThrow('glob was aborted');
+  });
+});
+
+describe('glob cannot block the process', () => {
+  const ws = useTempWorkspace();
+  // Twelve stars in one segment over a long name: picomatch's regex backtracks for hours.
+  const evil = `${'*a'.repeat(12)}*b`;
+  const longName = 'a'.repeat(200);
+
+  it('a pattern that backtracks catastrophically is stopped by the time limit and is an error result the model sees', async () => {
+    await ws.file(longName, '');
+    await expect(runTool(globTool({ cwd: ws.root, timeLimitMs: 300 }), { pattern: evil })).rejects.toThrow(
+      `glob stopped after 0.3 s matching '${evil}': the pattern takes too long`,
+    );
+  });
+
+  it('abort() stops a runaway pattern, and the event loop stays free meanwhile', async () => {
+    await ws.file(longName, '');
+    const controller = new AbortController();
+    const pending = runTool(globTool({ cwd: ws.root }), { pattern: evil }, controller.signal);
+    // The event loop is free while the pattern runs: this timer fires.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    controller.abort();
+    await expect(pending).rejects.toThrow('glob was aborted');
+  });
+
+  it('a runaway pattern does not stop a search running beside it', async () => {
+    await ws.file(longName, '');
+    await ws.file('ok.txt', 'needle here\n');
+    const [runaway, search] = await Promise.allSettled([
+      runTool(globTool({ cwd: ws.root, timeLimitMs: 300 }), { pattern: evil }),
+      runTool(grepTool({ cwd: ws.root }), { pattern: 'needle' }),
+    ]);
+    expect(runaway.status).toBe('rejected');
+    expect(search).toEqual({ status: 'fulfilled', value: 'ok.txt:1: needle here' });
+  });
+
+  it('a negated pattern is refused rather than matching nothing', async () => {
+    await expect(runTool(globTool({ cwd: ws.root }), { pattern: '!*.ts' })).rejects.toThrow("Glob pattern '!*.ts' is negated");
+  });
+
+  it('finds exactly the files picomatch matches, for any pattern over any small tree (fast-check)', async () => {
+    const name = fc.constantFrom('a', 'b', 'ab', '.c', 'a.ts', 'b.js', '(x)', '{y}');
+    const file = fc.array(name, { minLength: 1, maxLength: 3 }).map((parts) => parts.join('/'));
+    const segment = fc.stringMatching(/^[ab.*?{},@()|!+-]{1,5}$/);
+    const pattern = fc
+      .array(fc.oneof(segment, fc.constant('**'), name), { minLength: 1, maxLength: 3 })
+      .map((parts) => parts.join('/'))
+      // Negated patterns and `..` are refused (tested above and in confinement.test.ts).
+      .filter((candidate) => (!candidate.startsWith('!') || candidate.startsWith('!(')) && !candidate.includes('..'));
+    let round = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.uniqueArray(file, { minLength: 1, maxLength: 6 }), pattern, async (files, candidate) => {
+        const root = path.join(ws.root, `round-${round++}`);
+        const written: string[] = [];
+        for (const relative of files) {
+          // A name cannot be both a file and a directory.
+          if (written.some((other) => other.startsWith(`${relative}/`) || relative.startsWith(`${other}/`))) continue;
+          await mkdir(path.dirname(path.join(root, relative)), { recursive: true });
+          await writeFile(path.join(root, relative), '');
+          written.push(relative);
+        }
+        // The pattern as tinyglobby reads it: no trailing slash, `./` and `a//b` normalised.
+        const normalised = path.posix.normalize(candidate.replace(/\/$/, ''));
+        const isMatch = picomatch(normalised, { dot: true });
+        const expected = written.filter((relative) => isMatch(relative)).sort((x, y) => (x < y ? -1 : x > y ? 1 : 0));
+        const output = await runTool(globTool({ cwd: root }), { pattern: candidate });
+        expect(output.startsWith('No files match') ? [] : output.split('\n')).toEqual(expected);
+      }),
+      { numRuns: 60 },
+    );
   });
 });

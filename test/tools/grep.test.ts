@@ -112,6 +112,14 @@ describe('grep cannot block the process', () => {
     expect(Date.now() - aborted).toBeLessThan(2_000);
   });
 
+  it('a glob that backtracks catastrophically is stopped by the time limit and is an error result the model sees', async () => {
+    const glob = `${'*a'.repeat(12)}*b`;
+    await ws.file('a'.repeat(200), 'needle\n');
+    await expect(runTool(grepTool({ cwd: ws.root, timeLimitMs: 300 }), { pattern: 'needle', glob })).rejects.toThrow(
+      `grep stopped after 0.3 s matching the glob '${glob}': the glob takes too long`,
+    );
+  });
+
   it('after a stopped search the next one works as before', async () => {
     await ws.file('evil.txt', evil);
     await ws.file('ok.txt', 'needle here\n');
