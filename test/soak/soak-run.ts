@@ -42,7 +42,7 @@ export interface SoakRunOptions {
   /** Debian's PostgreSQL server programs (`postgresBinary()`) and `redis-server`. */
   postgresBin: string;
   redisBin: string;
-  /** The workers' lease TTL. Default 2,000 ms. */
+  /** The workers' lease TTL: longer than the longest cut, so that a cut alone never costs a worker its lease. Default 5,000 ms. */
   leaseTtlMs?: number;
   /** How long a silent worker is taken for alive (longer than the longest cut). Default 8,000 ms. */
   deadAfterMs?: number;
@@ -67,7 +67,7 @@ export interface SoakRun {
 export async function runSoak(options: SoakRunOptions): Promise<SoakRun> {
   const begun = Date.now();
   const log = options.log ?? (() => undefined);
-  const leaseTtlMs = options.leaseTtlMs ?? 2_000;
+  const leaseTtlMs = options.leaseTtlMs ?? 5_000;
   const deadAfterMs = options.deadAfterMs ?? 8_000;
   const schedule = soakSchedule({ seed: options.seed, durationMs: options.durationMs, sessions: options.sessions, workers: options.workers, leaseTtlMs, deadAfterMs });
   for (const line of formatSchedule(schedule)) log(line);

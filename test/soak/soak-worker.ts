@@ -38,7 +38,7 @@ const numberFromEnv = (name: string, fallback: number) => {
   if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number, not ${process.env[name]}`);
   return value;
 };
-const leaseTtlMs = numberFromEnv('LOOPCHART_SOAK_LEASE_TTL_MS', 2_000);
+const leaseTtlMs = numberFromEnv('LOOPCHART_SOAK_LEASE_TTL_MS', 5_000);
 const heartbeatMs = numberFromEnv('LOOPCHART_SOAK_HEARTBEAT_MS', 500);
 const deadAfterMs = numberFromEnv('LOOPCHART_SOAK_DEAD_AFTER_MS', 8_000);
 
