@@ -215,9 +215,9 @@ describe('run outcomes', () => {
     expect(result.toolCalls).toBe(4);
     const outputs = toolOutputs(result.messages) as Record<string, { type: string; value: string }>;
     expect(outputs.c1).toEqual({ type: 'error-text', value: 'disk on fire' });
-    expect(outputs.c2!.value).toBe('Unknown tool "missing". Available tools: add, fail.');
-    expect(outputs.c3!.value).toMatch(/^Invalid input for tool "add": /);
-    expect(outputs.c4!.value).toMatch(/^Invalid input for tool "add": /);
+    expect(outputs.c2!.value).toBe("AI_NoSuchToolError: Model tried to call unavailable tool 'missing'. Available tools: add, fail.");
+    expect(outputs.c3!.value).toMatch(/^AI_InvalidToolInputError: Invalid input for tool add: /);
+    expect(outputs.c4!.value).toMatch(/^AI_InvalidToolInputError: Invalid input for tool add: /);
     const toolResults = events.filter((event) => event.type === 'tool-result');
     expect(toolResults.every((event) => event.isError)).toBe(true);
     // The model sees the errors on the next step.

@@ -86,7 +86,7 @@ describe('createAgent with a text-only model through textToolProtocol', () => {
     expect(result.toolCalls).toBe(2);
     await expectValidHistory(result.messages);
     expect(promptText(inner.doStreamCalls[1]!, 'user')).toMatch(
-      /<tool_result><tool_name>add<\/tool_name><error>Invalid input for tool "add": [^<]+<\/error><\/tool_result>$/,
+      /<tool_result><tool_name>add<\/tool_name><error>AI_InvalidToolInputError: Invalid input for tool add: [^<]+<\/error><\/tool_result>$/,
     );
     expect(promptText(inner.doStreamCalls[2]!, 'user')).toContain('<result>5</result>');
   });
