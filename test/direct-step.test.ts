@@ -571,7 +571,7 @@ const loopTurns = (): LanguageModelV4StreamPart[][] => [
 function stable(events: AgentEvent[]): unknown {
   // Timings differ from run to run; the trace is all timings; a response without the provider's id gets one from the run's.
   const timeless = events.filter((event) => event.type !== 'trace');
-  const varying = new Set(['runId', 'durationMs', 'trace', 'response']);
+  const varying = new Set(['runId', 'callId', 'durationMs', 'trace', 'response']);
   return JSON.parse(JSON.stringify(timeless, (key, value: unknown) => (varying.has(key) ? undefined : value)));
 }
 
@@ -587,7 +587,7 @@ describe('an agent with step: directStep', () => {
     const direct = await runWith(directStep);
     const reference = await runWith(streamLanguageModelCallStep);
 
-    expect(direct.result).toMatchObject({ outcome: 'completed', steps: 4, toolCalls: 5, text: 'Done: 3 and 7.' });
+    expect(direct.result).toMatchObject({ outcome: 'completed', stepCount: 4, toolCallCount: 5, text: 'Done: 3 and 7.' });
     expect(direct.result.usage).toEqual(usageFrom({ inputTokens: 40, outputTokens: 20 }));
     const toolResults = direct.result.messages
       .filter((message) => message.role === 'tool')
