@@ -27,7 +27,7 @@ async function plainRun(): Promise<{ wall: number; cpu: number }> {
   const cpu = process.cpuUsage();
   const started = performance.now();
   const result = await createAgent(loop()).run('go');
-  check(result.outcome === 'completed' && result.steps === TOOL_STEPS + 1, 'the plain run must complete the loop');
+  check(result.outcome === 'completed' && result.stepCount === TOOL_STEPS + 1, 'the plain run must complete the loop');
   return { wall: performance.now() - started, cpu: cpuMs(cpu) };
 }
 

@@ -20,8 +20,8 @@ async function loopchartLoop(step?: StepFunction | 'model-free'): Promise<void> 
   const agent = createAgent({ model: toolLoopModel(TOOL_STEPS), tools, maxSteps: STEPS, ...(chosen ? { step: chosen } : {}) });
   const result = await agent.run('go');
   check(
-    result.outcome === 'completed' && result.steps === STEPS && result.toolCalls === TOOL_STEPS && result.text === 'done',
-    `loopchart loop went wrong: ${result.outcome}, ${result.steps} steps, ${result.toolCalls} tool calls, text ${JSON.stringify(result.text)}`,
+    result.outcome === 'completed' && result.stepCount === STEPS && result.toolCallCount === TOOL_STEPS && result.text === 'done',
+    `loopchart loop went wrong: ${result.outcome}, ${result.stepCount} steps, ${result.toolCallCount} tool calls, text ${JSON.stringify(result.text)}`,
   );
   check(result.messages.length === 2 + 2 * TOOL_STEPS, `loopchart history has ${result.messages.length} messages`);
 }

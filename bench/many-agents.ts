@@ -22,7 +22,7 @@ export async function loopchartBatch(count: number): Promise<void> {
   const results = await Promise.all(
     Array.from({ length: count }, () => createAgent({ model: toolLoopModel(TOOL_STEPS), tools, maxSteps: STEPS }).run('go')),
   );
-  check(results.every((result) => result.outcome === 'completed' && result.steps === STEPS), 'every loopchart agent must complete its 5 steps');
+  check(results.every((result) => result.outcome === 'completed' && result.stepCount === STEPS), 'every loopchart agent must complete its 5 steps');
 }
 
 async function toolLoopAgentBatch(count: number): Promise<void> {

@@ -12,7 +12,7 @@ import { check, echoTool, measureRounds, median, toolLoopModel, type Row } from 
 async function manyCallsRun(calls: number): Promise<void> {
   const agent = createAgent({ model: toolLoopModel(1, { toolName: 'echo', toolCallsPerStep: calls }), tools: { echo: echoTool }, maxToolCallsPerStep: 1_000 });
   const result = await agent.run('go');
-  check(result.outcome === 'completed' && result.toolCalls === calls, `many calls (${calls}) went wrong: ${result.outcome}, ${result.toolCalls} tool calls`);
+  check(result.outcome === 'completed' && result.toolCallCount === calls, `many calls (${calls}) went wrong: ${result.outcome}, ${result.toolCallCount} tool calls`);
 }
 
 export async function manyCallsBench(): Promise<Row[]> {

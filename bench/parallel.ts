@@ -17,8 +17,8 @@ async function parallelRun(step?: StepFunction): Promise<void> {
   });
   const result = await agent.run('go');
   check(
-    result.outcome === 'completed' && result.steps === 2 && result.toolCalls === TOOLS,
-    `parallel run went wrong: ${result.outcome}, ${result.steps} steps, ${result.toolCalls} tool calls`,
+    result.outcome === 'completed' && result.stepCount === 2 && result.toolCallCount === TOOLS,
+    `parallel run went wrong: ${result.outcome}, ${result.stepCount} steps, ${result.toolCallCount} tool calls`,
   );
   const outputs = result.messages.flatMap((message) => (message.role === 'tool' ? message.content : [])).filter((part) => part.type === 'tool-result');
   check(outputs.length === TOOLS && outputs.every((part) => part.output.type === 'json'), 'parallel run: not every tool answered');

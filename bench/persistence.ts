@@ -76,7 +76,7 @@ async function agentRun(count: number, dir: string | undefined): Promise<() => P
     const started = performance.now();
     const result = await agent.run('one more');
     const took = performance.now() - started;
-    check(result.outcome === 'completed' && result.steps === 1, 'a measured run must complete in one step');
+    check(result.outcome === 'completed' && result.stepCount === 1, 'a measured run must complete in one step');
     return took;
   };
 }

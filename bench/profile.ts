@@ -27,7 +27,7 @@ async function stream(step?: StepFunction): Promise<number> {
 
 async function loop(step?: StepFunction): Promise<number> {
   const result = await createAgent({ model: toolLoopModel(50), tools, maxSteps: 51, ...(step ? { step } : {}) }).run('go');
-  check(result.steps === 51, `loop run went wrong: ${result.outcome}`);
+  check(result.stepCount === 51, `loop run went wrong: ${result.outcome}`);
   return 51;
 }
 

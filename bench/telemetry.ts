@@ -23,7 +23,7 @@ async function toolLoop(tracer?: Tracer): Promise<void> {
     ...(tracer ? { telemetry: { tracer } } : {}),
   });
   const result = await agent.run('go');
-  check(result.outcome === 'completed' && result.steps === STEPS && result.toolCalls === TOOL_STEPS, `the loop went wrong: ${result.outcome}, ${result.steps} steps`);
+  check(result.outcome === 'completed' && result.stepCount === STEPS && result.toolCallCount === TOOL_STEPS, `the loop went wrong: ${result.outcome}, ${result.stepCount} steps`);
 }
 
 export async function telemetryBench(): Promise<Row[]> {

@@ -15,4 +15,4 @@ const weather = tool({
 const agent = createAgent({ model, instructions: 'Answer briefly.', tools: { weather }, maxSteps: 5 });
 agent.events$.subscribe((event) => event.type === 'text-delta' && process.stdout.write(event.text));
 const result = await agent.run('How warm is it in Oslo?');
-console.log(`\n${result.outcome} after ${result.steps} steps, ${result.usage.totalTokens} tokens`);
+console.log(`\n${result.outcome} after ${result.stepCount} steps, ${result.usage.totalTokens} tokens`);

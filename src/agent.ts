@@ -26,6 +26,8 @@ import { parseAgentOptions, type AgentOptions } from './options.js';
 import { errorMessage } from './errors/error-message.js';
 import type { RunError, RunResult } from './result.js';
 import { persistedWithoutHistory } from './persistence/checkpoint-snapshot.js';
+import { StepResultRecorder } from './results/step-result-recorder.js';
+import { generateTextResult } from './results/generate-text-result.js';
 
 /** What `agent.run` accepts: a user text, one message, or several. */
 export type Prompt = string | ModelMessage | ModelMessage[];
@@ -590,8 +592,29 @@ class StatechartAgent implements Agent {
   }
 
   private deliver(event: AgentEvent): void {
+    this.recordStep(event);
     if (event.type === 'run-end') this.settle(event.result);
     this.subject.next(event);
+  }
+
+  /** The run's steps as the AI SDK's `StepResult`s, from its events; they join the result at its end. */
+  private stepResults: StepResultRecorder | undefined;
+
+  private recordStep(event: AgentEvent): void {
+    if (event.type === 'run-start') this.stepResults = new StepResultRecorder(this.tools);
+    const recorder = (this.stepResults ??= new StepResultRecorder(this.tools));
+    recorder.event(event);
+    if (event.type !== 'run-end') return;
+    this.stepResults = undefined;
+    const generated = generateTextResult(recorder, undefined);
+    Object.assign(event.result, {
+      steps: recorder.steps,
+      toolCalls: generated.toolCalls,
+      toolResults: generated.toolResults,
+      reasoning: recorder.steps.length > 0 ? generated.reasoning : [],
+      reasoningText: generated.reasoningText,
+      warnings: generated.warnings,
+    });
   }
 
   /**

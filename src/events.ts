@@ -1,4 +1,4 @@
-import type { FinishReason, InferToolInput, InferToolOutput, ModelMessage, ToolSet } from 'ai';
+import type { CallWarning, FinishReason, InferToolInput, InferToolOutput, ModelMessage, ToolSet } from 'ai';
 import type { CompactionReason } from './context/compaction-config.js';
 import type { HookName } from './callbacks.js';
 import type { RunError, RunResult } from './result.js';
@@ -27,6 +27,14 @@ export interface DeltaFields {
 /** True for the untyped `ToolSet` (any tool name): events then carry `unknown` inputs and outputs. */
 type IsUntyped<TOOLS extends ToolSet> = string extends keyof TOOLS ? true : false;
 
+/** What the provider said of one LLM call's response (`finish-step`): its id, the model that answered, when. */
+export interface StepResponse {
+  id: string;
+  modelId: string;
+  /** ISO 8601. */
+  timestamp: string;
+}
+
 /**
  * A tool call the model made. With typed tools (`createAgent({ tools: { weather: tool(…) } })`)
  * a valid call narrows on `toolName` to its tool's input type; a call to an unknown tool, or with
@@ -44,7 +52,15 @@ export type ToolCallEvent<TOOLS extends ToolSet = ToolSet> =
             invalid?: false;
           };
         }[keyof TOOLS & string])
-  | (StepScoped & { type: 'tool-call'; toolCallId: string; toolName: string; input: unknown; invalid: true });
+  | (StepScoped & {
+      type: 'tool-call';
+      toolCallId: string;
+      toolName: string;
+      input: unknown;
+      invalid: true;
+      /** Why the call is invalid, as the AI SDK says it (`NoSuchToolError`, `InvalidToolInputError`). */
+      error?: { name: string; message: string };
+    });
 
 /**
  * A tool call's result: the tool's full output, before anything is cut for the model. With typed
@@ -64,7 +80,23 @@ export type ToolResultEvent<TOOLS extends ToolSet = ToolSet> =
             durationMs: number;
           };
         }[keyof TOOLS & string])
-  | (StepScoped & { type: 'tool-result'; toolCallId: string; toolName: string; output: unknown; isError: true; durationMs: number });
+  | (StepScoped & {
+      type: 'tool-result';
+      toolCallId: string;
+      toolName: string;
+      output: unknown;
+      isError: true;
+      durationMs: number;
+      /** Set when the call did not run because it was denied: by a person, or by a policy (`automatic`). */
+      denied?: ToolDenial;
+    });
+
+/** Why a call was denied (`tool-result` with `denied`). */
+export interface ToolDenial {
+  /** Denied by a policy (`approval` rules, `toolApproval`) without asking anyone. */
+  automatic: boolean;
+  reason?: string;
+}
 
 /**
  * Everything an agent reports, in order, on `agent.events$`. A discriminated
@@ -75,9 +107,38 @@ export type AgentEvent<TOOLS extends ToolSet = ToolSet> =
   | (RunScoped & { type: 'run-start'; prompt: ModelMessage[] })
   | (RunScoped & { type: 'run-end'; result: RunResult })
   | (StepScoped & { type: 'start-step' })
+  /**
+   * The provider's stream of an LLM call began; `warnings` are the call's (a setting the provider
+   * does not support, a response format it cannot honour), as the AI SDK's `CallWarning`s.
+   */
+  | (StepScoped & { type: 'model-call-start'; attempt: number; warnings: CallWarning[]; model?: { provider: string; modelId: string } })
+  /** The model began writing a tool call's input (as the AI SDK's `tool-input-start`), and wrote a piece of it. */
+  | (StepScoped & { type: 'tool-input-start'; attempt: number; toolCallId: string; toolName: string })
+  | (StepScoped & { type: 'tool-input-delta'; attempt: number; toolCallId: string; delta: string })
+  /**
+   * The model finished a tool call and it was parsed, while the step still streams: what a UI
+   * shows at once. The `tool-call` event follows once the step has finished (its call enters the history).
+   */
+  | (StepScoped & {
+      type: 'tool-input-available';
+      attempt: number;
+      toolCallId: string;
+      toolName: string;
+      input: unknown;
+      invalid?: boolean;
+      error?: { name: string; message: string };
+    })
   | (StepScoped & {
       type: 'finish-step';
       finishReason?: FinishReason;
+      /** The provider's own finish reason. */
+      rawFinishReason?: string;
+      /** The model that made the call, as the AI SDK names it. */
+      model?: { provider: string; modelId: string };
+      /** What the provider said of its response (the model id it answered with, which may name a version). */
+      response?: StepResponse;
+      /** The call's warnings (the same as its `model-call-start`). */
+      warnings?: CallWarning[];
       usage: LanguageModelUsage;
       /** What the step's LLM call cost with the model that made it, when its price is known. */
       cost?: UsageCost;
@@ -108,6 +169,8 @@ export type AgentEvent<TOOLS extends ToolSet = ToolSet> =
       timedOut: boolean;
     })
   | ToolCallEvent<TOOLS>
+  /** A tool's `execute` is about to run (after approval and the `beforeToolCall` hooks), with the input it gets. */
+  | (StepScoped & { type: 'tool-execution-start'; toolCallId: string; toolName: string; input: unknown })
   | (StepScoped & { type: 'tool-update'; toolCallId: string; toolName: string; output: unknown })
   | ToolResultEvent<TOOLS>
   | (StepScoped & {

@@ -3,6 +3,7 @@ import { createApprovalActor } from './actors/approval-actor.js';
 import { createCompactionActor } from './actors/compaction-actor.js';
 import { createLlmActor } from './actors/llm-actor.js';
 import type { ApprovalPolicy } from './approval/approval-policy.js';
+import type { ToolApproval } from './approval/tool-approval.js';
 import { defaultStep } from './actors/default-step.js';
 
 /** Which step implementation agents use unless given one. */
@@ -26,6 +27,7 @@ export function agentImplementations(
   runtime: Partial<Pick<AgentRuntime, 'step' | 'emit' | 'tools' | 'hooks' | 'transformContext' | 'traceHook' | 'depth' | 'output' | 'runToolCall' | 'admit'>> &
     Pick<AgentRuntime, 'model'> & {
       approval?: ApprovalPolicy;
+      toolApproval?: ToolApproval;
       compactionModel?: LanguageModel;
       transformPrompt?: PromptTransform;
       stopConditions?: ReadonlyArray<StopCondition<ToolSet>>;
@@ -49,7 +51,7 @@ export function agentImplementations(
       prepare: createPrepareActor(runtime.transformPrompt),
       llm: createLlmActor(resolved),
       tools: createToolRunner(resolved),
-      approval: createApprovalActor(runtime.approval),
+      approval: createApprovalActor(runtime.approval, { tools: resolved.tools, ...(runtime.toolApproval ? { toolApproval: runtime.toolApproval } : {}) }),
       compaction: createCompactionActor(runtime.compactionModel ?? runtime.model, resolved.step, resolved.transformContext, resolved.admit),
       stopCondition: createStopConditionActor(runtime.stopConditions ?? []),
     },

@@ -8,6 +8,7 @@ import type { HookTiming } from './trace/run-trace.js';
 import type { AgentRuntime } from './runtime.js';
 import { defaultRetryConfig } from './resilience/retry-policy.js';
 import { defaultTruncationConfig } from './resilience/truncate-output.js';
+import { hasToolApproval } from './approval/tool-approval.js';
 
 /** What the agent (not its options) gives the machine's actors: where events go, and where it runs. */
 export interface AgentWiring {
@@ -51,6 +52,7 @@ export function machineImplementations(options: AgentOptions, wiring: AgentWirin
       ...(options.transformPrompt ? { transformPrompt: options.transformPrompt } : {}),
       ...(compactionModel ? { compactionModel } : {}),
       ...(options.approval ? { approval: options.approval } : {}),
+      ...(options.toolApproval ? { toolApproval: options.toolApproval } : {}),
       ...(options.output ? { output: options.output } : {}),
       stopConditions: stopConditions(options.stopWhen),
       ...wiring,
@@ -73,8 +75,9 @@ export function machineConfig(options: AgentOptions): AgentConfig {
     timeouts: timeoutConfig(options.timeout),
     truncation: options.truncation === false ? false : options.truncation ? { ...defaultTruncationConfig, ...options.truncation } : defaultTruncationConfig,
     compaction: compactionConfig(options.compaction),
-    // A guard reads it: whether a step's calls pass through `approving`. The policy itself is an actor.
-    hasApprovalPolicy: options.approval !== undefined,
+    // A guard reads it: whether a step's calls pass through `approving` (loopchart's policy, or the AI SDK's
+    // toolApproval or a tool's needsApproval). The policy itself is an actor.
+    hasApprovalPolicy: options.approval !== undefined || hasToolApproval(options.tools ?? {}, options.toolApproval),
     // Likewise: whether a finished tool step passes through `checkingStop`. The conditions are an actor.
     ...(stopConditions(options.stopWhen).length > 0 ? { hasStopConditions: true } : {}),
     ...(options.onDeny ? { onDeny: options.onDeny } : {}),

@@ -4,6 +4,7 @@ import { messageShapeProblem } from './machines/message-shape.js';
 import type { InspectionEvent, Observer } from 'xstate';
 import type { StepFunction } from './actors/step.js';
 import type { ApprovalFunction, ApprovalPolicy } from './approval/approval-policy.js';
+import type { ToolApproval } from './approval/tool-approval.js';
 import { defaultCompactionConfig } from './context/compaction-config.js';
 import type { AgentHooks } from './callbacks.js';
 import type { PromptTransform } from './context/at-mentions.js';
@@ -78,6 +79,19 @@ export interface AgentOptions<TOOLS extends ToolSet = ToolSet, OUTPUT = unknown>
    * (may be async) or rules of tool-name globs. Default: every call is allowed.
    */
   approval?: ApprovalPolicy;
+  /**
+   * The AI SDK's `toolApproval`, as `ToolLoopAgent` takes it: a status per tool (`'user-approval'`,
+   * `'approved'`, `{ type: 'denied', reason }`, `'not-applicable'`), a function per tool of its input, or
+   * one function for every call. Tools' own `needsApproval` (`true` or a function of the input) is honoured
+   * too, `toolApproval` first. `user-approval` waits in `awaitingApproval` like `approval`'s `ask` (durable:
+   * it survives a restart); with `approval` as well, the stricter decision holds.
+   *
+   * @example
+   * ```ts
+   * createAgent({ model, tools: { pay, read }, toolApproval: { pay: ({ amount }) => (amount > 100 ? 'user-approval' : undefined) } });
+   * ```
+   */
+  toolApproval?: ToolApproval<NoInfer<TOOLS>>;
   /** What a denied call does: the model sees the denial and goes on (`continue`, default), or the run ends `denied` (`stop`). */
   onDeny?: 'continue' | 'stop';
   /** Denies calls still waiting for an answer after this long. Default: wait until answered or aborted. */
@@ -206,6 +220,15 @@ const approvalRuleList = z.array(
   ]),
 );
 
+const approvalStatuses = new Set(['not-applicable', 'approved', 'denied', 'user-approval']);
+const isToolApprovalEntry = (entry: unknown): boolean =>
+  typeof entry === 'function' ||
+  (typeof entry === 'string' && approvalStatuses.has(entry)) ||
+  (isObject(entry) &&
+    approvalStatuses.has(entry.type as string) &&
+    (entry.reason === undefined || typeof entry.reason === 'string') &&
+    Object.keys(entry).every((key) => key === 'type' || key === 'reason'));
+
 const stopConditionSchema = z.custom<StopCondition<ToolSet>>((value) => typeof value === 'function', {
   message: 'expected a stop condition: isStepCount(n), hasToolCall(name) or ({ steps }) => boolean',
 });
@@ -244,6 +267,24 @@ export const agentOptionsSchema = z
           })
           .strict(),
       ])
+      .optional(),
+    toolApproval: z
+      .custom<ToolApproval>()
+      .superRefine((value, context) => {
+        if (typeof value === 'function') return;
+        if (!isObject(value)) {
+          context.addIssue({ code: 'custom', message: 'expected a function for every call, or a ToolApprovalStatus or function per tool name' });
+          return;
+        }
+        for (const [name, entry] of Object.entries(value)) {
+          if (isToolApprovalEntry(entry)) continue;
+          context.addIssue({
+            code: 'custom',
+            path: [name],
+            message: "expected a ToolApprovalStatus ('not-applicable', 'approved', 'denied', 'user-approval', or { type, reason }) or a function of the tool's input",
+          });
+        }
+      })
       .optional(),
     onDeny: z.enum(['continue', 'stop']).optional(),
     approvalTimeoutMs: positiveMs.optional(),
@@ -367,7 +408,50 @@ const renamedOptions: Record<string, string> = {
   timeouts: 'renamed to timeout (the AI SDK\'s TimeoutConfiguration; per-tool limits are tools: { <tool name>Ms })',
 };
 
+/**
+ * `ToolLoopAgent` settings loopchart does not honour: refused with what to use instead, never
+ * accepted and ignored.
+ */
+const callSetting = 'not a createAgent option: a call setting goes with the model, e.g. wrapLanguageModel({ model, middleware: defaultSettingsMiddleware({ settings: { … } }) })';
+const perCall = (name: string) => `not a createAgent option: pass ${name} to toAISDKAgent(agent).generate() or .stream(), or subscribe to agent.events$`;
+export const unsupportedAISDKOptions: Record<string, string> = {
+  id: 'not a createAgent option: give the id to toAISDKAgent(agent, { id })',
+  prepareStep: 'not supported: use hooks.beforeLLMCall, which may replace the model, messages, instructions and tools of each call',
+  prepareCall: 'not supported: build the agent with the options the call needs, or use hooks.beforeLLMCall',
+  callOptionsSchema: 'not supported: loopchart agents take no call options',
+  toolChoice: 'not supported: use hooks.beforeLLMCall to offer fewer tools',
+  activeTools: 'not supported: use hooks.beforeLLMCall to offer fewer tools (return { tools })',
+  experimental_repairToolCall: 'not supported: an invalid call gets an error result the model reads, and it tries again',
+  experimental_toolApprovalSecret: 'not needed: approvals wait in the agent (awaitingApproval), not in client-sent messages',
+  maxRetries: 'renamed: retry: { maxAttempts } (attempts, 1 + retries)',
+  stopSequences: callSetting,
+  temperature: callSetting,
+  topP: callSetting,
+  topK: callSetting,
+  seed: callSetting,
+  maxOutputTokens: callSetting,
+  presencePenalty: callSetting,
+  frequencyPenalty: callSetting,
+  providerOptions: callSetting,
+  headers: callSetting,
+  experimental_telemetry: 'not supported: use telemetry: { tracer } (OpenTelemetry spans, see docs/telemetry.md)',
+  runtimeContext: 'not supported: tools get what they need from their closure',
+  experimental_context: 'not supported: tools get what they need from their closure',
+  onStart: perCall('onStart'),
+  onStepStart: perCall('onStepStart'),
+  onStepFinish: perCall('onStepFinish'),
+  onStepEnd: perCall('onStepEnd'),
+  onToolExecutionStart: perCall('onToolExecutionStart'),
+  onToolExecutionEnd: perCall('onToolExecutionEnd'),
+  onFinish: perCall('onFinish'),
+  onEnd: perCall('onEnd'),
+  onError: 'not a createAgent option: a failed run ends with outcome failed and result.error (the adapter rejects with the error)',
+  onAbort: 'not a createAgent option: an aborted run ends with outcome aborted',
+};
+
 export function parseAgentOptions(options: unknown): AgentOptions {
+  const refused = isObject(options) ? Object.keys(unsupportedAISDKOptions).filter((key) => key in options) : [];
+  if (refused.length > 0) throw new AgentOptionsError(refused.map((key) => ({ path: key, message: unsupportedAISDKOptions[key] ?? '' })));
   const renamed = isObject(options) ? Object.keys(renamedOptions).filter((key) => key in options) : [];
   if (renamed.length > 0) throw new AgentOptionsError(renamed.map((key) => ({ path: key, message: renamedOptions[key] ?? '' })));
   const parsed = agentOptionsSchema.safeParse(options);

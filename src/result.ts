@@ -1,4 +1,4 @@
-import type { FinishReason, LanguageModelUsage, ModelMessage } from 'ai';
+import type { CallWarning, FinishReason, LanguageModelUsage, ModelMessage, ReasoningOutput, StepResult, ToolSet, TypedToolCall, TypedToolResult } from 'ai';
 import type { RunTrace } from './trace/run-trace.js';
 import type { UsageCost } from './cost/cost.js';
 
@@ -27,10 +27,28 @@ export interface RunResult<OUTPUT = unknown> {
    * model, the scripted model, a local server).
    */
   cost?: UsageCost;
-  /** LLM calls made in this run. */
-  steps: number;
+  /** LLM calls made in this run (attempts of one call count once). */
+  stepCount: number;
   /** Tool calls executed in this run. */
-  toolCalls: number;
+  toolCallCount: number;
+  /**
+   * The run's steps as the AI SDK's `StepResult`s (content, text, reasoning, tool calls and results,
+   * finish reason, usage, warnings, model and response of each LLM call), as `generateText` gives
+   * them. Built from the events by the agent that ran the steps: a run resumed after a restart has
+   * the steps made since; `agentMachine` alone leaves it empty.
+   */
+  steps: Array<StepResult<ToolSet>>;
+  /** The tool calls of every step, as the AI SDK's `result.toolCalls`. */
+  toolCalls: Array<TypedToolCall<ToolSet>>;
+  /** The tool results of every step, as the AI SDK's `result.toolResults` (errors and denials are in `steps[n].content`). */
+  toolResults: Array<TypedToolResult<ToolSet>>;
+  /** What the run added to the history after its prompt: the assistant and tool messages, as the AI SDK's `responseMessages`. */
+  responseMessages: ModelMessage[];
+  /** The last step's reasoning, as the AI SDK's `result.reasoning` and `reasoningText`. */
+  reasoning: ReasoningOutput[];
+  reasoningText: string | undefined;
+  /** Every step's call warnings (the provider's), as the AI SDK's `result.warnings`. */
+  warnings: CallWarning[];
   /** The finishReason of the last LLM call, when one finished. */
   finishReason?: FinishReason;
   durationMs: number;

@@ -98,7 +98,7 @@ describe('abort', () => {
 
     expect(performance.now() - started).toBeLessThan(1_000);
     expect(result.outcome).toBe('aborted');
-    expect(result.toolCalls).toBe(1);
+    expect(result.toolCallCount).toBe(1);
     const outputs = toolOutputs(result.messages);
     expect(outputs.fast).toEqual({ type: 'text', value: 'slept fast' });
     expect(outputs.stubborn).toEqual({ type: 'error-text', value: 'Tool call interrupted: the run was aborted (enough).' });
@@ -136,7 +136,7 @@ describe('abort', () => {
     expect((await first).outcome).toBe('aborted');
     const second = await agent.run('two');
     expect(second.outcome).toBe('completed');
-    expect(second.steps).toBe(1);
+    expect(second.stepCount).toBe(1);
     expect(second.text).toBe('second');
   });
 });

@@ -25,8 +25,8 @@ describe('run outcomes', () => {
 
     expect(result.outcome).toBe('completed');
     expect(result.text).toBe('It is 3.');
-    expect(result.steps).toBe(2);
-    expect(result.toolCalls).toBe(1);
+    expect(result.stepCount).toBe(2);
+    expect(result.toolCallCount).toBe(1);
     expect(result.finishReason).toBe('stop');
     expect(result.usage).toEqual(usageFrom({ inputTokens: 40, outputTokens: 10 }));
     expect(result.error).toBeUndefined();
@@ -59,8 +59,8 @@ describe('run outcomes', () => {
     const result = await agent.run('loop');
 
     expect(result.outcome).toBe('max-steps');
-    expect(result.steps).toBe(2);
-    expect(result.toolCalls).toBe(1);
+    expect(result.stepCount).toBe(2);
+    expect(result.toolCallCount).toBe(1);
     expect(model.doStreamCalls).toHaveLength(2);
     expect(toolOutputs(result.messages).c2).toEqual({
       type: 'error-text',
@@ -80,8 +80,8 @@ describe('run outcomes', () => {
     const result = await agent.run('loop');
 
     expect(result.outcome).toBe('doom-loop');
-    expect(result.steps).toBe(3);
-    expect(result.toolCalls).toBe(2);
+    expect(result.stepCount).toBe(3);
+    expect(result.toolCallCount).toBe(2);
     expect(String((toolOutputs(result.messages).c3 as { value: string }).value)).toMatch(/repeated 3 times/);
     await expectValidHistory(result.messages);
   });
@@ -95,7 +95,7 @@ describe('run outcomes', () => {
     ]);
     const result = await createAgent({ model, tools: { add: addTool } }).run('go');
     expect(result.outcome).toBe('completed');
-    expect(result.steps).toBe(4);
+    expect(result.stepCount).toBe(4);
   });
 
   it('ignores repeats when doom-loop detection is off', async () => {
@@ -114,7 +114,7 @@ describe('run outcomes', () => {
     expect(result.outcome).toBe(outcome);
     expect(result.finishReason).toBe(finishReason);
     expect(result.text).toBe('partial');
-    expect(result.steps).toBe(1);
+    expect(result.stepCount).toBe(1);
     await expectValidHistory(result.messages);
   });
 
@@ -123,7 +123,7 @@ describe('run outcomes', () => {
     const result = await createAgent({ model, retry: { baseDelayMs: 1, maxDelayMs: 5 } }).run('go');
     expect(result.outcome).toBe('completed');
     expect(result.text).toBe('whole answer');
-    expect(result.steps).toBe(1);
+    expect(result.stepCount).toBe(1);
     expect(JSON.stringify(result.messages)).not.toContain('partial');
     await expectValidHistory(result.messages);
   });
@@ -146,7 +146,7 @@ describe('run outcomes', () => {
     const model = mockModel([{ toolCalls: [{ id: 'c1', name: 'add', input: { a: 1, b: 1 } }], finishReason: 'stop' }, { text: ['2'] }]);
     const result = await createAgent({ model, tools: { add: addTool } }).run('go');
     expect(result.outcome).toBe('completed');
-    expect(result.toolCalls).toBe(1);
+    expect(result.toolCallCount).toBe(1);
   });
 
   it('fails with invalid-response when the model reports tool-calls but makes none', async () => {
@@ -167,7 +167,7 @@ describe('run outcomes', () => {
     expect(result.outcome).toBe('failed');
     expect(result.error).toEqual({ kind: 'invalid-request', message: 'Bad request', status: 400, retryable: false });
     expect(result.messages.map((m) => m.role)).toEqual(['user']);
-    expect(result.steps).toBe(1);
+    expect(result.stepCount).toBe(1);
   });
 
   it('fails on an error part mid-stream and does not keep the failed attempt’s text', async () => {
@@ -212,12 +212,12 @@ describe('run outcomes', () => {
     const result = await agent.run('go');
 
     expect(result.outcome).toBe('completed');
-    expect(result.toolCalls).toBe(4);
+    expect(result.toolCallCount).toBe(4);
     const outputs = toolOutputs(result.messages) as Record<string, { type: string; value: string }>;
     expect(outputs.c1).toEqual({ type: 'error-text', value: 'disk on fire' });
-    expect(outputs.c2!.value).toBe('Unknown tool "missing". Available tools: add, fail.');
-    expect(outputs.c3!.value).toMatch(/^Invalid input for tool "add": /);
-    expect(outputs.c4!.value).toMatch(/^Invalid input for tool "add": /);
+    expect(outputs.c2!.value).toBe("AI_NoSuchToolError: Model tried to call unavailable tool 'missing'. Available tools: add, fail.");
+    expect(outputs.c3!.value).toMatch(/^AI_InvalidToolInputError: Invalid input for tool add: /);
+    expect(outputs.c4!.value).toMatch(/^AI_InvalidToolInputError: Invalid input for tool add: /);
     const toolResults = events.filter((event) => event.type === 'tool-result');
     expect(toolResults.every((event) => event.isError)).toBe(true);
     // The model sees the errors on the next step.
@@ -231,7 +231,7 @@ describe('run outcomes', () => {
     await agent.run('one');
     const result = await agent.run('two');
     expect(result.text).toBe('second');
-    expect(result.steps).toBe(1);
+    expect(result.stepCount).toBe(1);
     expect(result.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant', 'user', 'assistant']);
     expect(model.doStreamCalls[1]!.prompt).toHaveLength(5);
   });

@@ -52,7 +52,7 @@ describe('structured output (the output option)', () => {
 
     expect(result.outcome).toBe('completed');
     expect(result.usage).toMatchObject({ inputTokens: 230, outputTokens: 35, totalTokens: 265 });
-    expect(result.steps).toBe(1);
+    expect(result.stepCount).toBe(1);
   });
 
   it('ends the run failed with kind invalid-output once the attempts are used up, and gives no output', async () => {

@@ -103,7 +103,7 @@ describe('duplicate tool-call ids in one step', () => {
     const result = await agent.run('add twice');
 
     expect(result.outcome).toBe('completed');
-    expect(result.toolCalls).toBe(2);
+    expect(result.toolCallCount).toBe(2);
     expect(toolResultCounts(result.messages)).toEqual(new Map([['call_0', 1], ['call_0-2', 1]]));
     await expectValidHistory(result.messages);
   });
@@ -146,7 +146,7 @@ describe('many tool calls in one step', () => {
     const result = await agent.run('add a lot');
 
     expect(result.outcome).toBe('completed');
-    expect(result.toolCalls).toBe(128);
+    expect(result.toolCallCount).toBe(128);
     const counts = toolResultCounts(result.messages);
     expect([...counts.values()].every((count) => count === 1)).toBe(true);
     expect(counts.size).toBe(300);
@@ -170,7 +170,7 @@ describe('many tool calls in one step', () => {
     const result = await agent.run('add a lot');
 
     expect(result.outcome).toBe('completed');
-    expect(result.toolCalls).toBe(503);
+    expect(result.toolCallCount).toBe(503);
     // Two tool steps, one runner: it lives as long as the run.
     expect(spawned.filter((id) => id === 'tools')).toHaveLength(1);
     expect(spawned.filter((id) => id.startsWith('tool.'))).toEqual([]);
@@ -180,7 +180,7 @@ describe('many tool calls in one step', () => {
   it('maxToolCallsPerStep is an option, validated', async () => {
     const model = mockModel([{ toolCalls: [{ id: 'a', name: 'add', input: { a: 1, b: 1 } }, { id: 'b', name: 'add', input: { a: 2, b: 2 } }] }, { text: ['ok'] }]);
     const result = await createAgent({ model, tools: { add: addTool }, maxToolCallsPerStep: 1 }).run('go');
-    expect(result.toolCalls).toBe(1);
+    expect(result.toolCallCount).toBe(1);
     expect(() => createAgent({ model, maxToolCallsPerStep: 0 })).toThrow(/maxToolCallsPerStep/);
   });
 });

@@ -1,4 +1,5 @@
-import { createAgentUIStream, readUIMessageStream, type UIMessage, type UIMessageChunk } from 'ai';
+import { APICallError, createAgentUIStream, readUIMessageStream, tool, type UIMessage, type UIMessageChunk } from 'ai';
+import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
 import { createAgent, type Agent } from '../src/index.js';
 import { newMessages, toAISDKAgent } from 'loopchart/ai-sdk';
@@ -51,27 +52,84 @@ describe('toAISDKAgent', () => {
     expect(parts.find((part) => part.type === 'tool-add')).toMatchObject({ state: 'output-available', input: { a: 2, b: 3 }, output: 5 });
   });
 
-  it('reports an approval request part for an ask policy', async () => {
+  it('ends the call at an approval request, as ToolLoopAgent does, and goes on when the next call brings the answer', async () => {
     const agent = createAgent({ model: mockModel(twoSteps()), tools: { add: addTool }, approval: { ask: ['add'] } });
-    const answered = new Promise<void>((resolve) =>
-      agent.events$.subscribe((event) => {
-        if (event.type === 'approval-request') {
-          agent.approve(event.toolCallId);
-          resolve();
-        }
-      }),
-    );
-    const { chunks, message } = await uiRun(agent, 'What is 2 + 3?');
-    await answered;
-    expect(chunks.find((chunk) => chunk.type === 'tool-approval-request')).toMatchObject({ toolCallId: 'call-1', approvalId: 'call-1' });
-    expect(message!.parts.find((part) => part.type === 'tool-add')).toMatchObject({ state: 'output-available', output: 5 });
+    const first = await uiRun(agent, 'What is 2 + 3?');
+    expect(first.chunks.find((chunk) => chunk.type === 'tool-approval-request')).toMatchObject({ toolCallId: 'call-1', approvalId: 'approval-call-1' });
+    expect(first.chunks.at(-1)).toMatchObject({ type: 'finish', finishReason: 'tool-calls' });
+    expect(agent.pendingApprovals).toEqual(['call-1']);
+
+    const asked = first.message!;
+    const answered = {
+      ...asked,
+      parts: asked.parts.map((part) => (part.type === 'tool-add' && part.state === 'approval-requested' ? { ...part, state: 'approval-responded', approval: { ...part.approval, approved: true } } : part)),
+    } as UIMessage;
+    const stream = await createAgentUIStream({ agent: toAISDKAgent(agent), uiMessages: [userMessage('What is 2 + 3?'), answered] });
+    const chunks: UIMessageChunk[] = [];
+    for await (const chunk of stream) chunks.push(chunk);
+    expect(chunks.map((chunk) => chunk.type)).toEqual(['start', 'tool-output-available', 'start-step', 'text-start', 'text-delta', 'text-delta', 'text-end', 'finish-step', 'finish']);
+    expect(chunks[1]).toMatchObject({ toolCallId: 'call-1', output: 5 });
+    expect(agent.pendingApprovals).toEqual([]);
   });
 
-  it('an outcome other than completed reaches the UI stream with its reason, not as a silent stop', async () => {
-    const agent = createAgent({ model: mockModel([{ toolCalls: [{ name: 'add', input: { a: 1, b: 1 } }] }]), tools: { add: addTool }, maxSteps: 1 });
-    const { chunks } = await uiRun(agent, 'loop');
-    expect(chunks.find((chunk) => chunk.type === 'error')).toMatchObject({ errorText: expect.stringMatching(/outcome "max-steps"/) });
-    expect(chunks.at(-1)).toMatchObject({ type: 'finish', finishReason: 'tool-calls' });
+  it('a denial given in the next call is tool-output-denied, and the tool never runs', async () => {
+    let ran = 0;
+    const counted = tool({ inputSchema: z.object({ a: z.number(), b: z.number() }), execute: async ({ a, b }) => (ran++, a + b) });
+    const agent = createAgent({ model: mockModel(twoSteps()), tools: { add: counted }, approval: { ask: ['add'] } });
+    const sdkAgent = toAISDKAgent(agent);
+    const first = await sdkAgent.generate({ prompt: 'What is 2 + 3?' });
+    const request = first.content.find((part) => part.type === 'tool-approval-request')!;
+    const stream = await sdkAgent.stream({
+      messages: [
+        { role: 'user', content: 'What is 2 + 3?' },
+        ...first.responseMessages,
+        { role: 'tool', content: [{ type: 'tool-approval-response', approvalId: request.approvalId, approved: false, reason: 'no' }] },
+      ],
+    });
+    const types: string[] = [];
+    for await (const part of stream.fullStream) types.push(part.type);
+    expect(types.slice(0, 2)).toEqual(['start', 'tool-output-denied']);
+    expect(ran).toBe(0);
+  });
+
+  it("a provider error rejects generate() with the provider's own error, as ToolLoopAgent does", async () => {
+    const failure = new APICallError({ message: 'Bad request', url: 'http://127.0.0.1/v1', requestBodyValues: {}, statusCode: 400, isRetryable: false });
+    const agent = createAgent({ model: mockModel([{ reject: failure }]) });
+    await expect(toAISDKAgent(agent).generate({ prompt: 'hi' })).rejects.toBe(failure);
+  });
+
+  it("an abort rejects generate() with the AbortError, and a failed run's UI stream ends with its error, not a finish", async () => {
+    const model = mockModel([{ text: ['Once', ' upon'], holdAfter: 3 }]);
+    const agent = createAgent({ model });
+    const controller = new AbortController();
+    void model.untilHeld().then(() => controller.abort());
+    await expect(toAISDKAgent(agent).generate({ prompt: 'hi', abortSignal: controller.signal })).rejects.toMatchObject({ name: 'AbortError' });
+
+    const failing = createAgent({ model: mockModel([{ reject: new Error('boom') }]) });
+    let finish: { finishReason?: string } | undefined;
+    const stream = await createAgentUIStream({ agent: toAISDKAgent(failing), uiMessages: [userMessage('hi')], onFinish: (event) => void (finish = event) });
+    const chunks: UIMessageChunk[] = [];
+    for await (const chunk of stream) chunks.push(chunk);
+    expect(chunks.map((chunk) => chunk.type)).toEqual(['start', 'error']);
+    expect(finish?.finishReason).not.toBe('stop');
+  });
+
+  it('a denied run reaches the UI stream with its reason, not as a silent stop', async () => {
+    const agent = createAgent({ model: mockModel([{ toolCalls: [{ name: 'add', input: { a: 1, b: 1 } }] }]), tools: { add: addTool }, approval: { deny: ['add'] }, onDeny: 'stop' });
+    const { chunks } = await uiRun(agent, 'add');
+    expect(chunks.find((chunk) => chunk.type === 'error')).toMatchObject({ errorText: expect.stringMatching(/outcome "denied"/) });
+    expect(chunks.at(-1)).toMatchObject({ type: 'finish' });
+  });
+
+  it("generate() gives the AI SDK's results: StepResults, tool calls and results, only the response messages", async () => {
+    const agent = createAgent({ model: mockModel(twoSteps()), tools: { add: addTool } });
+    const result = await toAISDKAgent(agent).generate({ prompt: 'What is 2 + 3?' });
+    expect(result.steps).toHaveLength(2);
+    expect(result.steps[0]).toMatchObject({ stepNumber: 0, finishReason: 'tool-calls', text: 'Adding 2 and 3.', model: { modelId: 'mock-model-id' } });
+    expect(result.toolCalls).toEqual([{ type: 'tool-call', toolCallId: 'call-1', toolName: 'add', input: { a: 2, b: 3 } }]);
+    expect(result.toolResults).toMatchObject([{ type: 'tool-result', toolCallId: 'call-1', output: 5, dynamic: false }]);
+    expect(result.responseMessages.map((message) => message.role)).toEqual(['assistant', 'tool', 'assistant']);
+    expect(result.response.messages.map((message) => message.role)).toEqual(['assistant']);
   });
 
   it('a run that cannot start still ends the stream with an error part that says why', async () => {
@@ -80,7 +138,7 @@ describe('toAISDKAgent', () => {
     const result = await toAISDKAgent(agent).stream({ prompt: 'second' });
     const parts: string[] = [];
     for await (const part of result.stream) parts.push(part.type === 'error' ? `error: ${(part.error as Error).message}` : part.type);
-    expect(parts).toEqual([expect.stringMatching(/^error: A run is already active/)]);
+    expect(parts).toEqual(['start', expect.stringMatching(/^error: A run is already active/)]);
     agent.abort();
     await busy;
   });

@@ -167,7 +167,7 @@ describe('compaction triggers', () => {
     const events = recordEvents(agent);
     const result = await agent.run('go');
     expect(result.outcome).toBe('completed');
-    expect(result.steps).toBe(1);
+    expect(result.stepCount).toBe(1);
     expect(ofType(events, 'compaction-start')[0]!.reason).toBe('overflow');
   });
 

@@ -219,7 +219,7 @@ function call(toolName: string, input: string, toolCallId = `call-${toolName}`, 
 describe('directStep yields the same parts as streamLanguageModelCallStep', () => {
   it('text', async () => {
     const { parts } = await expectSameParts({ parts: [start, ...text('t', 'Hel', 'lo', ''), finish()] });
-    expect(parts.map((part) => (part as StepPart).type)).toEqual(['text-start', 'text-delta', 'text-delta', 'text-delta', 'text-end', 'finish']);
+    expect(parts.map((part) => (part as StepPart).type)).toEqual(['stream-start', 'text-start', 'text-delta', 'text-delta', 'text-delta', 'text-end', 'finish']);
   });
 
   it('text and reasoning with provider metadata on start, delta and end', async () => {
@@ -236,7 +236,7 @@ describe('directStep yields the same parts as streamLanguageModelCallStep', () =
         finish(),
       ],
     });
-    expect(parts[3]).toStrictEqual({ type: 'reasoning-end', id: 'r', providerMetadata: { anthropic: { signature: 'sig' } } });
+    expect(parts[4]).toStrictEqual({ type: 'reasoning-end', id: 'r', providerMetadata: { anthropic: { signature: 'sig' } } });
   });
 
   it('several text blocks, interleaved, with citations and response metadata', async () => {
@@ -324,7 +324,7 @@ describe('directStep yields the same parts as streamLanguageModelCallStep', () =
         finish(),
       ],
     });
-    expect(parts.map((part) => (part as StepPart).type)).toEqual(['error', 'text-start', 'text-delta', 'text-end', 'finish']);
+    expect(parts.map((part) => (part as StepPart).type)).toEqual(['stream-start', 'error', 'text-start', 'text-delta', 'text-end', 'finish']);
   });
 
   for (const unified of ['stop', 'length', 'content-filter', 'tool-calls', 'error', 'interrupted', 'other'] as const) {
@@ -350,7 +350,7 @@ describe('directStep yields the same parts as streamLanguageModelCallStep', () =
         },
       ],
     });
-    expect(parts[0]).toMatchObject({ type: 'finish', usage: { inputTokens: 100, outputTokens: 30, totalTokens: 130, inputTokenDetails: { cacheReadTokens: 40 } } });
+    expect(parts.find((part) => (part as StepPart).type === 'finish')).toMatchObject({ type: 'finish', usage: { inputTokens: 100, outputTokens: 30, totalTokens: 130, inputTokenDetails: { cacheReadTokens: 40 } } });
   });
 
   it('usage with unknown token counts', async () => {
@@ -439,7 +439,7 @@ describe('directStep yields the same parts as streamLanguageModelCallStep', () =
 
   it('abort mid-stream: the parts so far, then the abort reason', async () => {
     const result = await expectSameParts({ parts: [start, ...text('t', 'a', 'b'), finish()], holdAt: 3 }, { abortOnHold: true });
-    expect(result.parts).toHaveLength(2);
+    expect(result.parts).toHaveLength(3);
     expect(result.thrown).toMatchObject({ errorName: 'AbortError' });
   });
 
@@ -461,7 +461,7 @@ describe('directStep yields the same parts as streamLanguageModelCallStep', () =
 describe('directStep on its own', () => {
   it('cancels a provider stream that ignores the abort, and throws the abort reason', async () => {
     const result = await record(directStep, { parts: [start, ...text('t', 'a'), finish()], holdAt: 3, ignoreAbort: true }, { abortOnHold: true });
-    expect(result.parts).toHaveLength(2);
+    expect(result.parts).toHaveLength(3);
     expect(result.thrown).toMatchObject({ errorName: 'AbortError' });
     expect(result.provider.cancelled).toHaveLength(1);
   });
@@ -569,9 +569,10 @@ const loopTurns = (): LanguageModelV4StreamPart[][] => [
 
 /** Events without what differs between two runs (run ids, durations). */
 function stable(events: AgentEvent[]): unknown {
-  // Timings differ from run to run; the trace is all timings.
+  // Timings differ from run to run; the trace is all timings; a response without the provider's id gets one from the run's.
   const timeless = events.filter((event) => event.type !== 'trace');
-  return JSON.parse(JSON.stringify(timeless, (key, value: unknown) => (key === 'runId' || key === 'durationMs' || key === 'trace' ? undefined : value)));
+  const varying = new Set(['runId', 'callId', 'durationMs', 'trace', 'response']);
+  return JSON.parse(JSON.stringify(timeless, (key, value: unknown) => (varying.has(key) ? undefined : value)));
 }
 
 describe('an agent with step: directStep', () => {
@@ -586,7 +587,7 @@ describe('an agent with step: directStep', () => {
     const direct = await runWith(directStep);
     const reference = await runWith(streamLanguageModelCallStep);
 
-    expect(direct.result).toMatchObject({ outcome: 'completed', steps: 4, toolCalls: 5, text: 'Done: 3 and 7.' });
+    expect(direct.result).toMatchObject({ outcome: 'completed', stepCount: 4, toolCallCount: 5, text: 'Done: 3 and 7.' });
     expect(direct.result.usage).toEqual(usageFrom({ inputTokens: 40, outputTokens: 20 }));
     const toolResults = direct.result.messages
       .filter((message) => message.role === 'tool')

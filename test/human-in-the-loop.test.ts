@@ -204,7 +204,7 @@ describe('doom loop with ask', () => {
     agent.approve(request.toolCallId);
     const result = await run;
     expect(result.outcome).toBe('completed');
-    expect(result.toolCalls).toBe(3);
+    expect(result.toolCallCount).toBe(3);
   });
 
   it('denying ends the run with outcome doom-loop', async () => {
@@ -215,7 +215,7 @@ describe('doom loop with ask', () => {
     agent.deny(request.toolCallId, 'you are looping');
     const result = await run;
     expect(result.outcome).toBe('doom-loop');
-    expect(result.toolCalls).toBe(2);
+    expect(result.toolCallCount).toBe(2);
     expect(toolOutputs(result.messages)[request.toolCallId]).toEqual({ type: 'error-text', value: 'The user denied this tool call: you are looping' });
     await expectValidHistory(result.messages);
   });
@@ -287,7 +287,7 @@ describe('steering and follow-ups', () => {
       { role: 'user', content: [{ type: 'text', text: 'first' }] },
       { role: 'user', content: [{ type: 'text', text: 'second' }] },
     ]);
-    expect(result.steps).toBe(2);
+    expect(result.stepCount).toBe(2);
     expect(agent.actor.getSnapshot().context.queues.steering).toEqual([]);
   });
 
@@ -299,7 +299,7 @@ describe('steering and follow-ups', () => {
     agent.steer('first');
     agent.steer('second');
     const result = await run;
-    expect(result.steps).toBe(3);
+    expect(result.stepCount).toBe(3);
     expect(promptText(model.doStreamCalls[1]!.prompt)).toContain('first');
     expect(promptText(model.doStreamCalls[1]!.prompt)).not.toContain('second');
     expect(model.doStreamCalls[2]!.prompt.at(-1)).toMatchObject({ role: 'user', content: [{ type: 'text', text: 'second' }] });
@@ -313,7 +313,7 @@ describe('steering and follow-ups', () => {
     agent.followUp('and another thing');
     const result = await run;
     expect(result.outcome).toBe('completed');
-    expect(result.steps).toBe(2);
+    expect(result.stepCount).toBe(2);
     expect(result.text).toBe('second answer');
     expect(result.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant']);
     expect(events.filter((event) => event.type === 'run-end')).toHaveLength(1);

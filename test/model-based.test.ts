@@ -270,7 +270,7 @@ describe('hand-written scenarios of the test model', () => {
     expect(run.problems).toEqual([]);
     expect(run.result?.outcome).toBe('completed');
     expect(run.events.filter((event) => event.type === 'retry')).toMatchObject([{ attempt: 2, error: { kind: 'rate-limit' } }]);
-    expect(run.result?.steps).toBe(1);
+    expect(run.result?.stepCount).toBe(1);
   });
 
   it('a doom loop that is asked about and denied ends the run doom-loop', async () => {
@@ -350,7 +350,7 @@ describe('regressions found by the model-based tests', () => {
       finishWith('stop', []),
     ]);
     expect(modelConfigs.compaction.maxSteps).toBe(2);
-    expect(run.result?.steps).toBeLessThanOrEqual(2);
+    expect(run.result?.stepCount).toBeLessThanOrEqual(2);
   });
 
   // The same two bugs, over every replayed model path: these checks are left out of the replay tests above.

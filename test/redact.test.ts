@@ -59,7 +59,7 @@ describe('redact', () => {
       recorder.event({ type: 'tool-call', runId: 'r', step: 1, toolCallId: 'c', toolName: 't', input: {} });
       const output = `${'a'.repeat(2000 + offset)}${KEY}tail`;
       recorder.event({ type: 'tool-result', runId: 'r', step: 1, toolCallId: 'c', toolName: 't', output, isError: false, durationMs: 1 });
-      const trace = recorder.event({ type: 'run-end', runId: 'r', result: { outcome: 'completed', text: '', messages: [], usage: emptyUsage, steps: 1, toolCalls: 1, durationMs: 1 } });
+      const trace = recorder.event({ type: 'run-end', runId: 'r', result: { outcome: 'completed', text: '', messages: [], usage: emptyUsage, stepCount: 1, toolCallCount: 1, steps: [], toolCalls: [], toolResults: [], responseMessages: [], reasoning: [], reasoningText: undefined, warnings: [], durationMs: 1 } });
       const written = redact(JSON.stringify(trace), [KEY]);
       expect(written).not.toContain(KEY.slice(0, 4) + KEY.slice(4, 8));
       expect(written).not.toMatch(/sk-test-SECR/);

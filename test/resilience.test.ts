@@ -44,7 +44,7 @@ describe('retries', () => {
     expect(result.outcome).toBe('completed');
     expect(result.text).toBe('ok');
     expect(model.doStreamCalls).toHaveLength(2);
-    expect(result.steps).toBe(1);
+    expect(result.stepCount).toBe(1);
     const [retry] = ofType(events, 'retry');
     expect(retry).toMatchObject({ attempt: 2, delayMs: 40, error: { kind: 'rate-limit', status: 429, retryAfterMs: 40 } });
     expect(performance.now() - started).toBeGreaterThanOrEqual(38);

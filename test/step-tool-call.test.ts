@@ -13,6 +13,7 @@ describe('stepToolCall (the tool-call shape both steps produce)', () => {
       input: '{',
       invalid: true,
       error: 'Model tried to call unavailable tool "nope"',
+      errorName: 'Error',
     });
   });
 

@@ -17,7 +17,7 @@ describe('stopWhen (the AI SDK stop conditions)', () => {
     const result = await createAgent({ model, tools: { add: addTool }, stopWhen: hasToolCall('add') }).run('go');
     expect(result.outcome).toBe('completed');
     expect(result.finishReason).toBe('tool-calls');
-    expect(result.steps).toBe(1);
+    expect(result.stepCount).toBe(1);
     expect(toolOutputs(result.messages).c1).toEqual({ type: 'json', value: 3 });
     expect(model.doStreamCalls).toHaveLength(1);
     await expectValidHistory(result.messages);
@@ -26,14 +26,14 @@ describe('stopWhen (the AI SDK stop conditions)', () => {
   it('isStepCount ends the run after that many steps, before maxSteps', async () => {
     const model = mockModel([addCall('c1'), addCall('c2'), addCall('c3'), { text: ['done'] }]);
     const result = await createAgent({ model, tools: { add: addTool }, maxSteps: 10, stopWhen: isStepCount(2) }).run('go');
-    expect(result).toMatchObject({ outcome: 'completed', steps: 2, toolCalls: 2 });
+    expect(result).toMatchObject({ outcome: 'completed', stepCount: 2, toolCallCount: 2 });
     expect(model.doStreamCalls).toHaveLength(2);
   });
 
   it('a condition that does not hold lets the loop finish as usual', async () => {
     const model = mockModel([addCall('c1'), { text: ['3'] }]);
     const result = await createAgent({ model, tools: { add: addTool }, stopWhen: hasToolCall('finalAnswer') }).run('go');
-    expect(result).toMatchObject({ outcome: 'completed', steps: 2, text: '3', finishReason: 'stop' });
+    expect(result).toMatchObject({ outcome: 'completed', stepCount: 2, text: '3', finishReason: 'stop' });
   });
 
   it('an async custom condition reads each step’s usage, tool calls and results', async () => {
@@ -48,7 +48,7 @@ describe('stopWhen (the AI SDK stop conditions)', () => {
       { text: ['never'] },
     ]);
     const result = await createAgent({ model, tools: { add: addTool }, stopWhen: overBudget }).run('go');
-    expect(result).toMatchObject({ outcome: 'completed', steps: 2 });
+    expect(result).toMatchObject({ outcome: 'completed', stepCount: 2 });
     expect(seen).toEqual([
       [{ n: 0, calls: ['add'], results: [3] }],
       [

@@ -31,13 +31,13 @@ export async function handleChat(request: IncomingMessage, response: ServerRespo
   });
   await pipeAgentUIStreamToResponse({
     response,
-    agent: toAISDKAgent(agent),
+    agent: toAISDKAgent(agent, { approvals: 'in-stream' }),
     uiMessages,
     abortSignal: disconnected.signal,
     // The AI SDK sends "An error occurred." unless told otherwise; the run's own messages are safe to show here.
     onError: (error) => (error instanceof Error ? error.message : String(error)),
     messageMetadata: ({ part }): RunMetadata | undefined =>
-      part.type === 'finish' ? { outcome: (part.rawFinishReason ?? '').replace(/^loopchart:/, '') } : undefined,
+      part.type === 'finish' ? { outcome: (part as { outcome?: string }).outcome ?? '' } : undefined,
   });
 }
 

@@ -1,4 +1,5 @@
-import type { ModelMessage } from 'ai';
+import type { ModelMessage, ToolSet } from 'ai';
+import { decideToolApproval, stricterDecision, type ToolApproval } from '../approval/tool-approval.js';
 import { fromPromise } from 'xstate';
 import { decideByRules, type ApprovalDecision, type ApprovalPolicy } from '../approval/approval-policy.js';
 import { errorMessage } from '../errors/error-message.js';
@@ -18,17 +19,24 @@ export interface ApprovalActorInput {
 export interface ApprovalVerdict {
   decision: ApprovalDecision;
   reason: 'policy' | 'doom-loop';
-  /** Why a call was denied without asking (a failing policy). */
+  /** Why a call was denied without asking (a failing policy, `toolApproval`'s reason). */
   message?: string;
+}
+
+/** The AI SDK's own approval settings an agent honours besides its `approval` policy. */
+export interface AISDKApproval {
+  tools: ToolSet;
+  toolApproval?: ToolApproval;
 }
 
 /**
  * The approval actor: decides every call of a step with the policy (rules or
- * a function, possibly async). A policy that throws denies its call (fail
- * closed). A call that repeats into a doom loop is asked about whatever the
- * policy says (unless the policy denies it outright).
+ * a function, possibly async) and with the AI SDK's settings (`toolApproval`,
+ * a tool's `needsApproval`); the stricter decision holds. A policy or setting
+ * that throws denies its call (fail closed). A call that repeats into a doom
+ * loop is asked about whatever the policy says (unless it is denied outright).
  */
-export function createApprovalActor(policy: ApprovalPolicy | undefined) {
+export function createApprovalActor(policy: ApprovalPolicy | undefined, aiSdk: AISDKApproval = { tools: {} }) {
   return fromPromise<ApprovalVerdict[], ApprovalActorInput>(async ({ input, signal }) => {
     const decide = async (call: StepToolCall): Promise<ApprovalVerdict> => {
       let decision: ApprovalDecision = 'allow';
@@ -45,10 +53,22 @@ export function createApprovalActor(policy: ApprovalPolicy | undefined) {
           return { decision: 'deny', reason: 'policy', message: `the approval policy answered ${JSON.stringify(decision)}, not allow, deny or ask` };
         }
       }
+      let message: string | undefined;
+      if (!call.invalid) {
+        try {
+          const verdict = await decideToolApproval(call, { tools: aiSdk.tools, toolApproval: aiSdk.toolApproval, messages: input.messages });
+          if (verdict !== undefined && stricterDecision(decision, verdict.decision) === verdict.decision && verdict.decision !== decision) {
+            decision = verdict.decision;
+            if (decision === 'deny') message = verdict.reason;
+          }
+        } catch (error) {
+          return { decision: 'deny', reason: 'policy', message: `the tool's approval setting failed (${errorMessage(error)})` };
+        }
+      }
       if (decision !== 'deny' && input.doomLoopFingerprint !== undefined && toolCallFingerprint(call) === input.doomLoopFingerprint) {
         return { decision: 'ask', reason: 'doom-loop' };
       }
-      return { decision, reason: 'policy' };
+      return { decision, reason: 'policy', ...(message !== undefined ? { message } : {}) };
     };
     return Promise.all(input.calls.map(decide));
   });

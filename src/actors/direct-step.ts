@@ -131,6 +131,23 @@ class DirectStep implements AsyncIterableIterator<StepPart, undefined> {
         return { done: false, value: { type: chunk.type, id: chunk.id, providerMetadata: chunk.providerMetadata } };
       case 'tool-call':
         return this.toolCall(chunk);
+      case 'stream-start':
+        return { done: false, value: { type: 'stream-start', warnings: chunk.warnings } };
+      case 'response-metadata':
+        return {
+          done: false,
+          value: {
+            type: 'response-metadata',
+            ...(chunk.id !== undefined ? { id: chunk.id } : {}),
+            ...(chunk.modelId !== undefined ? { modelId: chunk.modelId } : {}),
+            ...(chunk.timestamp !== undefined ? { timestamp: chunk.timestamp } : {}),
+          },
+        };
+      case 'tool-input-start':
+        if (chunk.providerExecuted) return this.next();
+        return { done: false, value: { type: 'tool-input-start', id: chunk.id, toolName: chunk.toolName } };
+      case 'tool-input-delta':
+        return { done: false, value: { type: 'tool-input-delta', id: chunk.id, delta: chunk.delta } };
       case 'finish':
         this.finished = true;
         try {
@@ -155,7 +172,7 @@ class DirectStep implements AsyncIterableIterator<StepPart, undefined> {
           value: { type: 'error', error: new ToolCallNotFoundForApprovalError({ toolCallId: chunk.toolCallId, approvalId: chunk.approvalId }) },
         };
       default:
-        // stream-start, response-metadata, tool-input-*, provider-executed tool results,
+        // tool-input-end, provider-executed tool results,
         // files, sources, custom and raw parts: nothing a step reports.
         return this.next();
     }

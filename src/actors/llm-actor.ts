@@ -1,4 +1,5 @@
-import type { AssistantModelMessage, FinishReason, ModelMessage } from 'ai';
+import type { AssistantModelMessage, CallWarning, FinishReason, ModelMessage } from 'ai';
+import type { StepResponse } from '../events.js';
 import { isFinalAnswer, parseFinalAnswer } from './final-answer.js';
 import { fromCallback } from 'xstate';
 import { classifyError } from '../errors/classify-error.js';
@@ -55,6 +56,10 @@ export type LlmActorEvent =
       streamErrors?: RunError[];
       /** The answer parsed with the agent's `output`, when it has one and this step is a final answer. */
       output?: unknown;
+      /** The model that made the call, what the provider said of its response, and the call's warnings. */
+      callModel?: ModelIdentity;
+      response?: StepResponse;
+      warnings?: CallWarning[];
     })
   | {
       type: 'llm.error';
@@ -160,6 +165,10 @@ export function createLlmActor(runtime: AgentRuntime) {
       });
       let started = false;
       const streamErrors: RunError[] = [];
+      const callModel = modelIdentity(call.model);
+      const startedAt = new Date().toISOString();
+      let warnings: CallWarning[] = [];
+      let response: Partial<StepResponse> = {};
       const parts = runtime.step({ ...call, ...(runtime.output ? { output: runtime.output } : {}), abortSignal: controller.signal });
       for await (const part of parts) {
         if (settled) return;
@@ -174,6 +183,38 @@ export function createLlmActor(runtime: AgentRuntime) {
             accumulator.add(part);
             runtime.emit({ type: part.type, ...scope, id: part.id, text: part.text, attempt: input.attempt });
             break;
+          case 'stream-start':
+            warnings = part.warnings;
+            runtime.emit({ type: 'model-call-start', ...scope, attempt: input.attempt, warnings, model: callModel });
+            break;
+          case 'response-metadata':
+            response = {
+              ...response,
+              ...(part.id !== undefined ? { id: part.id } : {}),
+              ...(part.modelId !== undefined ? { modelId: part.modelId } : {}),
+              ...(part.timestamp !== undefined ? { timestamp: part.timestamp.toISOString() } : {}),
+            };
+            break;
+          case 'tool-input-start':
+            runtime.emit({ type: 'tool-input-start', ...scope, attempt: input.attempt, toolCallId: part.id, toolName: part.toolName });
+            break;
+          case 'tool-input-delta':
+            runtime.emit({ type: 'tool-input-delta', ...scope, attempt: input.attempt, toolCallId: part.id, delta: part.delta });
+            break;
+          case 'tool-call': {
+            accumulator.add(part);
+            const parsed = accumulator.toolCalls.at(-1)!;
+            runtime.emit({
+              type: 'tool-input-available',
+              ...scope,
+              attempt: input.attempt,
+              toolCallId: parsed.toolCallId,
+              toolName: parsed.toolName,
+              input: parsed.input,
+              ...(parsed.invalid ? { invalid: true, error: { name: parsed.errorName ?? 'Error', message: parsed.error ?? 'invalid tool call' } } : {}),
+            });
+            break;
+          }
           case 'finish': {
             watchdog.stop();
             const usage = usageFrom(part.usage);
@@ -192,6 +233,9 @@ export function createLlmActor(runtime: AgentRuntime) {
               usage,
               ...(cost !== undefined ? { cost } : {}),
               ...(streamErrors.length > 0 ? { streamErrors } : {}),
+              callModel,
+              response: { id: response.id ?? `${input.runId}-${input.step}-${input.attempt}`, modelId: response.modelId ?? callModel.modelId, timestamp: response.timestamp ?? startedAt },
+              warnings,
             };
             if (runtime.output && isFinalAnswer(finish)) {
               const parsed = await parseFinalAnswer(runtime.output, finish, call.model);

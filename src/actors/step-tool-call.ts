@@ -21,7 +21,7 @@ export function stepToolCall(call: ParsedToolCall): StepToolCall {
     toolCallId: call.toolCallId,
     toolName: call.toolName,
     input: call.input,
-    ...(call.invalid ? { invalid: true, error: errorMessage(call.error) } : {}),
+    ...(call.invalid ? { invalid: true, error: errorMessage(call.error), ...(call.error instanceof Error ? { errorName: call.error.name } : {}) } : {}),
     ...(call.providerMetadata ? { providerMetadata: call.providerMetadata } : {}),
   };
 }

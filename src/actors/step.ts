@@ -1,4 +1,4 @@
-import type { FinishReason, LanguageModel, LanguageModelUsage, ModelMessage, Output, SystemModelMessage, ToolSet } from 'ai';
+import type { CallWarning, FinishReason, LanguageModel, LanguageModelUsage, ModelMessage, Output, SystemModelMessage, ToolSet } from 'ai';
 import type { ProviderMetadata } from 'ai';
 
 /**
@@ -27,6 +27,8 @@ export interface StepToolCall {
   /** Set when the tool is unknown or the input failed validation; `error` says why. */
   invalid?: boolean;
   error?: string;
+  /** The AI SDK's name for the error (`AI_NoSuchToolError`, `AI_InvalidToolInputError`). */
+  errorName?: string;
   providerMetadata?: ProviderMetadata;
 }
 
@@ -39,6 +41,13 @@ export interface StepToolCall {
  * `stream` (or of the error part's own kind), retried per the retry policy.
  */
 export type StepPart =
+  /** The provider's stream began; `warnings` are the call's (unsupported settings and the like). */
+  | { type: 'stream-start'; warnings: CallWarning[] }
+  /** What the provider said of its response: its id, the model that answered, when. */
+  | { type: 'response-metadata'; id?: string; modelId?: string; timestamp?: Date }
+  /** The model began writing a tool call's input, and wrote a piece of it. */
+  | { type: 'tool-input-start'; id: string; toolName: string }
+  | { type: 'tool-input-delta'; id: string; delta: string }
   | { type: 'text-start' | 'text-end' | 'reasoning-start' | 'reasoning-end'; id: string; providerMetadata?: ProviderMetadata }
   | { type: 'text-delta' | 'reasoning-delta'; id: string; text: string; providerMetadata?: ProviderMetadata }
   | { type: 'tool-call'; toolCall: StepToolCall }

@@ -46,6 +46,20 @@ function toStepPart(part: CallPart): StepPart | undefined {
         type: 'tool-call',
         toolCall: stepToolCall(part),
       };
+    case 'model-call-start':
+      return { type: 'stream-start', warnings: part.warnings };
+    case 'model-call-response-metadata':
+      return {
+        type: 'response-metadata',
+        ...(part.id !== undefined ? { id: part.id } : {}),
+        ...(part.modelId !== undefined ? { modelId: part.modelId } : {}),
+        ...(part.timestamp !== undefined ? { timestamp: part.timestamp } : {}),
+      };
+    case 'tool-input-start':
+      if (part.providerExecuted) return undefined;
+      return { type: 'tool-input-start', id: part.id, toolName: part.toolName };
+    case 'tool-input-delta':
+      return { type: 'tool-input-delta', id: part.id, delta: part.delta };
     case 'model-call-end':
       return { type: 'finish', finishReason: part.finishReason, rawFinishReason: part.rawFinishReason, usage: part.usage };
     case 'error':

@@ -86,10 +86,12 @@ export async function runToolCall(
 
   async function execute(found: Tool | undefined): Promise<Outcome> {
     const fail = (message: string): Outcome => ({ output: message, isError: true });
+    // The AI SDK's own messages (NoSuchToolError, InvalidToolInputError), as ToolLoopAgent gives them to the model.
+    if (call.invalid && call.errorName !== undefined) return fail(`${call.errorName}: ${call.error ?? 'validation failed'}`);
     if (found === undefined) {
-      return fail(`Unknown tool "${call.toolName}". Available tools: ${Object.keys(runtime.tools).join(', ') || 'none'}.`);
+      return fail(`AI_NoSuchToolError: Model tried to call unavailable tool '${call.toolName}'. Available tools: ${Object.keys(runtime.tools).join(', ') || 'none'}.`);
     }
-    if (call.invalid) return fail(`Invalid input for tool "${call.toolName}": ${call.error ?? 'validation failed'}`);
+    if (call.invalid) return fail(`AI_InvalidToolInputError: Invalid input for tool ${call.toolName}: ${call.error ?? 'validation failed'}`);
     if (found.execute === undefined) return fail(`Tool "${call.toolName}" has no execute function.`);
 
     let toolInput = call.input;
@@ -122,6 +124,7 @@ export async function runToolCall(
     if (controller) signal.addEventListener('abort', abort, { once: true });
     const callSignal = controller?.signal ?? signal;
     let timer: ReturnType<typeof setTimeout> | undefined;
+    runtime.emit({ type: 'tool-execution-start', ...scope, toolCallId: call.toolCallId, toolName: call.toolName, input: toolInput });
     try {
       const callScope: ToolScope = {
         actor,

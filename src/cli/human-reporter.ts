@@ -131,8 +131,8 @@ export function humanReporter({ stdout, stdoutIsTerminal = false, stderr, palett
     finish(result: RunResult) {
       const summary = [
         result.outcome,
-        plural(result.steps, 'step'),
-        plural(result.toolCalls, 'tool call'),
+        plural(result.stepCount, 'step'),
+        plural(result.toolCallCount, 'tool call'),
         ...(unanswered.size > 0 ? [`${unanswered.size} interrupted`] : []),
         plural(result.usage.totalTokens ?? 0, 'token'),
         ...(result.cost !== undefined ? [formatCost(result.cost)] : []),

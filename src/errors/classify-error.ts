@@ -3,6 +3,7 @@ import { StreamProviderError } from 'ai';
 import type { ErrorKind, RunError } from '../result.js';
 import { parseRetryAfter } from '../resilience/retry-policy.js';
 import { errorMessage } from './error-message.js';
+import { withCause } from './error-cause.js';
 
 const NETWORK_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT']);
 /** A 429 that no wait will fix: the account is out of credit (OpenAI's `insufficient_quota`, and its peers' wording). */
@@ -19,6 +20,10 @@ const CONTEXT_OVERFLOW = /context(?:[ _-]length| window)|maximum context|too man
  * Pure: no I/O, never throws.
  */
 export function classifyError(error: unknown, now: number = Date.now()): RunError {
+  return withCause(classify(error, now), error);
+}
+
+function classify(error: unknown, now: number): RunError {
   const message = errorMessage(error);
   if (isAbortError(error)) return { kind: 'aborted', message };
   if (APICallError.isInstance(error)) {

@@ -1,5 +1,6 @@
 import type { FinishReason } from 'ai';
 import type { RunError } from '../result.js';
+import { causeOf, withCause } from './error-cause.js';
 import { classifyError } from './classify-error.js';
 
 /**
@@ -10,7 +11,7 @@ import { classifyError } from './classify-error.js';
  */
 export function classifyStreamError(error: unknown, afterOutput: boolean): RunError {
   const classified = classifyError(error);
-  return afterOutput && classified.kind === 'unknown' ? { ...classified, kind: 'stream' } : classified;
+  return afterOutput && classified.kind === 'unknown' ? withCause({ ...classified, kind: 'stream' }, causeOf(classified)) : classified;
 }
 
 /**

@@ -1,4 +1,5 @@
 // `loopchart/ai-sdk`: an agent as the AI SDK's Agent (for useChat routes), a fetch for OpenAI-compatible servers, and one that keeps a key on its server.
-export { toAISDKAgent, newMessages, type RunnableAgent } from './ai-sdk-agent.js';
+export { toAISDKAgent, newMessages, type AISDKAgentOptions, type RunnableAgent } from './ai-sdk-agent.js';
+export { approvalAnswers, type ApprovalAnswer } from './approval-answers.js';
 export { jsonErrorAwareFetch } from './json-error-fetch.js';
 export { keyGuardedFetch, KeyExposureError, type KeyGuardedFetchOptions } from './key-guarded-fetch.js';

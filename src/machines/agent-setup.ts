@@ -187,9 +187,16 @@ export const agentSetup = setup({
       const delivered = queues.deliverQueued(ended.context, context.run.id);
       applyUpdate({ context: delivered.context, events: [...ended.events, ...delivered.events] }, enqueue);
     }),
-    recordApprovalVerdicts: enqueueActions(({ context, enqueue }, params: { verdicts: ApprovalVerdict[] }) =>
-      applyUpdate(approvals.recordApprovalVerdicts(context, params.verdicts, Date.now()), enqueue),
-    ),
+    recordApprovalVerdicts: enqueueActions(({ context, enqueue }, params: { verdicts: ApprovalVerdict[] }) => {
+      const recorded = approvals.recordApprovalVerdicts(context, params.verdicts, Date.now());
+      // A step that waits for a person ends there, as the AI SDK's does: its results come with the answers.
+      if (approvals.pendingApprovalIds(recorded.context).length === 0) {
+        applyUpdate(recorded, enqueue);
+        return;
+      }
+      const ended = updates.endStep(recorded.context);
+      applyUpdate({ context: ended.context, events: [...recorded.events, ...ended.events] }, enqueue);
+    }),
     approveCall: enqueueActions(({ context, event, enqueue }) => {
       assertEvent(event, 'agent.approve');
       applyUpdate(approvals.answerApproval(context, event.toolCallId, 'approved'), enqueue);

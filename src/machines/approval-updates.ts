@@ -1,6 +1,6 @@
 import type { ApprovalVerdict } from '../actors/approval-actor.js';
 import type { StepToolCall } from '../actors/step.js';
-import type { AgentEvent } from '../events.js';
+import type { AgentEvent, ToolDenial } from '../events.js';
 import type { AgentContext, ApprovalState, RunState } from './context.js';
 import { activeRun, unchanged, withRun, type Update } from './update.js';
 
@@ -24,6 +24,11 @@ export function denialMessage(approval: ApprovalState): string {
   return `The user denied this tool call${approval.message ? `: ${approval.message}` : '.'}`;
 }
 
+/** How a denied call's `tool-result` says it was denied: by a policy (automatic) or by a person. */
+export function denialOf(approval: ApprovalState): ToolDenial {
+  return { automatic: approval.decision === 'deny', ...(approval.message !== undefined ? { reason: approval.message } : {}) };
+}
+
 /** Records the policy's verdicts and asks about every `ask`, with one `approval-request` each. */
 export function recordApprovalVerdicts(context: AgentContext, verdicts: ApprovalVerdict[], now: number): Update {
   const run = activeRun(context);
@@ -36,6 +41,7 @@ export function recordApprovalVerdicts(context: AgentContext, verdicts: Approval
   const events: AgentEvent[] = [];
   approvals.forEach((approval, index) => {
     const call = calls[index];
+    if (call && approval.decision === 'deny') events.push(policyDenialResult(run, call, approval));
     if (call && approval.decision === 'ask') {
       events.push({
         type: 'approval-request',
@@ -52,6 +58,21 @@ export function recordApprovalVerdicts(context: AgentContext, verdicts: Approval
   const asks = approvals.some(isUnanswered);
   const { approvalDeadline: _previous, ...rest } = run;
   return withRun(context, { ...rest, approvals, ...(asks && timeout !== undefined ? { approvalDeadline: now + timeout } : {}) }, events);
+}
+
+/** A policy's denial, reported with its verdict; `beginToolExec` answers the call without reporting it again. */
+function policyDenialResult(run: RunState, call: StepToolCall, approval: ApprovalState): AgentEvent {
+  return {
+    type: 'tool-result',
+    runId: run.id,
+    step: run.steps,
+    toolCallId: call.toolCallId,
+    toolName: call.toolName,
+    output: denialMessage(approval),
+    isError: true,
+    durationMs: 0,
+    denied: denialOf(approval),
+  };
 }
 
 /** Answers the waiting `ask` for `toolCallId`; anything else (unknown, already answered) changes nothing. */

@@ -1,4 +1,6 @@
-import type { FinishReason, ModelMessage, SystemModelMessage } from 'ai';
+import type { CallWarning, FinishReason, ModelMessage, SystemModelMessage } from 'ai';
+import type { StepResponse } from '../events.js';
+import type { ModelIdentity } from '../models/model-identity.js';
 import type { StepToolCall } from '../actors/step.js';
 import type { CompactionConfig, CompactionReason } from '../context/compaction-config.js';
 import type { UsageMark } from '../context/token-estimate.js';
@@ -99,6 +101,8 @@ export interface RunState {
   /** The last final answer parsed with the agent's `output` (JSON data). */
   output?: unknown;
   finishReason?: FinishReason;
+  /** The last finished LLM call's raw finish reason, model, response metadata and warnings, for its `finish-step`. */
+  stepDetails?: StepDetails;
   /** What the last LLM call ended with; read by the `deciding` guards. */
   step?: StepOutcome;
   /** True between `start-step` and `finish-step`. */
@@ -134,6 +138,14 @@ export interface RunState {
    * (and `error`) as soon as its current state allows.
    */
   stop?: RunStop;
+}
+
+/** What a finished LLM call's `finish-step` reports besides its finish reason and usage. */
+export interface StepDetails {
+  rawFinishReason?: string;
+  model?: ModelIdentity;
+  response?: StepResponse;
+  warnings?: CallWarning[];
 }
 
 /** What the `stopWhen` conditions see of a finished step, besides its tool results (read from the history). */

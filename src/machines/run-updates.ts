@@ -9,7 +9,9 @@ import { nextDoomStreaks } from './doom-loop.js';
 import { appendMessages, errorAnswer, toolCrashMessage, toolMessage, unansweredToolCalls, type ToolAnswer } from './history.js';
 import { addUsage, emptyUsage } from './usage.js';
 import { addCosts, type UsageCost } from '../cost/cost.js';
-import { denialMessage, isDenied, stepCalls } from './approval-updates.js';
+import { denialMessage, denialOf, isDenied, stepCalls } from './approval-updates.js';
+import type { ToolDenial } from '../events.js';
+import type { StepToolCall } from '../actors/step.js';
 import { deliverSteering } from './queue-updates.js';
 import { activeRun, withRun, type Update } from './update.js';
 import { retryDelayMs } from '../resilience/retry-policy.js';
@@ -54,7 +56,7 @@ export function acceptPrompt(context: AgentContext, prompt: ModelMessage[]): Upd
 export function beginStep(context: AgentContext): Update {
   const run = activeRun(context);
   const steps = run.steps + 1;
-  const { step: _previous, retry: _retry, stepCost: _stepCost, ...rest } = run;
+  const { step: _previous, retry: _retry, stepCost: _stepCost, stepDetails: _stepDetails, ...rest } = run;
   return {
     context: { ...context, run: { ...rest, steps, attempt: 1, stepOpen: true, stepUsage: emptyUsage } },
     events: [{ type: 'start-step', runId: run.id, step: steps }],
@@ -100,7 +102,7 @@ function appendStepOutput(context: AgentContext, run: RunState, event: StepEnd):
       toolCallId: call.toolCallId,
       toolName: call.toolName,
       input: call.input,
-      ...(call.invalid ? { invalid: true } : {}),
+      ...(call.invalid ? { invalid: true, error: { name: call.errorName ?? 'Error', message: call.error ?? 'invalid tool call' } } : {}),
     });
   }
   return { messages: appendMessages(context.messages, event.message), events };
@@ -128,6 +130,12 @@ export function recordFinishedStep(context: AgentContext, event: Extract<LlmActo
         text: event.text,
         ...(event.output !== undefined ? { output: event.output } : {}),
         finishReason: event.finishReason,
+        stepDetails: {
+          ...(event.rawFinishReason !== undefined ? { rawFinishReason: event.rawFinishReason } : {}),
+          ...(event.callModel !== undefined ? { model: event.callModel } : {}),
+          ...(event.response !== undefined ? { response: event.response } : {}),
+          ...(event.warnings !== undefined ? { warnings: event.warnings } : {}),
+        },
         doomStreaks: nextDoomStreaks(run.doomStreaks, event.toolCalls),
         step: { status: 'finished', finishReason: event.finishReason, toolCalls: event.toolCalls },
         ...(context.config.hasStopConditions ? { stepRecords: [...(run.stepRecords ?? []), stepRecord(event)] } : {}),
@@ -206,10 +214,16 @@ export function requestStop(context: AgentContext, outcome: RunStop['outcome'], 
   return { context: { ...context, run: { ...run, stop } }, events: [] };
 }
 
-/** Answers a call without running it, reporting the answer as an error `tool-result`. */
-function answerWithoutRunning(run: RunState, index: number, message: string, events: AgentEvent[]): ToolAnswer {
+/** Answers a call without running it, reporting the answer as an error `tool-result` (unless `reported` already). */
+function answerWithoutRunning(run: RunState, index: number, message: string, events: AgentEvent[], denied?: ToolDenial, reported = false): ToolAnswer {
   const call = run.calls[index]!;
-  events.push({
+  if (!reported) events.push(denialResult(run, call, message, denied));
+  return errorAnswer(call, message);
+}
+
+/** The `tool-result` event of a call answered without running (denied, skipped, over the cap). */
+function denialResult(run: RunState, call: StepToolCall, message: string, denied?: ToolDenial): AgentEvent {
+  return {
     type: 'tool-result',
     runId: run.id,
     step: run.steps,
@@ -218,8 +232,8 @@ function answerWithoutRunning(run: RunState, index: number, message: string, eve
     output: message,
     isError: true,
     durationMs: 0,
-  });
-  return errorAnswer(call, message);
+    ...(denied ? { denied } : {}),
+  };
 }
 
 /** The step's calls become pending; denied calls are answered at once with their denial. */
@@ -233,7 +247,8 @@ export function beginToolExec(context: AgentContext): Update {
     // Over the cap nothing is started: the cost of a step stays bounded however many calls the model makes.
     if (index >= cap) return answerWithoutRunning(pending, index, tooManyCallsMessage(calls.length, cap), events);
     const approval = run.approvals?.[index];
-    return approval && isDenied(approval) ? answerWithoutRunning(pending, index, denialMessage(approval), events) : null;
+    // A policy's denial was reported with its verdict (as the AI SDK reports an automatic denial at once).
+    return approval && isDenied(approval) ? answerWithoutRunning(pending, index, denialMessage(approval), events, denialOf(approval), approval.decision === 'deny') : null;
   });
   return withRun(context, pending, events);
 }
@@ -325,6 +340,7 @@ function stepEndEvent(run: RunState): AgentEvent {
     runId: run.id,
     step: run.steps,
     ...(run.finishReason !== undefined ? { finishReason: run.finishReason } : {}),
+    ...run.stepDetails,
     usage: run.stepUsage,
     ...(run.stepCost !== undefined ? { cost: run.stepCost } : {}),
     text: run.text,
@@ -343,7 +359,9 @@ export function endToolStep(context: AgentContext): Update {
     run: { ...rest, calls: [], answers: [], nextCall: 0, stepOpen: false },
   };
   const steered = deliverSteering(ended, run.id);
-  return { context: steered.context, events: [{ type: 'message', runId: run.id, message }, stepEndEvent(run), ...steered.events] };
+  // A step that waited for approval reported its end when the wait began.
+  const stepEnd = run.stepOpen ? [stepEndEvent(run)] : [];
+  return { context: steered.context, events: [{ type: 'message', runId: run.id, message }, ...stepEnd, ...steered.events] };
 }
 
 /** A step that ends without tool calls (its run goes on: a follow-up, a compaction) reports its `finish-step`. */
@@ -416,8 +434,16 @@ export function endRun(
     messages,
     usage: run.usage,
     ...(run.cost !== undefined ? { cost: run.cost } : {}),
-    steps: run.steps,
-    toolCalls: run.toolCalls,
+    stepCount: run.steps,
+    toolCallCount: run.toolCalls,
+    // The AI SDK's views of the run; the agent fills the step ones from the run's events.
+    steps: [],
+    toolCalls: [],
+    toolResults: [],
+    responseMessages: messages.slice(run.startIndex).filter((message) => message.role === 'assistant' || message.role === 'tool'),
+    reasoning: [],
+    reasoningText: undefined,
+    warnings: [],
     ...(run.finishReason !== undefined ? { finishReason: run.finishReason } : {}),
     ...(outcome === 'completed' && run.output !== undefined ? { output: run.output } : {}),
     durationMs: Math.max(0, now - run.startedAt),

@@ -433,8 +433,8 @@ export class SpanRecorder {
       const { result } = end;
       root.setAttributes({
         'loopchart.outcome': result.outcome,
-        'loopchart.steps': result.steps,
-        'loopchart.tool_calls': result.toolCalls,
+        'loopchart.steps': result.stepCount,
+        'loopchart.tool_calls': result.toolCallCount,
         ...usageAttributes(result.usage),
         ...(result.finishReason !== undefined ? { 'gen_ai.response.finish_reasons': [finishReasonValue(result.finishReason)] } : {}),
       });

@@ -59,7 +59,7 @@ describe('the chat server over HTTP', () => {
     const stream = new UIMessageStreamReader(response);
 
     const request = await stream.until('tool-approval-request');
-    expect(request).toMatchObject({ toolCallId: 'save-1', approvalId: 'save-1' });
+    expect(request).toMatchObject({ toolCallId: 'save-1', approvalId: 'approval-save-1' });
     expect(stream.chunks).toContainEqual(expect.objectContaining({ type: 'tool-input-available', toolName: 'write_note', input: { title: 'milk', text: 'Buy milk' } }));
     expect(stream.text()).toBe('Saving your note.');
 
@@ -105,7 +105,9 @@ describe('the chat server over HTTP', () => {
     const denial = await post('/api/sessions/denied/deny', { toolCallId: 'save-1', reason: 'not now' });
     expect(await denial.json()).toMatchObject({ answer: 'denied' });
     const chunks = await stream.toEnd();
-    expect(chunks).toContainEqual(expect.objectContaining({ type: 'tool-output-error', toolCallId: 'save-1', errorText: 'The user denied this tool call: not now' }));
+    expect(chunks).toContainEqual({ type: 'tool-output-denied', toolCallId: 'save-1' });
+    const prompt = JSON.stringify(models.get('denied')!.calls[1]!.prompt);
+    expect(prompt).toContain('The user denied this tool call: not now');
     expect(chunks.at(-1)).toMatchObject({ type: 'finish', messageMetadata: { outcome: 'completed' } });
   });
 

@@ -69,7 +69,7 @@ describe.concurrent('tool-call approvals in loopchart run', () => {
     };
     const approved = await run('doom-yes.json', script, ['--yes']);
     expect(approved.code).toBe(0);
-    expect(approved.json).toMatchObject({ outcome: 'completed', toolCalls: 3 });
+    expect(approved.json).toMatchObject({ outcome: 'completed', toolCallCount: 3 });
     const denied = await run('doom-no.json', script);
     expect(denied.code).toBe(4);
     expect(denied.json.outcome).toBe('doom-loop');

@@ -51,8 +51,8 @@ describe('loopchart run against an OpenAI chat-completions endpoint', () => {
     expect(result).toMatchObject({
       outcome: 'completed',
       text: 'Fixed: it now says "the best".',
-      steps: 3,
-      toolCalls: 2,
+      stepCount: 3,
+      toolCallCount: 2,
       finishReason: 'stop',
       usage: { inputTokens: 60, outputTokens: 18, totalTokens: 78 },
     });

@@ -19,8 +19,15 @@ const result: RunResult = {
   text: 'Done.',
   messages: [],
   usage: usageFrom({ inputTokens: 10, outputTokens: 5 }),
-  steps: 2,
-  toolCalls: 1,
+  stepCount: 2,
+  toolCallCount: 1,
+  steps: [],
+  toolCalls: [],
+  toolResults: [],
+  responseMessages: [],
+  reasoning: [],
+  reasoningText: undefined,
+  warnings: [],
   durationMs: 1234,
 };
 const events: AgentEvent[] = [
@@ -62,7 +69,7 @@ const retriedEvents: AgentEvent[] = [
   { type: 'text-delta', runId, step: 1, id: 't', text: 'Done.', attempt: 2 },
   { type: 'message', runId, message: { role: 'assistant', content: [{ type: 'text', text: 'Done.' }] } },
   { type: 'finish-step', runId, step: 1, usage: result.usage, text: 'Done.', toolCalls: 0 },
-  { type: 'run-end', runId, result: { ...result, steps: 1, toolCalls: 0 } },
+  { type: 'run-end', runId, result: { ...result, stepCount: 1, toolCallCount: 0 } },
 ];
 
 function renderRetried(stdoutIsTerminal: boolean) {
@@ -120,7 +127,7 @@ describe('human output', () => {
     reporter.event({ type: 'tool-call', runId, step: 1, toolCallId: 'c1', toolName: 'bash', input: { command: 'sleep 60' } });
     reporter.event({ type: 'tool-call', runId, step: 1, toolCallId: 'c2', toolName: 'read', input: { path: 'a.txt' } });
     reporter.event({ type: 'tool-result', runId, step: 1, toolCallId: 'c2', toolName: 'read', output: 'hello', isError: false, durationMs: 1 });
-    reporter.finish({ ...result, outcome: 'aborted', steps: 1, usage: usageFrom({ inputTokens: 1, outputTokens: 0 }) });
+    reporter.finish({ ...result, outcome: 'aborted', stepCount: 1, usage: usageFrom({ inputTokens: 1, outputTokens: 0 }) });
     expect(stderr.text).toContain('aborted · 1 step · 1 tool call · 1 interrupted · 1 token · 1.2 s');
   });
 

@@ -32,7 +32,7 @@ async function runReadingNotes(modelArgs: string[], env: Record<string, string>)
   const { code, stdout, stderr } = await runCli(['run', 'What does notes.txt say?', ...modelArgs, '--cwd', cwd, '--tools', 'read', '--json'], { env: cleanEnv(env) });
   expect(stderr).toBe('');
   expect(code).toBe(0);
-  const result = JSON.parse(stdout) as { outcome: string; text: string; steps: number; toolCalls: number; messages: Array<{ role: string; content: unknown }> };
+  const result = JSON.parse(stdout) as { outcome: string; text: string; stepCount: number; toolCallCount: number; messages: Array<{ role: string; content: unknown }> };
   await expectValidHistory(result.messages as never);
   return result;
 }
@@ -53,7 +53,7 @@ describe('--model anthropic:<id> (Anthropic Messages API, SSE)', () => {
     );
     const result = await runReadingNotes(['--model', 'anthropic:claude-test', '--base-url', `${server.url}/v1`], { ANTHROPIC_API_KEY: 'sk-ant-test-1' });
 
-    expect(result).toMatchObject({ outcome: 'completed', text: 'It says the answer is 42.', steps: 2, toolCalls: 1 });
+    expect(result).toMatchObject({ outcome: 'completed', text: 'It says the answer is 42.', stepCount: 2, toolCallCount: 1 });
     expect(reasoningOf(result)).toEqual([expect.objectContaining({ text: 'The file will say.' })]);
     expect(server.requests.map((request) => request.headers['x-api-key'])).toEqual(['sk-ant-test-1', 'sk-ant-test-1']);
     const [first, second] = server.requests.map((request) => request.body as unknown as { model: string; stream: boolean; tools: Array<{ name: string }>; messages: Array<{ role: string; content: Array<Record<string, unknown>> }> });
@@ -81,7 +81,7 @@ describe('--model google:<id> (Gemini API, streamGenerateContent SSE)', () => {
     );
     const result = await runReadingNotes(['--model', 'google:gemini-test', '--base-url', `${server.url}/v1beta`], { GOOGLE_GENERATIVE_AI_API_KEY: 'g-test-1' });
 
-    expect(result).toMatchObject({ outcome: 'completed', text: 'It says the answer is 42.', steps: 2, toolCalls: 1 });
+    expect(result).toMatchObject({ outcome: 'completed', text: 'It says the answer is 42.', stepCount: 2, toolCallCount: 1 });
     expect(reasoningOf(result)).toEqual([expect.objectContaining({ text: 'Reading the file first.' })]);
     expect(server.requests.map((request) => request.headers['x-goog-api-key'])).toEqual(['g-test-1', 'g-test-1']);
     const second = server.requests[1]!.body as unknown as { contents: Array<{ role: string; parts: Array<Record<string, unknown>> }> };
@@ -107,7 +107,7 @@ describe('--model openai-compatible:<id> (@ai-sdk/openai-compatible)', () => {
       OPENAI_API_KEY: 'sk-must-not-be-sent',
     });
 
-    expect(result).toMatchObject({ outcome: 'completed', text: 'It says the answer is 42.', steps: 2, toolCalls: 1 });
+    expect(result).toMatchObject({ outcome: 'completed', text: 'It says the answer is 42.', stepCount: 2, toolCallCount: 1 });
     expect(reasoningOf(result)).toEqual([expect.objectContaining({ text: 'The file has it.' }), expect.objectContaining({ text: 'Done.' })]);
     expect(server.requests.map((request) => request.headers.authorization)).toEqual(['Bearer ds-test-1', 'Bearer ds-test-1']);
     const second = server.requests[1]!.body!;

@@ -35,7 +35,7 @@ describe('loopchart run --record', () => {
     expect(recorded.stderr).toBe('');
     expect(recorded.code).toBe(0);
     const original = JSON.parse(recorded.stdout);
-    expect(original).toMatchObject({ outcome: 'completed', text: 'The notes say: buy milk.', steps: 2 });
+    expect(original).toMatchObject({ outcome: 'completed', text: 'The notes say: buy milk.', stepCount: 2 });
 
     const text = await readFile(recording, 'utf8');
     expect(text).toMatch(/^# Recorded by loopchart run --record on \d{4}-\d\d-\d\dT[\d:.]+Z, answered by openai:gpt-test\.\n/);

@@ -73,7 +73,7 @@ describe('loopchart run --max-cost', () => {
     expect(code).toBe(0);
     const result = JSON.parse(stdout) as { outcome: string; steps: number; cost: { total: number } };
     // $0.00042 after two steps is within the budget, $0.00063 after three is over it.
-    expect(result).toMatchObject({ outcome: 'completed', steps: 3 });
+    expect(result).toMatchObject({ outcome: 'completed', stepCount: 3 });
     expect(result.cost.total).toBeCloseTo(3 * gpt4oMiniCost, 12);
     expect(stderr).toContain('stopped by --max-cost: the run cost $0.00063, over the budget of $0.0005');
     expect(server.requests).toHaveLength(3);

@@ -88,7 +88,7 @@ describe('isCostOver', () => {
     const agent = createAgent({ model: pricedAs('openai.chat', 'gpt-4o-mini', toolTurns(10)), tools: { add: addTool }, stopWhen: isCostOver(perStep * 2.5) });
     const result = await agent.run('keep adding');
     expect(result.outcome).toBe('completed');
-    expect(result.steps).toBe(3);
+    expect(result.stepCount).toBe(3);
     expect(result.cost!.total).toBeGreaterThan(perStep * 2.5);
     expect(result.cost!.total).toBeLessThan(perStep * 3.5);
   });
@@ -96,7 +96,7 @@ describe('isCostOver', () => {
   it('never stops a run whose model has no known price, and rejects a budget that is not one', async () => {
     const agent = createAgent({ model: pricedAs('scripted', 'unpriced', [...toolTurns(3), answerTurn]), tools: { add: addTool }, stopWhen: isCostOver(0) });
     const result = await agent.run('keep adding');
-    expect(result).toMatchObject({ outcome: 'completed', steps: 4, text: 'It is 3.' });
+    expect(result).toMatchObject({ outcome: 'completed', stepCount: 4, text: 'It is 3.' });
     expect(result.cost).toBeUndefined();
     expect(() => isCostOver(-1)).toThrow(RangeError);
     expect(() => isCostOver(Number.NaN)).toThrow(/finite number of US dollars/);

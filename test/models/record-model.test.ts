@@ -580,7 +580,7 @@ describe('recording an agent run', () => {
     const recorded = await createAgent({ model: recording.model, ...agentOptions }).run(prompt);
     const replayed = await createAgent({ model: scriptedModel(recording.turns()), ...agentOptions }).run(prompt);
 
-    expect(recorded).toMatchObject({ outcome: 'completed', steps: 2, toolCalls: 1, text: 'It is 4 °C in Oslo.' });
+    expect(recorded).toMatchObject({ outcome: 'completed', stepCount: 2, toolCallCount: 1, text: 'It is 4 °C in Oslo.' });
     expect(JSON.stringify(recorded.messages)).toContain('call_Xy7Q2');
     expect(replayed.messages).toEqual(recorded.messages);
     expect(replayed.outcome).toBe(recorded.outcome);
@@ -625,7 +625,7 @@ describe('recording an agent run', () => {
       const replayed = await createAgent({ model: scriptedModel(recording.turns()), ...agentOptions }).run(prompt);
 
       expect(server.requests).toHaveLength(3);
-      expect(recorded).toMatchObject({ outcome: 'completed', steps: 2, text: 'It is 4 °C.' });
+      expect(recorded).toMatchObject({ outcome: 'completed', stepCount: 2, text: 'It is 4 °C.' });
       expect(recording.turns()[0]?.error).toMatchObject({ status: 429, headers: { 'retry-after-ms': '5' } });
       expect(replayed.messages).toEqual(recorded.messages);
       expect(replayed.outcome).toBe(recorded.outcome);

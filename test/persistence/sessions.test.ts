@@ -124,7 +124,7 @@ describe('forks', () => {
     const fiveSteps = [addTurn(1, 1, 'a'), addTurn(2, 2, 'b'), addTurn(3, 3, 'c'), addTurn(4, 4, 'd'), { text: ['original end'] }];
     const original = createAgent({ model: mockModel(fiveSteps), tools: { add: addTool }, store, sessionId: 'original' });
     const done = await original.run('add things');
-    expect(done.steps).toBe(5);
+    expect(done.stepCount).toBe(5);
     const bytes = await readFile(path.join(dir, 'original.jsonl'), 'utf8');
 
     const stepTwo = original.checkpoints().find((checkpoint) => checkpoint.step === 2 && checkpoint.state === 'running.llm.calling')!;
@@ -336,7 +336,7 @@ describe('session files across failures and concurrent openers', () => {
     const resumed = createAgent({ model: mockModel([addTurn(1, 2, 'sum'), { text: ['3'] }]), tools: { add: addTool }, store, sessionId: 'old' });
     const result = await resumed.resume();
     expect(result?.outcome).toBe('completed');
-    expect(result?.toolCalls).toBe(1);
+    expect(result?.toolCallCount).toBe(1);
     expect(result?.text).toBe('3');
     await expectValidHistory(result!.messages);
     first.abort();

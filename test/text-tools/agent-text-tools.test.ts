@@ -45,8 +45,8 @@ describe('createAgent with a text-only model through textToolProtocol', () => {
     const result = await agent.run('What is 2 + 3, loudly?');
 
     expect(result.outcome).toBe('completed');
-    expect(result.steps).toBe(3);
-    expect(result.toolCalls).toBe(2);
+    expect(result.stepCount).toBe(3);
+    expect(result.toolCallCount).toBe(2);
     expect(result.text).toContain('FIVE.');
     await expectValidHistory(result.messages);
     const toolResults = events.flatMap((event) => (event.type === 'tool-result' ? [event] : []));
@@ -83,10 +83,10 @@ describe('createAgent with a text-only model through textToolProtocol', () => {
     const result = await agent.run('What is 2 + 3?');
 
     expect(result.outcome).toBe('completed');
-    expect(result.toolCalls).toBe(2);
+    expect(result.toolCallCount).toBe(2);
     await expectValidHistory(result.messages);
     expect(promptText(inner.doStreamCalls[1]!, 'user')).toMatch(
-      /<tool_result><tool_name>add<\/tool_name><error>Invalid input for tool "add": [^<]+<\/error><\/tool_result>$/,
+      /<tool_result><tool_name>add<\/tool_name><error>AI_InvalidToolInputError: Invalid input for tool add: [^<]+<\/error><\/tool_result>$/,
     );
     expect(promptText(inner.doStreamCalls[2]!, 'user')).toContain('<result>5</result>');
   });

@@ -238,7 +238,7 @@ export function replayPath(path: ModelPath, recorder: CoverageRecorder, log: Rep
         if (run.llmCalls > bound) {
           problem('llm-calls', `${run.llmCalls} LLM calls > maxSteps ${config.maxSteps} + ${run.retries} retries + ${run.compactions} compactions`);
         }
-        if (result.steps > config.maxSteps) problem('max-steps', `result.steps is ${result.steps} with maxSteps ${config.maxSteps}`);
+        if (result.stepCount > config.maxSteps) problem('max-steps', `result.stepCount is ${result.stepCount} with maxSteps ${config.maxSteps}`);
         log.runEnds.push({ outcome: result.outcome, messages: result.messages });
         run = { llmCalls: 0, retries: 0, compactions: 0 };
       }

@@ -160,7 +160,7 @@ export function scriptRunProblems(script: AgentScript, run: ScriptRun): string[]
   if (run.llmCalls > script.maxSteps + retries + compactions) {
     problems.push(`${run.llmCalls} LLM calls > maxSteps ${script.maxSteps} + ${retries} retries + ${compactions} compactions`);
   }
-  if (result.steps > script.maxSteps) problems.push(`${result.steps} steps > maxSteps ${script.maxSteps}`);
+  if (result.stepCount > script.maxSteps) problems.push(`${result.stepCount} steps > maxSteps ${script.maxSteps}`);
   if (run.lateEvents.length > 0) problems.push(`events after run-end: ${run.lateEvents.map((event) => event.type).join(', ')}`);
   // Invariant 2: every tool call answered exactly once (the AI SDK check is the caller's: it is async).
   problems.push(...toolAnswerProblems(result.messages));

@@ -112,11 +112,11 @@ async function chat(request: IncomingMessage, response: ServerResponse, context:
   try {
     await pipeAgentUIStreamToResponse({
       response,
-      agent: toAISDKAgent(agent, { id: sessionId }),
+      agent: toAISDKAgent(agent, { id: sessionId, approvals: 'in-stream' }),
       uiMessages,
       abortSignal: disconnected.signal,
       onError: (error) => (error instanceof Error ? error.message : String(error)),
-      messageMetadata: ({ part }): RunMetadata | undefined => (part.type === 'finish' ? { outcome: (part.rawFinishReason ?? '').replace(/^loopchart:/, '') } : undefined),
+      messageMetadata: ({ part }): RunMetadata | undefined => (part.type === 'finish' ? { outcome: (part as { outcome?: string }).outcome ?? '' } : undefined),
     });
   } finally {
     await agent.close();

@@ -1,0 +1,230 @@
+import type { CallWarning, ContentPart, LanguageModelUsage, ModelMessage, StepResult, ToolSet } from 'ai';
+import type { AgentEvent } from '../events.js';
+import { addUsage, emptyUsage } from '../machines/usage.js';
+import { approvalIdOf } from './approval-id.js';
+
+type Content = ContentPart<ToolSet>;
+type ResponseMessage = Extract<ModelMessage, { role: 'assistant' | 'tool' }>;
+
+/** An AI SDK `StepResult` as loopchart reports it; `toolsContext` and `runtimeContext` are empty (loopchart has neither). */
+export type AgentStepResult = StepResult<ToolSet>;
+
+const NO_PERFORMANCE: AgentStepResult['performance'] = {
+  effectiveOutputTokensPerSecond: 0,
+  outputTokensPerSecond: undefined,
+  inputTokensPerSecond: undefined,
+  effectiveTotalTokensPerSecond: 0,
+  stepTimeMs: 0,
+  responseTimeMs: 0,
+  toolExecutionMs: {},
+  timeToFirstOutputMs: undefined,
+};
+
+interface OpenStep {
+  step: number;
+  content: Content[];
+  /** Text and reasoning blocks by `<kind>:<attempt>:<id>`, to append deltas to. */
+  blocks: Map<string, { type: 'text' | 'reasoning'; text: string }>;
+  inputs: Map<string, unknown>;
+  messages: ResponseMessage[];
+  warnings: CallWarning[];
+}
+
+const isDynamic = (tools: ToolSet, name: string) => !Object.hasOwn(tools, name) || tools[name]?.type === 'dynamic';
+
+/**
+ * Builds the AI SDK's `StepResult`s of a run (or of the part of it one call saw) from its agent
+ * events, as `generateText` builds them from its stream: each step's content in the order it
+ * streamed (text, reasoning, tool calls, approval requests, tool results, errors and denials), its
+ * finish reason, usage, warnings, model and response, and the response messages it added to the
+ * history. A failed attempt's content is dropped when the step is tried again. Constant work per
+ * delta; one object per step.
+ *
+ * @example
+ * ```ts
+ * const recorder = new StepResultRecorder(agent.tools);
+ * agent.events$.subscribe((event) => recorder.event(event));
+ * await agent.run('What is 2 + 3?');
+ * recorder.steps.at(-1)?.text; // 'It is 5.'
+ * ```
+ */
+export class StepResultRecorder {
+  readonly steps: AgentStepResult[] = [];
+  /** Response messages that came before the first step recorded (results of calls a person approved before this call). */
+  readonly initialResponseMessages: ResponseMessage[] = [];
+  private open: OpenStep | undefined;
+  private finished: OpenStep | undefined;
+
+  constructor(private readonly tools: ToolSet) {}
+
+  /** The steps' response messages, in order: what the run added to the history after its prompt. */
+  get responseMessages(): ResponseMessage[] {
+    return [...this.initialResponseMessages, ...this.steps.flatMap((step) => step.response.messages as ResponseMessage[])];
+  }
+
+  /** The usage of every step recorded, summed. */
+  get totalUsage(): LanguageModelUsage {
+    return this.steps.reduce((total, step) => addUsage(total, step.usage), emptyUsage);
+  }
+
+  /** The content of the step under way (or of the last one when none is), as it is so far. */
+  openContent(): readonly Content[] {
+    return this.open?.content ?? this.steps.at(-1)?.content ?? [];
+  }
+
+  event(event: AgentEvent): void {
+    switch (event.type) {
+      case 'start-step':
+        this.open = { step: event.step, content: [], blocks: new Map(), inputs: new Map(), messages: [], warnings: [] };
+        return;
+      case 'message':
+        if (event.message.role !== 'assistant' && event.message.role !== 'tool') return;
+        if (this.open) this.open.messages.push(event.message);
+        else if (this.finished === undefined) this.initialResponseMessages.push(event.message);
+        else (this.steps.at(-1)!.response.messages as ResponseMessage[]).push(event.message);
+        return;
+      default:
+        break;
+    }
+    const step = this.open;
+    if (!step || !('step' in event) || event.step !== step.step) return;
+    switch (event.type) {
+      case 'model-call-start':
+        if (event.attempt > 1) this.restart(step);
+        step.warnings = event.warnings;
+        break;
+      case 'retry':
+        this.restart(step);
+        break;
+      case 'text-delta':
+      case 'reasoning-delta': {
+        const kind = event.type === 'text-delta' ? 'text' : 'reasoning';
+        const key = `${kind}:${event.attempt}:${event.id}`;
+        let block = step.blocks.get(key);
+        if (!block) {
+          block = { type: kind, text: '' };
+          step.blocks.set(key, block);
+          step.content.push(block);
+        }
+        block.text += event.text;
+        break;
+      }
+      case 'tool-input-available':
+      case 'tool-call':
+        if (step.inputs.has(event.toolCallId)) break;
+        step.inputs.set(event.toolCallId, event.input);
+        step.content.push(this.toolCallPart(event));
+        break;
+      case 'approval-request': {
+        const approvalId = approvalIdOf(event.toolCallId);
+        step.content.push({ type: 'tool-approval-request', approvalId, toolCall: this.staticCall(event) });
+        // The request is part of the response, as with the AI SDK: the next call's answers refer to it.
+        const index = step.messages.findLastIndex((message) => message.role === 'assistant');
+        const assistant = step.messages[index];
+        if (assistant && assistant.role === 'assistant' && Array.isArray(assistant.content)) {
+          step.messages[index] = { ...assistant, content: [...assistant.content, { type: 'tool-approval-request', approvalId, toolCallId: event.toolCallId }] };
+        }
+        break;
+      }
+      case 'tool-result':
+        step.content.push(...this.resultParts(step, event));
+        break;
+      case 'finish-step':
+        // A call that never finished (failed, aborted) is no step of the AI SDK's.
+        if (event.finishReason === undefined) this.open = undefined;
+        else this.finish(step, event);
+        break;
+      default:
+        break;
+    }
+  }
+
+  private restart(step: OpenStep): void {
+    step.content = [];
+    step.blocks.clear();
+    step.inputs.clear();
+  }
+
+  private staticCall(event: { toolCallId: string; toolName: string; input: unknown }) {
+    return {
+      type: 'tool-call' as const,
+      toolCallId: event.toolCallId,
+      toolName: event.toolName,
+      input: event.input,
+      ...(isDynamic(this.tools, event.toolName) ? { dynamic: true } : {}),
+    };
+  }
+
+  private toolCallPart(event: Extract<AgentEvent, { type: 'tool-call' | 'tool-input-available' }>): Content {
+    if (!event.invalid) return this.staticCall(event);
+    const error = Object.assign(new Error(event.error?.message ?? 'invalid tool call'), { name: event.error?.name ?? 'Error' });
+    return { type: 'tool-call', toolCallId: event.toolCallId, toolName: event.toolName, input: event.input, dynamic: true, invalid: true, error };
+  }
+
+  private resultParts(step: OpenStep, event: Extract<AgentEvent, { type: 'tool-result' }>): Content[] {
+    const base = { toolCallId: event.toolCallId, toolName: event.toolName, input: step.inputs.get(event.toolCallId) };
+    const dynamic = isDynamic(this.tools, event.toolName);
+    if (event.isError && event.denied) {
+      const approvalId = approvalIdOf(event.toolCallId);
+      const response = { type: 'tool-approval-response', approvalId, approved: false, ...(event.denied.reason ? { reason: event.denied.reason } : {}) } as unknown as Content;
+      if (!event.denied.automatic) return [response];
+      return [{ type: 'tool-approval-request', approvalId, toolCall: this.staticCall({ ...base, input: base.input }), isAutomatic: true } as unknown as Content, response];
+    }
+    if (event.isError) {
+      // An invalid call's error is the call's own (the AI SDK reports it as the call's `tool-error`, by name and message).
+      const invalid = step.content.find((part) => part.type === 'tool-call' && part.toolCallId === event.toolCallId && 'invalid' in part && part.invalid);
+      const error = invalid && 'error' in invalid ? `${(invalid.error as Error).name}: ${(invalid.error as Error).message}` : asError(event.output);
+      return [{ type: 'tool-error', ...base, error, dynamic: invalid ? true : dynamic }];
+    }
+    return [{ type: 'tool-result', ...base, output: event.output, dynamic }];
+  }
+
+  private finish(step: OpenStep, event: Extract<AgentEvent, { type: 'finish-step' }>): void {
+    const { content } = step;
+    const toolCalls = content.filter((part) => part.type === 'tool-call');
+    const toolResults = content.filter((part) => part.type === 'tool-result');
+    const text = content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('');
+    const reasoning = content.filter((part) => part.type === 'reasoning');
+    const response = event.response;
+    const result = {
+      callId: event.runId,
+      stepNumber: this.steps.length,
+      model: event.model ?? { provider: 'unknown', modelId: response?.modelId ?? 'unknown' },
+      toolsContext: {},
+      runtimeContext: undefined,
+      content,
+      text,
+      reasoning,
+      reasoningText: reasoning.length > 0 ? reasoning.map((part) => part.text).join('') : undefined,
+      files: [],
+      sources: [],
+      toolCalls,
+      staticToolCalls: toolCalls.filter((part) => !('dynamic' in part && part.dynamic)),
+      dynamicToolCalls: toolCalls.filter((part) => 'dynamic' in part && part.dynamic),
+      toolResults,
+      staticToolResults: toolResults.filter((part) => !part.dynamic),
+      dynamicToolResults: toolResults.filter((part) => part.dynamic),
+      finishReason: event.finishReason ?? 'other',
+      rawFinishReason: event.rawFinishReason,
+      usage: event.usage,
+      performance: NO_PERFORMANCE,
+      warnings: event.warnings ?? step.warnings,
+      request: {},
+      response: {
+        id: response?.id ?? `${event.runId}-${event.step}`,
+        modelId: response?.modelId ?? event.model?.modelId ?? 'unknown',
+        timestamp: response ? new Date(response.timestamp) : new Date(),
+        messages: step.messages,
+      },
+      providerMetadata: undefined,
+    };
+    this.steps.push(result as unknown as AgentStepResult);
+    this.finished = step;
+    this.open = undefined;
+  }
+}
+
+/** A tool's failure as the AI SDK reports it: the error thrown (loopchart keeps its message). */
+function asError(output: unknown): unknown {
+  return typeof output === 'string' ? new Error(output) : output;
+}
