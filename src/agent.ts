@@ -277,6 +277,7 @@ class StatechartAgent implements Agent {
     return (this.actors ??= machineImplementations(this.options, {
       emit: (event) => this.outbox.push(event),
       ...(this.options.store ? { admit: () => this.admitEffect() } : {}),
+      runSteps: () => ({ steps: this.stepResults?.steps ?? [], responseMessages: this.stepResults?.responseMessages ?? [] }),
       traceHook: (timing) => {
         this.tracer.hook(timing);
         this.spans?.hook(timing);

@@ -24,7 +24,7 @@ import type { AgentRuntime } from './runtime.js';
  * ```
  */
 export function agentImplementations(
-  runtime: Partial<Pick<AgentRuntime, 'step' | 'emit' | 'tools' | 'hooks' | 'transformContext' | 'traceHook' | 'depth' | 'output' | 'runToolCall' | 'admit'>> &
+  runtime: Partial<Pick<AgentRuntime, 'step' | 'emit' | 'tools' | 'hooks' | 'transformContext' | 'traceHook' | 'depth' | 'output' | 'runToolCall' | 'admit' | 'prepareStep' | 'runSteps'>> &
     Pick<AgentRuntime, 'model'> & {
       approval?: ApprovalPolicy;
       toolApproval?: ToolApproval;
@@ -45,6 +45,8 @@ export function agentImplementations(
     ...(runtime.output ? { output: runtime.output } : {}),
     ...(runtime.runToolCall ? { runToolCall: runtime.runToolCall } : {}),
     ...(runtime.admit ? { admit: runtime.admit } : {}),
+    ...(runtime.prepareStep ? { prepareStep: runtime.prepareStep } : {}),
+    ...(runtime.runSteps ? { runSteps: runtime.runSteps } : {}),
   };
   return {
     actors: {

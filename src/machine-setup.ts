@@ -22,6 +22,8 @@ export interface AgentWiring {
   runToolCall?: AgentRuntime['runToolCall'];
   /** Waited for before every model call and tool (a session's last boundary written, its lease held). */
   admit?: AgentRuntime['admit'];
+  /** The run's steps so far, for `prepareStep`. */
+  runSteps?: AgentRuntime['runSteps'];
 }
 
 /**
@@ -53,6 +55,7 @@ export function machineImplementations(options: AgentOptions, wiring: AgentWirin
       ...(compactionModel ? { compactionModel } : {}),
       ...(options.approval ? { approval: options.approval } : {}),
       ...(options.toolApproval ? { toolApproval: options.toolApproval } : {}),
+      ...(options.prepareStep ? { prepareStep: options.prepareStep } : {}),
       ...(options.output ? { output: options.output } : {}),
       stopConditions: stopConditions(options.stopWhen),
       ...wiring,

@@ -1,4 +1,4 @@
-import type { Instructions, LanguageModel, ModelMessage, Output, StopCondition, TimeoutConfiguration, ToolSet } from 'ai';
+import type { Instructions, LanguageModel, ModelMessage, Output, PrepareStepFunction, StopCondition, TimeoutConfiguration, ToolSet } from 'ai';
 import { z } from 'zod';
 import { messageShapeProblem } from './machines/message-shape.js';
 import type { InspectionEvent, Observer } from 'xstate';
@@ -142,6 +142,22 @@ export interface AgentOptions<TOOLS extends ToolSet = ToolSet, OUTPUT = unknown>
   transformPrompt?: PromptTransform;
   /** Runs before every LLM call on what the model will see (trim, inject, redact) without changing the stored history. A throw fails the call. */
   transformContext?: ContextTransform;
+  /**
+   * The AI SDK's `prepareStep`, as `ToolLoopAgent` calls it: before each step's model call (once per
+   * step, not again for a retried attempt), with the run's `steps` so far, the `stepNumber` (from 0),
+   * the `model`, `instructions`, `messages` and the run's `initialMessages` and
+   * `responseMessages`. What it returns applies to that step's call: `model`, `instructions` (or the
+   * older `system`), `messages`, `activeTools` and `toolChoice`. Unlike `ToolLoopAgent`, returned
+   * `messages` and `instructions` do not carry over to later steps: the agent's history and
+   * `instructions` stay what is stored, so a resumed session sees what it saw (use `transformContext`
+   * for a view every call gets). Any other field it returns (call settings, `toolsContext`,
+   * `providerOptions`, …) fails the call with an error naming it; so does a throw.
+   * @example
+   * ```ts
+   * createAgent({ model, tools, prepareStep: ({ stepNumber }) => (stepNumber >= 3 ? { activeTools: [], instructions: 'Answer now.' } : undefined) });
+   * ```
+   */
+  prepareStep?: PrepareStepFunction<NoInfer<TOOLS>>;
   /** Hooks around LLM and tool calls. See `AgentHooks`. */
   hooks?: AgentHooks;
   /** Where the session is kept (`fileStore(dir)` or your own `SessionStore`). With it the agent writes every step boundary and resumes from it. */
@@ -346,6 +362,7 @@ export const agentOptionsSchema = z
       .optional(),
     transformPrompt: z.custom<PromptTransform>((value) => typeof value === 'function', { message: 'expected a function' }).optional(),
     transformContext: z.custom<ContextTransform>((value) => typeof value === 'function', { message: 'expected a function' }).optional(),
+    prepareStep: z.custom<PrepareStepFunction<ToolSet>>((value) => typeof value === 'function', { message: 'expected a function, as ToolLoopAgent takes it' }).optional(),
     hooks: z
       .object({
         beforeLLMCall: hookList.optional(),
@@ -416,11 +433,10 @@ const callSetting = 'not a createAgent option: a call setting goes with the mode
 const perCall = (name: string) => `not a createAgent option: pass ${name} to toAISDKAgent(agent).generate() or .stream(), or subscribe to agent.events$`;
 export const unsupportedAISDKOptions: Record<string, string> = {
   id: 'not a createAgent option: give the id to toAISDKAgent(agent, { id })',
-  prepareStep: 'not supported: use hooks.beforeLLMCall, which may replace the model, messages, instructions and tools of each call',
   prepareCall: 'not supported: build the agent with the options the call needs, or use hooks.beforeLLMCall',
   callOptionsSchema: 'not supported: loopchart agents take no call options',
-  toolChoice: 'not supported: use hooks.beforeLLMCall to offer fewer tools',
-  activeTools: 'not supported: use hooks.beforeLLMCall to offer fewer tools (return { tools })',
+  toolChoice: 'not a createAgent option: return { toolChoice } from prepareStep for the steps that need it',
+  activeTools: 'not a createAgent option: return { activeTools } from prepareStep, or give the agent only the tools it may use',
   experimental_repairToolCall: 'not supported: an invalid call gets an error result the model reads, and it tries again',
   experimental_toolApprovalSecret: 'not needed: approvals wait in the agent (awaitingApproval), not in client-sent messages',
   maxRetries: 'renamed: retry: { maxAttempts } (attempts, 1 + retries)',

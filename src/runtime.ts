@@ -1,4 +1,4 @@
-import type { LanguageModel, Output, ToolSet } from 'ai';
+import type { LanguageModel, ModelMessage, Output, PrepareStepFunction, StepResult, ToolSet } from 'ai';
 import type { StepFunction } from './actors/step.js';
 import type { AgentEvent } from './events.js';
 import type { AgentHooks, ContextTransform } from './callbacks.js';
@@ -38,6 +38,10 @@ export interface AgentRuntime {
    * write was refused, the session's lease is lost): the effect is not started.
    */
   admit?: (effect: 'model-call' | 'tool-call') => Promise<void>;
+  /** The AI SDK's `prepareStep` (`AgentOptions.prepareStep`), called before each step's model call. */
+  prepareStep?: PrepareStepFunction<ToolSet>;
+  /** The run's steps so far as the AI SDK's `StepResult`s, and the messages they added to the history, for `prepareStep`. */
+  runSteps?: () => { steps: Array<StepResult<ToolSet>>; responseMessages: ModelMessage[] };
 }
 
 /** Which tool call of which run and step. */

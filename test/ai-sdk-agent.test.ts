@@ -5,6 +5,7 @@ import { createAgent, type Agent } from '../src/index.js';
 import { newMessages, toAISDKAgent } from 'loopchart/ai-sdk';
 import { mockModel } from './support/mock-model.js';
 import { addTool } from './support/tools.js';
+import { scriptedModel } from '../src/models/index.js';
 
 const twoSteps = () => [
   { text: ['Adding 2 and 3.'], toolCalls: [{ id: 'call-1', name: 'add', input: { a: 2, b: 3 } }] },
@@ -160,5 +161,14 @@ describe('toAISDKAgent', () => {
     expect(newMessages(history, sent)).toEqual([{ role: 'user', content: 'and now?' }]);
     expect(newMessages([], sent)).toEqual(sent);
     expect(newMessages(history, 'plain')).toBe('plain');
+  });
+});
+
+describe('toAISDKAgent call parameters', () => {
+  it('refuses, naming it and what to use instead, a generate() or stream() parameter it would otherwise ignore', async () => {
+    const agent = toAISDKAgent(createAgent({ model: scriptedModel([{ text: 'never' }]) }));
+    await expect(agent.generate({ prompt: 'hi', onStart: () => undefined })).rejects.toThrow(/onStart is not supported \(use agent\.events\$/);
+    await expect(agent.stream({ prompt: 'hi', timeout: 1_000 })).rejects.toThrow(/timeout is not supported \(a loopchart agent's time limits are its own: createAgent\(\{ timeout \}\)\)/);
+    await expect(agent.generate({ prompt: 'hi', options: { x: 1 } } as never)).rejects.toThrow(/options is not supported/);
   });
 });

@@ -112,7 +112,7 @@ describe("the AI SDK's tool approval in the agent itself", () => {
 
 describe('ToolLoopAgent settings loopchart does not honour', () => {
   it.each([
-    ['prepareStep', () => undefined, /prepareStep: not supported: use hooks\.beforeLLMCall/],
+    ['activeTools', ['read'], /activeTools: not a createAgent option: return \{ activeTools \} from prepareStep/],
     ['temperature', 0.2, /temperature: not a createAgent option: a call setting goes with the model/],
     ['onStepFinish', () => undefined, /onStepFinish: not a createAgent option: pass onStepFinish to toAISDKAgent/],
     ['maxRetries', 2, /maxRetries: renamed: retry: \{ maxAttempts \}/],

@@ -101,7 +101,7 @@ class DirectStep implements AsyncIterableIterator<StepPart, undefined> {
       const tools = await prepareToolsOnce(request.tools);
       const result = await model.doStream({
         tools,
-        toolChoice: aiInternals.prepareToolChoice({ toolChoice: undefined }),
+        toolChoice: aiInternals.prepareToolChoice({ toolChoice: request.toolChoice }),
         ...(request.output ? { responseFormat: await request.output.responseFormat } : {}),
         prompt: promptMessages,
         abortSignal: request.abortSignal,

@@ -1,4 +1,4 @@
-import type { AssistantModelMessage, CallWarning, FinishReason, ModelMessage } from 'ai';
+import type { AssistantModelMessage, CallWarning, FinishReason, ModelMessage, ToolChoice, ToolSet } from 'ai';
 import type { StepResponse } from '../events.js';
 import { isFinalAnswer, parseFinalAnswer } from './final-answer.js';
 import { fromCallback } from 'xstate';
@@ -19,6 +19,7 @@ import { StepAccumulator } from './step-accumulator.js';
 import { toolCallIdsIn } from '../machines/tool-call-ids.js';
 import { modelIdentity, type ModelIdentity } from '../models/model-identity.js';
 import { StepWatchdog, type StepLimits } from './step-watchdog.js';
+import { activeToolSet, preparedStep, type PreparedStep } from './prepared-step.js';
 
 export interface LlmActorInput {
   runId: string;
@@ -73,6 +74,37 @@ export type LlmActorEvent =
 
 class ContextTransformError extends Error {}
 
+/** What `prepareStep` returned for each step, by run: a retried attempt of a step gets the same, as `ToolLoopAgent` calls it once per step. */
+const preparedSteps = new WeakMap<AgentRuntime, { key: string; prepared: PreparedStep }>();
+
+async function prepareStepOnce(runtime: AgentRuntime, input: LlmActorInput, messages: ModelMessage[]): Promise<PreparedStep> {
+  const key = `${input.runId}|${input.step}`;
+  const known = preparedSteps.get(runtime);
+  if (known?.key === key) return known.prepared;
+  const { steps, responseMessages } = runtime.runSteps?.() ?? { steps: [], responseMessages: [] };
+  let prepared: PreparedStep;
+  try {
+    prepared = preparedStep(
+      await runtime.prepareStep!({
+        steps,
+        stepNumber: input.step - 1,
+        model: runtime.model,
+        instructions: input.instructions,
+        initialInstructions: input.instructions,
+        messages,
+        initialMessages: messages.slice(0, Math.max(0, messages.length - responseMessages.length)),
+        responseMessages: responseMessages as never,
+        toolsContext: {},
+        runtimeContext: {},
+      }),
+    );
+  } catch (error) {
+    throw new ContextTransformError(`prepareStep failed, so the call was not made: ${errorMessage(error)}`);
+  }
+  preparedSteps.set(runtime, { key, prepared });
+  return prepared;
+}
+
 async function transformContext(transform: ContextTransform, messages: ModelMessage[], signal: AbortSignal): Promise<ModelMessage[]> {
   try {
     const transformed = await transform(messages, { signal });
@@ -126,9 +158,16 @@ export function createLlmActor(runtime: AgentRuntime) {
       controller.abort();
     });
 
-    const prepareCall = async (): Promise<Required<Omit<LLMCallReplacements, 'instructions'>> & Pick<LLMCallReplacements, 'instructions'>> => {
+    const prepareCall = async (): Promise<Required<Omit<LLMCallReplacements, 'instructions'>> & Pick<LLMCallReplacements, 'instructions'> & { toolChoice?: ToolChoice<ToolSet> }> => {
       const messages = runtime.transformContext ? await transformContext(runtime.transformContext, input.messages, controller.signal) : input.messages;
-      let call = { model: runtime.model, messages, instructions: input.instructions, tools: runtime.tools };
+      const prepared = runtime.prepareStep ? await prepareStepOnce(runtime, input, messages) : {};
+      let call = {
+        model: prepared.model ?? runtime.model,
+        messages: prepared.messages ?? messages,
+        instructions: prepared.instructions ?? input.instructions,
+        tools: activeToolSet(runtime.tools, prepared.activeTools),
+        ...(prepared.toolChoice !== undefined ? { toolChoice: prepared.toolChoice } : {}),
+      };
       const hooks = runtime.hooks.beforeLLMCall ?? [];
       for (const [index, hook] of hooks.entries()) {
         const outcome = await callHook(runtime, scope, 'beforeLLMCall', index, (signal) => hook({ ...scope, signal, attempt: input.attempt, ...call }), input.hookMs, controller.signal);

@@ -1,4 +1,4 @@
-import type { CallWarning, FinishReason, LanguageModel, LanguageModelUsage, ModelMessage, Output, SystemModelMessage, ToolSet } from 'ai';
+import type { CallWarning, FinishReason, LanguageModel, LanguageModelUsage, ModelMessage, Output, SystemModelMessage, ToolChoice, ToolSet } from 'ai';
 import type { ProviderMetadata } from 'ai';
 
 /**
@@ -15,6 +15,8 @@ export interface StepRequest {
   tools: ToolSet;
   /** The run's structured output (`Output.object({ schema })`): its `responseFormat` goes with the call. */
   output?: Output.Output;
+  /** Which tool the model must or may call (`prepareStep`'s `toolChoice`); the provider's default without one. */
+  toolChoice?: ToolChoice<ToolSet>;
   abortSignal: AbortSignal;
 }
 

@@ -16,6 +16,7 @@ export const streamLanguageModelCallStep: StepFunction = async function* (reques
       messages: request.messages,
       tools: request.tools,
       ...(request.output ? { output: request.output } : {}),
+      ...(request.toolChoice !== undefined ? { toolChoice: request.toolChoice } : {}),
       abortSignal: request.abortSignal,
     });
   } catch (error) {

@@ -15,6 +15,7 @@ import type { AgentEvent } from '../events.js';
 import type { RunResult } from '../result.js';
 import { StepResultRecorder } from '../results/step-result-recorder.js';
 import { generateTextResult } from '../results/generate-text-result.js';
+import { assertHonouredCallParameters } from './call-parameters.js';
 import { approvalAnswers, type ApprovalAnswer } from './approval-answers.js';
 import { toolCallIdOf } from '../results/approval-id.js';
 import { PartBuffer } from './part-buffer.js';
@@ -320,12 +321,14 @@ export function toAISDKAgent(agent: RunnableAgent, options: AISDKAgentOptions = 
     id: options.id ?? agent.sessionId,
     tools: agent.tools,
     async generate(parameters) {
+      assertHonouredCallParameters(parameters);
       const { ended } = startCall(agent, parameters, options);
       const end = await ended;
       if (end.kind === 'failed' || end.kind === 'aborted') throw end.error;
       return generateTextResult(end.recorder, end.result) as unknown as GenerateTextResult<ToolSet, never, never>;
     },
     async stream(parameters) {
+      assertHonouredCallParameters(parameters);
       const { parts, ended } = startCall(agent, parameters, options);
       const result = awaited(ended, (end) => generateTextResult(end.recorder, end.result));
       const field = <K extends keyof ReturnType<typeof generateTextResult>>(key: K) => {
