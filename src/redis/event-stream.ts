@@ -1,5 +1,6 @@
 import type { AgentEvent } from '../events.js';
 import { redact } from '../secrets/redact.js';
+import { FENCED_APPEND_SCRIPT } from './fenced-append.js';
 import { decodeStreamedEvent, EpochFilter, encodeStreamedEvent, type StreamedEvent } from './streamed-event.js';
 
 /** What loopchart uses of a connected client of the `redis` package (`createClient({ url })`). */
@@ -7,6 +8,12 @@ export interface RedisClient {
   xAdd(key: string, id: string, message: Record<string, string>, options?: { TRIM?: { strategy: 'MAXLEN'; strategyModifier?: '~'; threshold: number } }): Promise<unknown>;
   expire(key: string, seconds: number): Promise<unknown>;
   xRead(streams: { key: string; id: string }, options?: { BLOCK?: number; COUNT?: number }): Promise<unknown>;
+  /**
+   * Runs a script on the server (`EVAL`): the publisher appends each event with a fence that
+   * refuses an epoch below the stream's last (`FENCED_APPEND_SCRIPT`). Without it, entries are
+   * appended unfenced and only readers drop stale ones.
+   */
+  eval?(script: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
   /** Reads entries by id (`XRANGE`): how a reader that continues after `Last-Event-ID` learns the epoch it had seen. */
   xRange?(key: string, start: string, end: string, options?: { COUNT?: number }): Promise<unknown>;
   quit(): Promise<unknown>;
@@ -69,7 +76,9 @@ export interface EventPublisher {
 /**
  * Publishes agent events to a Redis Stream per session, for web nodes to serve to browsers
  * (`serveSessionEvents`). Writes are chained, so entries keep the order of the events; each carries
- * the lease epoch of the worker that ran the step.
+ * the lease epoch of the worker that ran the step, and an entry whose epoch is below the stream's
+ * last is refused on the server (a worker that lost its lease and publishes late), so the epochs
+ * in a stream never go down.
  *
  * @example
  * ```ts
@@ -90,12 +99,18 @@ export function redisEventPublisher(options: EventPublisherOptions): EventPublis
       const key = sessionEventsKey(sessionId);
       const text = encodeStreamedEvent({ sessionId, epoch: lease.epoch, event } satisfies StreamedEvent);
       const entry = secrets.length > 0 ? redact(text, secrets) : text;
+      const redis = options.redis;
       chain = chain
         .then(async () => {
+          if (redis.eval) {
+            // Appended only if no newer owner wrote since: checked and written in one step on the server.
+            await redis.eval(FENCED_APPEND_SCRIPT, { keys: [key], arguments: [String(lease.epoch), entry, String(maxLength), String(ttlSeconds)] });
+            return;
+          }
           // Sent together (the client pipelines commands issued in one tick).
           await Promise.all([
-            options.redis.xAdd(key, '*', { entry }, { TRIM: { strategy: 'MAXLEN', strategyModifier: '~', threshold: maxLength } }),
-            options.redis.expire(key, ttlSeconds),
+            redis.xAdd(key, '*', { entry, epoch: String(lease.epoch) }, { TRIM: { strategy: 'MAXLEN', strategyModifier: '~', threshold: maxLength } }),
+            redis.expire(key, ttlSeconds),
           ]);
         })
         .catch((error: unknown) => options.onError?.(error));

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { ToolSet } from 'ai';
 import { createAgent, sessionControlOf, type Agent } from '../agent.js';
 import type { AgentEvent } from '../events.js';
@@ -18,7 +19,7 @@ export interface AdvanceSessionOptions<TOOLS extends ToolSet = ToolSet> {
   sessionId: string;
   /** The agent's options, the same on every worker (model, tools, instructions, approval…). */
   agent: Omit<AgentOptions<TOOLS>, 'store' | 'sessionId' | 'lease' | 'messages'>;
-  /** Who advances the session: this worker's name. */
+  /** Who advances the session: this worker's name. The lease is held as `<owner>/<8 hex digits>`, one name per attempt. */
   owner: string;
   /** The lease's length without renewal; it is renewed while the session advances. Default 30,000 ms. */
   leaseTtlMs?: number;
@@ -93,14 +94,16 @@ export async function advanceSession<TOOLS extends ToolSet = ToolSet>(options: A
     throw new SessionRequestError([{ path: 'leaseTtlMs', message: 'expected a whole number of milliseconds, at least 100' }]);
   }
   if (!options.store.leases) throw new TypeError('advanceSession needs a store with leases (pgStore or fileStore)');
-  // Another attempt at this session in this process (an engine's retry or a recovered workflow run
-  // twice) is stopped first, as a crash would stop it: two agents never run one session at once.
-  const attempt = await takeOverFromEarlierAttempt(options.store, options.sessionId);
+  // An earlier attempt at this very input in this process (an engine's retry, or a recovered workflow
+  // run a second time here) is stopped first, as a crash would stop it. Attempts at other inputs are
+  // kept apart by the lease, which each attempt holds under a name of its own: a stale attempt
+  // waits for the current one instead of stopping it.
+  const attempt = await takeOverFromEarlierAttempt(options.store, options.sessionId, options.requestId);
   const agent = createAgent<TOOLS>({
     ...(options.agent as AgentOptions<TOOLS>),
     store: options.store,
     sessionId: options.sessionId,
-    lease: { owner: options.owner, ...(options.leaseTtlMs !== undefined ? { ttlMs: options.leaseTtlMs } : {}) },
+    lease: { owner: `${options.owner}/${randomUUID().slice(0, 8)}`, ...(options.leaseTtlMs !== undefined ? { ttlMs: options.leaseTtlMs } : {}) },
   });
   let lastResult: RunResult | undefined;
   const control = sessionControlOf(agent);

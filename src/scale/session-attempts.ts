@@ -19,25 +19,28 @@ interface ActiveAttempt {
   supersede(): Promise<void>;
 }
 
-/** The attempts under way in this process, per store and session. */
+/** The attempts under way in this process, per store, by session and input (request id). */
 const active = new WeakMap<SessionStore, Map<string, ActiveAttempt>>();
 
 /**
- * Registers an attempt to advance `sessionId`, after stopping the one already under way in this
- * process, if any, and waiting until it has stopped. An engine that retries a step while the
- * attempt it replaces still runs (or runs a recovered workflow a second time in the same process)
- * then never has two agents on one session: the earlier one stops as a crash would stop it, its
- * work since its last checkpoint is left for the later one to do again, and it rejects with
- * `SessionSupersededError`. Attempts in other processes are kept apart by the session's lease.
+ * Registers an attempt to advance `sessionId` with the input `requestId`, after stopping the
+ * attempt at the same input already under way in this process, if any, and waiting until it has
+ * stopped. An engine that retries a step while the attempt it replaces still runs (or runs a
+ * recovered workflow a second time in the same process) then never has two agents on one session:
+ * the earlier one stops as a crash would stop it, its work since its last checkpoint is left for
+ * the later one to do again, and it rejects with `SessionSupersededError`. Attempts at other inputs,
+ * here or in other processes, are kept apart by the session's lease: a stale one never stops the
+ * current one.
  *
  * @example
  * ```ts
- * const attempt = await takeOverFromEarlierAttempt(store, 'chat-42');
+ * const attempt = await takeOverFromEarlierAttempt(store, 'chat-42', 'msg-7');
  * attempt.onSuperseded((error) => control.halt(error));
  * try { await attempt.unlessSuperseded(agent.ready()); } finally { attempt.end(); }
  * ```
  */
-export async function takeOverFromEarlierAttempt(store: SessionStore, sessionId: string): Promise<SessionAttempt> {
+export async function takeOverFromEarlierAttempt(store: SessionStore, sessionId: string, requestId: string): Promise<SessionAttempt> {
+  const key = `${sessionId}\u0000${requestId}`;
   let sessions = active.get(store);
   if (!sessions) active.set(store, (sessions = new Map<string, ActiveAttempt>()));
   let reject: (error: SessionSupersededError) => void = () => undefined;
@@ -53,8 +56,8 @@ export async function takeOverFromEarlierAttempt(store: SessionStore, sessionId:
         await halt?.(error);
       })()),
   };
-  const earlier = sessions.get(sessionId);
-  sessions.set(sessionId, entry);
+  const earlier = sessions.get(key);
+  sessions.set(key, entry);
   await earlier?.supersede();
   // A still later attempt took over while this one waited for the earlier to stop: it never starts.
   if (stopping) return superseded;
@@ -64,7 +67,7 @@ export async function takeOverFromEarlierAttempt(store: SessionStore, sessionId:
     },
     unlessSuperseded: (promise) => Promise.race([promise, superseded]),
     end() {
-      if (sessions.get(sessionId) === entry) sessions.delete(sessionId);
+      if (sessions.get(key) === entry) sessions.delete(key);
     },
   };
 }

@@ -165,12 +165,11 @@ describe.skipIf(redisBin === undefined)('session events through Redis', () => {
 
   it('drops what a fenced-off worker published after the new owner, also for a reader that continues after a Last-Event-ID', async () => {
     const owner = redisEventPublisher({ redis });
-    const fenced = redisEventPublisher({ redis });
     void owner.publish('chat-stale', { type: 'start-step', runId: 'run-1', step: 1 }, { epoch: 2 });
     void owner.publish('chat-stale', delta('run-1', 1, 1, 'Done.'), { epoch: 2 });
     await owner.flushed();
-    void fenced.publish('chat-stale', delta('run-1', 1, 1, 'stale words'), { epoch: 1 });
-    await fenced.flushed();
+    // A stale entry that got past the publisher's fence (written by a client without EVAL).
+    await redis.xAdd(sessionEventsKey('chat-stale'), '*', { entry: encodeStreamedEvent({ sessionId: 'chat-stale', epoch: 1, event: delta('run-1', 1, 1, 'stale words') }), epoch: '1' });
     void owner.publish('chat-stale', { type: 'finish-step', runId: 'run-1', step: 1 } as AgentEvent, { epoch: 2 });
     await owner.flushed();
     const read = await readAll('chat-stale', 3);
@@ -185,6 +184,20 @@ describe.skipIf(redisBin === undefined)('session events through Redis', () => {
       if (everything.length === 4) abort.abort();
     }
     expect(everything.map((entry) => entry.epoch)).toEqual([2, 2, 1, 2]);
+  });
+
+  it('refuses, on the server, an entry whose epoch is below the stream\'s last: a late publish of a fenced-off worker never lands after the new owner', async () => {
+    const owner = redisEventPublisher({ redis });
+    const late = redisEventPublisher({ redis });
+    void owner.publish('chat-fenced', delta('run-1', 1, 1, 'Done.'), { epoch: 2 });
+    await owner.flushed();
+    void late.publish('chat-fenced', delta('run-1', 1, 1, 'stale'), { epoch: 1 });
+    await late.flushed();
+    void owner.publish('chat-fenced', { type: 'finish-step', runId: 'run-1', step: 1 } as AgentEvent, { epoch: 2 });
+    void late.publish('chat-fenced', delta('run-1', 2, 1, 'a new owner'), { epoch: 3 });
+    await Promise.all([owner.flushed(), late.flushed()]);
+    const raw = (await redis.xRange(sessionEventsKey('chat-fenced'), '-', '+')).map((entry) => Number(entry.message.epoch));
+    expect(raw).toEqual([2, 2, 3]);
   });
 
   it('answers 400 to a Last-Event-ID of the right shape but beyond what a stream id can be', async () => {

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createAgent, fileStore } from '../../src/index.js';
 import { scriptedModel } from '../../src/models/index.js';
-import { LeaseHeldError, type SessionStore } from '../../src/persistence/session-store.js';
+import { LeaseHeldError, type SessionLease, type SessionStore } from '../../src/persistence/session-store.js';
 import { replaySession } from '../../src/persistence/session-replay.js';
 import { SessionRequestError } from '../../src/scale/session-request.js';
 import { SessionSupersededError } from '../../src/scale/session-attempts.js';
@@ -195,7 +195,30 @@ describe('advanceSession at its seams', () => {
     expect(log!.records.flatMap((record) => (record.type === 'checkpoint' ? (record.requestIds ?? []) : []))).toEqual(['msg-1', 'steer-1', 'follow-1']);
   });
 
-  it('a later attempt in the same process stops the earlier one first: never two agents on a session, and the earlier rejects', async () => {
+  it('an attempt at another input of the same session waits for the one under way (the lease keeps them apart) instead of stopping it', async () => {
+    const store = fileStore(dir);
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let started: () => void = () => undefined;
+    const inTool = new Promise<void>((resolve) => (started = resolve));
+    const work = tool({
+      inputSchema: z.object({}),
+      execute: async () => {
+        started();
+        await held;
+        return 'worked';
+      },
+    });
+    const model = scriptedModel([{ toolCalls: [{ name: 'work', input: {} }] }, { text: 'Done.' }]);
+    const first = advanceSession({ store, sessionId: 'apart', owner: 'worker-a', agent: { model, tools: { work } }, input: { type: 'prompt', prompt: 'go' }, requestId: 'msg-1' });
+    await inTool;
+    const second = advanceSession({ store, sessionId: 'apart', owner: 'worker-a', agent: { model, tools: { work } }, input: { type: 'abort' }, requestId: 'abort-1' });
+    await expect(second).rejects.toBeInstanceOf(LeaseHeldError);
+    release();
+    expect(await first).toMatchObject({ status: 'idle', result: { outcome: 'completed', text: 'Done.' } });
+  });
+
+  it('a later attempt at the same input in the same process stops the earlier one first: never two agents on a session, and the earlier rejects', async () => {
     const store = fileStore(dir);
     let running = 0;
     let mostAtOnce = 0;
@@ -253,7 +276,9 @@ describe('advanceSession at its seams', () => {
   });
 
   it('events keep the epoch of the lease their worker acquired, also after it is lost', async () => {
-    const store = fileStore(dir);
+    const files = fileStore(dir);
+    let held: SessionLease | undefined;
+    const store: SessionStore = { ...files, leases: { ...files.leases!, acquire: async (...args) => (held = await files.leases!.acquire(...args)) } };
     const epochs = new Set<number>();
     let started: () => void = () => undefined;
     const inTool = new Promise<void>((resolve) => (started = resolve));
@@ -277,8 +302,9 @@ describe('advanceSession at its seams', () => {
       onEvent: (_event, lease) => void epochs.add(lease.epoch),
     });
     await inTool;
-    await store.leases!.release({ sessionId: 'fenced', owner: 'worker-a', epoch: 1, expiresAt: 0 });
-    await store.leases!.acquire('fenced', 'worker-b', 60_000);
+    // Forced from under it, as by an operator: released, then taken.
+    await files.leases!.release(held!);
+    await files.leases!.acquire('fenced', 'worker-b', 60_000);
     await expect(advanced).rejects.toBeInstanceOf(SessionNotDurableError);
     expect([...epochs]).toEqual([1]);
     expect(model.calls).toHaveLength(1);

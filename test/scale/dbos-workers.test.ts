@@ -163,7 +163,7 @@ describe.skipIf(postgresBin === undefined)('sessions on DBOS workers', () => {
     // the session done, holds the lease a moment and lets it go.
     await until(async () => {
       const lease = await pool.query<{ owner: string; expires_at: string }>('SELECT owner, expires_at FROM loopchart_session_leases WHERE session_id = $1', [sessionId]);
-      return lease.rows[0]?.owner === paused.id && Number(lease.rows[0].expires_at) === 0;
+      return lease.rows[0]?.owner.startsWith(`${paused.id}/`) === true && Number(lease.rows[0].expires_at) === 0;
     });
     expect(byPaused('model-calls')).toEqual(callsBefore);
     expect(byPaused('tool-starts')).toEqual(startsBefore);
