@@ -45,11 +45,8 @@ export function pgControlChannel(pool: Pool): ControlChannel {
   let closed = false;
   let retryMs = 100;
   let retryTimer: ReturnType<typeof setTimeout> | undefined;
-  /** The LISTEN connection broke: while anyone subscribes, listen again (inputs sent meanwhile arrive by their durable copy). */
-  const relisten = (client: PoolClient, error: Error) => {
-    if (listening === undefined) return;
-    listening = undefined;
-    client.release(error);
+  /** While anyone subscribes, listen again after a backoff (inputs sent meanwhile arrive by their durable copy). */
+  const listenAgainLater = () => {
     if (closed || listeners.size === 0 || retryTimer !== undefined) return;
     retryTimer = setTimeout(() => {
       retryTimer = undefined;
@@ -57,6 +54,13 @@ export function pgControlChannel(pool: Pool): ControlChannel {
     }, retryMs);
     retryTimer.unref?.();
     retryMs = Math.min(retryMs * 2, 2_000);
+  };
+  /** The LISTEN connection broke. */
+  const relisten = (client: PoolClient, error: Error) => {
+    if (listening === undefined) return;
+    listening = undefined;
+    client.release(error);
+    listenAgainLater();
   };
   const listen = () =>
     (listening ??= pool
@@ -74,20 +78,18 @@ export function pgControlChannel(pool: Pool): ControlChannel {
         });
         client.on('error', (error) => relisten(client, error));
         client.on('end', () => relisten(client, new Error('the LISTEN connection ended')));
-        await client.query(`LISTEN ${CHANNEL}`);
+        try {
+          await client.query(`LISTEN ${CHANNEL}`);
+        } catch (error) {
+          client.release(error instanceof Error ? error : true);
+          throw error;
+        }
         retryMs = 100;
         return client;
       })
       .catch((error: unknown) => {
         listening = undefined;
-        if (!closed && listeners.size > 0 && retryTimer === undefined) {
-          retryTimer = setTimeout(() => {
-            retryTimer = undefined;
-            listen().catch(() => undefined);
-          }, retryMs);
-          retryTimer.unref?.();
-          retryMs = Math.min(retryMs * 2, 2_000);
-        }
+        listenAgainLater();
         throw error;
       }));
   return {

@@ -196,7 +196,8 @@ describe.skipIf(redisBin === undefined)('session events through Redis', () => {
     void owner.publish('chat-fenced', { type: 'finish-step', runId: 'run-1', step: 1 } as AgentEvent, { epoch: 2 });
     void late.publish('chat-fenced', delta('run-1', 2, 1, 'a new owner'), { epoch: 3 });
     await Promise.all([owner.flushed(), late.flushed()]);
-    const raw = (await redis.xRange(sessionEventsKey('chat-fenced'), '-', '+')).map((entry) => Number(entry.message.epoch));
+    const entries = (await redis.xRange(sessionEventsKey('chat-fenced'), '-', '+')) ?? [];
+    const raw = entries.map((entry) => Number(entry?.message.epoch));
     expect(raw).toEqual([2, 2, 3]);
   });
 
