@@ -27,22 +27,17 @@ export interface AgentWiring {
 }
 
 /**
- * The one way from validated options to the machine: its configuration (plain
- * data, part of every snapshot) and its implementations (the actors bound to
- * the model, the tools, the hooks and the policies, which are not data).
+ * From validated options to the machine's actors: the prepare, llm, tools, approval, compaction
+ * and stopCondition actors bound to the model, tools, hooks and policies (not data).
+ * `createAgent` builds them when its actor first invokes one; `machineConfig` gives the data half.
  * Nothing else reads `AgentOptions` on the way to an actor.
  *
  * @example
  * ```ts
- * const { config, implementations } = machineSetup(options, { emit, traceHook, depth: 0 });
- * const actor = createActor(agentMachine.provide(implementations), { input: { config, messages } });
+ * const { actors } = machineImplementations(options, { emit, traceHook, depth: 0 });
+ * const actor = createActor(agentMachine.provide({ actors }), { input: { config: machineConfig(options), messages } });
  * ```
  */
-export function machineSetup(options: AgentOptions, wiring: AgentWiring) {
-  return { config: machineConfig(options), implementations: machineImplementations(options, wiring) };
-}
-
-/** The actor implementations of `machineSetup`, alone: `createAgent` builds them when its actor first invokes one. */
 export function machineImplementations(options: AgentOptions, wiring: AgentWiring) {
   const compactionModel = options.compaction ? options.compaction.model : undefined;
   return agentImplementations({
