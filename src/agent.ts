@@ -275,7 +275,11 @@ class StatechartAgent implements Agent {
   /** This agent's actor implementations, built when its actor first invokes one (an idle agent never needs them). */
   private implementations() {
     return (this.actors ??= machineImplementations(this.options, {
-      emit: (event) => this.outbox.push(event),
+      emit: (event) => {
+        // A call's warnings belong in the trace; the other actor events (deltas, tool input) do not.
+        if (event.type === 'model-call-start') this.tracer.event(event);
+        this.outbox.push(event);
+      },
       ...(this.options.store ? { admit: () => this.admitEffect() } : {}),
       traceHook: (timing) => {
         this.tracer.hook(timing);
