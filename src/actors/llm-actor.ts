@@ -1,6 +1,7 @@
 import type { AssistantModelMessage, CallWarning, FinishReason, ModelMessage } from 'ai';
 import type { StepResponse } from '../events.js';
 import { isFinalAnswer, parseFinalAnswer } from './final-answer.js';
+import { structuredOutputInstructions } from './schema-instructions.js';
 import { fromCallback } from 'xstate';
 import { classifyError } from '../errors/classify-error.js';
 import { classifyStreamError, failedFinish } from '../errors/step-failure.js';
@@ -169,7 +170,12 @@ export function createLlmActor(runtime: AgentRuntime) {
       const startedAt = new Date().toISOString();
       let warnings: CallWarning[] = [];
       let response: Partial<StepResponse> = {};
-      const parts = runtime.step({ ...call, ...(runtime.output ? { output: runtime.output } : {}), abortSignal: controller.signal });
+      // A model that drops the schema from its response format gets it in the instructions, and a warning says so.
+      const structured = runtime.output
+        ? await structuredOutputInstructions({ model: call.model, instructions: call.instructions, output: runtime.output })
+        : { instructions: call.instructions, warnings: [] };
+      if (settled) return;
+      const parts = runtime.step({ ...call, instructions: structured.instructions, ...(runtime.output ? { output: runtime.output } : {}), abortSignal: controller.signal });
       for await (const part of parts) {
         if (settled) return;
         watchdog.chunk();
@@ -184,7 +190,7 @@ export function createLlmActor(runtime: AgentRuntime) {
             runtime.emit({ type: part.type, ...scope, id: part.id, text: part.text, attempt: input.attempt });
             break;
           case 'stream-start':
-            warnings = part.warnings;
+            warnings = [...part.warnings, ...structured.warnings];
             runtime.emit({ type: 'model-call-start', ...scope, attempt: input.attempt, warnings, model: callModel });
             break;
           case 'response-metadata':
