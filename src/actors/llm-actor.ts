@@ -1,5 +1,6 @@
 import type { AssistantModelMessage, CallWarning, FinishReason, ModelMessage } from 'ai';
 import type { StepResponse } from '../events.js';
+import { withOutputFeedback, type RejectedOutput } from './output-feedback.js';
 import { isFinalAnswer, parseFinalAnswer } from './final-answer.js';
 import { structuredOutputInstructions } from './schema-instructions.js';
 import { fromCallback } from 'xstate';
@@ -26,6 +27,8 @@ export interface LlmActorInput {
   step: number;
   attempt: number;
   messages: ModelMessage[];
+  /** The step's last answer the agent's `output` rejected: this attempt is sent it and what did not match, after the history. */
+  rejectedOutput?: RejectedOutput;
   instructions: AgentContext['config']['instructions'];
   limits: StepLimits;
   hookMs?: number;
@@ -69,6 +72,8 @@ export type LlmActorEvent =
       /** What the failed attempt used, when the provider reported it (its stream finished): it was billed. */
       usage?: LanguageModelUsage;
       cost?: UsageCost;
+      /** A final answer the agent's `output` rejected: the next attempt is told what did not match. */
+      rejected?: RejectedOutput;
     }
   | (StepOutput & { type: 'llm.aborted' });
 
@@ -128,7 +133,8 @@ export function createLlmActor(runtime: AgentRuntime) {
     });
 
     const prepareCall = async (): Promise<Required<Omit<LLMCallReplacements, 'instructions'>> & Pick<LLMCallReplacements, 'instructions'>> => {
-      const messages = runtime.transformContext ? await transformContext(runtime.transformContext, input.messages, controller.signal) : input.messages;
+      const history = input.rejectedOutput ? withOutputFeedback(input.messages, input.rejectedOutput) : input.messages;
+      const messages = runtime.transformContext ? await transformContext(runtime.transformContext, history, controller.signal) : history;
       let call = { model: runtime.model, messages, instructions: input.instructions, tools: runtime.tools };
       const hooks = runtime.hooks.beforeLLMCall ?? [];
       for (const [index, hook] of hooks.entries()) {
@@ -246,7 +252,7 @@ export function createLlmActor(runtime: AgentRuntime) {
             if (runtime.output && isFinalAnswer(finish)) {
               const parsed = await parseFinalAnswer(runtime.output, finish, call.model);
               if (!parsed.ok) {
-                settle({ type: 'llm.error', error: parsed.error, ...billed });
+                settle({ type: 'llm.error', error: parsed.error, rejected: { text: finish.text, problem: parsed.problem }, ...billed });
                 return;
               }
               finish.output = parsed.value;
