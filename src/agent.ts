@@ -1,4 +1,4 @@
-import type { ModelMessage, ToolSet } from 'ai';
+import type { ModelMessage, Output, ToolSet } from 'ai';
 import { Observable, Subject } from 'rxjs';
 import { generateId } from 'ai';
 import { createActor, type Actor, type AnyActorRef, type Snapshot } from 'xstate';
@@ -92,6 +92,8 @@ export interface Agent<TOOLS extends ToolSet = ToolSet, OUTPUT = unknown> {
   readonly messages: ModelMessage[];
   /** The agent's tools. */
   readonly tools: TOOLS;
+  /** The agent's structured output (`createAgent({ output })`), undefined without one. */
+  readonly output: Output.Output | undefined;
   /** The context's size in tokens: the last LLM call's provider usage plus an estimate (characters / 4) of the messages added since. */
   readonly contextTokens: number;
   /** True while a run is active. */
@@ -442,6 +444,10 @@ class StatechartAgent implements Agent {
 
   get tools(): ToolSet {
     return this.options.tools ?? {};
+  }
+
+  get output(): Output.Output | undefined {
+    return this.options.output;
   }
 
   get messages(): ModelMessage[] {
