@@ -1,4 +1,4 @@
-import type { ModelMessage, ToolSet } from 'ai';
+import type { ModelMessage, Output, ToolSet } from 'ai';
 import { Observable, Subject } from 'rxjs';
 import { generateId } from 'ai';
 import { createActor, type Actor, type AnyActorRef, type Snapshot } from 'xstate';
@@ -92,6 +92,8 @@ export interface Agent<TOOLS extends ToolSet = ToolSet, OUTPUT = unknown> {
   readonly messages: ModelMessage[];
   /** The agent's tools. */
   readonly tools: TOOLS;
+  /** The agent's structured output (`createAgent({ output })`), undefined without one. */
+  readonly output: Output.Output | undefined;
   /** The context's size in tokens: the last LLM call's provider usage plus an estimate (characters / 4) of the messages added since. */
   readonly contextTokens: number;
   /** True while a run is active. */
@@ -275,7 +277,11 @@ class StatechartAgent implements Agent {
   /** This agent's actor implementations, built when its actor first invokes one (an idle agent never needs them). */
   private implementations() {
     return (this.actors ??= machineImplementations(this.options, {
-      emit: (event) => this.outbox.push(event),
+      emit: (event) => {
+        // A call's warnings belong in the trace; the other actor events (deltas, tool input) do not.
+        if (event.type === 'model-call-start') this.tracer.event(event);
+        this.outbox.push(event);
+      },
       ...(this.options.store ? { admit: () => this.admitEffect() } : {}),
       runSteps: () => ({ steps: this.stepResults?.steps ?? [], responseMessages: this.stepResults?.responseMessages ?? [] }),
       traceHook: (timing) => {
@@ -439,6 +445,10 @@ class StatechartAgent implements Agent {
 
   get tools(): ToolSet {
     return this.options.tools ?? {};
+  }
+
+  get output(): Output.Output | undefined {
+    return this.options.output;
   }
 
   get messages(): ModelMessage[] {

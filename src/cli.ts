@@ -107,6 +107,7 @@ async function run(args: RunArguments): Promise<number> {
       ...(args.inspectWait ? { inspectWait: true } : {}),
       ...(args.mcp !== undefined ? { mcp: args.mcp } : {}),
       ...(args.outputSchema !== undefined ? { outputSchema: args.outputSchema } : {}),
+      ...(args.structuredOutputs ? { structuredOutputs: true } : {}),
       ...(args.noSandbox ? { noSandbox: true } : {}),
       ...(args.allowNetwork ? { allowNetwork: true } : {}),
     });

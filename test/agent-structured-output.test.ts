@@ -43,6 +43,27 @@ describe('structured output (the output option)', () => {
     expect(result.messages.filter((message) => message.role === 'assistant')).toHaveLength(1);
   });
 
+  it('tells the retry what did not match: the rejected answer and the schema’s complaint follow the history, which keeps neither', async () => {
+    const model = mockModel([
+      { text: ['{"city":"Oslo","celsius":"balmy"}'] },
+      { toolCalls: [{ id: 'c1', name: 'add', input: { a: 20, b: 1 } }] },
+      { text: ['{"city":"Oslo","celsius":21}'] },
+    ]);
+    const agent = createAgent({ model, tools: { add: addTool }, output: weather, retry: { maxAttempts: 2 } });
+
+    const result = await agent.run('How warm is it in Oslo?');
+
+    expect(result).toMatchObject({ outcome: 'completed', output: { city: 'Oslo', celsius: 21 } });
+    const [first, retry, next] = model.doStreamCalls.map((call) => call.prompt);
+    expect(first!.map((message) => message.role)).toEqual(['user']);
+    expect(retry!.slice(0, -2)).toEqual(first);
+    expect(retry!.at(-2)).toEqual({ role: 'assistant', content: [{ type: 'text', text: '{"city":"Oslo","celsius":"balmy"}' }], providerOptions: undefined });
+    expect(retry!.at(-1)).toMatchObject({ role: 'user', content: [{ type: 'text', text: expect.stringContaining('celsius: Invalid input: expected number, received string') }] });
+    expect(JSON.stringify(next)).not.toContain('balmy');
+    expect(JSON.stringify(result.messages)).not.toContain('balmy');
+    expect(result.messages.map((message) => message.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
+  });
+
   it('counts the tokens of an answer that did not fit the schema in the run’s usage: they were billed', async () => {
     const model = mockModel([
       { text: ['{"city":"Oslo","celsius":"warm"}'], usage: { input: 100, output: 20 } },

@@ -1,4 +1,4 @@
-import { APICallError, createAgentUIStream, readUIMessageStream, tool, type UIMessage, type UIMessageChunk } from 'ai';
+import { APICallError, createAgentUIStream, Output, readUIMessageStream, tool, type UIMessage, type UIMessageChunk } from 'ai';
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
 import { createAgent, type Agent } from '../src/index.js';
@@ -91,6 +91,41 @@ describe('toAISDKAgent', () => {
     for await (const part of stream.fullStream) types.push(part.type);
     expect(types.slice(0, 2)).toEqual(['start', 'tool-output-denied']);
     expect(ran).toBe(0);
+  });
+
+  it('an answer the agent’s output rejects leaves nothing in the stream or the UI message: only the answer that matched', async () => {
+    const weather = Output.object({ schema: z.object({ city: z.string(), celsius: z.number() }) });
+    const model = mockModel([{ reasoning: ['Guessing.'], text: ['{"city":"Oslo",', '"celsius":"balmy"}'] }, { reasoning: ['Measured.'], text: ['{"city":"Oslo",', '"celsius":4}'] }]);
+    const agent = createAgent({ model, output: weather, retry: { maxAttempts: 2 } });
+
+    const { chunks, message } = await uiRun(agent, 'How warm is it in Oslo?');
+
+    expect(JSON.stringify(chunks)).not.toContain('balmy');
+    expect(JSON.stringify(chunks)).not.toContain('Guessing');
+    expect(chunks.map((chunk) => chunk.type)).toEqual([
+      'start',
+      'start-step',
+      'reasoning-start',
+      'reasoning-delta',
+      'reasoning-end',
+      'text-start',
+      'text-delta',
+      'text-delta',
+      'text-end',
+      'finish-step',
+      'finish',
+    ]);
+    expect(message!.parts.filter((part) => part.type === 'text' || part.type === 'reasoning').map((part) => (part as { text: string }).text)).toEqual(['Measured.', '{"city":"Oslo","celsius":4}']);
+  });
+
+  it('an agent’s answer that is never accepted still reaches the stream before the error that ends it', async () => {
+    const weather = Output.object({ schema: z.object({ city: z.string(), celsius: z.number() }) });
+    const agent = createAgent({ model: mockModel([{ text: ['It is balmy.'] }]), output: weather, retry: { maxAttempts: 1 } });
+
+    const { chunks } = await uiRun(agent, 'How warm is it in Oslo?');
+
+    expect(chunks.map((chunk) => chunk.type)).toEqual(['start', 'start-step', 'text-start', 'text-delta', 'text-end', 'error']);
+    expect(chunks.find((chunk) => chunk.type === 'text-delta')).toMatchObject({ delta: 'It is balmy.' });
   });
 
   it("a provider error rejects generate() with the provider's own error, as ToolLoopAgent does", async () => {

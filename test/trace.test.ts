@@ -1,4 +1,5 @@
-import { APICallError } from '@ai-sdk/provider';
+import { APICallError, type LanguageModelV4StreamPart, type SharedV4Warning } from '@ai-sdk/provider';
+import { MockLanguageModelV4, convertArrayToReadableStream } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import { createAgent } from '../src/index.js';
 import { mockModel } from './support/mock-model.js';
@@ -64,6 +65,26 @@ describe('run trace', () => {
       expect.objectContaining({ hook: 'beforeLLMCall', index: 0, step: 1, ok: true }),
       expect.objectContaining({ hook: 'beforeLLMCall', index: 0, step: 1, ok: true }),
     ]);
+  });
+
+  it("keeps the provider's warnings of each step, every attempt's, each distinct one once", async () => {
+    const unsupported = { type: 'unsupported', feature: 'temperature', details: 'no temperature here' } as const;
+    const note = { type: 'other', message: 'the schema went into the instructions' } as const;
+    const usage = { inputTokens: { total: 1, noCache: undefined, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: 1, text: undefined, reasoning: undefined } };
+    const attempt = (warnings: SharedV4Warning[], finish: boolean): LanguageModelV4StreamPart[] => [
+      { type: 'stream-start', warnings },
+      { type: 'text-start', id: 't' },
+      { type: 'text-delta', id: 't', delta: 'ok' },
+      { type: 'text-end', id: 't' },
+      ...(finish ? [{ type: 'finish' as const, finishReason: { unified: 'stop' as const, raw: 'stop' }, usage }] : []),
+    ];
+    const attempts = [attempt([unsupported], false), attempt([unsupported, note], true)];
+    const model = new MockLanguageModelV4({ doStream: async () => ({ stream: convertArrayToReadableStream(attempts.shift()!) }) });
+
+    const result = await createAgent({ model, retry: { baseDelayMs: 1 } }).run('go');
+
+    expect(result.outcome).toBe('completed');
+    expect(result.trace!.steps[0]).toMatchObject({ attempts: 2, warnings: [unsupported, note] });
   });
 
   it('each run gets its own trace', async () => {

@@ -28,7 +28,7 @@ export async function parseFinalAnswer(
   output: Output.Output,
   step: { text: string; finishReason: FinishReason; usage: LanguageModelUsage },
   model: LanguageModel,
-): Promise<{ ok: true; value: unknown } | { ok: false; error: RunError }> {
+): Promise<{ ok: true; value: unknown } | { ok: false; error: RunError; problem: string }> {
   try {
     const value: unknown = await output.parseCompleteOutput(
       { text: step.text },
@@ -38,6 +38,43 @@ export async function parseFinalAnswer(
   } catch (error) {
     const cause = (error as { cause?: unknown }).cause;
     const detail = cause === undefined ? '' : ` (${errorMessage(cause).split('\n')[0]})`;
-    return { ok: false, error: { kind: 'invalid-output', message: `${errorMessage(error)}${detail}`, retryAfterMs: 0 } };
+    return { ok: false, error: { kind: 'invalid-output', message: `${errorMessage(error)}${detail}`, retryAfterMs: 0 }, problem: outputProblem(error) };
+  }
+}
+
+/**
+ * What did not match, for the model to read: the schema's complaints, each with its path, when the
+ * innermost cause lists them (zod's `issues`, or their JSON as a message), else that cause's message
+ * (why the text is not JSON), after the AI SDK's own summary.
+ *
+ * @example
+ * outputProblem(noObjectGeneratedError) // 'No object generated: response did not match schema. celsius: Invalid input: expected number, received string'
+ */
+export function outputProblem(error: unknown): string {
+  let innermost = error;
+  for (let depth = 0; depth < 8; depth++) {
+    const cause = (innermost as { cause?: unknown } | null)?.cause;
+    if (cause === undefined || cause === null) break;
+    innermost = cause;
+  }
+  const summary = errorMessage(error);
+  if (innermost === error) return summary;
+  const issues = issuesOf(innermost);
+  const detail = issues ? issues.map(({ path, message }) => (path.length > 0 ? `${path.join('.')}: ${message}` : message)).join('; ') : errorMessage(innermost);
+  return `${summary} ${detail}`;
+}
+
+type Issue = { path: Array<string | number>; message: string };
+
+function issuesOf(error: unknown): Issue[] | undefined {
+  const isIssues = (value: unknown): value is Issue[] =>
+    Array.isArray(value) && value.length > 0 && value.every((issue) => Array.isArray((issue as Issue | null)?.path) && typeof (issue as Issue).message === 'string');
+  const issues = (error as { issues?: unknown } | null)?.issues;
+  if (isIssues(issues)) return issues;
+  try {
+    const parsed: unknown = JSON.parse(errorMessage(error));
+    return isIssues(parsed) ? parsed : undefined;
+  } catch {
+    return undefined;
   }
 }

@@ -1,6 +1,8 @@
 import type { AssistantModelMessage, CallWarning, FinishReason, ModelMessage, ToolChoice, ToolSet } from 'ai';
 import type { StepResponse } from '../events.js';
+import { withOutputFeedback, type RejectedOutput } from './output-feedback.js';
 import { isFinalAnswer, parseFinalAnswer } from './final-answer.js';
+import { structuredOutputInstructions } from './schema-instructions.js';
 import { fromCallback } from 'xstate';
 import { classifyError } from '../errors/classify-error.js';
 import { classifyStreamError, failedFinish } from '../errors/step-failure.js';
@@ -26,6 +28,8 @@ export interface LlmActorInput {
   step: number;
   attempt: number;
   messages: ModelMessage[];
+  /** The step's last answer the agent's `output` rejected: this attempt is sent it and what did not match, after the history. */
+  rejectedOutput?: RejectedOutput;
   instructions: AgentContext['config']['instructions'];
   limits: StepLimits;
   hookMs?: number;
@@ -69,6 +73,8 @@ export type LlmActorEvent =
       /** What the failed attempt used, when the provider reported it (its stream finished): it was billed. */
       usage?: LanguageModelUsage;
       cost?: UsageCost;
+      /** A final answer the agent's `output` rejected: the next attempt is told what did not match. */
+      rejected?: RejectedOutput;
     }
   | (StepOutput & { type: 'llm.aborted' });
 
@@ -159,7 +165,8 @@ export function createLlmActor(runtime: AgentRuntime) {
     });
 
     const prepareCall = async (): Promise<Required<Omit<LLMCallReplacements, 'instructions'>> & Pick<LLMCallReplacements, 'instructions'> & { toolChoice?: ToolChoice<ToolSet> }> => {
-      const messages = runtime.transformContext ? await transformContext(runtime.transformContext, input.messages, controller.signal) : input.messages;
+      const history = input.rejectedOutput ? withOutputFeedback(input.messages, input.rejectedOutput) : input.messages;
+      const messages = runtime.transformContext ? await transformContext(runtime.transformContext, history, controller.signal) : history;
       const prepared = runtime.prepareStep ? await prepareStepOnce(runtime, input, messages) : {};
       let call = {
         model: prepared.model ?? runtime.model,
@@ -208,7 +215,12 @@ export function createLlmActor(runtime: AgentRuntime) {
       const startedAt = new Date().toISOString();
       let warnings: CallWarning[] = [];
       let response: Partial<StepResponse> = {};
-      const parts = runtime.step({ ...call, ...(runtime.output ? { output: runtime.output } : {}), abortSignal: controller.signal });
+      // A model that drops the schema from its response format gets it in the instructions, and a warning says so.
+      const structured = runtime.output
+        ? await structuredOutputInstructions({ model: call.model, instructions: call.instructions, output: runtime.output })
+        : { instructions: call.instructions, warnings: [] };
+      if (settled) return;
+      const parts = runtime.step({ ...call, instructions: structured.instructions, ...(runtime.output ? { output: runtime.output } : {}), abortSignal: controller.signal });
       for await (const part of parts) {
         if (settled) return;
         watchdog.chunk();
@@ -223,7 +235,7 @@ export function createLlmActor(runtime: AgentRuntime) {
             runtime.emit({ type: part.type, ...scope, id: part.id, text: part.text, attempt: input.attempt });
             break;
           case 'stream-start':
-            warnings = part.warnings;
+            warnings = [...part.warnings, ...structured.warnings];
             runtime.emit({ type: 'model-call-start', ...scope, attempt: input.attempt, warnings, model: callModel });
             break;
           case 'response-metadata':
@@ -279,7 +291,7 @@ export function createLlmActor(runtime: AgentRuntime) {
             if (runtime.output && isFinalAnswer(finish)) {
               const parsed = await parseFinalAnswer(runtime.output, finish, call.model);
               if (!parsed.ok) {
-                settle({ type: 'llm.error', error: parsed.error, ...billed });
+                settle({ type: 'llm.error', error: parsed.error, rejected: { text: finish.text, problem: parsed.problem }, ...billed });
                 return;
               }
               finish.output = parsed.value;

@@ -35,6 +35,8 @@ export interface RunExtras {
   mcp?: string;
   /** `--output-schema FILE`: a JSON Schema the final answer is parsed and validated against (`result.output`). */
   outputSchema?: string;
+  /** `--structured-outputs`: the openai-compatible server takes `--output-schema`'s schema as a `json_schema` response format. */
+  structuredOutputs?: boolean;
   /** `--no-sandbox`: bash and stdio MCP servers run unconfined, even for a real model. */
   noSandbox?: boolean;
   /** `--allow-network`: bash's sandbox keeps the network. */
@@ -93,6 +95,7 @@ const runOptions = {
   'allow-insecure-key': { type: 'boolean' },
   mcp: { type: 'string' },
   'output-schema': { type: 'string' },
+  'structured-outputs': { type: 'boolean' },
   'no-sandbox': { type: 'boolean' },
   'allow-network': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
@@ -166,6 +169,7 @@ function runArguments(argv: readonly string[], input: { stdinIsPiped?: boolean }
   if (values['no-sandbox'] && values['allow-network']) {
     throw new UsageError('--allow-network opens the sandbox to the network, and --no-sandbox turns the sandbox off: give one of them');
   }
+  if (values['structured-outputs']) structuredOutputsFits(values.model, values['output-schema']);
   if (values.resume !== undefined && values.record !== undefined) {
     throw new UsageError('--record cannot be combined with --resume: a recording replays from an empty history, and a resumed session has one');
   }
@@ -191,6 +195,7 @@ function runArguments(argv: readonly string[], input: { stdinIsPiped?: boolean }
     ...(values['inspect-wait'] ? { inspectWait: true } : {}),
     ...(values.mcp !== undefined ? { mcp: nonEmpty('--mcp', values.mcp) } : {}),
     ...(values['output-schema'] !== undefined ? { outputSchema: nonEmpty('--output-schema', values['output-schema']) } : {}),
+    ...(values['structured-outputs'] ? { structuredOutputs: true } : {}),
     ...(values['no-sandbox'] ? { noSandbox: true } : {}),
     ...(values['allow-network'] ? { allowNetwork: true } : {}),
   };
@@ -207,6 +212,16 @@ function withInspectValue(argv: readonly string[]): string[] {
     if (/^\d+$/.test(argv[index + 1] ?? '')) throw new UsageError(`write the port as --inspect=${argv[index + 1]}`);
     return '--inspect=';
   });
+}
+
+/** `--structured-outputs` says how an openai-compatible server takes `--output-schema`'s schema: it needs both. */
+function structuredOutputsFits(model: string | undefined, outputSchema: string | undefined): void {
+  if (model === undefined || parseModelSpec(model).provider !== 'openai-compatible') {
+    throw new UsageError(
+      '--structured-outputs is for --model openai-compatible:<id> (it says the server takes a json_schema response format); the other providers send the schema in their own form',
+    );
+  }
+  if (outputSchema === undefined) throw new UsageError('--structured-outputs says how to send --output-schema\'s schema: give --output-schema FILE too');
 }
 
 function port(text: string): number {

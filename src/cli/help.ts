@@ -91,7 +91,13 @@ Tools and limits:
   --output-schema FILE  a JSON Schema (of an object) the final answer must match:
                         sent as the response format, the answer validated and
                         given as "output" in --json; a mismatch is asked again,
-                        then fails the run (invalid-output)
+                        then fails the run (invalid-output). An openai-compatible
+                        model gets the schema in its instructions (and a warning
+                        says so) unless --structured-outputs is given
+  --structured-outputs  the openai-compatible server takes a JSON schema as its
+                        response format (json_schema), as OpenAI, vLLM,
+                        llama.cpp, Ollama and LM Studio do: --output-schema's
+                        schema is sent that way instead of in the instructions
 
 Output (stdout carries the run, stderr everything else):
   (default)             assistant text streams to stdout; tool activity, a spinner

@@ -2,6 +2,7 @@ import { formatCost } from '../cost/format-cost.js';
 import type { AgentEvent } from '../events.js';
 import type { RunResult } from '../result.js';
 import type { Reporter, ReporterOptions } from './reporter-contract.js';
+import { callWarningNotices } from './call-warning-notices.js';
 import { plural } from './plural.js';
 import { terminalSafe } from './terminal-text.js';
 
@@ -9,8 +10,9 @@ const MAX_PREVIEW = 120;
 
 /**
  * Output for people: the assistant's text goes to stdout; reasoning (dimmed),
- * tool calls, their results, the spinner for a model that has not answered yet
- * and for tools still running, and the closing summary go to stderr, so `> answer.txt` keeps only the answer.
+ * tool calls, their results, the provider's warnings (each distinct one once per run), the spinner for a
+ * model that has not answered yet and for tools still running, and the closing summary go to stderr, so
+ * `> answer.txt` keeps only the answer.
  *
  * stdout holds only what the run kept. On a terminal the text streams as it
  * arrives, and when a retry discards an attempt, a line on stderr says so.
@@ -29,6 +31,7 @@ export function humanReporter({ stdout, stdoutIsTerminal = false, stderr, palett
   const unanswered = new Set<string>();
   /** The indicator's entry for a model call that has not answered yet. */
   let waitingForModel: string | undefined;
+  const callWarnings = callWarningNotices();
   const modelAnswered = () => {
     if (waitingForModel === undefined) return;
     indicator.remove(waitingForModel);
@@ -108,6 +111,9 @@ export function humanReporter({ stdout, stdoutIsTerminal = false, stderr, palett
           if (attemptShown) log(palette.dim(`(attempt ${event.attempt - 1}'s text above is discarded)`));
           attemptShown = false;
           log(palette.yellow(`retrying in ${(event.delayMs / 1000).toFixed(1)} s (attempt ${event.attempt}) after ${event.error.kind}: ${terminalSafe(event.error.message)}`));
+          break;
+        case 'model-call-start':
+          for (const line of callWarnings(event)) log(palette.yellow(terminalSafe(line)));
           break;
         case 'stream-warning':
           log(palette.yellow(`the model's stream reported an error and went on (step ${event.step}): ${terminalSafe(event.error.message)}`));

@@ -81,6 +81,11 @@ export interface ModelSettings {
   processEnv?: NodeJS.ProcessEnv;
   /** Send the key over plain http to a host other than this machine (`--allow-insecure-key`). */
   allowInsecureKey?: boolean;
+  /**
+   * `--structured-outputs`: the `openai-compatible` server takes a JSON schema as its response
+   * format (`supportsStructuredOutputs: true`). Without it the schema goes into the instructions.
+   */
+  structuredOutputs?: boolean;
 }
 
 export interface ResolvedModel {
@@ -106,14 +111,17 @@ export interface ResolvedModel {
  * from the provider's variable (`OPENAI_BASE_URL`, `ANTHROPIC_BASE_URL`,
  * `GOOGLE_GENERATIVE_AI_BASE_URL`) when it is set, and is given to the
  * provider, so that the same rules hold for both: an http or https URL, and
- * no key over plain http to another machine. Every request goes through
+ * no key over plain http to another machine. An `openai-compatible` model takes
+ * a JSON schema as its response format only with `structuredOutputs`
+ * (`supportsStructuredOutputs: true`, the provider's default being off); the
+ * agent puts the schema into the instructions otherwise. Every request goes through
  * {@link keyGuardedFetch}: no key follows a redirect to another origin.
  *
  * @example
  * const { model } = await resolveModel({ spec: parseModelSpec('anthropic:claude-sonnet-4-5'), env: { ANTHROPIC_API_KEY: 'sk-ant-…' } });
  * @throws UsageError when the key, the base URL or the provider's package is missing, or the key would cross the network in the clear.
  */
-export async function resolveModel({ spec, baseURL: flag, apiKeyEnv, env, processEnv = process.env, allowInsecureKey = false }: ModelSettings): Promise<ResolvedModel> {
+export async function resolveModel({ spec, baseURL: flag, apiKeyEnv, env, processEnv = process.env, allowInsecureKey = false, structuredOutputs = false }: ModelSettings): Promise<ResolvedModel> {
   const settings = PROVIDERS[spec.provider];
   const keyVariable = apiKeyVariable(spec, apiKeyEnv);
   const apiKey = (keyVariable !== undefined ? env[keyVariable] : undefined) || undefined;
@@ -127,6 +135,9 @@ export async function resolveModel({ spec, baseURL: flag, apiKeyEnv, env, proces
   if (settings.needsBaseURL && baseURL === undefined) {
     throw new UsageError(`--model ${spec.provider}:${spec.modelId} needs --base-url (the server's OpenAI-compatible endpoint, e.g. http://127.0.0.1:11434/v1)`);
   }
+  if (structuredOutputs && spec.provider !== 'openai-compatible') {
+    throw new UsageError(`--structured-outputs is for openai-compatible models; ${settings.label} sends the output schema in its own form`);
+  }
   if (settings.needsKey && apiKey === undefined) {
     throw new UsageError(
       `the ${settings.label} API key is missing: set ${keyVariable}${apiKeyEnv === undefined ? ' (or name another variable with --api-key-env)' : ''}`,
@@ -136,6 +147,7 @@ export async function resolveModel({ spec, baseURL: flag, apiKeyEnv, env, proces
     ...(apiKey !== undefined ? { apiKey } : {}),
     ...(baseURL !== undefined ? { baseURL } : {}),
     fetch: providerFetch({ keyed: apiKey !== undefined, allowInsecureKey }),
+    structuredOutputs,
   });
   const registry = createProviderRegistry({ [spec.provider]: provider });
   return { model: registry.languageModel(`${spec.provider}:${spec.modelId}`), ...(apiKey !== undefined ? { apiKey } : {}) };
@@ -145,10 +157,12 @@ interface ProviderConnection {
   apiKey?: string;
   baseURL?: string;
   fetch: typeof fetch;
+  /** Only `openai-compatible` takes it. */
+  structuredOutputs: boolean;
 }
 
 /** The official provider for `spec.provider`, its package imported now. */
-async function createProvider(spec: ModelSpec, connection: ProviderConnection): Promise<ProviderV4> {
+async function createProvider(spec: ModelSpec, { structuredOutputs, ...connection }: ProviderConnection): Promise<ProviderV4> {
   const named = `${spec.provider}:${spec.modelId}`;
   switch (spec.provider) {
     case 'openai': {
@@ -167,7 +181,7 @@ async function createProvider(spec: ModelSpec, connection: ProviderConnection): 
     }
     case 'openai-compatible': {
       const { createOpenAICompatible } = await loadProviderPackage('@ai-sdk/openai-compatible', named);
-      return createOpenAICompatible({ name: 'openai-compatible', baseURL: connection.baseURL!, includeUsage: true, ...connection });
+      return createOpenAICompatible({ name: 'openai-compatible', baseURL: connection.baseURL!, includeUsage: true, supportsStructuredOutputs: structuredOutputs, ...connection });
     }
   }
 }

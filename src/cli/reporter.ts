@@ -1,4 +1,5 @@
 import type { AgentEvent } from '../events.js';
+import { callWarningNotices } from './call-warning-notices.js';
 import { humanReporter } from './human-reporter.js';
 import { terminalSafe } from './terminal-text.js';
 import type { Reporter, ReporterOptions } from './reporter-contract.js';
@@ -13,20 +14,28 @@ export type OutputMode = 'human' | 'json' | 'events';
  *   the summary go to stderr.
  * - `json`: stdout gets the final `RunResult` as one JSON object, nothing else.
  * - `events`: stdout gets every `AgentEvent` as one JSON object per line (NDJSON), nothing else.
+ *
+ * In every mode stderr gets each distinct warning of the provider's once per run
+ * (`callWarningNotices`), and a session that cannot be written.
  */
 export function createReporter(mode: OutputMode, options: ReporterOptions): Reporter {
   const warn = (line: string) => void options.stderr.write(`${options.palette.red(terminalSafe(line))}\n`);
   const notice = (line: string) => void options.stderr.write(`${terminalSafe(line)}\n`);
+  const callWarnings = callWarningNotices();
+  const caution = (event: AgentEvent) => {
+    warnOfSession(event, warn);
+    for (const line of callWarnings(event)) options.stderr.write(`${options.palette.yellow(terminalSafe(line))}\n`);
+  };
   switch (mode) {
     case 'human':
       return humanReporter(options);
     case 'json':
-      return { event: (event) => warnOfSession(event, warn), finish: (result) => void options.stdout.write(`${JSON.stringify(result)}\n`), info() {}, warn, notice };
+      return { event: caution, finish: (result) => void options.stdout.write(`${JSON.stringify(result)}\n`), info() {}, warn, notice };
     case 'events':
       return {
         event: (event) => {
           options.stdout.write(`${JSON.stringify(event)}\n`);
-          warnOfSession(event, warn);
+          caution(event);
         },
         finish() {},
         info() {},
@@ -36,7 +45,7 @@ export function createReporter(mode: OutputMode, options: ReporterOptions): Repo
   }
 }
 
-/** A session that cannot be written needs attention in every output mode. */
+/** A session that cannot be written needs attention in every output mode, and so does a warning of the provider's. */
 function warnOfSession(event: AgentEvent, warn: (line: string) => void): void {
   if (event.type === 'session-warning') warn(`session ${event.sessionId}: ${event.message}`);
 }

@@ -384,6 +384,7 @@ async function chooseModel(options: RunCommandOptions, script: Script | undefine
       env: keys,
       processEnv: options.env ?? process.env,
       allowInsecureKey: options.allowInsecureKey ?? false,
+      ...(options.structuredOutputs ? { structuredOutputs: true } : {}),
     });
     return model;
   }

@@ -18,6 +18,7 @@ import { generateTextResult } from '../results/generate-text-result.js';
 import { assertHonouredCallParameters } from './call-parameters.js';
 import { approvalAnswers, type ApprovalAnswer } from './approval-answers.js';
 import { toolCallIdOf } from '../results/approval-id.js';
+import { AnswerHold } from './answer-hold.js';
 import { PartBuffer } from './part-buffer.js';
 import { finishReasonOf, isOutcomeToReport, outcomeMessage, TextStreamPartMapper } from './text-stream-parts.js';
 
@@ -27,10 +28,11 @@ type Part = TextStreamPart<ToolSet>;
  * What `toAISDKAgent` uses of an agent: an agent made by `createAgent`, or anything that runs a
  * session elsewhere and reports its events (a web node that sends runs to workers and reads their
  * events from Redis, as examples/chat-server/scaled does). `approve`, `deny` and `pendingApprovals`
- * are needed only to take approval answers in the messages (`addToolApprovalResponse`).
+ * are needed only to take approval answers in the messages (`addToolApprovalResponse`); `output`
+ * only to keep an answer the agent's `output` rejects out of the stream.
  */
 export type RunnableAgent = Pick<Agent, 'events$' | 'messages' | 'run' | 'abort' | 'tools' | 'sessionId'> &
-  Partial<Pick<Agent, 'approve' | 'deny' | 'pendingApprovals'>>;
+  Partial<Pick<Agent, 'approve' | 'deny' | 'pendingApprovals' | 'output'>>;
 
 type CallParameters = Omit<AgentCallParameters<never, ToolSet>, 'prompt' | 'messages'> & { prompt?: string | ModelMessage[]; messages?: ModelMessage[] };
 
@@ -67,6 +69,7 @@ function startCall(agent: RunnableAgent, parameters: CallParameters, options: AI
   const parts = new PartBuffer<Part>();
   const tools = agent.tools;
   const mapper = new TextStreamPartMapper(tools);
+  const hold = new AnswerHold(agent.output !== undefined);
   const recorder = new StepResultRecorder(tools);
   const messages = parameters.prompt ?? parameters.messages ?? [];
   const answers = typeof messages === 'string' ? [] : approvalAnswers(messages);
@@ -82,7 +85,7 @@ function startCall(agent: RunnableAgent, parameters: CallParameters, options: AI
   const end = (call: Omit<CallEnd, 'recorder'>, last: Part[]) => {
     if (done) return;
     done = true;
-    for (const part of last) parts.push(part);
+    for (const part of [...hold.release(), ...last]) parts.push(part);
     subscription.unsubscribe();
     signal?.removeEventListener('abort', onAbort);
     parts.close();
@@ -96,7 +99,7 @@ function startCall(agent: RunnableAgent, parameters: CallParameters, options: AI
     if (runId === undefined && answers.length > 0) runId = event.runId;
     if (event.runId !== runId) return;
     recorder.event(event);
-    for (const part of mapper.map(event)) parts.push(part);
+    for (const part of hold.pass(event, mapper.map(event))) parts.push(part);
     if (event.type === 'model-call-start') stepInput = agent.messages;
     notifyStep(parameters, recorder, event, () => agent.messages, stepInput);
     if (event.type === 'approval-request') waitingStep = event.step;

@@ -309,6 +309,7 @@ export function llmInput(context: AgentContext): LlmActorInput {
     step: run.steps,
     attempt: run.attempt,
     messages: applyPruning(context.messages, context.prunedToolCallIds),
+    ...(run.rejectedOutput ? { rejectedOutput: run.rejectedOutput } : {}),
     instructions,
     limits: callLimits(context.config),
     ...(timeouts.hookMs !== undefined ? { hookMs: timeouts.hookMs } : {}),

@@ -9,6 +9,7 @@ import { defaultTruncationConfig, type TruncationConfig } from '../resilience/tr
 import type { RunError } from '../result.js';
 import type { DoomStreaks } from './doom-loop.js';
 import type { ToolAnswer } from './history.js';
+import type { RejectedOutput } from '../actors/output-feedback.js';
 import type { LanguageModelUsage } from 'ai';
 import type { UsageCost } from '../cost/cost.js';
 
@@ -118,6 +119,8 @@ export interface RunState {
   approvalDeadline?: number;
   /** Attempt (1-based) of the current LLM call; retries raise it, a new step resets it. */
   attempt: number;
+  /** The step's last answer the agent's `output` rejected: its next attempts are told what did not match (not in the history). */
+  rejectedOutput?: RejectedOutput;
   /** The scheduled retry while in `retrying`: the deadline lives here, not only in a timer, so a restored snapshot can re-arm it. */
   retry?: { attempt: number; delayMs: number; resumeAt: number };
   /** Compactions made in this run. */

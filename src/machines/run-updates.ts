@@ -56,7 +56,7 @@ export function acceptPrompt(context: AgentContext, prompt: ModelMessage[]): Upd
 export function beginStep(context: AgentContext): Update {
   const run = activeRun(context);
   const steps = run.steps + 1;
-  const { step: _previous, retry: _retry, stepCost: _stepCost, stepDetails: _stepDetails, ...rest } = run;
+  const { step: _previous, retry: _retry, stepCost: _stepCost, stepDetails: _stepDetails, rejectedOutput: _rejected, ...rest } = run;
   return {
     context: { ...context, run: { ...rest, steps, attempt: 1, stepOpen: true, stepUsage: emptyUsage } },
     events: [{ type: 'start-step', runId: run.id, step: steps }],
@@ -179,8 +179,9 @@ function stepRecord(event: Extract<LlmActorEvent, { type: 'llm.finish' }>): Step
  * Its tokens still count in the run's usage and cost when the provider reported them (an answer
  * that did not fit the output schema, a finish that reported an error): they were billed.
  */
-export function recordFailedStep(context: AgentContext, event: Pick<Extract<LlmActorEvent, { type: 'llm.error' }>, 'error' | 'usage' | 'cost'>): Update {
-  const run = activeRun(context);
+export function recordFailedStep(context: AgentContext, event: Pick<Extract<LlmActorEvent, { type: 'llm.error' }>, 'error' | 'usage' | 'cost' | 'rejected'>): Update {
+  const active = activeRun(context);
+  const run = event.rejected ? { ...active, rejectedOutput: event.rejected } : active;
   const step = { status: 'failed' as const, error: event.error };
   if (event.usage === undefined) return { context: { ...context, run: { ...run, step } }, events: [] };
   const cost = runCost(run, event.cost);

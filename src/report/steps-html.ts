@@ -1,3 +1,5 @@
+import type { CallWarning } from 'ai';
+import { warningText } from '../trace/call-warnings.js';
 import type { TraceStep, TraceToolCall } from '../trace/run-trace.js';
 import { formatDuration, formatOffset } from './format-duration.js';
 import { formatValue } from './format-value.js';
@@ -30,6 +32,12 @@ function toolCallsTable(calls: readonly TraceToolCall[]): string {
   return element('table', { class: 'tool-calls' }, element('thead', {}, head) + element('tbody', {}, calls.map(toolCallRow).join('')));
 }
 
+function warningsList(warnings: readonly CallWarning[] | undefined): string {
+  if (!warnings?.length) return '';
+  const items = warnings.map((warning) => element('li', { 'data-warning-type': warning.type }, escapeHtml(warningText(warning))));
+  return element('ul', { class: 'step-warnings', 'aria-label': 'provider warnings' }, items.join(''));
+}
+
 function stepCard(step: TraceStep): string {
   const { inputTokens, outputTokens, totalTokens } = step.usage;
   const facts = [
@@ -46,6 +54,7 @@ function stepCard(step: TraceStep): string {
     'article',
     { class: 'step', id: `step-${step.step}`, 'data-step': String(step.step) },
     element('header', {}, element('h3', {}, escapeHtml(`Step ${step.step}`)) + element('div', { class: 'facts-inline' }, facts.join(''))) +
+      warningsList(step.warnings) +
       text +
       toolCallsTable(step.toolCalls),
   );
@@ -53,7 +62,7 @@ function stepCard(step: TraceStep): string {
 
 /**
  * The steps: for each LLM call its number, attempts, finish reason, usage,
- * time to first chunk and duration, its text, and its tool calls with input,
+ * time to first chunk and duration, the provider's warnings, its text, and its tool calls with input,
  * duration, outcome and the start of the output. All of it escaped.
  *
  * @example

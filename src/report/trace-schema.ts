@@ -39,6 +39,7 @@ const runTraceSchema = z.object({
         }),
       ),
       streamWarnings: z.array(runError).optional(),
+      warnings: z.array(z.object({ type: z.string() }).loose()).optional(),
     }),
   ),
   retries: z.array(z.object({ step: z.number(), attempt: z.number(), delayMs: time, error: runError, at: time })),

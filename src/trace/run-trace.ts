@@ -1,4 +1,4 @@
-import type { FinishReason } from 'ai';
+import type { CallWarning, FinishReason } from 'ai';
 import type { CompactionReason } from '../context/compaction-config.js';
 import type { HookName } from '../callbacks.js';
 import type { LanguageModelUsage } from 'ai';
@@ -64,6 +64,8 @@ export interface TraceStep {
   toolCalls: TraceToolCall[];
   /** Error parts the provider's stream reported in this step before it went on to finish (see the `stream-warning` event). */
   streamWarnings?: RunError[];
+  /** The provider's call warnings (a setting it ignored, a response format it cannot honour), each distinct one once, from every attempt. */
+  warnings?: CallWarning[];
 }
 
 export interface TraceToolCall {

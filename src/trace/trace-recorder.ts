@@ -3,6 +3,7 @@ import type { AgentEvent } from '../events.js';
 import { stateName } from '../machines/state-name.js';
 import { emptyUsage } from '../machines/usage.js';
 import type { HookTiming } from './run-trace.js';
+import { distinctWarnings } from './call-warnings.js';
 import { TRACE_VERSION, type RunTrace, type TraceStep } from './run-trace.js';
 
 const PREVIEW_CHARS = 2000;
@@ -152,6 +153,11 @@ export class TraceRecorder {
         trace.retries.push({ step: event.step, attempt: event.attempt, delayMs: event.delayMs, error: event.error, at });
         const step = this.currentStep();
         if (step) step.attempts = event.attempt;
+        break;
+      }
+      case 'model-call-start': {
+        const step = this.currentStep();
+        if (step && event.warnings.length > 0) step.warnings = distinctWarnings([...(step.warnings ?? []), ...event.warnings]);
         break;
       }
       case 'stream-warning': {

@@ -68,6 +68,17 @@ describe('parseCommandLine', () => {
     expect(parseCommandLine(['run', '--', '--inspect'])).toMatchObject({ args: { target: '--inspect' } });
   });
 
+  it('parses --structured-outputs with an openai-compatible model and --output-schema, and refuses it otherwise', () => {
+    const local = ['--model', 'openai-compatible:qwen', '--base-url', 'http://127.0.0.1:11434/v1'];
+    expect(parseCommandLine(['run', 'x', ...local, '--output-schema', 's.json', '--structured-outputs'])).toMatchObject({ args: { structuredOutputs: true, outputSchema: 's.json' } });
+    expect(parseCommandLine(['run', 'x', ...local, '--output-schema', 's.json'])).not.toHaveProperty('args.structuredOutputs');
+    expect(usageError(['run', 'x', '--model', 'openai:gpt-4.1', '--output-schema', 's.json', '--structured-outputs'])).toMatch(
+      /^--structured-outputs is for --model openai-compatible:<id> .*the other providers send the schema in their own form$/,
+    );
+    expect(usageError(['run', 'x', '--output-schema', 's.json', '--structured-outputs'])).toMatch(/^--structured-outputs is for --model openai-compatible:<id>/);
+    expect(usageError(['run', 'x', ...local, '--structured-outputs'])).toBe("--structured-outputs says how to send --output-schema's schema: give --output-schema FILE too");
+  });
+
   it('parses --no-sandbox and --allow-network, and refuses the two together', () => {
     expect(parseCommandLine(['run', 'x', '--no-sandbox'])).toMatchObject({ args: { noSandbox: true } });
     expect(parseCommandLine(['run', 'x', '--allow-network'])).toMatchObject({ args: { allowNetwork: true } });

@@ -48,6 +48,15 @@ describe('--model', () => {
     await expect(resolveModel({ spec: parseModelSpec('openai:gpt-4o'), apiKeyEnv: 'MY_KEY', env: { OPENAI_API_KEY: 'other' } })).rejects.toThrow(/set MY_KEY$/);
   });
 
+  it('gives an openai-compatible model structured outputs only with --structured-outputs, and refuses it for the others', async () => {
+    const local = { spec: parseModelSpec('openai-compatible:llama3'), baseURL: 'http://127.0.0.1:1/v1', env: {} };
+    expect((await resolveModel(local)).model).toMatchObject({ supportsStructuredOutputs: false });
+    expect((await resolveModel({ ...local, structuredOutputs: true })).model).toMatchObject({ supportsStructuredOutputs: true });
+    await expect(resolveModel({ spec: parseModelSpec('openai:gpt-4o'), env: { OPENAI_API_KEY: 'sk-1' }, structuredOutputs: true })).rejects.toThrow(
+      '--structured-outputs is for openai-compatible models; OpenAI sends the output schema in its own form',
+    );
+  });
+
   it('requires --base-url for openai-compatible', async () => {
     await expect(resolveModel({ spec: parseModelSpec('openai-compatible:llama3'), env: {} })).rejects.toThrow(/needs --base-url/);
   });

@@ -60,3 +60,57 @@ describe('loopchart run --output-schema', () => {
     expect(server.requests).toHaveLength(0);
   });
 });
+
+describe('loopchart run --output-schema with an openai-compatible model', () => {
+  const providerWarning = 'warning from openai-compatible.chat / qwen: The feature "responseFormat" is not supported. JSON response format schema is only supported with structuredOutputs';
+
+  async function runCompatible(responses: ScriptedHttpResponse[], extra: string[] = []) {
+    const server = await startOpenAIServer(responses);
+    servers.push(server);
+    const cwd = await tempDir();
+    const file = path.join(cwd, 'answer.schema.json');
+    await writeFile(file, JSON.stringify(schema));
+    const cli = await runCli(['run', 'How warm is it in Oslo?', '--model', 'openai-compatible:qwen', '--base-url', server.baseURL, '--cwd', cwd, '--output-schema', file, '--json', ...extra], {
+      env: cleanEnv(),
+    });
+    return { ...cli, server };
+  }
+
+  it("sends the schema in the instructions, and prints the provider's warning once however many calls repeat it, and it is in --json", async () => {
+    const { code, stdout, stderr, server } = await runCompatible([
+      streamResponse({ text: '{"city":"Oslo","celsius":"cold"}' }),
+      streamResponse({ text: ['{"city":"Oslo",', '"celsius":4}'] }),
+    ]);
+
+    expect(code).toBe(0);
+    expect(server.requests).toHaveLength(2);
+    for (const request of server.requests) {
+      expect(request.body!.response_format).toEqual({ type: 'json_object' });
+      const system = request.body!.messages[0]!;
+      expect(system.role).toBe('system');
+      expect(JSON.parse(/^JSON schema:\n(.*)\nYou MUST answer with a JSON object that matches the JSON schema above\.$/s.exec(String(system.content))![1]!)).toMatchObject({
+        type: 'object',
+        properties: { city: { type: 'string' }, celsius: { type: 'number' } },
+        required: ['city', 'celsius'],
+      });
+    }
+    const lines = stderr.trim().split('\n');
+    expect(lines.filter((line) => line === providerWarning)).toHaveLength(1);
+    expect(lines.filter((line) => line.includes('The output schema went into the instructions'))).toHaveLength(1);
+    expect(lines.filter((line) => line.startsWith('warning'))).toHaveLength(2);
+    const result = JSON.parse(stdout);
+    expect(result).toMatchObject({ outcome: 'completed', output: { city: 'Oslo', celsius: 4 } });
+    expect(result.warnings).toContainEqual({ type: 'unsupported', feature: 'responseFormat', details: 'JSON response format schema is only supported with structuredOutputs' });
+    expect(result.warnings).toContainEqual(expect.objectContaining({ type: 'compatibility', feature: 'responseFormat' }));
+  });
+
+  it('with --structured-outputs sends the schema as a json_schema response format, and nothing warns', async () => {
+    const { code, stdout, stderr, server } = await runCompatible([streamResponse({ text: '{"city":"Oslo","celsius":4}' })], ['--structured-outputs']);
+
+    expect(code).toBe(0);
+    expect(stderr).toBe('');
+    expect(server.requests[0]!.body!.response_format).toMatchObject({ type: 'json_schema', json_schema: { schema: { properties: { city: { type: 'string' }, celsius: { type: 'number' } } } } });
+    expect(server.requests[0]!.body!.messages.some((message) => message.role === 'system')).toBe(false);
+    expect(JSON.parse(stdout)).toMatchObject({ outcome: 'completed', output: { city: 'Oslo', celsius: 4 }, warnings: [] });
+  });
+});

@@ -190,6 +190,37 @@ describe('human output', () => {
   });
 });
 
+/** Two model calls of one run that report the same provider warning, then a second run that does again. */
+const schemaWarning = { type: 'unsupported', feature: 'responseFormat', details: 'JSON response format schema is only supported with structuredOutputs' } as const;
+const model = { provider: 'openai-compatible.chat', modelId: 'qwen' };
+const warnedEvents: AgentEvent[] = [
+  { type: 'model-call-start', runId: 'r1', step: 1, attempt: 1, model, warnings: [schemaWarning] },
+  { type: 'model-call-start', runId: 'r1', step: 2, attempt: 1, model, warnings: [{ ...schemaWarning }, { type: 'other', message: 'the schema went into the instructions' }] },
+  { type: 'model-call-start', runId: 'r1', step: 2, attempt: 2, model, warnings: [schemaWarning] },
+  { type: 'model-call-start', runId: 'r2', step: 1, attempt: 1, model, warnings: [schemaWarning] },
+];
+const schemaLine = 'warning from openai-compatible.chat / qwen: The feature "responseFormat" is not supported. JSON response format schema is only supported with structuredOutputs';
+
+describe("the provider's call warnings", () => {
+  it.each(['human', 'json', 'events'] as const)('%s: each distinct one goes to stderr once per run, never to stdout', (mode) => {
+    const stdout = capture();
+    const stderr = capture();
+    const reporter = createReporter(mode, { stdout: stdout.sink, stderr: stderr.sink, palette: createPalette(false), indicator: noIndicator });
+    for (const event of warnedEvents) reporter.event(event);
+    expect(stderr.text).toBe(`${schemaLine}\nwarning from openai-compatible.chat / qwen: the schema went into the instructions\n${schemaLine}\n`);
+    expect(stdout.text).not.toContain('warning from');
+  });
+
+  it('are made safe for the terminal and go through the redacting sink', () => {
+    const stderr = capture();
+    const reporter = createReporter('json', { stdout: capture().sink, stderr: redactingSink(stderr.sink, ['sk-secret-123']), palette: createPalette(false), indicator: noIndicator });
+    reporter.event({ type: 'model-call-start', runId, step: 1, attempt: 1, model, warnings: [{ type: 'other', message: 'key sk-secret-123 \u001b[2J rejected' }] });
+    expect(stderr.text).toContain('rejected');
+    expect(stderr.text).not.toContain('sk-secret-123');
+    expect(stderr.text).not.toContain('\u001b[2J');
+  });
+});
+
 describe('machine output', () => {
   it('--json writes only the final RunResult to stdout, as one JSON object', () => {
     const { stdout, stderr } = render('json');

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { appendFile, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import { tool, type ModelMessage } from 'ai';
+import { Output, tool, type ModelMessage } from 'ai';
 import { z } from 'zod';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -319,6 +319,28 @@ describe('session files across failures and concurrent openers', () => {
     const second = createAgent({ model: mockModel([{ text: ['resumed'] }]), store, sessionId: 'r' });
     await expect(second.run('another')).rejects.toThrow(AgentBusyError);
     expect((await second.resume())?.text).toBe('resumed');
+    first.abort();
+  });
+
+  it("a run restored in the middle of an invalid-output retry still tells the model what did not match", async () => {
+    const store = fileStore(dir);
+    const weather = Output.object({ schema: z.object({ celsius: z.number() }) });
+    const first = createAgent({ model: mockModel([{ text: ['{"celsius":"balmy"}'] }, { text: ['x'], holdBeforeFirst: true }]), output: weather, store, sessionId: 'reask' });
+    void first.run('How warm is it?');
+    await first.ready();
+    await waitFor(first.actor, (state) => state.matches({ running: { llm: 'calling' } }) && state.context.run?.attempt === 2);
+    // The calling checkpoint's write is queued on promise callbacks: let them run.
+    await new Promise((resolve) => setImmediate(resolve));
+
+    const model = mockModel([{ text: ['{"celsius":4}'] }]);
+    const resumed = createAgent({ model, output: weather, store, sessionId: 'reask' });
+    const result = await resumed.resume();
+
+    expect(result).toMatchObject({ outcome: 'completed', output: { celsius: 4 } });
+    const prompt = model.doStreamCalls[0]!.prompt;
+    expect(prompt.map((message) => message.role)).toEqual(['user', 'assistant', 'user']);
+    expect(JSON.stringify(prompt.at(-1))).toContain('celsius: Invalid input: expected number, received string');
+    expect(JSON.stringify(result!.messages)).not.toContain('balmy');
     first.abort();
   });
 

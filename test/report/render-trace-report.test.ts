@@ -83,6 +83,16 @@ describe('renderTraceReport', () => {
     expect(html).toMatch(/<div class="lane" data-state="running\.toolExec"><div class="lane-label" title="running\.toolExec">running\.toolExec<\/div><div class="track">(<span class="bar bar-tool" style="left:[\d.]+%;width:[\d.]+%" title="running\.toolExec · [^"]+"><\/span>){2}<\/div><\/div>/);
   });
 
+  it("lists a step's provider warnings, escaped, above its text", () => {
+    const details = 'JSON response format schema is only supported with <structuredOutputs>';
+    const warned: RunTrace = { ...trace, steps: trace.steps.map((step, index) => (index === 0 ? { ...step, warnings: [{ type: 'unsupported', feature: 'responseFormat', details }] } : step)) };
+    const html = renderTraceReport(warned, graph);
+    expect(html).toContain(
+      '<ul class="step-warnings" aria-label="provider warnings"><li data-warning-type="unsupported">The feature &quot;responseFormat&quot; is not supported. JSON response format schema is only supported with &lt;structuredOutputs&gt;</li></ul><div class="step-text">',
+    );
+    expect(html.match(/class="step-warnings"/g)).toHaveLength(1);
+  });
+
   it('shows the error of a run that failed at the top', () => {
     const failed: RunTrace = { ...trace, outcome: 'failed', error: { kind: 'server', message: 'HTTP 500 from upstream', status: 500 } };
     const html = renderTraceReport(failed, graph);

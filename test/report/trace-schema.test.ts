@@ -36,6 +36,14 @@ describe('parseRunTrace', () => {
     );
   });
 
+  it("accepts a step's provider warnings, and names one that is not a warning", async () => {
+    const trace = JSON.parse(JSON.stringify(await toolLoopTrace()));
+    trace.steps[0].warnings = [{ type: 'unsupported', feature: 'responseFormat', details: 'no schema' }];
+    expect(parseRunTrace(trace).steps[0]!.warnings).toEqual([{ type: 'unsupported', feature: 'responseFormat', details: 'no schema' }]);
+    trace.steps[0].warnings = ['no schema'];
+    expect(problemsOf(trace)).toEqual([expect.stringMatching(/^steps\.0\.warnings\.0: /)]);
+  });
+
   it('says which version it reads', async () => {
     const trace = { ...(await toolLoopTrace()), version: 2 };
     expect(problemsOf(trace)).toEqual(['version: expected 1, the trace version this loopchart reads']);
