@@ -358,7 +358,8 @@ class StatechartAgent implements Agent {
     this.rejectPending?.(new AgentDisposedError('the agent was disposed while its run waited for approval; the run stays in the session, to be continued where it is opened next'));
     this.pending = undefined;
     this.rejectPending = undefined;
-    await this.lease?.release();
+    // A store out of reach now cannot take the release: the lease lapses by itself, and the work is done.
+    await this.lease?.release().catch(() => undefined);
   }
 
   /**

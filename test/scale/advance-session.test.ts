@@ -310,3 +310,12 @@ describe('advanceSession at its seams', () => {
     expect(model.calls).toHaveLength(1);
   });
 });
+
+describe('advanceSession when the store cannot take the lease back', () => {
+  it('reports the work done: a release that fails (the store out of reach) leaves the lease to lapse', async () => {
+    const files = fileStore(dir);
+    const store: SessionStore = { ...files, leases: { ...files.leases!, release: () => Promise.reject(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' })) } };
+    const advanced = await advanceSession({ store, sessionId: 'unreleased', owner: 'worker-a', agent: { model: scriptedModel([{ text: 'Hi.' }]) }, input: { type: 'prompt', prompt: 'hi' }, requestId: 'msg-1' });
+    expect(advanced).toMatchObject({ status: 'idle', result: { outcome: 'completed', text: 'Hi.' } });
+  });
+});
