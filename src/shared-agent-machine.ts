@@ -1,4 +1,5 @@
-import { fromCallback, fromPromise, type AnyActorRef, type CallbackLogicFunction, type EventObject, type NonReducibleUnknown } from 'xstate';
+import { fromCallback, fromPromise, type AnyActorRef, type EventObject, type NonReducibleUnknown } from 'xstate';
+import { callbackOf, parentOf, promiseCreatorOf } from './machines/xstate-internals.js';
 import type { agentImplementations } from './implementations.js';
 import { agentMachine, type AgentMachine } from './machines/agent-machine.js';
 
@@ -17,7 +18,7 @@ export function bindImplementations(actor: AnyActorRef, actors: () => AgentActor
 }
 
 function implementationsOf(child: AnyActorRef): AgentActors {
-  const agent = child._parent;
+  const agent = parentOf(child);
   const actors = agent ? implementationsByActor.get(agent)?.() : undefined;
   if (!actors) throw new Error('loopchart: an agent actor started without its implementations (use createAgent, or bindImplementations before start)');
   return actors;
@@ -28,16 +29,14 @@ type ActorName = keyof AgentActors;
 /** A callback actor that runs the callback of the invoking agent's own implementation. */
 function delegatingCallback(name: ActorName) {
   return fromCallback<EventObject, NonReducibleUnknown, EventObject>((args) => {
-    const logic = implementationsOf(args.self)[name] as unknown as { config: CallbackLogicFunction<EventObject, EventObject, NonReducibleUnknown> };
-    return logic.config(args);
+    return callbackOf(implementationsOf(args.self)[name])(args);
   });
 }
 
 /** A promise actor that runs the promise creator of the invoking agent's own implementation. */
 function delegatingPromise(name: ActorName) {
   return fromPromise<unknown, NonReducibleUnknown>((args) => {
-    const logic = implementationsOf(args.self)[name] as unknown as { config: (params: typeof args) => PromiseLike<unknown> };
-    return logic.config(args);
+    return promiseCreatorOf(implementationsOf(args.self)[name])(args);
   });
 }
 

@@ -3,12 +3,7 @@ import type { Actor } from 'xstate';
 import type { AgentMachine } from '../machines/agent-machine.js';
 import { llmInput, TOOL_RUNNER_ID } from '../machines/agent-setup.js';
 import type { AgentContext } from '../machines/context.js';
-
-interface PersistedChild {
-  snapshot?: { status?: string; input?: Record<string, unknown> };
-  src?: unknown;
-  syncSnapshot?: boolean;
-}
+import type { PersistedChild } from '../machines/xstate-internals.js';
 
 interface PersistedAgentSnapshot {
   value: unknown;
