@@ -61,7 +61,7 @@ export async function fallbackToolModelOutput(args: ToolOutputArgs): Promise<Too
  * `resolveLanguageModel` (which also adapts older specifications), or, if a release drops it,
  * the model itself when it already is a V4 model.
  */
-export function resolveModel(model: LanguageModel): LanguageModelV4 {
+export function asProviderModel(model: LanguageModel): LanguageModelV4 {
   if (missingAiInternals(['resolveLanguageModel']).length === 0) return internal.resolveLanguageModel(model);
   if (typeof model === 'object' && model.specificationVersion === 'v4') return model;
   throw new Error(`This model needs ai/internal.resolveLanguageModel, which the installed ai does not export; loopchart is tested with ai ${TESTED_AI_RANGE}.`);

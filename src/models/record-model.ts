@@ -1,6 +1,6 @@
 import type { LanguageModelV4, LanguageModelV4GenerateResult, LanguageModelV4StreamResult } from '@ai-sdk/provider';
 import { wrapLanguageModel, type LanguageModel, type LanguageModelMiddleware } from 'ai';
-import { resolveModel } from '../actors/ai-internals.js';
+import { asProviderModel } from '../actors/ai-internals.js';
 import { observedStream } from './record-stream.js';
 import { TurnRecorder } from './record-turn.js';
 import type { ScriptTurn } from './script-schema.js';
@@ -97,7 +97,7 @@ export function recordModel(model: LanguageModel): ModelRecording {
   };
 
   return {
-    model: wrapLanguageModel({ model: resolveModel(model), middleware: recording }),
+    model: wrapLanguageModel({ model: asProviderModel(model), middleware: recording }),
     turns: () => recorders.map((recorder) => structuredClone(recorder.toScriptTurn())),
   };
 }
