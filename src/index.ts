@@ -13,6 +13,7 @@ export type { UsageCost } from './cost/cost.js';
 export { isCostOver } from './cost/is-cost-over.js';
 export type { RunTrace, TraceState, TraceTransition, TraceStep, TraceToolCall, TraceRetry, TraceCompaction, TraceHook } from './trace/run-trace.js';
 export { classifyError } from './errors/classify-error.js';
+export { SecretsOptionError, type SecretList } from './secrets/secret-list.js';
 export type { StepFunction, StepRequest, StepPart, StepToolCall } from './actors/step.js';
 export { directStep } from './actors/direct-step.js';
 export { streamLanguageModelCallStep } from './actors/stream-language-model-call-step.js';

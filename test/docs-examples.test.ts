@@ -1,21 +1,24 @@
 import { readFileSync, readdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import ts from 'typescript';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { buildCli } from './cli/support/cli-process.js';
 
 /**
  * What the docs take as given, as ambient declarations: the app's model, tools, agent and the like.
- * A block that uses anything else must import it.
+ * A block that uses anything else must import it. The app's tools are its own (the README's weather
+ * tool), not any `ToolSet`: an example that names a tool (`bash`, `read`) must bring it.
  */
 const GIVEN = `
 import type { LanguageModelV4 } from '@ai-sdk/provider';
-import type { LanguageModel, ModelMessage, ToolSet } from 'ai';
+import type { LanguageModel, ModelMessage } from 'ai';
 import type { Agent } from 'loopchart';
+import type { AppTools } from './tools.js';
 declare global {
   const model: LanguageModel;
   const cheaperModel: LanguageModel;
   const someTextOnlyModel: LanguageModelV4;
-  const tools: ToolSet;
+  const tools: AppTools;
   const agent: Agent;
   const agents: Map<string, Agent>;
   const apiKey: string;
@@ -27,7 +30,12 @@ declare global {
 
 /** Modules the docs import from the app itself (\`./tools.js\`: "your ToolSet"). */
 const APP_MODULES: Record<string, string> = {
-  'tools.ts': "import type { ToolSet } from 'ai';\nexport declare const tools: ToolSet;\n",
+  'tools.ts': [
+    "import type { Tool } from 'ai';",
+    'export type AppTools = { weather: Tool<{ city: string }, { city: string; celsius: number }> };',
+    'export declare const tools: AppTools;',
+    '',
+  ].join('\n'),
 };
 
 /** A block without imports is a fragment of an app: it gets the names of the root as well. */
@@ -61,10 +69,16 @@ function examples(): Example[] {
   });
 }
 
-/** Type-checks every block in memory against the project's tsconfig (its `paths` map `loopchart` to the sources). */
-function typeErrors(blocks: Example[]): string[] {
-  const config = ts.getParsedCommandLineOfConfigFile(resolve('tsconfig.json'), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} });
-  if (!config) throw new Error('tsconfig.json could not be read');
+/**
+ * Type-checks every block in memory with the project's compiler options, as an app that installed
+ * the package would: without the project's `paths`, `loopchart` and its subpaths resolve through
+ * package.json "exports" (the blocks sit inside the package, so by its own name) to the built
+ * declarations in dist/.
+ */
+function typeCheck(blocks: Example[]): { errors: string[]; projectFiles: string[] } {
+  const parsed = ts.getParsedCommandLineOfConfigFile(resolve('tsconfig.json'), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} });
+  if (!parsed) throw new Error('tsconfig.json could not be read');
+  const config = { ...parsed, options: { ...parsed.options, paths: undefined } };
   const sources = new Map<string, string>([
     [resolve('.docs-examples/given.d.ts'), `${GIVEN}export {};\n`],
     ...Object.entries(APP_MODULES).map(([name, source]): [string, string] => [resolve(`.docs-examples/${name}`), source]),
@@ -77,7 +91,12 @@ function typeErrors(blocks: Example[]): string[] {
   host.fileExists = (fileName) => sources.has(fileName) || fileExists(fileName);
   host.readFile = (fileName) => sources.get(fileName) ?? readFile(fileName);
   const program = ts.createProgram({ rootNames: [...sources.keys()], options: { ...config.options, noEmit: true }, host });
-  return blocks.flatMap((block) => {
+  const root = resolve('.');
+  const projectFiles = program
+    .getSourceFiles()
+    .map((file) => relative(root, file.fileName))
+    .filter((file) => !file.startsWith('..') && !file.startsWith('node_modules') && !file.startsWith('.docs-examples'));
+  const errors = blocks.flatMap((block) => {
     const file = program.getSourceFile(block.fileName);
     if (!file) return [`${block.where}: not compiled`];
     return [...program.getSyntacticDiagnostics(file), ...program.getSemanticDiagnostics(file)].map((diagnostic) => {
@@ -85,12 +104,19 @@ function typeErrors(blocks: Example[]): string[] {
       return `${block.where} (+${line - block.offset}): ${ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n')}`;
     });
   });
+  return { errors, projectFiles };
 }
 
 describe('the examples in README.md and docs/', () => {
-  it('every TypeScript block type-checks against the current API as written', () => {
+  beforeAll(() => buildCli(), 600_000);
+
+  it('every TypeScript block type-checks as written, in an app with its own tools, against the built package', () => {
     const blocks = examples();
     expect(blocks.length).toBeGreaterThan(10);
-    expect(typeErrors(blocks)).toEqual([]);
+    const { errors, projectFiles } = typeCheck(blocks);
+    expect(errors).toEqual([]);
+    // The package as installed: its declarations, never its sources.
+    expect(projectFiles).toContain('dist/index.d.ts');
+    expect(projectFiles.filter((file) => file.startsWith('src/'))).toEqual([]);
   }, 120_000);
 });

@@ -10,6 +10,7 @@ import { handleApproval } from './approval-route.js';
 import { handleChat } from './chat-route.js';
 import { ChatSessions, isSessionId } from './chat-sessions.js';
 import { HttpError, sendError, sendJson } from './http-json.js';
+import { demoModel } from './demo-model.js';
 import { modelFactoryFor, type ModelFactory } from './model-choice.js';
 import { memoryNotebook } from './notebook-tools.js';
 import { chatAgentOptions } from './chat-agent.js';
@@ -36,7 +37,7 @@ const page = readFileSync(new URL('./page.html', import.meta.url));
 export async function startChatServer({
   port = 0,
   host = '127.0.0.1',
-  createModel = modelFactoryFor('demo'),
+  createModel = () => demoModel(),
   sessionsDir = mkdtempSync(path.join(tmpdir(), 'loopchart-chat-')),
 }: ChatServerOptions = {}): Promise<ChatServer> {
   const store = fileStore(sessionsDir);
@@ -156,7 +157,7 @@ async function main(): Promise<void> {
   const server = await startChatServer({
     port: Number(values.port),
     host: values.host,
-    createModel: modelFactoryFor(values.model),
+    createModel: await modelFactoryFor(values.model),
     ...(values.sessions ? { sessionsDir: path.resolve(values.sessions) } : {}),
   });
   console.log(`loopchart chat server (${values.model} model) at ${server.url}`);

@@ -109,7 +109,7 @@ async function main(): Promise<void> {
   const server = await startPaymentChatServer({
     port: Number(values.port),
     host: values.host,
-    createModel: values.model === 'demo' ? () => demoModel() : modelFactoryFor(values.model),
+    createModel: values.model === 'demo' ? () => demoModel() : await modelFactoryFor(values.model),
   });
   console.log(`loopchart payments chat (${values.model} model) at ${server.url}`);
   const stop = () => void server.close().then(() => process.exit(0));

@@ -14,3 +14,4 @@ export {
 export { sessionClient, turnWorkflowId, type SessionClient } from './session-client.js';
 export { startWorkerRecovery, type WorkerRecoveryOptions } from './worker-recovery.js';
 export { pgControlChannel, type ControlChannel } from './pg-control-channel.js';
+export { dbosSystemDatabaseUrl } from './system-database-url.js';

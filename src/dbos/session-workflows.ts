@@ -5,6 +5,7 @@ import { SESSION_FORMAT_VERSION, type SessionStore } from '../persistence/sessio
 import type { RunResult } from '../result.js';
 import { advanceSession, SessionInputError, type AdvanceSessionOptions, type AdvanceSessionResult, type SessionInput } from '../scale/advance-session.js';
 import type { ControlChannel } from './pg-control-channel.js';
+import { dbosSystemDatabaseUrl } from './system-database-url.js';
 import { isRetryableSessionError } from '../scale/retryable-error.js';
 
 /**
@@ -57,10 +58,16 @@ export interface SessionWorkflowOptions<TOOLS extends ToolSet = ToolSet> {
 
 /**
  * DBOS configuration for session workers: `DBOS.setConfig(sessionWorkerConfig({ … }))`. Pins the
- * application version to the session format.
+ * application version to the session format, and sets the system database's idle-in-transaction
+ * limit in its URL ({@link dbosSystemDatabaseUrl}), so that no DBOS connection makes `pg` warn.
  */
 export function sessionWorkerConfig(config: Omit<DBOSConfig, 'applicationVersion'>): DBOSConfig {
-  return { ...config, applicationVersion: SESSION_APPLICATION_VERSION };
+  const { systemDatabaseUrl, systemDatabaseIdleTransactionTimeoutMs } = config;
+  return {
+    ...config,
+    ...(systemDatabaseUrl !== undefined ? { systemDatabaseUrl: dbosSystemDatabaseUrl(systemDatabaseUrl, systemDatabaseIdleTransactionTimeoutMs) } : {}),
+    applicationVersion: SESSION_APPLICATION_VERSION,
+  };
 }
 
 /**

@@ -2,6 +2,7 @@ import type { StatelyInspectionEvent } from '@statelyai/inspect';
 import type { AnyActorRef, InspectionEvent, Observer } from 'xstate';
 import { ActorCreations, readSnapshot } from './actor-creations.js';
 import { redact } from '../secrets/redact.js';
+import { secretList, type SecretList } from '../secrets/secret-list.js';
 import { withBackReferences } from './back-references.js';
 import { eventText } from './inspection-frame.js';
 import { redactSecrets, sanitizeContext, sanitizeEvent, type SanitizeMemo } from './sanitize.js';
@@ -61,8 +62,10 @@ const definitions = new WeakMap<object, string>();
  */
 export function inspectionBatches(
   adapter: InspectionAdapter,
-  { secrets = [], filter }: { secrets?: readonly string[]; filter?: (event: StatelyInspectionEvent) => boolean } = {},
+  options: { secrets?: SecretList; filter?: (event: StatelyInspectionEvent) => boolean } = {},
 ): Observer<InspectionEvent> {
+  const secrets = secretList(options.secrets, 'inspectionBatches options.secrets');
+  const { filter } = options;
   let batch: ShownInspectionEvent[] = [];
   const memo: SanitizeMemo = new WeakMap();
   const creations = new ActorCreations();

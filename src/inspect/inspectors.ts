@@ -7,6 +7,7 @@ import type { AnyEventObject, InspectionEvent, MachineContext, Observer } from '
 import { inspectionBatches } from './inspection-batch.js';
 import { WebSocketBatchAdapter, type WebSocketBatchAdapterOptions } from './websocket-batch-adapter.js';
 import { redactSecrets, sanitizeContext, sanitizeEvent } from './sanitize.js';
+import { secretList, type SecretList } from '../secrets/secret-list.js';
 
 /** What the helpers return: pass `inspect` as the agent's `inspect` option; `stop()` closes the connection. */
 export interface AgentInspector {
@@ -19,8 +20,12 @@ export interface AgentInspector {
 export interface SafeInspectorOptions {
   /** Only the events it returns true for are sent; it sees them converted, with histories summarised. */
   filter?: (event: StatelyInspectionEvent) => boolean;
-  /** Values that must never leave the process (API keys, tokens): replaced by `[redacted]` in every inspection event. */
-  secrets?: string[];
+  /**
+   * Values that must never leave the process (API keys, tokens): replaced by `[redacted]` in every
+   * inspection event. An `undefined` or empty entry (`process.env.OPENAI_API_KEY` when it is not set)
+   * is left out; anything else but a string throws a `SecretsOptionError`.
+   */
+  secrets?: SecretList;
 }
 
 /**
@@ -34,7 +39,7 @@ export function agentInspectorOptions(options: Pick<SafeInspectorOptions, 'secre
   sanitizeEvent: (event: AnyEventObject) => AnyEventObject;
   serialize?: (event: StatelyInspectionEvent) => StatelyInspectionEvent;
 } {
-  const secrets = options.secrets ?? [];
+  const secrets = secretList(options.secrets, 'agentInspectorOptions options.secrets');
   return {
     sanitizeContext: (context) => sanitizeContext(context, secrets),
     sanitizeEvent: (event) => sanitizeEvent(event, secrets),
@@ -59,13 +64,14 @@ export interface WebSocketInspectorOptions extends SafeInspectorOptions, Omit<We
  * @example
  * ```ts
  * const relay = await startInspectorRelay({ port: 8080 });
- * const inspector = createWebSocketInspector({ url: relay.webSocketUrl, secrets: [process.env.OPENAI_API_KEY!] });
+ * const inspector = createWebSocketInspector({ url: relay.webSocketUrl, secrets: [process.env.OPENAI_API_KEY] });
  * const agent = createAgent({ model, tools, inspect: inspector.inspect });
  * console.log(`open ${relay.pageUrl}`);
  * ```
  */
 export function createWebSocketInspector(options: WebSocketInspectorOptions): AgentInspector {
-  const { secrets = [], filter, autoStart = true, ...adapterOptions } = options;
+  const { secrets: given, filter, autoStart = true, ...adapterOptions } = options;
+  const secrets = secretList(given, 'createWebSocketInspector options.secrets');
   const adapter = new WebSocketBatchAdapter(adapterOptions);
   if (autoStart) adapter.start();
   return { start: () => adapter.start(), stop: () => adapter.stop(), inspect: inspectionBatches(adapter, { secrets, ...(filter ? { filter } : {}) }) };
@@ -97,7 +103,8 @@ type ReplacedStatelyOptions = 'filter' | 'serialize' | 'sanitizeContext' | 'sani
  */
 export function createBrowserInspector(options: Omit<NonNullable<Parameters<typeof statelyBrowserInspector>[0]>, ReplacedStatelyOptions> & SafeInspectorOptions = {}): AgentInspector {
   const { secrets, filter, ...rest } = options;
-  return batched(statelyBrowserInspector(rest), { ...(secrets ? { secrets } : {}), ...(filter ? { filter } : {}) });
+  const checked = secretList(secrets, 'createBrowserInspector options.secrets');
+  return batched(statelyBrowserInspector(rest), { secrets: checked, ...(filter ? { filter } : {}) });
 }
 
 /**
@@ -112,5 +119,6 @@ export function createBrowserInspector(options: Omit<NonNullable<Parameters<type
  */
 export function createSkyInspector(options: Omit<NonNullable<Parameters<typeof statelySkyInspector>[0]>, ReplacedStatelyOptions> & SafeInspectorOptions = {}): AgentInspector {
   const { secrets, filter, ...rest } = options;
-  return batched(statelySkyInspector(rest), { ...(secrets ? { secrets } : {}), ...(filter ? { filter } : {}) });
+  const checked = secretList(secrets, 'createSkyInspector options.secrets');
+  return batched(statelySkyInspector(rest), { secrets: checked, ...(filter ? { filter } : {}) });
 }

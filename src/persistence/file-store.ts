@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { assertSessionId } from './session-id.js';
 import { redact } from '../secrets/redact.js';
+import { secretList, type SecretList } from '../secrets/secret-list.js';
 import { decodeLog, encodeLine } from './jsonl.js';
 import { withFileLock } from './file-lock.js';
 import { leaseRules, type LeaseRow } from './lease-rules.js';
@@ -24,9 +25,10 @@ export interface FileStoreOptions {
   fsync?: boolean;
   /**
    * Secrets (API keys) to keep out of the files: every occurrence in what is written — assistant
-   * text, tool inputs and outputs, checkpoint data — is replaced by `[redacted]`.
+   * text, tool inputs and outputs, checkpoint data — is replaced by `[redacted]`. An `undefined`
+   * or empty entry (a variable that is not set) is left out; anything else but a string throws.
    */
-  redact?: readonly string[];
+  redact?: SecretList;
 }
 
 /** Session files hold conversations and tool output: only their owner may read them. */
@@ -114,7 +116,7 @@ function fileOf(dir: string, sessionId: string): string {
  * ```
  */
 export function fileStore(dir: string, options: FileStoreOptions = {}): SessionStore {
-  const secrets = options.redact ?? [];
+  const secrets = secretList(options.redact, 'fileStore options.redact');
   const encode = (records: Array<SessionHeader | SessionRecord>) => {
     const text = records.map(encodeLine).join('');
     return Buffer.from(secrets.length > 0 ? redact(text, secrets) : text);

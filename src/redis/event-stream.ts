@@ -1,5 +1,6 @@
 import type { AgentEvent } from '../events.js';
 import { redact } from '../secrets/redact.js';
+import { secretList, type SecretList } from '../secrets/secret-list.js';
 import { FENCED_APPEND_SCRIPT } from './fenced-append.js';
 import { decodeStreamedEvent, EpochFilter, encodeStreamedEvent, type StreamedEvent } from './streamed-event.js';
 
@@ -57,9 +58,9 @@ export interface EventPublisherOptions {
    * Secrets (API keys) to keep out of the stream, as `pgStore` and `fileStore` keep them out of
    * the session: every occurrence in an entry is replaced by `[redacted]` before it is written.
    * Each entry is redacted on its own, so a secret a model streams split across two text deltas
-   * is not caught.
+   * is not caught. An `undefined` or empty entry (a variable that is not set) is left out.
    */
-  redact?: readonly string[];
+  redact?: SecretList;
 }
 
 export interface EventPublisher {
@@ -91,7 +92,7 @@ export function redisEventPublisher(options: EventPublisherOptions): EventPublis
   const maxLength = options.maxLength ?? 10_000;
   const ttlSeconds = options.ttlSeconds ?? 86_400;
   const include = options.include ?? ((event: AgentEvent) => event.type !== 'trace');
-  const secrets = options.redact ?? [];
+  const secrets = secretList(options.redact, 'redisEventPublisher options.redact');
   let chain: Promise<void> = Promise.resolve();
   return {
     publish(sessionId, event, lease) {

@@ -7,6 +7,7 @@ import { sandboxedCommand } from './sandboxed-command.js';
 import { sandboxSettings, type SandboxSetting, type SandboxSettings } from './sandbox-settings.js';
 import { runShellCommand } from './shell-command.js';
 import { realWorkspaceRoot } from './workspace.js';
+import { secretList, type SecretList } from '../secrets/secret-list.js';
 
 export { BASH_MAX_OUTPUT_BYTES, BASH_MAX_OUTPUT_LINES } from './bash-output.js';
 export const BASH_DEFAULT_TIMEOUT_MS = 120_000;
@@ -25,8 +26,11 @@ export interface BashToolOptions {
    * `SandboxOptions` for `network` and `writable`.
    */
   sandbox?: SandboxSetting;
-  /** Secrets (API keys) replaced by `[redacted]` in the output before its tail is cut, so that no piece of one is left at the cut. */
-  redact?: readonly string[];
+  /**
+   * Secrets (API keys) replaced by `[redacted]` in the output before its tail is cut, so that no
+   * piece of one is left at the cut. An `undefined` or empty entry (a variable that is not set) is left out.
+   */
+  redact?: SecretList;
 }
 
 const bashInputSchema = z.object({
@@ -52,7 +56,8 @@ export type BashToolInput = z.infer<typeof bashInputSchema>;
  * // "…\n\nexit code 0"
  */
 export function bashTool(options: BashToolOptions): BuiltinTool<BashToolInput> {
-  const { cwd, timeoutMs: defaultTimeoutMs = BASH_DEFAULT_TIMEOUT_MS, killGraceMs, redact: secrets = [] } = options;
+  const { cwd, timeoutMs: defaultTimeoutMs = BASH_DEFAULT_TIMEOUT_MS, killGraceMs } = options;
+  const secrets = secretList(options.redact, 'bashTool options.redact');
   const sandbox = sandboxSettings(options.sandbox);
   return tool({
     description:

@@ -8,6 +8,7 @@ import { grepTool } from './grep.js';
 import { lsTool } from './ls.js';
 import { readTool } from './read.js';
 import { sandboxSettingSchema, type SandboxSetting } from './sandbox-settings.js';
+import { secretList, type SecretList } from '../secrets/secret-list.js';
 import { writeTool } from './write.js';
 
 export type BuiltinToolName = 'read' | 'write' | 'edit' | 'ls' | 'glob' | 'grep' | 'bash';
@@ -27,8 +28,8 @@ export interface BuiltinToolsOptions {
     timeoutMs?: number;
     /** Where commands run; default `'auto'` (bubblewrap where it works). See `bashTool`. */
     sandbox?: SandboxSetting;
-    /** Secrets (API keys) redacted from the output before its tail is cut. */
-    redact?: readonly string[];
+    /** Secrets (API keys) redacted from the output before its tail is cut; an `undefined` or empty entry is left out. */
+    redact?: SecretList;
   };
   /** `grep`, `glob` and `ls` skip what the workspace's `.gitignore` files ignore. Default true. */
   respectGitignore?: boolean;
@@ -41,7 +42,7 @@ const builtinToolNameSchema = z.enum(builtinToolNames as [BuiltinToolName, ...Bu
 const builtinToolsOptionsSchema = z.object({
   cwd: z.string().min(1, 'cwd must be a non-empty path'),
   tools: z.array(builtinToolNameSchema).optional(),
-  bash: z.strictObject({ timeoutMs: z.number().int().positive().optional(), sandbox: sandboxSettingSchema.optional(), redact: z.array(z.string()).readonly().optional() }).optional(),
+  bash: z.strictObject({ timeoutMs: z.number().int().positive().optional(), sandbox: sandboxSettingSchema.optional(), redact: z.unknown().optional() }).optional(),
   respectGitignore: z.boolean().optional(),
 });
 
@@ -62,10 +63,11 @@ export function builtinTools(options: BuiltinToolsOptions): ToolSet {
     throw new Error(`Invalid builtinTools options: ${problems.join('; ')}`);
   }
   const { cwd, tools = defaultBuiltinToolNames, bash, respectGitignore = true } = parsed.data;
+  const redact = secretList(bash?.redact, 'builtinTools options.bash.redact');
   const selected = new Set(tools);
   const toolSet: ToolSet = {};
   for (const name of builtinToolNames) {
-    if (selected.has(name)) toolSet[name] = createBuiltinTool(name, cwd, bash ?? {}, respectGitignore);
+    if (selected.has(name)) toolSet[name] = createBuiltinTool(name, cwd, { ...bash, redact }, respectGitignore);
   }
   return toolSet;
 }

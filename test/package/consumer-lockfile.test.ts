@@ -45,6 +45,14 @@ describe('consumerApp', () => {
     ]);
   });
 
+  it('puts the app\'s devDependencies apart, under the name it is given, with what they need', () => {
+    const app = consumerApp({ projectLock, manifest, tarball: { file: 'x.tgz', integrity: '' }, appDependencies: ['ai'], appDevDependencies: ['@ai-sdk/openai'], name: 'app', registry });
+    expect(app.packageJson).toMatchObject({ name: 'app', dependencies: { ai: '7.0.1' }, devDependencies: { '@ai-sdk/openai': '4.0.0' } });
+    expect(app.lockfile.packages['']).toEqual({ name: 'app', version: '1.0.0', dependencies: app.packageJson.dependencies, devDependencies: { '@ai-sdk/openai': '4.0.0' } });
+    expect(app.lockfile.packages).toHaveProperty(['node_modules/@ai-sdk/openai']);
+    expect(packageJson).not.toHaveProperty('devDependencies');
+  });
+
   it('gives every registry package its tarball URL, which the npm cache is keyed by', () => {
     expect(lockfile.packages['node_modules/@ai-sdk/provider']).toEqual({ version: '4.0.0', integrity: 'sha512-p', resolved: 'https://registry.example/@ai-sdk/provider/-/provider-4.0.0.tgz' });
     expect(lockfile.packages['node_modules/xstate/node_modules/tslib']!.resolved).toBe(tarballUrl(registry, 'tslib', '1.0.0'));

@@ -51,12 +51,16 @@ export interface ConsumerAppOptions {
   tarball: { file: string; integrity: string };
   /** The app's own dependencies besides loopchart, by name; each gets the version the project's lockfile has. */
   appDependencies: readonly string[];
+  /** The app's devDependencies (`npm install -D`), likewise. */
+  appDevDependencies?: readonly string[];
+  /** The app's name (`npm init -y` names it after its directory). Default `loopchart-consumer-app`. */
+  name?: string;
   /** The registry the tarball URLs point at (the npm cache is keyed by them), ending in `/`. */
   registry: string;
 }
 
 export interface ConsumerApp {
-  packageJson: { name: string; version: string; private: true; type: 'module'; dependencies: Record<string, string> };
+  packageJson: { name: string; version: string; private: true; type: 'module'; dependencies: Record<string, string>; devDependencies?: Record<string, string> };
   lockfile: Lockfile;
 }
 
@@ -71,7 +75,7 @@ const APP = 'loopchart-consumer-app';
  *
  * @throws Error when the project's lockfile lacks a package that is needed.
  */
-export function consumerApp({ projectLock, manifest, tarball, appDependencies, registry }: ConsumerAppOptions): ConsumerApp {
+export function consumerApp({ projectLock, manifest, tarball, appDependencies, appDevDependencies = [], name = APP, registry }: ConsumerAppOptions): ConsumerApp {
   const locked = projectLock.packages;
   const picked = new Map<string, LockEntry>();
   const queue: string[] = [];
@@ -86,10 +90,14 @@ export function consumerApp({ projectLock, manifest, tarball, appDependencies, r
     queue.push(at);
   };
   const dependencies: Record<string, string> = { loopchart: `file:${tarball.file}` };
-  for (const name of appDependencies) {
-    need('', name);
-    dependencies[name] = locked[`node_modules/${name}`]!.version!;
+  const devDependencies: Record<string, string> = {};
+  for (const [names, into] of [[appDependencies, dependencies], [appDevDependencies, devDependencies]] as const) {
+    for (const dependency of names) {
+      need('', dependency);
+      into[dependency] = locked[`node_modules/${dependency}`]!.version!;
+    }
   }
+  const devDependenciesIfAny = Object.keys(devDependencies).length > 0 ? { devDependencies } : {};
   for (const name of Object.keys(manifest.dependencies ?? {})) need('', name);
   for (const name of requiredPeers(manifest)) need('', name);
   for (let at = queue.shift(); at !== undefined; at = queue.shift()) {
@@ -99,7 +107,7 @@ export function consumerApp({ projectLock, manifest, tarball, appDependencies, r
     for (const name of requiredPeers(entry)) need(at, name);
   }
   const packages: Record<string, LockEntry> = {
-    '': { name: APP, version: '1.0.0', dependencies },
+    '': { name, version: '1.0.0', dependencies, ...devDependenciesIfAny },
     'node_modules/loopchart': {
       version: manifest.version,
       resolved: `file:${tarball.file}`,
@@ -111,8 +119,8 @@ export function consumerApp({ projectLock, manifest, tarball, appDependencies, r
     packages[at] = { ...entry, resolved: entry.resolved ?? tarballUrl(registry, entry.name ?? packageNameAt(at), entry.version!) };
   }
   return {
-    packageJson: { name: APP, version: '1.0.0', private: true, type: 'module', dependencies },
-    lockfile: { name: APP, version: '1.0.0', lockfileVersion: 3, requires: true, packages },
+    packageJson: { name, version: '1.0.0', private: true, type: 'module', dependencies, ...devDependenciesIfAny },
+    lockfile: { name, version: '1.0.0', lockfileVersion: 3, requires: true, packages },
   };
 }
 

@@ -4,7 +4,7 @@ import { DBOSClient } from '@dbos-inc/dbos-sdk';
 import { generateId, pipeAgentUIStreamToResponse } from 'ai';
 import { readSessionView, type SessionStore } from 'loopchart';
 import { toAISDKAgent } from 'loopchart/ai-sdk';
-import { pgControlChannel, sessionClient, type SessionClient } from 'loopchart/dbos';
+import { dbosSystemDatabaseUrl, pgControlChannel, sessionClient, type SessionClient } from 'loopchart/dbos';
 import { sessionEventsKey } from 'loopchart/redis';
 import { pgStore } from 'loopchart/postgres';
 import pg from 'pg';
@@ -26,7 +26,7 @@ export async function startScaledChatWeb(options: { databaseUrl: string; redisUr
   const pool = new pg.Pool({ connectionString: options.databaseUrl });
   pool.on('error', () => undefined);
   const control = pgControlChannel(pool);
-  const client = await DBOSClient.create({ systemDatabaseUrl: options.databaseUrl });
+  const client = await DBOSClient.create({ systemDatabaseUrl: dbosSystemDatabaseUrl(options.databaseUrl) });
   const redis = connectRedis(options.redisUrl);
   await redis.connect();
   const context: WebContext = {

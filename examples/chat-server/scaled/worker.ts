@@ -21,7 +21,7 @@ export async function startChatWorker(options: { databaseUrl: string; redisUrl: 
   await redis.connect();
   const events = redisEventPublisher({ redis });
   const control = pgControlChannel(pool);
-  const createModel = modelFactoryFor(options.model ?? 'demo');
+  const createModel = await modelFactoryFor(options.model ?? 'demo');
   registerSessionWorkflows({
     store: pgStore(pool),
     agent: chatAgentOptions(createModel('any'), pgNotebook(pool)),
