@@ -109,6 +109,10 @@ async function run(args: RunArguments): Promise<number> {
       ...(args.outputSchema !== undefined ? { outputSchema: args.outputSchema } : {}),
       ...(args.noSandbox ? { noSandbox: true } : {}),
       ...(args.allowNetwork ? { allowNetwork: true } : {}),
+      ...(args.system !== undefined ? { system: args.system } : {}),
+      ...(args.systemFile !== undefined ? { systemFile: args.systemFile } : {}),
+      ...(args.appendSystem !== undefined ? { appendSystem: args.appendSystem } : {}),
+      ...(args.agentsMd ? { agentsMd: true } : {}),
     });
   } finally {
     clearInterval(keepAlive);

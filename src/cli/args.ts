@@ -39,6 +39,14 @@ export interface RunExtras {
   noSandbox?: boolean;
   /** `--allow-network`: bash's sandbox keeps the network. */
   allowNetwork?: boolean;
+  /** `--system TEXT`: the system prompt, instead of the script's instructions. */
+  system?: string;
+  /** `--system-file FILE`: the system prompt read from FILE (instead of the script's). */
+  systemFile?: string;
+  /** `--append-system TEXT`: added at the end of the system prompt. */
+  appendSystem?: string;
+  /** `--agents-md`: AGENTS.md and CLAUDE.md of the workspace join the system prompt. */
+  agentsMd?: boolean;
 }
 
 /** `loopchart run`'s arguments, checked for form (not yet against the file system or the environment). */
@@ -95,6 +103,10 @@ const runOptions = {
   'output-schema': { type: 'string' },
   'no-sandbox': { type: 'boolean' },
   'allow-network': { type: 'boolean' },
+  system: { type: 'string' },
+  'system-file': { type: 'string' },
+  'append-system': { type: 'string' },
+  'agents-md': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -166,6 +178,9 @@ function runArguments(argv: readonly string[], input: { stdinIsPiped?: boolean }
   if (values['no-sandbox'] && values['allow-network']) {
     throw new UsageError('--allow-network opens the sandbox to the network, and --no-sandbox turns the sandbox off: give one of them');
   }
+  if (values.system !== undefined && values['system-file'] !== undefined) {
+    throw new UsageError('--system and --system-file both give the system prompt; choose one (--append-system adds to it)');
+  }
   if (values.resume !== undefined && values.record !== undefined) {
     throw new UsageError('--record cannot be combined with --resume: a recording replays from an empty history, and a resumed session has one');
   }
@@ -193,6 +208,10 @@ function runArguments(argv: readonly string[], input: { stdinIsPiped?: boolean }
     ...(values['output-schema'] !== undefined ? { outputSchema: nonEmpty('--output-schema', values['output-schema']) } : {}),
     ...(values['no-sandbox'] ? { noSandbox: true } : {}),
     ...(values['allow-network'] ? { allowNetwork: true } : {}),
+    ...(values.system !== undefined ? { system: nonEmpty('--system', values.system) } : {}),
+    ...(values['system-file'] !== undefined ? { systemFile: nonEmpty('--system-file', values['system-file']) } : {}),
+    ...(values['append-system'] !== undefined ? { appendSystem: nonEmpty('--append-system', values['append-system']) } : {}),
+    ...(values['agents-md'] ? { agentsMd: true } : {}),
   };
 }
 

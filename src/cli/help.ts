@@ -60,6 +60,14 @@ Model (default: the script's scripted model, offline):
   --allow-insecure-key  send the key over plain http to a host that is not
                         this machine (refused otherwise)
 
+System prompt (default: the script's instructions; none for a prompt):
+  --system TEXT         the system prompt, instead of the script's instructions
+  --system-file FILE    the same, read from FILE
+  --append-system TEXT  added at the end of the system prompt (after the above
+                        and the project's instructions)
+  --agents-md           add AGENTS.md and CLAUDE.md of the workspace (those that
+                        exist; neither is an error) to the system prompt
+
 Tools and limits:
   --tools LIST          built-in tools, comma-separated: ${builtinToolNames.join(',')}
                         (default: the script's list, else all but bash)

@@ -29,6 +29,8 @@ import { UsageError } from './usage-error.js';
 import { costBudget } from './cost-budget.js';
 import { formatCost } from '../cost/format-cost.js';
 import { prepareWorkspace } from './workspace-setup.js';
+import { readProjectInstructions, readSystemFile } from './instruction-files.js';
+import { composeInstructions } from './system-prompt.js';
 import { chooseCliSandbox, type CliSandbox } from './sandbox-choice.js';
 
 interface RunCommandSettings extends RunExtras {
@@ -115,6 +117,7 @@ async function run(options: RunCommandOptions, reporter: Reporter, secrets: stri
   }
   const script = options.script !== undefined ? await loadScript(options.script) : undefined;
   const output = options.outputSchema !== undefined ? await loadOutputSchema(options.outputSchema) : undefined;
+  const systemFromFile = options.systemFile !== undefined ? await readSystemFile(options.systemFile) : undefined;
   // No tool may inherit a key, whatever the run: every provider key leaves the environment now.
   const keys = withdrawProviderKeys(options.env ?? process.env, apiKeyVariable(options.model, options.apiKeyEnv));
   secrets.push(...Object.values(keys));
@@ -132,6 +135,12 @@ async function run(options: RunCommandOptions, reporter: Reporter, secrets: stri
   let mcp: McpTools | undefined;
   // A temporary workspace (a script run without --cwd) goes when the run ends, its expectations checked.
   try {
+    const instructions = composeInstructions({
+      ...(script?.instructions !== undefined ? { script: script.instructions } : {}),
+      ...((options.system ?? systemFromFile) !== undefined ? { replacement: options.system ?? systemFromFile } : {}),
+      ...(options.agentsMd ? { project: await readProjectInstructions(cwd) } : {}),
+      ...(options.appendSystem !== undefined ? { append: options.appendSystem } : {}),
+    });
     const tools = options.tools ?? (script?.tools as BuiltinToolName[] | undefined) ?? defaultBuiltinToolNames;
     const maxSteps = options.maxSteps ?? script?.maxSteps;
     const sandbox = await runSandbox(options, script, tools, cwd, reporter);
@@ -195,7 +204,7 @@ async function run(options: RunCommandOptions, reporter: Reporter, secrets: stri
         model: recording?.model ?? model,
         // Redacted before anything cuts a result: a cut inside a key would leave a piece of it that redaction misses.
         tools: redactingTools({ ...builtinTools({ cwd, tools: [...tools], bash: { redact: secrets, ...(sandbox ? { sandbox: sandbox.bash } : {}) } }), ...mcp?.tools }, secrets),
-        ...(script?.instructions !== undefined ? { instructions: script.instructions } : {}),
+        ...(instructions !== undefined ? { instructions } : {}),
         ...(maxSteps !== undefined ? { maxSteps } : {}),
         ...(budget ? { stopWhen: budget } : {}),
         ...(script?.toolExecution ? { toolExecution: script.toolExecution } : {}),
@@ -222,7 +231,7 @@ async function run(options: RunCommandOptions, reporter: Reporter, secrets: stri
       reporter.warn(`stopped by ${budgetSource}: the run cost ${formatCost(result.cost)}, over the budget of ${formatCost({ ...result.cost, total: maxCost })}`);
     }
 
-    await writeResultFiles(result, recording, { options, script, prompts, tools, maxSteps, approval, secrets }, reporter);
+    await writeResultFiles(result, recording, { options, script, prompts, instructions, tools, maxSteps, approval, secrets }, reporter);
     if (interrupted && result.outcome === 'aborted') return exitCodeByOutcome.aborted;
 
     const failures = await checkExpectations(script?.expect, result, cwd);
@@ -328,6 +337,8 @@ interface RunSetup {
   options: RunCommandOptions;
   script: Script | undefined;
   prompts: readonly string[];
+  /** The system prompt the run sent. */
+  instructions: string | undefined;
   tools: readonly string[];
   maxSteps: number | undefined;
   approval: ApprovalRules | undefined;
@@ -347,7 +358,7 @@ async function writeResultFiles(result: RunResult, recording: ModelRecording | u
 
 /** `--record`: the recorded turns and the run's setup as a script that replays it. */
 async function writeRecording(file: string, recording: ModelRecording, result: RunResult, setup: RunSetup, reporter: Reporter): Promise<void> {
-  const { options, script, prompts, tools, maxSteps, approval, secrets } = setup;
+  const { options, script, prompts, instructions, tools, maxSteps, approval, secrets } = setup;
   const turns = recording.turns();
   if (turns.length === 0) {
     reporter.warn(`--record: nothing to record in ${file}: the model was never called`);
@@ -356,6 +367,7 @@ async function writeRecording(file: string, recording: ModelRecording, result: R
   const yaml = recordedScript({
     prompts: [...prompts],
     ...(script ? { script } : {}),
+    ...(instructions !== undefined ? { instructions } : {}),
     tools,
     ...(maxSteps !== undefined ? { maxSteps } : {}),
     ...(approval !== undefined ? { approval } : {}),
