@@ -15,7 +15,10 @@ import { UsageError } from './cli/usage-error.js';
 async function main(argv: string[]): Promise<number> {
   let command;
   try {
-    command = parseCommandLine(argv, { stdinIsPiped: process.stdin.isTTY !== true });
+    command = parseCommandLine(argv, {
+      stdinIsPiped: process.stdin.isTTY !== true,
+      ...(process.env.LOOPCHART_SESSION_DIR !== undefined ? { sessionDirFromEnv: process.env.LOOPCHART_SESSION_DIR } : {}),
+    });
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
     const topic = argv[0] === 'run' || argv[0] === 'report' || argv[0] === 'chart' ? `loopchart ${argv[0]} --help` : 'loopchart --help';
@@ -103,6 +106,7 @@ async function run(args: RunArguments): Promise<number> {
       ...(args.record !== undefined ? { record: args.record } : {}),
       ...(args.session !== undefined ? { session: args.session } : {}),
       ...(args.resume !== undefined ? { resume: args.resume } : {}),
+      ...(args.continueLatest ? { continueLatest: true } : {}),
       ...(args.inspectPort !== undefined ? { inspectPort: args.inspectPort } : {}),
       ...(args.inspectWait ? { inspectWait: true } : {}),
       ...(args.mcp !== undefined ? { mcp: args.mcp } : {}),

@@ -27,6 +27,8 @@ export interface RunExtras {
   session?: string;
   /** `--resume ID`: continue that session (needs `session`). */
   resume?: string;
+  /** `-c`, `--continue`: continue the session of `session` written to last. */
+  continueLatest?: boolean;
   /** `--inspect[=PORT]`: serve the Stately inspector on 127.0.0.1; 0 picks a free port. */
   inspectPort?: number;
   /** `--inspect-wait`: with `--inspect`, start the run only once the inspector page is open. */
@@ -51,7 +53,7 @@ export interface RunExtras {
 
 /** `loopchart run`'s arguments, checked for form (not yet against the file system or the environment). */
 export interface RunArguments extends RunExtras {
-  /** A script file or a prompt; see `runTarget`. Only `--resume` may leave it out (to finish a run the session was in the middle of). */
+  /** A script file or a prompt; see `runTarget`. Only `--resume` and `--continue` may leave it out (to finish a run the session was in the middle of). */
   target?: string;
   model?: ModelSpec;
   baseURL?: string;
@@ -96,6 +98,8 @@ const runOptions = {
   record: { type: 'string' },
   session: { type: 'string' },
   resume: { type: 'string' },
+  continue: { type: 'boolean', short: 'c' },
+  'no-session': { type: 'boolean' },
   inspect: { type: 'string' },
   'inspect-wait': { type: 'boolean' },
   'allow-insecure-key': { type: 'boolean' },
@@ -136,7 +140,7 @@ export const ANY_PORT = 0;
  * parseCommandLine(['report', 'trace.json', '-o', 'run.html']) // { name: 'report', args: { traceFile: 'trace.json', output: 'run.html' } }
  * @throws UsageError naming the bad argument.
  */
-export function parseCommandLine(argv: readonly string[], input: { stdinIsPiped?: boolean } = {}): CliCommand {
+export function parseCommandLine(argv: readonly string[], input: CommandLineContext = {}): CliCommand {
   const [first, ...rest] = argv;
   if (first === undefined) throw new UsageError('no command given');
   if (first === '--help' || first === '-h') return { name: 'help', topic: 'main' };
@@ -162,10 +166,18 @@ function reportArguments(argv: readonly string[]): ReportArguments {
   return { traceFile: positionals[0]!, ...(values.output !== undefined ? { output: nonEmpty('--output', values.output) } : {}) };
 }
 
-/** `input.stdinIsPiped`: `run` without a script or prompt reads the prompt from stdin, as `run -` does. */
-function runArguments(argv: readonly string[], input: { stdinIsPiped?: boolean }): RunArguments {
+/** What the command line is read with, besides its words. */
+export interface CommandLineContext {
+  /** `run` without a script or prompt reads the prompt from stdin, as `run -` does. */
+  stdinIsPiped?: boolean;
+  /** `LOOPCHART_SESSION_DIR`: the session directory when `--session` is not given. */
+  sessionDirFromEnv?: string;
+}
+
+function runArguments(argv: readonly string[], input: CommandLineContext): RunArguments {
   const { values, positionals } = parse(withInspectValue(argv), runOptions, 'run');
-  if (positionals.length === 0 && values.resume === undefined) {
+  const continuing = values.resume !== undefined || values.continue === true;
+  if (positionals.length === 0 && !continuing) {
     if (!input.stdinIsPiped) throw new UsageError('run needs a script file or a prompt (or - to read the prompt from stdin)');
     positionals.push('-');
   }
@@ -173,7 +185,13 @@ function runArguments(argv: readonly string[], input: { stdinIsPiped?: boolean }
     throw new UsageError(`run takes one script file or one prompt, got ${positionals.length} arguments (quote a prompt that has spaces)`);
   }
   if (values.json && values.events) throw new UsageError('--json and --events both claim stdout; choose one');
-  if (values.resume !== undefined && values.session === undefined) throw new UsageError('--resume needs --session DIR, the directory the session is kept in');
+  if (values['no-session'] && values.session !== undefined) throw new UsageError('--session DIR keeps the session and --no-session keeps none: give one of them');
+  const fromEnv = input.sessionDirFromEnv !== undefined && input.sessionDirFromEnv !== '' ? input.sessionDirFromEnv : undefined;
+  const session = values['no-session'] ? undefined : (values.session ?? fromEnv);
+  if (values.resume !== undefined && values.continue) throw new UsageError('--resume ID and --continue both choose the session to continue; give one of them');
+  if (continuing && session === undefined) {
+    throw new UsageError(`${values.continue ? '--continue' : '--resume'} needs --session DIR (or LOOPCHART_SESSION_DIR), the directory the session is kept in`);
+  }
   if (values['inspect-wait'] && values.inspect === undefined) throw new UsageError('--inspect-wait needs --inspect');
   if (values['no-sandbox'] && values['allow-network']) {
     throw new UsageError('--allow-network opens the sandbox to the network, and --no-sandbox turns the sandbox off: give one of them');
@@ -181,8 +199,8 @@ function runArguments(argv: readonly string[], input: { stdinIsPiped?: boolean }
   if (values.system !== undefined && values['system-file'] !== undefined) {
     throw new UsageError('--system and --system-file both give the system prompt; choose one (--append-system adds to it)');
   }
-  if (values.resume !== undefined && values.record !== undefined) {
-    throw new UsageError('--record cannot be combined with --resume: a recording replays from an empty history, and a resumed session has one');
+  if (continuing && values.record !== undefined) {
+    throw new UsageError(`--record cannot be combined with ${values.continue ? '--continue' : '--resume'}: a recording replays from an empty history, and a resumed session has one`);
   }
   return {
     ...(positionals[0] !== undefined ? { target: positionals[0] } : {}),
@@ -200,8 +218,9 @@ function runArguments(argv: readonly string[], input: { stdinIsPiped?: boolean }
     ...(values.trace !== undefined ? { trace: nonEmpty('--trace', values.trace) } : {}),
     ...(values.report !== undefined ? { report: nonEmpty('--report', values.report) } : {}),
     ...(values.record !== undefined ? { record: nonEmpty('--record', values.record) } : {}),
-    ...(values.session !== undefined ? { session: nonEmpty('--session', values.session) } : {}),
+    ...(session !== undefined ? { session: nonEmpty(values.session !== undefined ? '--session' : 'LOOPCHART_SESSION_DIR', session) } : {}),
     ...(values.resume !== undefined ? { resume: sessionId(values.resume) } : {}),
+    ...(values.continue ? { continueLatest: true } : {}),
     ...(values.inspect !== undefined ? { inspectPort: port(values.inspect) } : {}),
     ...(values['inspect-wait'] ? { inspectWait: true } : {}),
     ...(values.mcp !== undefined ? { mcp: nonEmpty('--mcp', values.mcp) } : {}),

@@ -123,10 +123,14 @@ several prompts, the last run's):
 
 Sessions:
   --session DIR         keep the conversation in DIR (one JSONL file per
-                        session); a new session's id is printed on stderr
+                        session; default LOOPCHART_SESSION_DIR when set); a new
+                        session's id is printed on stderr, and is in --json
+                        (sessionId), run-start events and the summary
   --resume ID           continue session ID from --session DIR: a run it was in
                         the middle of is finished first; then the prompt or
                         script (optional here) runs on its history
+  -c, --continue        continue the session of --session DIR written to last
+  --no-session          keep no session, even with LOOPCHART_SESSION_DIR set
 
 Watching:
   --inspect[=PORT]      serve the Stately inspector on 127.0.0.1 (any free port

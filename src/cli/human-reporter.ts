@@ -1,7 +1,6 @@
 import { formatCost } from '../cost/format-cost.js';
 import type { AgentEvent } from '../events.js';
-import type { RunResult } from '../result.js';
-import type { Reporter, ReporterOptions } from './reporter-contract.js';
+import type { CliRunResult, Reporter, ReporterOptions } from './reporter-contract.js';
 import { plural } from './plural.js';
 import { terminalSafe } from './terminal-text.js';
 
@@ -128,7 +127,7 @@ export function humanReporter({ stdout, stdoutIsTerminal = false, stderr, palett
           break;
       }
     },
-    finish(result: RunResult) {
+    finish(result: CliRunResult) {
       const summary = [
         result.outcome,
         plural(result.stepCount, 'step'),
@@ -137,6 +136,7 @@ export function humanReporter({ stdout, stdoutIsTerminal = false, stderr, palett
         plural(result.usage.totalTokens ?? 0, 'token'),
         ...(result.cost !== undefined ? [formatCost(result.cost)] : []),
         `${(result.durationMs / 1000).toFixed(1)} s`,
+        ...(result.sessionId !== undefined ? [`session ${result.sessionId}`] : []),
       ].join(' · ');
       unanswered.clear();
       log(result.outcome === 'completed' ? palette.green(summary) : palette.red(summary));

@@ -24,6 +24,7 @@ import { connectCliMcpTools, withMcpApprovalRules } from './mcp-tools.js';
 import { loadOutputSchema } from './output-schema.js';
 import type { McpTools } from '../mcp/index.js';
 import { openCliSession, type CliSession } from './session.js';
+import { latestSessionId } from './latest-session.js';
 import { createSpinner, noIndicator } from './spinner.js';
 import { UsageError } from './usage-error.js';
 import { costBudget } from './cost-budget.js';
@@ -123,7 +124,8 @@ async function run(options: RunCommandOptions, reporter: Reporter, secrets: stri
   secrets.push(...Object.values(keys));
   const model = await chooseModel(options, script, keys);
   const recording = options.record !== undefined ? recordModel(model) : undefined;
-  const session = options.session !== undefined ? await openCliSession(options.session, options.resume, secrets) : undefined;
+  const resume = options.session !== undefined && options.continueLatest ? await latestSessionId(options.session) : options.resume;
+  const session = options.session !== undefined ? await openCliSession(options.session, resume, secrets) : undefined;
   const workspace = await prepareWorkspace({
     ...(options.cwd !== undefined ? { cwd: options.cwd } : {}),
     fallback: script ? 'temp' : 'current',
@@ -198,7 +200,7 @@ async function run(options: RunCommandOptions, reporter: Reporter, secrets: stri
     const maxCost = options.maxCost ?? script?.maxCost;
     const budgetSource = options.maxCost !== undefined ? '--max-cost' : "the script's maxCost";
     const budget = maxCost !== undefined ? await costBudget(model, maxCost, budgetSource) : undefined;
-    let outcome: { result: RunResult; interrupted: boolean } | undefined;
+    let outcome: { result: RunResult; interrupted: boolean; sessionId?: string } | undefined;
     try {
       const agent = createAgent({
         model: recording?.model ?? model,
@@ -224,9 +226,9 @@ async function run(options: RunCommandOptions, reporter: Reporter, secrets: stri
       reporter.warn('interrupted before the run started');
       return exitCodeByOutcome.aborted;
     }
-    const { result, interrupted } = outcome;
-    // --json tells which sandbox bash and the MCP servers ran in, beside the result.
-    reporter.finish(sandbox ? ({ ...result, sandbox: sandbox.report } as RunResult) : result);
+    const { result, interrupted, sessionId } = outcome;
+    // --json tells which session the run was kept in and which sandbox bash and the MCP servers ran in, beside the result.
+    reporter.finish({ ...result, ...(sessionId !== undefined ? { sessionId } : {}), ...(sandbox ? { sandbox: sandbox.report } : {}) });
     if (maxCost !== undefined && result.cost !== undefined && result.cost.total > maxCost && result.finishReason === 'tool-calls') {
       reporter.warn(`stopped by ${budgetSource}: the run cost ${formatCost(result.cost)}, over the budget of ${formatCost({ ...result.cost, total: maxCost })}`);
     }
@@ -279,8 +281,11 @@ async function runPrompts(
   reporter: Reporter,
   session: CliSession | undefined,
   secrets: readonly string[],
-): Promise<{ result: RunResult; interrupted: boolean } | undefined> {
-  const subscription = agent.events$.subscribe((event) => reporter.event(event));
+): Promise<{ result: RunResult; interrupted: boolean; sessionId?: string } | undefined> {
+  // Scripts that keep a session find its id in each run's run-start (--events).
+  const subscription = agent.events$.subscribe((event) =>
+    reporter.event(event.type === 'run-start' && agent.sessionId !== undefined ? { ...event, sessionId: agent.sessionId } : event),
+  );
   const stopAnswering = answerApprovals({
     agent,
     ...(session?.resumeId !== undefined ? { waiting: agent.ready().then(() => waitingApprovals(agent)) } : {}),
@@ -324,7 +329,7 @@ async function runPrompts(
     stopAnswering();
     subscription.unsubscribe();
   }
-  return result ? { result, interrupted } : undefined;
+  return result ? { result, interrupted, ...(agent.sessionId !== undefined ? { sessionId: agent.sessionId } : {}) } : undefined;
 }
 
 /** The asker, shown each request with the secrets redacted: the question goes to the terminal, past the redacting sinks. */
@@ -400,7 +405,7 @@ async function chooseModel(options: RunCommandOptions, script: Script | undefine
     return model;
   }
   if (!script && options.prompt === undefined) {
-    throw new UsageError('--resume without a prompt or a script needs --model: the model that finishes the session\'s run');
+    throw new UsageError(`${options.continueLatest ? '--continue' : '--resume'} without a prompt or a script needs --model: the model that finishes the session's run`);
   }
   if (!script) {
     const shown = shorten(options.prompt!, 60);

@@ -87,6 +87,20 @@ describe('parseCommandLine', () => {
     expect(command).toEqual({ name: 'run', args: { session: '.sessions', resume: 'chat-42', yes: false, output: 'human', noColor: false } });
   });
 
+  it('takes the session directory from LOOPCHART_SESSION_DIR without --session, and lets -c leave out the prompt', () => {
+    expect(parseCommandLine(['run', '-c'], { sessionDirFromEnv: '/s' })).toMatchObject({ args: { session: '/s', continueLatest: true } });
+    expect(parseCommandLine(['run', 'x', '--session', 'here'], { sessionDirFromEnv: '/s' })).toMatchObject({ args: { session: 'here' } });
+    expect(parseCommandLine(['run', 'x', '--no-session'], { sessionDirFromEnv: '/s' })).not.toHaveProperty('args.session');
+    expect(parseCommandLine(['run', 'x'], { sessionDirFromEnv: '' })).not.toHaveProperty('args.session');
+  });
+
+  it('parses the system prompt options', () => {
+    expect(parseCommandLine(['run', 'x', '--system', 'Be brief.', '--append-system', 'In French.', '--agents-md'])).toMatchObject({
+      args: { system: 'Be brief.', appendSystem: 'In French.', agentsMd: true },
+    });
+    expect(parseCommandLine(['run', 'x', '--system-file', 'p.md'])).toMatchObject({ args: { systemFile: 'p.md' } });
+  });
+
   it('parses report with -o or --output, or without (stdout)', () => {
     expect(parseCommandLine(['report', 'trace.json', '-o', 'run.html'])).toEqual({ name: 'report', args: { traceFile: 'trace.json', output: 'run.html' } });
     expect(parseCommandLine(['report', '--output=run.html', 'trace.json'])).toEqual({ name: 'report', args: { traceFile: 'trace.json', output: 'run.html' } });
@@ -128,6 +142,11 @@ describe('parseCommandLine', () => {
     [['run', 'x', '--frobnicate'], 'run has no option --frobnicate'],
     [['run', 'x', '--session', 's', '--resume', '../etc'], '--resume takes a session id'],
     [['run', 'x', '--session', 's', '--resume', 'id', '--record', 'r.yaml'], '--record cannot be combined with --resume'],
+    [['run', 'x', '--session', 's', '--resume', 'id', '--continue'], '--resume ID and --continue both choose the session to continue'],
+    [['run', 'x', '--session', 's', '--no-session'], '--session DIR keeps the session and --no-session keeps none'],
+    [['run', 'x', '--session', 's', '-c', '--record', 'r.yaml'], '--record cannot be combined with --continue'],
+    [['run', 'x', '--system', 'a', '--system-file', 'b'], '--system and --system-file both give the system prompt'],
+    [['run', 'x', '--system', ''], '--system needs a value'],
     [['run', 'x', '--inspect=http'], '--inspect takes a port from 0 to 65535 (--inspect=9229), got "http"'],
     [['run', 'x', '--inspect=70000'], 'got "70000"'],
     [['run', 'x', '--inspect', '9229'], 'write the port as --inspect=9229'],
