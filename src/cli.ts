@@ -117,6 +117,9 @@ async function run(args: RunArguments): Promise<number> {
       ...(args.systemFile !== undefined ? { systemFile: args.systemFile } : {}),
       ...(args.appendSystem !== undefined ? { appendSystem: args.appendSystem } : {}),
       ...(args.agentsMd ? { agentsMd: true } : {}),
+      ...(args.allow !== undefined ? { allow: args.allow } : {}),
+      ...(args.deny !== undefined ? { deny: args.deny } : {}),
+      ...(args.permissionMode !== undefined ? { permissionMode: args.permissionMode } : {}),
     });
   } finally {
     clearInterval(keepAlive);

@@ -5,6 +5,8 @@ import { parseModelSpec, type ModelSpec } from './model.js';
 import type { OutputMode } from './reporter.js';
 import { closestName } from './closest-name.js';
 import { UsageError } from './usage-error.js';
+import { permissionRuleProblem } from './permission-rule.js';
+import { permissionModes, type PermissionMode } from './permissions.js';
 import { SESSION_ID_RULE, sessionIdProblem } from '../persistence/session-id.js';
 
 /** What the command line asks for. */
@@ -49,6 +51,12 @@ export interface RunExtras {
   appendSystem?: string;
   /** `--agents-md`: AGENTS.md and CLAUDE.md of the workspace join the system prompt. */
   agentsMd?: boolean;
+  /** `--allow RULE` (repeatable): calls it matches run without asking. */
+  allow?: string[];
+  /** `--deny RULE` (repeatable): calls it matches are denied. */
+  deny?: string[];
+  /** `--permission-mode`: how calls that need approval are treated. */
+  permissionMode?: PermissionMode;
 }
 
 /** `loopchart run`'s arguments, checked for form (not yet against the file system or the environment). */
@@ -111,6 +119,9 @@ const runOptions = {
   'system-file': { type: 'string' },
   'append-system': { type: 'string' },
   'agents-md': { type: 'boolean' },
+  allow: { type: 'string', multiple: true },
+  deny: { type: 'string', multiple: true },
+  'permission-mode': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -196,6 +207,7 @@ function runArguments(argv: readonly string[], input: CommandLineContext): RunAr
   if (values['no-sandbox'] && values['allow-network']) {
     throw new UsageError('--allow-network opens the sandbox to the network, and --no-sandbox turns the sandbox off: give one of them');
   }
+  if (values.yes && values['permission-mode'] === 'deny') throw new UsageError('--yes approves the calls that --permission-mode deny denies: give one of them');
   if (values.system !== undefined && values['system-file'] !== undefined) {
     throw new UsageError('--system and --system-file both give the system prompt; choose one (--append-system adds to it)');
   }
@@ -231,6 +243,9 @@ function runArguments(argv: readonly string[], input: CommandLineContext): RunAr
     ...(values['system-file'] !== undefined ? { systemFile: nonEmpty('--system-file', values['system-file']) } : {}),
     ...(values['append-system'] !== undefined ? { appendSystem: nonEmpty('--append-system', values['append-system']) } : {}),
     ...(values['agents-md'] ? { agentsMd: true } : {}),
+    ...(values.allow !== undefined ? { allow: values.allow.map((rule) => permissionRule('--allow', rule)) } : {}),
+    ...(values.deny !== undefined ? { deny: values.deny.map((rule) => permissionRule('--deny', rule)) } : {}),
+    ...(values['permission-mode'] !== undefined ? { permissionMode: permissionMode(values['permission-mode']) } : {}),
   };
 }
 
@@ -245,6 +260,17 @@ function withInspectValue(argv: readonly string[]): string[] {
     if (/^\d+$/.test(argv[index + 1] ?? '')) throw new UsageError(`write the port as --inspect=${argv[index + 1]}`);
     return '--inspect=';
   });
+}
+
+function permissionRule(option: string, text: string): string {
+  const problem = permissionRuleProblem(text);
+  if (problem !== undefined) throw new UsageError(`${option}: ${problem}`);
+  return text.trim();
+}
+
+function permissionMode(text: string): PermissionMode {
+  if (!permissionModes.includes(text as PermissionMode)) throw new UsageError(`--permission-mode takes one of ${permissionModes.join(', ')}, got "${text}"`);
+  return text as PermissionMode;
 }
 
 function port(text: string): number {

@@ -81,6 +81,15 @@ Tools and limits:
                         a terminal asks, and without a terminal such calls are
                         denied (the model is told). A prompt run asks before
                         write, edit and bash; a script asks per its approval rules
+  --allow RULE          calls RULE matches run without asking (repeatable):
+                        a tool-name glob (read, mcp__fs__*), bash(PATTERN) on
+                        its command (bash(git *), bash(npm test:*); only a
+                        simple command, not one with ; & | < > or $( ),
+                        or a file tool on its path (write(src/**))
+  --deny RULE           calls RULE matches are denied (repeatable; before --allow)
+  --permission-mode M   ask (default: the rules above), allow-edits (write and
+                        edit run without asking), deny (every call that would
+                        ask is denied, even on a terminal)
   --mcp FILE            add the tools of the MCP servers in FILE, an mcpServers
                         JSON file as Claude Desktop, Claude Code and Cursor use;
                         named mcp__<server>__<tool>, they ask for approval (unless

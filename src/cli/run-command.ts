@@ -25,6 +25,7 @@ import { loadOutputSchema } from './output-schema.js';
 import type { McpTools } from '../mcp/index.js';
 import { openCliSession, type CliSession } from './session.js';
 import { latestSessionId } from './latest-session.js';
+import { cliApprovalPolicy, unmatchedRule } from './permissions.js';
 import { createSpinner, noIndicator } from './spinner.js';
 import { UsageError } from './usage-error.js';
 import { costBudget } from './cost-budget.js';
@@ -171,6 +172,10 @@ async function run(options: RunCommandOptions, reporter: Reporter, secrets: stri
       Object.keys(mcp?.tools ?? {}),
       { realModel: !script || options.model !== undefined },
     );
+    const permissions = { allow: options.allow ?? [], deny: options.deny ?? [], mode: options.permissionMode ?? 'ask' } as const;
+    const unmatched = unmatchedRule(permissions, [...tools, ...Object.keys(mcp?.tools ?? {})]);
+    if (unmatched !== undefined) throw new UsageError(unmatched);
+    const policy = cliApprovalPolicy(approval, permissions, cwd);
     const prompts = script ? [script.prompt].flat() : options.prompt !== undefined ? [options.prompt] : [];
     const inspector =
       options.inspectPort !== undefined
@@ -211,7 +216,7 @@ async function run(options: RunCommandOptions, reporter: Reporter, secrets: stri
         ...(budget ? { stopWhen: budget } : {}),
         ...(script?.toolExecution ? { toolExecution: script.toolExecution } : {}),
         ...(script?.doomLoop !== undefined ? { doomLoop: script.doomLoop } : {}),
-        ...approvalOptions(approval, script?.onDeny),
+        ...approvalOptions(policy, script?.onDeny),
         // A prompt typed on the command line may point at files with @path; scripts say exactly what they send.
         ...(script ? {} : { transformPrompt: atMentions({ cwd }) }),
         ...(session ? { store: session.store, ...(session.resumeId !== undefined ? { sessionId: session.resumeId } : {}) } : {}),
@@ -289,7 +294,7 @@ async function runPrompts(
   const stopAnswering = answerApprovals({
     agent,
     ...(session?.resumeId !== undefined ? { waiting: agent.ready().then(() => waitingApprovals(agent)) } : {}),
-    mode: approvalMode({ yes: options.yes ?? false, interactive: options.askUser !== undefined }),
+    mode: approvalMode({ yes: options.yes ?? false, interactive: options.askUser !== undefined, ...(options.permissionMode ? { permissionMode: options.permissionMode } : {}) }),
     ...(options.askUser ? { askUser: redactingAsker(options.askUser, secrets) } : {}),
     info: (line) => reporter.info(line),
     warn: (line) => reporter.warn(line),

@@ -94,6 +94,12 @@ describe('parseCommandLine', () => {
     expect(parseCommandLine(['run', 'x'], { sessionDirFromEnv: '' })).not.toHaveProperty('args.session');
   });
 
+  it('collects repeated --allow and --deny rules', () => {
+    expect(parseCommandLine(['run', 'x', '--allow', 'bash(git *)', '--allow', 'write(src/**)', '--deny', 'mcp__fs__*', '--permission-mode', 'allow-edits'])).toMatchObject({
+      args: { allow: ['bash(git *)', 'write(src/**)'], deny: ['mcp__fs__*'], permissionMode: 'allow-edits' },
+    });
+  });
+
   it('parses the system prompt options', () => {
     expect(parseCommandLine(['run', 'x', '--system', 'Be brief.', '--append-system', 'In French.', '--agents-md'])).toMatchObject({
       args: { system: 'Be brief.', appendSystem: 'In French.', agentsMd: true },
@@ -147,6 +153,7 @@ describe('parseCommandLine', () => {
     [['run', 'x', '--session', 's', '-c', '--record', 'r.yaml'], '--record cannot be combined with --continue'],
     [['run', 'x', '--system', 'a', '--system-file', 'b'], '--system and --system-file both give the system prompt'],
     [['run', 'x', '--system', ''], '--system needs a value'],
+    [['run', 'x', '--yes', '--permission-mode', 'deny'], '--yes approves the calls that --permission-mode deny denies'],
     [['run', 'x', '--inspect=http'], '--inspect takes a port from 0 to 65535 (--inspect=9229), got "http"'],
     [['run', 'x', '--inspect=70000'], 'got "70000"'],
     [['run', 'x', '--inspect', '9229'], 'write the port as --inspect=9229'],
