@@ -26,6 +26,8 @@ export function humanReporter({ stdout, stdoutIsTerminal = false, stderr, palett
   let attemptShown = false;
   /** Tool calls announced whose result has not come: at the run's end, the calls the run interrupted. */
   const unanswered = new Set<string>();
+  /** The run's calls that were denied instead of run (they are not in `toolCallCount`). */
+  let denied = 0;
   /** The indicator's entry for a model call that has not answered yet. */
   let waitingForModel: string | undefined;
   const modelAnswered = () => {
@@ -61,6 +63,9 @@ export function humanReporter({ stdout, stdoutIsTerminal = false, stderr, palett
       // The first sign of the model's answer (or the step's end) ends the wait the spinner shows.
       if (event.type !== 'start-step' && event.type !== 'message') modelAnswered();
       switch (event.type) {
+        case 'run-start':
+          denied = 0;
+          break;
         case 'start-step':
           waitingForModel = `model ${event.runId} ${event.step}`;
           indicator.add(waitingForModel, 'waiting for the model');
@@ -94,6 +99,7 @@ export function humanReporter({ stdout, stdoutIsTerminal = false, stderr, palett
         case 'tool-result': {
           indicator.remove(event.toolCallId);
           unanswered.delete(event.toolCallId);
+          if (event.isError && event.denied) denied++;
           const line = `${event.isError ? '✗' : '✓'} ${event.toolName} (${Math.round(event.durationMs)} ms) ${preview(event.output)}`;
           log(event.isError ? palette.red(line) : palette.green(line));
           break;
@@ -131,7 +137,9 @@ export function humanReporter({ stdout, stdoutIsTerminal = false, stderr, palett
       const summary = [
         result.outcome,
         plural(result.stepCount, 'step'),
-        plural(result.toolCallCount, 'tool call'),
+        // "1 denied", not "0 tool calls", when the only call was denied.
+        ...(result.toolCallCount > 0 || denied === 0 ? [plural(result.toolCallCount, 'tool call')] : []),
+        ...(denied > 0 ? [`${denied} denied`] : []),
         ...(unanswered.size > 0 ? [`${unanswered.size} interrupted`] : []),
         plural(result.usage.totalTokens ?? 0, 'token'),
         ...(result.cost !== undefined ? [formatCost(result.cost)] : []),
