@@ -19,6 +19,7 @@ import type { AgentMachine } from './machines/agent-machine.js';
 import { bindImplementations, sharedAgentMachine } from './shared-agent-machine.js';
 import type { AgentConfig, AgentMachineInput } from './machines/context.js';
 import { pendingApprovalIds } from './machines/approval-updates.js';
+import { pendingApprovalRequests } from './machines/pending-approval-requests.js';
 import { contextTokensOf } from './machines/compaction-updates.js';
 import { endRun, requestStop } from './machines/run-updates.js';
 import { messageShapeProblem } from './machines/message-shape.js';
@@ -431,6 +432,9 @@ class StatechartAgent implements Agent {
       this.resumed.catch(() => undefined);
     }
     this.current = this.startActor({ messages: replayed.messages, snapshot }, (actor) => this.recorder?.restoredAt(actor.getSnapshot()));
+    // The first requests went to the process that stopped: whoever answers now hears of them too.
+    const restored = this.current.getSnapshot();
+    if (restored.matches({ running: 'awaitingApproval' })) for (const request of pendingApprovalRequests(restored.context)) this.outbox.push(request);
   }
 
   get actor(): Actor<AgentMachine> {

@@ -1,7 +1,7 @@
 import type { Agent } from '../agent.js';
 import type { ApprovalPolicy, ApprovalRules } from '../approval/approval-policy.js';
 import type { AgentEvent } from '../events.js';
-import { stepCalls } from '../machines/approval-updates.js';
+import { pendingApprovalRequests } from '../machines/pending-approval-requests.js';
 import type { AgentOptions } from '../options.js';
 import type { PermissionMode } from './permissions.js';
 
@@ -98,23 +98,15 @@ export function answerApprovals({ agent, waiting = [], mode, askUser, info, warn
 }
 
 /**
- * The approval requests a restored agent waits on: a session stopped in
- * `awaitingApproval` comes back still waiting, but its `approval-request`
- * events went to the process that stopped.
+ * The approval requests an agent waits on right now. A restored session reports its waiting
+ * requests again as it opens, so `answerApprovals` hears of them by itself; this is for an
+ * answerer that subscribes later.
  *
  * @example
  * await agent.ready();
  * answerApprovals({ agent, waiting: waitingApprovals(agent), mode, info, warn });
  */
 export function waitingApprovals(agent: Pick<Agent, 'actor' | 'pendingApprovals'>): ApprovalRequest[] {
-  const pending = new Set(agent.pendingApprovals);
-  if (pending.size === 0) return [];
-  const run = agent.actor.getSnapshot().context.run;
-  if (!run) return [];
-  const calls = stepCalls(run);
-  return (run.approvals ?? []).flatMap((approval, index) => {
-    const call = calls[index];
-    if (!call || !pending.has(call.toolCallId)) return [];
-    return [{ type: 'approval-request' as const, runId: run.id, step: run.steps, toolCallId: call.toolCallId, toolName: call.toolName, input: call.input, reason: approval.reason }];
-  });
+  if (agent.pendingApprovals.length === 0) return [];
+  return pendingApprovalRequests(agent.actor.getSnapshot().context);
 }

@@ -6,7 +6,7 @@ import { atMentions } from '../context/at-mentions.js';
 import { recordModel, scriptedModel, type ModelRecording } from '../models/index.js';
 import type { RunResult } from '../result.js';
 import { builtinTools, defaultBuiltinToolNames, type BuiltinToolName } from '../tools/index.js';
-import { answerApprovals, approvalMode, approvalOptions, PROMPT_APPROVAL_RULES, waitingApprovals, withRealModelRules, type AskUser } from './approval.js';
+import { answerApprovals, approvalMode, approvalOptions, PROMPT_APPROVAL_RULES, withRealModelRules, type AskUser } from './approval.js';
 import { EXPECTATION_FAILED, exitCodeByOutcome, USAGE_ERROR } from './exit-codes.js';
 import { checkExpectations } from './expectations.js';
 import { startCliInspector } from './inspector.js';
@@ -293,7 +293,6 @@ async function runPrompts(
   );
   const stopAnswering = answerApprovals({
     agent,
-    ...(session?.resumeId !== undefined ? { waiting: agent.ready().then(() => waitingApprovals(agent)) } : {}),
     mode: approvalMode({ yes: options.yes ?? false, interactive: options.askUser !== undefined, ...(options.permissionMode ? { permissionMode: options.permissionMode } : {}) }),
     ...(options.askUser ? { askUser: redactingAsker(options.askUser, secrets) } : {}),
     info: (line) => reporter.info(line),

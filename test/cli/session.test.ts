@@ -1,4 +1,8 @@
-import { readdir } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
+import { AgentDisposedError, createAgent, fileStore } from '../../src/index.js';
+import { builtinTools } from '../../src/tools/index.js';
+import { mockModel } from '../support/mock-model.js';
+import { nextEvent } from '../support/next-event.js';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildCli, cleanEnv, runCli, startCli, waitFor } from './support/cli-process.js';
@@ -142,4 +146,31 @@ describe.concurrent('the session id for scripts, --continue and LOOPCHART_SESSIO
     const empty = await runCli(['run', script, '--continue', '--session', path.join(dir, 'none')]);
     expect(empty).toMatchObject({ code: 2, stderr: expect.stringContaining(`--continue: there is no session in ${path.join(dir, 'none')} to continue`) });
   });
+});
+
+describe('a session that stopped waiting for approval, resumed by the CLI', () => {
+  it('is asked about once more and answered (--yes approves it once), and its run finishes', async () => {
+    const sessions = await tempDir();
+    const cwd = await tempDir();
+    const waiting = createAgent({
+      model: mockModel([{ toolCalls: [{ id: 'call_write', name: 'write', input: { path: 'note.txt', content: 'hello' } }] }]),
+      tools: builtinTools({ cwd, tools: ['write'] }),
+      approval: { ask: ['write'] },
+      store: fileStore(sessions),
+      sessionId: 'waits',
+    });
+    const run = waiting.run('Write a note.');
+    await nextEvent(waiting, 'approval-request');
+    await waiting.dispose();
+    await expect(run).rejects.toBeInstanceOf(AgentDisposedError);
+    const dir = await tempDir();
+    const finish = await writeScript(dir, 'finish.json', { prompt: 'unused', tools: ['write'], approval: { ask: ['write'] }, turns: [{ text: 'Written.' }] });
+
+    const resumed = await runCli(['run', finish, '--session', sessions, '--resume', 'waits', '--cwd', cwd, '--yes']);
+
+    expect(resumed.code).toBe(0);
+    expect(resumed.stderr.match(/approved by --yes: write/g)).toHaveLength(1);
+    expect(resumed.stdout).toBe('Written.\n');
+    expect(await readFile(path.join(cwd, 'note.txt'), 'utf8')).toBe('hello');
+  }, 60_000);
 });
