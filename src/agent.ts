@@ -29,6 +29,7 @@ import type { RunError, RunResult } from './result.js';
 import { persistedWithoutHistory } from './persistence/checkpoint-snapshot.js';
 import { StepResultRecorder } from './results/step-result-recorder.js';
 import { generateTextResult } from './results/generate-text-result.js';
+import { stableActor, type StableActor } from './stable-actor.js';
 
 /** What `agent.run` accepts: a user text, one message, or several. */
 export type Prompt = string | ModelMessage | ModelMessage[];
@@ -97,7 +98,11 @@ export interface Agent<TOOLS extends ToolSet = ToolSet, OUTPUT = unknown> {
   readonly contextTokens: number;
   /** True while a run is active. */
   readonly isRunning: boolean;
-  /** The XState actor, for inspection, snapshots and advanced use. */
+  /**
+   * The XState actor, for inspection, snapshots and advanced use. One object for the agent's life:
+   * with a `store` it reads the restored session once `ready()` resolves, and what was subscribed to
+   * it before goes on hearing from it.
+   */
   readonly actor: Actor<AgentMachine>;
   /** The session id, when the agent has a `store`. */
   readonly sessionId: string | undefined;
@@ -257,8 +262,13 @@ class StatechartAgent implements Agent {
   }
 
   private set current(actor: Actor<AgentMachine>) {
+    const replacing = this.started !== undefined && this.started !== actor;
     this.started = actor;
+    if (replacing) this.stable?.replaced();
   }
+
+  /** `agent.actor`: one object whatever actor is current. */
+  private stable: StableActor<AgentMachine> | undefined;
 
   ready(): Promise<void> {
     return this.opened;
@@ -438,7 +448,7 @@ class StatechartAgent implements Agent {
   }
 
   get actor(): Actor<AgentMachine> {
-    return this.current;
+    return (this.stable ??= stableActor(() => this.current)).view;
   }
 
   get tools(): ToolSet {
