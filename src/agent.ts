@@ -30,6 +30,7 @@ import { persistedWithoutHistory } from './persistence/checkpoint-snapshot.js';
 import { StepResultRecorder } from './results/step-result-recorder.js';
 import { generateTextResult } from './results/generate-text-result.js';
 import { stableActor, type StableActor } from './stable-actor.js';
+import { warnOfUnheardApproval } from './unheard-approval.js';
 
 /** What `agent.run` accepts: a user text, one message, or several. */
 export type Prompt = string | ModelMessage | ModelMessage[];
@@ -609,6 +610,8 @@ class StatechartAgent implements Agent {
   private deliver(event: AgentEvent): void {
     this.recordStep(event);
     if (event.type === 'run-end') this.settle(event.result);
+    // A request no one hears of would wait for ever in silence; with approvalTimeoutMs the wait ends by itself.
+    if (event.type === 'approval-request' && !this.subject.observed && this.options.approvalTimeoutMs === undefined) warnOfUnheardApproval(event);
     this.subject.next(event);
   }
 
