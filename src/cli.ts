@@ -3,6 +3,8 @@ import { readFileSync } from 'node:fs';
 import { terminalAsker } from './cli/approval-prompt.js';
 import { parseCommandLine, type RunArguments } from './cli/args.js';
 import { chartCommand } from './cli/chart-command.js';
+import { configCommand } from './cli/config-command.js';
+import { loadCliConfig, type LoadedConfig } from './cli/config-files.js';
 import { USAGE_ERROR, exitCodeByOutcome } from './cli/exit-codes.js';
 import { helpText } from './cli/help.js';
 import { onInterrupt } from './cli/interrupt.js';
@@ -21,7 +23,7 @@ async function main(argv: string[]): Promise<number> {
     });
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    const topic = argv[0] === 'run' || argv[0] === 'report' || argv[0] === 'chart' ? `loopchart ${argv[0]} --help` : 'loopchart --help';
+    const topic = ['run', 'report', 'chart', 'config'].includes(argv[0] ?? '') ? `loopchart ${argv[0]} --help` : 'loopchart --help';
     process.stderr.write(`loopchart: ${error.message}\nRun ${topic} for usage.\n`);
     return USAGE_ERROR;
   }
@@ -34,10 +36,25 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     case 'chart':
       return chartCommand(process.stdout);
+    case 'config': {
+      const loaded = await loadConfig(command.args.cwd ?? process.cwd(), 'config');
+      return typeof loaded === 'number' ? loaded : configCommand(loaded, { json: command.args.json, stdout: process.stdout });
+    }
     case 'run':
       return run(command.args);
     case 'report':
       return reportCommand({ ...command.args, stdout: process.stdout, stderr: process.stderr });
+  }
+}
+
+/** The config in force in `workspace`, or the exit code of a usage error (said on stderr). */
+async function loadConfig(workspace: string, command: string): Promise<LoadedConfig | number> {
+  try {
+    return await loadCliConfig({ workspace, env: process.env });
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    process.stderr.write(`loopchart: ${error.message}\nRun loopchart ${command} --help for usage.\n`);
+    return USAGE_ERROR;
   }
 }
 
@@ -66,6 +83,8 @@ async function run(args: RunArguments): Promise<number> {
   } else if (args.target !== undefined) {
     target = await runTarget(args.target);
   }
+  const loaded = await loadConfig(args.cwd ?? process.cwd(), 'config');
+  if (typeof loaded === 'number') return loaded;
   const color = colorAllowed({ isTTY: process.stderr.isTTY === true, noColorFlag: args.noColor, env: process.env });
   let stopListening = () => {};
   const interrupted = new Promise<void>((resolve) => {
@@ -101,6 +120,7 @@ async function run(args: RunArguments): Promise<number> {
       color,
       spinner: color,
       interrupted,
+      config: loaded.config,
       ...(args.trace !== undefined ? { trace: args.trace } : {}),
       ...(args.report !== undefined ? { report: args.report } : {}),
       ...(args.record !== undefined ? { record: args.record } : {}),

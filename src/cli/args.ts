@@ -14,6 +14,7 @@ export type CliCommand =
   | { name: 'help'; topic: HelpTopic }
   | { name: 'version' }
   | { name: 'chart' }
+  | { name: 'config'; args: ConfigArguments }
   | { name: 'run'; args: RunArguments }
   | { name: 'report'; args: ReportArguments };
 
@@ -79,6 +80,13 @@ export interface RunArguments extends RunExtras {
   noColor: boolean;
 }
 
+/** `loopchart config`'s arguments. */
+export interface ConfigArguments {
+  /** `--cwd DIR`: the workspace whose `.loopchart.json` applies (default: the current directory). */
+  cwd?: string;
+  json: boolean;
+}
+
 /** `loopchart report`'s arguments. */
 export interface ReportArguments {
   /** A trace file (`run --trace`), or a RunResult (`run --json`). */
@@ -87,7 +95,7 @@ export interface ReportArguments {
   output?: string;
 }
 
-const commands = ['run', 'report', 'chart', 'help'] as const;
+const commands = ['run', 'report', 'chart', 'config', 'help'] as const;
 
 const runOptions = {
   model: { type: 'string' },
@@ -132,6 +140,11 @@ const reportOptions = {
 
 const chartOptions = { help: { type: 'boolean', short: 'h' } } as const;
 
+const configOptions = { cwd: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } as const;
+
+/** The long names of `config`'s options. */
+export const configOptionNames: readonly string[] = Object.keys(configOptions);
+
 /** The long names of `run`'s options, e.g. `max-steps`. */
 export const runOptionNames: readonly string[] = Object.keys(runOptions);
 
@@ -165,6 +178,11 @@ export function parseCommandLine(argv: readonly string[], input: CommandLineCont
     const { positionals } = parse(rest, chartOptions, 'chart');
     if (positionals.length > 0) throw new UsageError(`chart takes no arguments, got "${positionals[0]}"`);
     return { name: 'chart' };
+  }
+  if (first === 'config') {
+    const { values, positionals } = parse(rest, configOptions, 'config');
+    if (positionals.length > 0) throw new UsageError(`config takes no arguments, got "${positionals[0]}"`);
+    return { name: 'config', args: { ...(values.cwd !== undefined ? { cwd: nonEmpty('--cwd', values.cwd) } : {}), json: values.json ?? false } };
   }
   if (first === 'report') return { name: 'report', args: reportArguments(rest) };
   return { name: 'run', args: runArguments(rest, input) };
@@ -309,8 +327,8 @@ function helpTopic(argv: readonly string[]): HelpTopic {
   const [topic, extra] = argv;
   if (extra !== undefined) throw new UsageError('help takes at most one command');
   if (topic === undefined) return 'main';
-  if (topic === 'run' || topic === 'report' || topic === 'chart') return topic;
-  throw new UsageError(`no help for "${topic}"; commands: run, report, chart`);
+  if (topic === 'run' || topic === 'report' || topic === 'chart' || topic === 'config') return topic;
+  throw new UsageError(`no help for "${topic}"; commands: run, report, chart, config`);
 }
 
 function toolList(text: string): BuiltinToolName[] {

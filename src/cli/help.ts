@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { builtinToolNames } from '../tools/index.js';
 import { EXPECTATION_FAILED, exitCodeByOutcome, USAGE_ERROR } from './exit-codes.js';
 
-export type HelpTopic = 'main' | 'run' | 'report' | 'chart';
+export type HelpTopic = 'main' | 'run' | 'report' | 'chart' | 'config';
 
 /** The exit-code table, one code per line, as `--help` shows it. */
 export function exitCodeLines(): string[] {
@@ -23,7 +23,8 @@ Usage:
   loopchart run <script.yaml | "prompt"> [options]   run an agent; see loopchart run --help
   loopchart report <trace.json> [-o report.html]    an HTML report of a saved run trace
   loopchart chart                                   print the agent statechart as Mermaid
-  loopchart help [run | report | chart]             help for a command
+  loopchart config [--cwd DIR] [--json]             the default model and options in force
+  loopchart help [run | report | chart | config]    help for a command
   loopchart --help                                  this help
   loopchart --version                               the installed version
 
@@ -181,8 +182,29 @@ guard and, for transitions that end the run, the outcome.
 Options:
   -h, --help   this help`;
 
+const CONFIG = `Usage: loopchart config [--cwd DIR] [--json]
+
+Shows the defaults loopchart run starts from for a real model, each with the
+place it came from, and the places looked for, each over the one before:
+
+  ~/.config/loopchart/config.json   (or $XDG_CONFIG_HOME/loopchart/config.json)
+  .loopchart.json                    in the workspace (--cwd, else here)
+  LOOPCHART_MODEL                    the model, as provider:model-id
+
+A config file is JSON: model, providers (per provider: baseURL, apiKeyEnv),
+tools, maxSteps, permissionMode, allow, deny, agentsMd, appendSystem.
+Flags win over it, a script's own fields too; a script run on its own scripted
+model uses none of it. An invalid file is an error naming the file and field.
+
+Options:
+  --cwd DIR    the workspace whose .loopchart.json applies
+  --json       the settings, their sources and the files as one JSON object
+  -h, --help   this help`;
+
 export function helpText(topic: HelpTopic): string {
   switch (topic) {
+    case 'config':
+      return CONFIG;
     case 'main':
       return MAIN;
     case 'run':

@@ -25,6 +25,8 @@ import { loadOutputSchema } from './output-schema.js';
 import type { McpTools } from '../mcp/index.js';
 import { openCliSession, type CliSession } from './session.js';
 import { latestSessionId } from './latest-session.js';
+import type { CliConfig } from './config-schema.js';
+import { withConfigDefaults } from './config-defaults.js';
 import { cliApprovalPolicy, unmatchedRule } from './permissions.js';
 import { createSpinner, noIndicator } from './spinner.js';
 import { UsageError } from './usage-error.js';
@@ -68,6 +70,8 @@ interface RunCommandSettings extends RunExtras {
   spinner?: boolean;
   /** Resolves when the user asks to stop (Ctrl+C): the run is aborted and ends `aborted`. */
   interrupted: Promise<void>;
+  /** The config files' and `LOOPCHART_MODEL`'s settings: defaults for a run on a real model (see `withConfigDefaults`). */
+  config?: CliConfig;
 }
 
 /** `loopchart run`: a script file, or a prompt for a real model; neither only to finish a resumed session's run. */
@@ -113,11 +117,12 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
   }
 }
 
-async function run(options: RunCommandOptions, reporter: Reporter, secrets: string[]): Promise<number> {
-  for (const [option, file] of [['--trace', options.trace], ['--report', options.report], ['--record', options.record]] as const) {
+async function run(given: RunCommandOptions, reporter: Reporter, secrets: string[]): Promise<number> {
+  for (const [option, file] of [['--trace', given.trace], ['--report', given.report], ['--record', given.record]] as const) {
     if (file !== undefined) await checkOutputFile(option, file);
   }
-  const script = options.script !== undefined ? await loadScript(options.script) : undefined;
+  const script = given.script !== undefined ? await loadScript(given.script) : undefined;
+  const options = withConfigDefaults(given, given.config ?? {}, script);
   const output = options.outputSchema !== undefined ? await loadOutputSchema(options.outputSchema) : undefined;
   const systemFromFile = options.systemFile !== undefined ? await readSystemFile(options.systemFile) : undefined;
   // No tool may inherit a key, whatever the run: every provider key leaves the environment now.
@@ -414,7 +419,7 @@ async function chooseModel(options: RunCommandOptions, script: Script | undefine
   if (!script) {
     const shown = shorten(options.prompt!, 60);
     throw new UsageError(
-      `${JSON.stringify(shown)} is not an existing script file (.yaml, .yml or .json), so it is a prompt, and a prompt needs a real model: add --model <provider>:<model-id> (openai, anthropic, google or openai-compatible)`,
+      `${JSON.stringify(shown)} is not an existing script file (.yaml, .yml or .json), so it is a prompt, and a prompt needs a real model: add --model <provider>:<model-id> (openai, anthropic, google or openai-compatible), or set one in LOOPCHART_MODEL or a config file (loopchart config shows where)`,
     );
   }
   if (!script.turns) {
