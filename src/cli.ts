@@ -140,6 +140,8 @@ async function run(args: RunArguments): Promise<number> {
       ...(args.allow !== undefined ? { allow: args.allow } : {}),
       ...(args.deny !== undefined ? { deny: args.deny } : {}),
       ...(args.permissionMode !== undefined ? { permissionMode: args.permissionMode } : {}),
+      ...(args.reasoningEffort !== undefined ? { reasoningEffort: args.reasoningEffort } : {}),
+      ...(args.thinkingBudget !== undefined ? { thinkingBudget: args.thinkingBudget } : {}),
     });
   } finally {
     clearInterval(keepAlive);

@@ -7,6 +7,7 @@ import { closestName } from './closest-name.js';
 import { UsageError } from './usage-error.js';
 import { permissionRuleProblem } from './permission-rule.js';
 import { permissionModes, type PermissionMode } from './permissions.js';
+import { reasoningEfforts, type ReasoningEffort } from './reasoning-settings.js';
 import { SESSION_ID_RULE, sessionIdProblem } from '../persistence/session-id.js';
 
 /** What the command line asks for. */
@@ -58,6 +59,10 @@ export interface RunExtras {
   deny?: string[];
   /** `--permission-mode`: how calls that need approval are treated. */
   permissionMode?: PermissionMode;
+  /** `--reasoning-effort`: how much the model reasons (the AI SDK's `reasoning` call setting). */
+  reasoningEffort?: ReasoningEffort;
+  /** `--thinking-budget N`: tokens the model may think for (Anthropic, Google). */
+  thinkingBudget?: number;
 }
 
 /** `loopchart run`'s arguments, checked for form (not yet against the file system or the environment). */
@@ -130,6 +135,8 @@ const runOptions = {
   allow: { type: 'string', multiple: true },
   deny: { type: 'string', multiple: true },
   'permission-mode': { type: 'string' },
+  'reasoning-effort': { type: 'string' },
+  'thinking-budget': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -226,6 +233,9 @@ function runArguments(argv: readonly string[], input: CommandLineContext): RunAr
     throw new UsageError('--allow-network opens the sandbox to the network, and --no-sandbox turns the sandbox off: give one of them');
   }
   if (values.yes && values['permission-mode'] === 'deny') throw new UsageError('--yes approves the calls that --permission-mode deny denies: give one of them');
+  if (values['reasoning-effort'] !== undefined && values['thinking-budget'] !== undefined) {
+    throw new UsageError('--reasoning-effort and --thinking-budget both set how much the model thinks; give one of them');
+  }
   if (values.system !== undefined && values['system-file'] !== undefined) {
     throw new UsageError('--system and --system-file both give the system prompt; choose one (--append-system adds to it)');
   }
@@ -264,6 +274,8 @@ function runArguments(argv: readonly string[], input: CommandLineContext): RunAr
     ...(values.allow !== undefined ? { allow: values.allow.map((rule) => permissionRule('--allow', rule)) } : {}),
     ...(values.deny !== undefined ? { deny: values.deny.map((rule) => permissionRule('--deny', rule)) } : {}),
     ...(values['permission-mode'] !== undefined ? { permissionMode: permissionMode(values['permission-mode']) } : {}),
+    ...(values['reasoning-effort'] !== undefined ? { reasoningEffort: reasoningEffort(values['reasoning-effort']) } : {}),
+    ...(values['thinking-budget'] !== undefined ? { thinkingBudget: positiveInteger('--thinking-budget', values['thinking-budget']) } : {}),
   };
 }
 
@@ -289,6 +301,11 @@ function permissionRule(option: string, text: string): string {
 function permissionMode(text: string): PermissionMode {
   if (!permissionModes.includes(text as PermissionMode)) throw new UsageError(`--permission-mode takes one of ${permissionModes.join(', ')}, got "${text}"`);
   return text as PermissionMode;
+}
+
+function reasoningEffort(text: string): ReasoningEffort {
+  if (!reasoningEfforts.includes(text as ReasoningEffort)) throw new UsageError(`--reasoning-effort takes one of ${reasoningEfforts.join(', ')}, got "${text}"`);
+  return text as ReasoningEffort;
 }
 
 function port(text: string): number {

@@ -2,6 +2,7 @@ import type { BuiltinToolName } from '../tools/index.js';
 import type { CliConfig } from './config-schema.js';
 import { parseModelSpec, type ModelSpec } from './model.js';
 import type { PermissionMode } from './permissions.js';
+import type { ReasoningEffort } from './reasoning-settings.js';
 import type { Script } from './script.js';
 
 /** The settings of `loopchart run` a config file gives defaults for. */
@@ -16,6 +17,8 @@ export interface ConfigurableSettings {
   deny?: string[];
   agentsMd?: boolean;
   appendSystem?: string;
+  reasoningEffort?: ReasoningEffort;
+  thinkingBudget?: number;
 }
 
 /**
@@ -38,6 +41,8 @@ export function withConfigDefaults<T extends ConfigurableSettings>(settings: T, 
   const maxSteps = settings.maxSteps ?? (script?.maxSteps === undefined ? config.maxSteps : undefined);
   const permissionMode = settings.permissionMode ?? (config.permissionMode as PermissionMode | undefined);
   const appendSystem = settings.appendSystem ?? config.appendSystem;
+  // A flag for either replaces what the config says of both: the two cannot go together.
+  const reasoning = settings.reasoningEffort !== undefined || settings.thinkingBudget !== undefined ? settings : config;
   return {
     ...settings,
     ...(model ? { model } : {}),
@@ -50,5 +55,7 @@ export function withConfigDefaults<T extends ConfigurableSettings>(settings: T, 
     deny: [...(config.deny ?? []), ...(settings.deny ?? [])],
     ...(settings.agentsMd || config.agentsMd ? { agentsMd: true } : {}),
     ...(appendSystem !== undefined ? { appendSystem } : {}),
+    ...(reasoning.reasoningEffort !== undefined ? { reasoningEffort: reasoning.reasoningEffort as ReasoningEffort } : {}),
+    ...(reasoning.thinkingBudget !== undefined ? { thinkingBudget: reasoning.thinkingBudget } : {}),
   };
 }

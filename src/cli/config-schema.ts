@@ -3,6 +3,7 @@ import { builtinToolNames } from '../tools/index.js';
 import { parseModelSpec } from './model.js';
 import { permissionRuleProblem } from './permission-rule.js';
 import { permissionModes } from './permissions.js';
+import { reasoningEfforts } from './reasoning-settings.js';
 
 const envName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'expected the name of an environment variable');
 
@@ -51,6 +52,8 @@ export const cliConfigSchema = z.strictObject({
   deny: z.array(rule).optional(),
   agentsMd: z.boolean().optional(),
   appendSystem: z.string().min(1).optional(),
+  reasoningEffort: z.enum(reasoningEfforts as [string, ...string[]]).optional(),
+  thinkingBudget: z.number().int().positive().optional(),
 });
 
 export type CliConfig = z.infer<typeof cliConfigSchema>;

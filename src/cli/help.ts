@@ -60,6 +60,11 @@ Model (default: the script's scripted model, offline):
                         environment that tools (bash) inherit, in every run
   --allow-insecure-key  send the key over plain http to a host that is not
                         this machine (refused otherwise)
+  --reasoning-effort E  low, medium or high: the AI SDK's reasoning setting,
+                        which each provider maps for its model (reasoning_effort,
+                        Anthropic effort or thinking, Google thinking level/budget)
+  --thinking-budget N   tokens the model may think for (Anthropic, Google); not
+                        with --reasoning-effort
 
 System prompt (default: the script's instructions; none for a prompt):
   --system TEXT         the system prompt, instead of the script's instructions
@@ -192,9 +197,10 @@ place it came from, and the places looked for, each over the one before:
   LOOPCHART_MODEL                    the model, as provider:model-id
 
 A config file is JSON: model, providers (per provider: baseURL, apiKeyEnv),
-tools, maxSteps, permissionMode, allow, deny, agentsMd, appendSystem.
-Flags win over it, a script's own fields too; a script run on its own scripted
-model uses none of it. An invalid file is an error naming the file and field.
+tools, maxSteps, permissionMode, allow, deny, agentsMd, appendSystem,
+reasoningEffort, thinkingBudget. Flags win over it, a script's own fields too;
+a script run on its own scripted model uses none of it. An invalid file is an
+error naming the file and field.
 
 Options:
   --cwd DIR    the workspace whose .loopchart.json applies

@@ -27,6 +27,8 @@ import { openCliSession, type CliSession } from './session.js';
 import { latestSessionId } from './latest-session.js';
 import type { CliConfig } from './config-schema.js';
 import { withConfigDefaults } from './config-defaults.js';
+import type { LanguageModelV4 } from '@ai-sdk/provider';
+import { reasoningCallSettings, withReasoning, type ReasoningRequest } from './reasoning-settings.js';
 import { cliApprovalPolicy, unmatchedRule } from './permissions.js';
 import { createSpinner, noIndicator } from './spinner.js';
 import { UsageError } from './usage-error.js';
@@ -128,7 +130,11 @@ async function run(given: RunCommandOptions, reporter: Reporter, secrets: string
   // No tool may inherit a key, whatever the run: every provider key leaves the environment now.
   const keys = withdrawProviderKeys(options.env ?? process.env, apiKeyVariable(options.model, options.apiKeyEnv));
   secrets.push(...Object.values(keys));
-  const model = await chooseModel(options, script, keys);
+  const chosen = await chooseModel(options, script, keys);
+  const model = options.model ? withReasoning(chosen as LanguageModelV4, reasoningCallSettings(options.model.provider, reasoningRequest(options))) : chosen;
+  if (!options.model && (options.reasoningEffort !== undefined || options.thinkingBudget !== undefined)) {
+    throw new UsageError('--reasoning-effort and --thinking-budget need a real model (--model): the scripted model replays its turns');
+  }
   const recording = options.record !== undefined ? recordModel(model) : undefined;
   const resume = options.session !== undefined && options.continueLatest ? await latestSessionId(options.session) : options.resume;
   const session = options.session !== undefined ? await openCliSession(options.session, resume, secrets) : undefined;
@@ -393,6 +399,13 @@ async function writeRecording(file: string, recording: ModelRecording, result: R
   });
   await writeOutputFile('--record', file, redact(yaml, secrets));
   reporter.info(`recording: ${file} (replay it offline: loopchart run ${file})`);
+}
+
+function reasoningRequest(options: RunCommandOptions): ReasoningRequest {
+  return {
+    ...(options.reasoningEffort !== undefined ? { effort: options.reasoningEffort } : {}),
+    ...(options.thinkingBudget !== undefined ? { budget: options.thinkingBudget } : {}),
+  };
 }
 
 function shorten(text: string, max: number): string {
