@@ -118,7 +118,8 @@ async function run(args: RunArguments): Promise<number> {
       stdoutIsTerminal: process.stdout.isTTY === true,
       stderr: process.stderr,
       color,
-      spinner: color,
+      // Not colour but cursor movement: on a terminal only (FORCE_COLOR into a pipe must not fill a log with frames), NO_COLOR or not.
+      spinner: process.stderr.isTTY === true && !args.noColor && process.env.TERM !== 'dumb',
       interrupted,
       config: loaded.config,
       ...(args.trace !== undefined ? { trace: args.trace } : {}),

@@ -118,12 +118,13 @@ Tools and limits:
 
 Output (stdout carries the run, stderr everything else):
   (default)             assistant text streams to stdout; tool activity, a spinner
-                        for long tools and a summary go to stderr
+                        naming what runs (the model, a tool, a compaction) and a
+                        summary (tokens, cost, time) go to stderr
   --json                stdout: only the final RunResult, as one JSON object
   --events              stdout: only the AgentEvents, as NDJSON (one per line)
-  --no-color            no colours and no spinner (NO_COLOR is honoured too;
-                        both are off when stderr is not a terminal, unless
-                        FORCE_COLOR is set)
+  --no-color            no colours and no spinner (NO_COLOR turns off colours;
+                        colours are off when stderr is not a terminal unless
+                        FORCE_COLOR is set; the spinner draws on a terminal only)
 
 After the run (files are written whatever the outcome; of a script with
 several prompts, the last run's):

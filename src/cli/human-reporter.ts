@@ -6,6 +6,9 @@ import { terminalSafe } from './terminal-text.js';
 
 const MAX_PREVIEW = 120;
 
+/** Events that show the model has answered (or will not): the spinner's wait for it ends. A stream that has only begun (`model-call-start`) has not. */
+const MODEL_ANSWERED = new Set<AgentEvent['type']>(['text-delta', 'reasoning-delta', 'tool-input-start', 'tool-input-available', 'tool-call', 'finish-step', 'retry', 'stream-warning', 'approval-request', 'run-end']);
+
 /**
  * Output for people: the assistant's text goes to stdout; reasoning (dimmed),
  * tool calls, their results, the spinner for a model that has not answered yet
@@ -35,6 +38,18 @@ export function humanReporter({ stdout, stdoutIsTerminal = false, stderr, palett
     indicator.remove(waitingForModel);
     waitingForModel = undefined;
   };
+  const waitForModel = (id: string, label: string) => {
+    modelAnswered();
+    waitingForModel = id;
+    indicator.add(id, label);
+  };
+  /** The indicator's entry for a failed model call's wait before it is tried again. */
+  let retrying: string | undefined;
+  const retried = () => {
+    if (retrying === undefined) return;
+    indicator.remove(retrying);
+    retrying = undefined;
+  };
 
   const writeText = (text: string) => {
     stdout.write(terminalSafe(text));
@@ -61,14 +76,26 @@ export function humanReporter({ stdout, stdoutIsTerminal = false, stderr, palett
   return {
     event(event: AgentEvent) {
       // The first sign of the model's answer (or the step's end) ends the wait the spinner shows.
-      if (event.type !== 'start-step' && event.type !== 'message') modelAnswered();
+      if (MODEL_ANSWERED.has(event.type)) modelAnswered();
       switch (event.type) {
         case 'run-start':
           denied = 0;
           break;
         case 'start-step':
-          waitingForModel = `model ${event.runId} ${event.step}`;
-          indicator.add(waitingForModel, 'waiting for the model');
+          waitForModel(`model ${event.runId} ${event.step}`, 'waiting for the model');
+          break;
+        case 'model-call-start':
+          // A retried call: its wait is over, the model's is on again.
+          if (retrying !== undefined) {
+            retried();
+            waitForModel(`model ${event.runId} ${event.step}`, `waiting for the model (attempt ${event.attempt})`);
+          }
+          break;
+        case 'compaction-start':
+          indicator.add(`compaction ${event.runId}`, 'compacting the context');
+          break;
+        case 'compaction-end':
+          indicator.remove(`compaction ${event.runId}`);
           break;
         case 'text-delta':
           if (reasoningOpen) stderr.write('\n');
@@ -113,6 +140,9 @@ export function humanReporter({ stdout, stdoutIsTerminal = false, stderr, palett
           if (attemptShown) log(palette.dim(`(attempt ${event.attempt - 1}'s text above is discarded)`));
           attemptShown = false;
           log(palette.yellow(`retrying in ${(event.delayMs / 1000).toFixed(1)} s (attempt ${event.attempt}) after ${event.error.kind}: ${terminalSafe(event.error.message)}`));
+          retried();
+          retrying = `retry ${event.runId} ${event.step}`;
+          indicator.add(retrying, `retrying the model call (attempt ${event.attempt})`);
           break;
         case 'stream-warning':
           log(palette.yellow(`the model's stream reported an error and went on (step ${event.step}): ${terminalSafe(event.error.message)}`));
@@ -126,6 +156,7 @@ export function humanReporter({ stdout, stdoutIsTerminal = false, stderr, palett
         case 'run-end':
           // A failed last attempt's text was never kept.
           held = [];
+          retrying = undefined;
           indicator.stop();
           endOpenLines();
           break;
