@@ -179,6 +179,8 @@ describe('human output', () => {
     reporter.event({ type: 'compaction-end', ...step, reason: 'threshold', kind: 'summarised', tokensBefore: 9000, tokensAfter: 2000 });
     reporter.event({ type: 'start-step', ...step });
     reporter.event({ type: 'model-call-start', ...step, attempt: 1, warnings: [] });
+    // The stream has begun, but the model has said nothing yet: still waiting.
+    expect(calls.at(-1)).toBe(`add model ${runId} 1 waiting for the model`);
     reporter.event({ type: 'retry', ...step, attempt: 2, delayMs: 1000, error: { kind: 'server', message: 'overloaded' } });
     reporter.event({ type: 'model-call-start', ...step, attempt: 2, warnings: [] });
     reporter.event({ type: 'text-delta', ...step, id: 't', text: 'Hi', attempt: 2 });
