@@ -184,7 +184,8 @@ async function run(given: RunCommandOptions, reporter: Reporter, secrets: string
       { realModel: !script || options.model !== undefined },
     );
     const permissions = { allow: options.allow ?? [], deny: options.deny ?? [], mode: options.permissionMode ?? 'ask' } as const;
-    const unmatched = unmatchedRule(permissions, [...tools, ...Object.keys(mcp?.tools ?? {})]);
+    // Only the command line's own rules: a config file's are general (bash(git *) for the runs that have bash).
+    const unmatched = unmatchedRule({ ...permissions, allow: given.allow ?? [], deny: given.deny ?? [] }, [...tools, ...Object.keys(mcp?.tools ?? {})]);
     if (unmatched !== undefined) throw new UsageError(unmatched);
     const policy = cliApprovalPolicy(approval, permissions, cwd);
     const prompts = script ? [script.prompt].flat() : options.prompt !== undefined ? [options.prompt] : [];
