@@ -85,16 +85,17 @@ describe('loopchart config and the default model', () => {
   });
 
   it("a config file's rules are general: allow bash(git *) does not refuse a run without bash, a flag's rule still does", async () => {
-    const { home, cwd } = await configured({ allow: ['bash(git *)'] });
-    const script = await writeScript(await tempDir(), 'hi.json', { prompt: 'hi', turns: [{ text: 'Hello.' }] });
-    const env = cleanEnv({ XDG_CONFIG_HOME: home });
-    const run = await runCli(['run', script, '--cwd', cwd, '--tools', 'read', '--json'], { env });
+    const server = await startOpenAIServer([streamResponse({ text: 'Hello.' })]);
+    servers.push(server);
+    const { home, cwd } = await configured({ model: 'openai:gpt-from-config', allow: ['bash(git *)'], providers: { openai: { baseURL: server.baseURL, apiKeyEnv: 'CONFIG_TEST_KEY' } } });
+    const env = cleanEnv({ XDG_CONFIG_HOME: home, CONFIG_TEST_KEY: 'sk-config-test' });
+    const run = await runCli(['run', 'Hi', '--cwd', cwd, '--tools', 'read', '--json'], { env });
     expect(run.stderr).toBe('');
     expect(JSON.parse(run.stdout)).toMatchObject({ outcome: 'completed', text: 'Hello.' });
-    const flagged = await runCli(['run', script, '--cwd', cwd, '--tools', 'read', '--allow', 'bash(git *)'], { env });
+    const flagged = await runCli(['run', 'Hi', '--cwd', cwd, '--tools', 'read', '--allow', 'bash(git *)'], { env });
     expect(flagged.code).toBe(2);
     expect(flagged.stderr).toContain("--allow bash(git *) matches none of this run's tools (read)");
-  });
+  }, 60_000);
 
   it('an invalid config file or LOOPCHART_MODEL is a usage error naming the file and each field', async () => {
     const { home, cwd, workspaceFile } = await configured({}, { maxSteps: 0, colour: true, providers: { openai: { baseURL: 'ftp://x' } } });
