@@ -19,6 +19,7 @@ import type { AgentMachine } from './machines/agent-machine.js';
 import { bindImplementations, sharedAgentMachine } from './shared-agent-machine.js';
 import type { AgentConfig, AgentMachineInput } from './machines/context.js';
 import { pendingApprovalIds } from './machines/approval-updates.js';
+import { pendingApprovalRequests } from './machines/pending-approval-requests.js';
 import { contextTokensOf } from './machines/compaction-updates.js';
 import { endRun, requestStop } from './machines/run-updates.js';
 import { messageShapeProblem } from './machines/message-shape.js';
@@ -28,6 +29,8 @@ import type { RunError, RunResult } from './result.js';
 import { persistedWithoutHistory } from './persistence/checkpoint-snapshot.js';
 import { StepResultRecorder } from './results/step-result-recorder.js';
 import { generateTextResult } from './results/generate-text-result.js';
+import { stableActor, type StableActor } from './stable-actor.js';
+import { warnOfUnheardApproval } from './unheard-approval.js';
 
 /** What `agent.run` accepts: a user text, one message, or several. */
 export type Prompt = string | ModelMessage | ModelMessage[];
@@ -98,7 +101,11 @@ export interface Agent<TOOLS extends ToolSet = ToolSet, OUTPUT = unknown> {
   readonly contextTokens: number;
   /** True while a run is active. */
   readonly isRunning: boolean;
-  /** The XState actor, for inspection, snapshots and advanced use. */
+  /**
+   * The XState actor, for inspection, snapshots and advanced use. One object for the agent's life:
+   * with a `store` it reads the restored session once `ready()` resolves, and what was subscribed to
+   * it before goes on hearing from it.
+   */
   readonly actor: Actor<AgentMachine>;
   /** The session id, when the agent has a `store`. */
   readonly sessionId: string | undefined;
@@ -258,8 +265,13 @@ class StatechartAgent implements Agent {
   }
 
   private set current(actor: Actor<AgentMachine>) {
+    const replacing = this.started !== undefined && this.started !== actor;
     this.started = actor;
+    if (replacing) this.stable?.replaced();
   }
+
+  /** `agent.actor`: one object whatever actor is current. */
+  private stable: StableActor<AgentMachine> | undefined;
 
   ready(): Promise<void> {
     return this.opened;
@@ -438,10 +450,13 @@ class StatechartAgent implements Agent {
       this.resumed.catch(() => undefined);
     }
     this.current = this.startActor({ messages: replayed.messages, snapshot }, (actor) => this.recorder?.restoredAt(actor.getSnapshot()));
+    // The first requests went to the process that stopped: whoever answers now hears of them too.
+    const restored = this.current.getSnapshot();
+    if (restored.matches({ running: 'awaitingApproval' })) for (const request of pendingApprovalRequests(restored.context)) this.outbox.push(request);
   }
 
   get actor(): Actor<AgentMachine> {
-    return this.current;
+    return (this.stable ??= stableActor(() => this.current)).view;
   }
 
   get tools(): ToolSet {
@@ -606,6 +621,8 @@ class StatechartAgent implements Agent {
   private deliver(event: AgentEvent): void {
     this.recordStep(event);
     if (event.type === 'run-end') this.settle(event.result);
+    // A request no one hears of would wait for ever in silence; with approvalTimeoutMs the wait ends by itself.
+    if (event.type === 'approval-request' && !this.subject.observed && this.options.approvalTimeoutMs === undefined) warnOfUnheardApproval(event);
     this.subject.next(event);
   }
 

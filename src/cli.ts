@@ -3,6 +3,8 @@ import { readFileSync } from 'node:fs';
 import { terminalAsker } from './cli/approval-prompt.js';
 import { parseCommandLine, type RunArguments } from './cli/args.js';
 import { chartCommand } from './cli/chart-command.js';
+import { configCommand } from './cli/config-command.js';
+import { loadCliConfig, type LoadedConfig } from './cli/config-files.js';
 import { USAGE_ERROR, exitCodeByOutcome } from './cli/exit-codes.js';
 import { helpText } from './cli/help.js';
 import { onInterrupt } from './cli/interrupt.js';
@@ -15,10 +17,13 @@ import { UsageError } from './cli/usage-error.js';
 async function main(argv: string[]): Promise<number> {
   let command;
   try {
-    command = parseCommandLine(argv, { stdinIsPiped: process.stdin.isTTY !== true });
+    command = parseCommandLine(argv, {
+      stdinIsPiped: process.stdin.isTTY !== true,
+      ...(process.env.LOOPCHART_SESSION_DIR !== undefined ? { sessionDirFromEnv: process.env.LOOPCHART_SESSION_DIR } : {}),
+    });
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    const topic = argv[0] === 'run' || argv[0] === 'report' || argv[0] === 'chart' ? `loopchart ${argv[0]} --help` : 'loopchart --help';
+    const topic = ['run', 'report', 'chart', 'config'].includes(argv[0] ?? '') ? `loopchart ${argv[0]} --help` : 'loopchart --help';
     process.stderr.write(`loopchart: ${error.message}\nRun ${topic} for usage.\n`);
     return USAGE_ERROR;
   }
@@ -31,10 +36,25 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     case 'chart':
       return chartCommand(process.stdout);
+    case 'config': {
+      const loaded = await loadConfig(command.args.cwd ?? process.cwd(), 'config');
+      return typeof loaded === 'number' ? loaded : configCommand(loaded, { json: command.args.json, stdout: process.stdout });
+    }
     case 'run':
       return run(command.args);
     case 'report':
       return reportCommand({ ...command.args, stdout: process.stdout, stderr: process.stderr });
+  }
+}
+
+/** The config in force in `workspace`, or the exit code of a usage error (said on stderr). */
+async function loadConfig(workspace: string, command: string): Promise<LoadedConfig | number> {
+  try {
+    return await loadCliConfig({ workspace, env: process.env });
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    process.stderr.write(`loopchart: ${error.message}\nRun loopchart ${command} --help for usage.\n`);
+    return USAGE_ERROR;
   }
 }
 
@@ -63,6 +83,8 @@ async function run(args: RunArguments): Promise<number> {
   } else if (args.target !== undefined) {
     target = await runTarget(args.target);
   }
+  const loaded = await loadConfig(args.cwd ?? process.cwd(), 'config');
+  if (typeof loaded === 'number') return loaded;
   const color = colorAllowed({ isTTY: process.stderr.isTTY === true, noColorFlag: args.noColor, env: process.env });
   let stopListening = () => {};
   const interrupted = new Promise<void>((resolve) => {
@@ -96,13 +118,16 @@ async function run(args: RunArguments): Promise<number> {
       stdoutIsTerminal: process.stdout.isTTY === true,
       stderr: process.stderr,
       color,
-      spinner: color,
+      // Not colour but cursor movement: on a terminal only (FORCE_COLOR into a pipe must not fill a log with frames), NO_COLOR or not.
+      spinner: process.stderr.isTTY === true && !args.noColor && process.env.TERM !== 'dumb',
       interrupted,
+      config: loaded.config,
       ...(args.trace !== undefined ? { trace: args.trace } : {}),
       ...(args.report !== undefined ? { report: args.report } : {}),
       ...(args.record !== undefined ? { record: args.record } : {}),
       ...(args.session !== undefined ? { session: args.session } : {}),
       ...(args.resume !== undefined ? { resume: args.resume } : {}),
+      ...(args.continueLatest ? { continueLatest: true } : {}),
       ...(args.inspectPort !== undefined ? { inspectPort: args.inspectPort } : {}),
       ...(args.inspectWait ? { inspectWait: true } : {}),
       ...(args.mcp !== undefined ? { mcp: args.mcp } : {}),
@@ -110,6 +135,15 @@ async function run(args: RunArguments): Promise<number> {
       ...(args.structuredOutputs ? { structuredOutputs: true } : {}),
       ...(args.noSandbox ? { noSandbox: true } : {}),
       ...(args.allowNetwork ? { allowNetwork: true } : {}),
+      ...(args.system !== undefined ? { system: args.system } : {}),
+      ...(args.systemFile !== undefined ? { systemFile: args.systemFile } : {}),
+      ...(args.appendSystem !== undefined ? { appendSystem: args.appendSystem } : {}),
+      ...(args.agentsMd ? { agentsMd: true } : {}),
+      ...(args.allow !== undefined ? { allow: args.allow } : {}),
+      ...(args.deny !== undefined ? { deny: args.deny } : {}),
+      ...(args.permissionMode !== undefined ? { permissionMode: args.permissionMode } : {}),
+      ...(args.reasoningEffort !== undefined ? { reasoningEffort: args.reasoningEffort } : {}),
+      ...(args.thinkingBudget !== undefined ? { thinkingBudget: args.thinkingBudget } : {}),
     });
   } finally {
     clearInterval(keepAlive);

@@ -1,18 +1,21 @@
 import type { Agent } from '../agent.js';
-import type { ApprovalRules } from '../approval/approval-policy.js';
+import type { ApprovalPolicy, ApprovalRules } from '../approval/approval-policy.js';
 import type { AgentEvent } from '../events.js';
-import { stepCalls } from '../machines/approval-updates.js';
+import { pendingApprovalRequests } from '../machines/pending-approval-requests.js';
 import type { AgentOptions } from '../options.js';
+import type { PermissionMode } from './permissions.js';
 
 /**
  * How `loopchart run` answers a tool call that asks for approval: `--yes`
- * approves every one; otherwise a terminal asks the user, and anything else
+ * approves every one; `--permission-mode deny` denies every one
+ * (`deny-all`); otherwise a terminal asks the user, and anything else
  * (a pipe, CI) denies with a message that names `--yes`.
  */
-export type ApprovalMode = 'approve-all' | 'ask' | 'deny';
+export type ApprovalMode = 'approve-all' | 'ask' | 'deny' | 'deny-all';
 
-export function approvalMode({ yes, interactive }: { yes: boolean; interactive: boolean }): ApprovalMode {
+export function approvalMode({ yes, interactive, permissionMode = 'ask' }: { yes: boolean; interactive: boolean; permissionMode?: PermissionMode }): ApprovalMode {
   if (yes) return 'approve-all';
+  if (permissionMode === 'deny') return 'deny-all';
   return interactive ? 'ask' : 'deny';
 }
 
@@ -24,8 +27,8 @@ export function withRealModelRules(rules: ApprovalRules | undefined): ApprovalRu
   return { ...rules, ask: [...(rules?.ask ?? []), ...(PROMPT_APPROVAL_RULES.ask ?? [])] };
 }
 
-/** The `createAgent` approval options: the rules that make calls ask (or deny), and what a denial does. */
-export function approvalOptions(rules: ApprovalRules | undefined, onDeny: 'continue' | 'stop' | undefined): Partial<AgentOptions> {
+/** The `createAgent` approval options: the policy that makes calls ask (or deny), and what a denial does. */
+export function approvalOptions(rules: ApprovalPolicy | undefined, onDeny: 'continue' | 'stop' | undefined): Partial<AgentOptions> {
   return { ...(rules ? { approval: rules } : {}), ...(onDeny ? { onDeny } : {}) };
 }
 
@@ -62,12 +65,15 @@ export function answerApprovals({ agent, waiting = [], mode, askUser, info, warn
     const why = request.reason === 'doom-loop' ? ' (repeated call: doom loop)' : '';
     let approved: boolean;
     if (mode === 'approve-all') approved = true;
-    else if (mode === 'deny' || !askUser) approved = false;
+    else if (mode === 'deny' || mode === 'deny-all' || !askUser) approved = false;
     else approved = await askUser(request, stopped.signal);
     if (stopped.signal.aborted) return;
     if (approved) {
       if (mode === 'approve-all') info(`approved by --yes: ${call}${why}`);
       agent.approve(request.toolCallId);
+    } else if (mode === 'deny-all') {
+      warn(`denied: ${call}${why}: it needs approval and --permission-mode deny denies such calls`);
+      agent.deny(request.toolCallId, 'calls that need approval are denied in this run (loopchart --permission-mode deny)');
     } else if (mode === 'ask' && askUser) {
       warn(`denied: ${call}${why}`);
       agent.deny(request.toolCallId, 'the user declined it');
@@ -92,23 +98,15 @@ export function answerApprovals({ agent, waiting = [], mode, askUser, info, warn
 }
 
 /**
- * The approval requests a restored agent waits on: a session stopped in
- * `awaitingApproval` comes back still waiting, but its `approval-request`
- * events went to the process that stopped.
+ * The approval requests an agent waits on right now. A restored session reports its waiting
+ * requests again as it opens, so `answerApprovals` hears of them by itself; this is for an
+ * answerer that subscribes later.
  *
  * @example
  * await agent.ready();
  * answerApprovals({ agent, waiting: waitingApprovals(agent), mode, info, warn });
  */
 export function waitingApprovals(agent: Pick<Agent, 'actor' | 'pendingApprovals'>): ApprovalRequest[] {
-  const pending = new Set(agent.pendingApprovals);
-  if (pending.size === 0) return [];
-  const run = agent.actor.getSnapshot().context.run;
-  if (!run) return [];
-  const calls = stepCalls(run);
-  return (run.approvals ?? []).flatMap((approval, index) => {
-    const call = calls[index];
-    if (!call || !pending.has(call.toolCallId)) return [];
-    return [{ type: 'approval-request' as const, runId: run.id, step: run.steps, toolCallId: call.toolCallId, toolName: call.toolName, input: call.input, reason: approval.reason }];
-  });
+  if (agent.pendingApprovals.length === 0) return [];
+  return pendingApprovalRequests(agent.actor.getSnapshot().context);
 }

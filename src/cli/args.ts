@@ -5,6 +5,9 @@ import { parseModelSpec, type ModelSpec } from './model.js';
 import type { OutputMode } from './reporter.js';
 import { closestName } from './closest-name.js';
 import { UsageError } from './usage-error.js';
+import { permissionRuleProblem } from './permission-rule.js';
+import { permissionModes, type PermissionMode } from './permissions.js';
+import { reasoningEfforts, type ReasoningEffort } from './reasoning-settings.js';
 import { SESSION_ID_RULE, sessionIdProblem } from '../persistence/session-id.js';
 
 /** What the command line asks for. */
@@ -12,6 +15,7 @@ export type CliCommand =
   | { name: 'help'; topic: HelpTopic }
   | { name: 'version' }
   | { name: 'chart' }
+  | { name: 'config'; args: ConfigArguments }
   | { name: 'run'; args: RunArguments }
   | { name: 'report'; args: ReportArguments };
 
@@ -27,6 +31,8 @@ export interface RunExtras {
   session?: string;
   /** `--resume ID`: continue that session (needs `session`). */
   resume?: string;
+  /** `-c`, `--continue`: continue the session of `session` written to last. */
+  continueLatest?: boolean;
   /** `--inspect[=PORT]`: serve the Stately inspector on 127.0.0.1; 0 picks a free port. */
   inspectPort?: number;
   /** `--inspect-wait`: with `--inspect`, start the run only once the inspector page is open. */
@@ -41,11 +47,29 @@ export interface RunExtras {
   noSandbox?: boolean;
   /** `--allow-network`: bash's sandbox keeps the network. */
   allowNetwork?: boolean;
+  /** `--system TEXT`: the system prompt, instead of the script's instructions. */
+  system?: string;
+  /** `--system-file FILE`: the system prompt read from FILE (instead of the script's). */
+  systemFile?: string;
+  /** `--append-system TEXT`: added at the end of the system prompt. */
+  appendSystem?: string;
+  /** `--agents-md`: AGENTS.md and CLAUDE.md of the workspace join the system prompt. */
+  agentsMd?: boolean;
+  /** `--allow RULE` (repeatable): calls it matches run without asking. */
+  allow?: string[];
+  /** `--deny RULE` (repeatable): calls it matches are denied. */
+  deny?: string[];
+  /** `--permission-mode`: how calls that need approval are treated. */
+  permissionMode?: PermissionMode;
+  /** `--reasoning-effort`: how much the model reasons (the AI SDK's `reasoning` call setting). */
+  reasoningEffort?: ReasoningEffort;
+  /** `--thinking-budget N`: tokens the model may think for (Anthropic, Google). */
+  thinkingBudget?: number;
 }
 
 /** `loopchart run`'s arguments, checked for form (not yet against the file system or the environment). */
 export interface RunArguments extends RunExtras {
-  /** A script file or a prompt; see `runTarget`. Only `--resume` may leave it out (to finish a run the session was in the middle of). */
+  /** A script file or a prompt; see `runTarget`. Only `--resume` and `--continue` may leave it out (to finish a run the session was in the middle of). */
   target?: string;
   model?: ModelSpec;
   baseURL?: string;
@@ -63,6 +87,13 @@ export interface RunArguments extends RunExtras {
   noColor: boolean;
 }
 
+/** `loopchart config`'s arguments. */
+export interface ConfigArguments {
+  /** `--cwd DIR`: the workspace whose `.loopchart.json` applies (default: the current directory). */
+  cwd?: string;
+  json: boolean;
+}
+
 /** `loopchart report`'s arguments. */
 export interface ReportArguments {
   /** A trace file (`run --trace`), or a RunResult (`run --json`). */
@@ -71,7 +102,7 @@ export interface ReportArguments {
   output?: string;
 }
 
-const commands = ['run', 'report', 'chart', 'help'] as const;
+const commands = ['run', 'report', 'chart', 'config', 'help'] as const;
 
 const runOptions = {
   model: { type: 'string' },
@@ -90,6 +121,8 @@ const runOptions = {
   record: { type: 'string' },
   session: { type: 'string' },
   resume: { type: 'string' },
+  continue: { type: 'boolean', short: 'c' },
+  'no-session': { type: 'boolean' },
   inspect: { type: 'string' },
   'inspect-wait': { type: 'boolean' },
   'allow-insecure-key': { type: 'boolean' },
@@ -98,6 +131,15 @@ const runOptions = {
   'structured-outputs': { type: 'boolean' },
   'no-sandbox': { type: 'boolean' },
   'allow-network': { type: 'boolean' },
+  system: { type: 'string' },
+  'system-file': { type: 'string' },
+  'append-system': { type: 'string' },
+  'agents-md': { type: 'boolean' },
+  allow: { type: 'string', multiple: true },
+  deny: { type: 'string', multiple: true },
+  'permission-mode': { type: 'string' },
+  'reasoning-effort': { type: 'string' },
+  'thinking-budget': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -107,6 +149,11 @@ const reportOptions = {
 } as const;
 
 const chartOptions = { help: { type: 'boolean', short: 'h' } } as const;
+
+const configOptions = { cwd: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } as const;
+
+/** The long names of `config`'s options. */
+export const configOptionNames: readonly string[] = Object.keys(configOptions);
 
 /** The long names of `run`'s options, e.g. `max-steps`. */
 export const runOptionNames: readonly string[] = Object.keys(runOptions);
@@ -127,7 +174,7 @@ export const ANY_PORT = 0;
  * parseCommandLine(['report', 'trace.json', '-o', 'run.html']) // { name: 'report', args: { traceFile: 'trace.json', output: 'run.html' } }
  * @throws UsageError naming the bad argument.
  */
-export function parseCommandLine(argv: readonly string[], input: { stdinIsPiped?: boolean } = {}): CliCommand {
+export function parseCommandLine(argv: readonly string[], input: CommandLineContext = {}): CliCommand {
   const [first, ...rest] = argv;
   if (first === undefined) throw new UsageError('no command given');
   if (first === '--help' || first === '-h') return { name: 'help', topic: 'main' };
@@ -142,6 +189,11 @@ export function parseCommandLine(argv: readonly string[], input: { stdinIsPiped?
     if (positionals.length > 0) throw new UsageError(`chart takes no arguments, got "${positionals[0]}"`);
     return { name: 'chart' };
   }
+  if (first === 'config') {
+    const { values, positionals } = parse(rest, configOptions, 'config');
+    if (positionals.length > 0) throw new UsageError(`config takes no arguments, got "${positionals[0]}"`);
+    return { name: 'config', args: { ...(values.cwd !== undefined ? { cwd: nonEmpty('--cwd', values.cwd) } : {}), json: values.json ?? false } };
+  }
   if (first === 'report') return { name: 'report', args: reportArguments(rest) };
   return { name: 'run', args: runArguments(rest, input) };
 }
@@ -153,10 +205,18 @@ function reportArguments(argv: readonly string[]): ReportArguments {
   return { traceFile: positionals[0]!, ...(values.output !== undefined ? { output: nonEmpty('--output', values.output) } : {}) };
 }
 
-/** `input.stdinIsPiped`: `run` without a script or prompt reads the prompt from stdin, as `run -` does. */
-function runArguments(argv: readonly string[], input: { stdinIsPiped?: boolean }): RunArguments {
+/** What the command line is read with, besides its words. */
+export interface CommandLineContext {
+  /** `run` without a script or prompt reads the prompt from stdin, as `run -` does. */
+  stdinIsPiped?: boolean;
+  /** `LOOPCHART_SESSION_DIR`: the session directory when `--session` is not given. */
+  sessionDirFromEnv?: string;
+}
+
+function runArguments(argv: readonly string[], input: CommandLineContext): RunArguments {
   const { values, positionals } = parse(withInspectValue(argv), runOptions, 'run');
-  if (positionals.length === 0 && values.resume === undefined) {
+  const continuing = values.resume !== undefined || values.continue === true;
+  if (positionals.length === 0 && !continuing) {
     if (!input.stdinIsPiped) throw new UsageError('run needs a script file or a prompt (or - to read the prompt from stdin)');
     positionals.push('-');
   }
@@ -164,14 +224,29 @@ function runArguments(argv: readonly string[], input: { stdinIsPiped?: boolean }
     throw new UsageError(`run takes one script file or one prompt, got ${positionals.length} arguments (quote a prompt that has spaces)`);
   }
   if (values.json && values.events) throw new UsageError('--json and --events both claim stdout; choose one');
-  if (values.resume !== undefined && values.session === undefined) throw new UsageError('--resume needs --session DIR, the directory the session is kept in');
+  if (values['no-session'] && values.session !== undefined) throw new UsageError('--session DIR keeps the session and --no-session keeps none: give one of them');
+  const fromEnv = input.sessionDirFromEnv !== undefined && input.sessionDirFromEnv !== '' ? input.sessionDirFromEnv : undefined;
+  const session = values['no-session'] ? undefined : (values.session ?? fromEnv);
+  if (values.resume !== undefined && values.continue) throw new UsageError('--resume ID and --continue both choose the session to continue; give one of them');
+  if (continuing && session === undefined) {
+    throw new UsageError(`${values.continue ? '--continue' : '--resume'} needs --session DIR (or LOOPCHART_SESSION_DIR), the directory the session is kept in`);
+  }
   if (values['inspect-wait'] && values.inspect === undefined) throw new UsageError('--inspect-wait needs --inspect');
   if (values['no-sandbox'] && values['allow-network']) {
     throw new UsageError('--allow-network opens the sandbox to the network, and --no-sandbox turns the sandbox off: give one of them');
   }
-  if (values['structured-outputs']) structuredOutputsFits(values.model, values['output-schema']);
-  if (values.resume !== undefined && values.record !== undefined) {
-    throw new UsageError('--record cannot be combined with --resume: a recording replays from an empty history, and a resumed session has one');
+  if (values['structured-outputs'] && values['output-schema'] === undefined) {
+    throw new UsageError("--structured-outputs says how to send --output-schema's schema: give --output-schema FILE too");
+  }
+  if (values.yes && values['permission-mode'] === 'deny') throw new UsageError('--yes approves the calls that --permission-mode deny denies: give one of them');
+  if (values['reasoning-effort'] !== undefined && values['thinking-budget'] !== undefined) {
+    throw new UsageError('--reasoning-effort and --thinking-budget both set how much the model thinks; give one of them');
+  }
+  if (values.system !== undefined && values['system-file'] !== undefined) {
+    throw new UsageError('--system and --system-file both give the system prompt; choose one (--append-system adds to it)');
+  }
+  if (continuing && values.record !== undefined) {
+    throw new UsageError(`--record cannot be combined with ${values.continue ? '--continue' : '--resume'}: a recording replays from an empty history, and a resumed session has one`);
   }
   return {
     ...(positionals[0] !== undefined ? { target: positionals[0] } : {}),
@@ -189,8 +264,9 @@ function runArguments(argv: readonly string[], input: { stdinIsPiped?: boolean }
     ...(values.trace !== undefined ? { trace: nonEmpty('--trace', values.trace) } : {}),
     ...(values.report !== undefined ? { report: nonEmpty('--report', values.report) } : {}),
     ...(values.record !== undefined ? { record: nonEmpty('--record', values.record) } : {}),
-    ...(values.session !== undefined ? { session: nonEmpty('--session', values.session) } : {}),
+    ...(session !== undefined ? { session: nonEmpty(values.session !== undefined ? '--session' : 'LOOPCHART_SESSION_DIR', session) } : {}),
     ...(values.resume !== undefined ? { resume: sessionId(values.resume) } : {}),
+    ...(values.continue ? { continueLatest: true } : {}),
     ...(values.inspect !== undefined ? { inspectPort: port(values.inspect) } : {}),
     ...(values['inspect-wait'] ? { inspectWait: true } : {}),
     ...(values.mcp !== undefined ? { mcp: nonEmpty('--mcp', values.mcp) } : {}),
@@ -198,6 +274,15 @@ function runArguments(argv: readonly string[], input: { stdinIsPiped?: boolean }
     ...(values['structured-outputs'] ? { structuredOutputs: true } : {}),
     ...(values['no-sandbox'] ? { noSandbox: true } : {}),
     ...(values['allow-network'] ? { allowNetwork: true } : {}),
+    ...(values.system !== undefined ? { system: nonEmpty('--system', values.system) } : {}),
+    ...(values['system-file'] !== undefined ? { systemFile: nonEmpty('--system-file', values['system-file']) } : {}),
+    ...(values['append-system'] !== undefined ? { appendSystem: nonEmpty('--append-system', values['append-system']) } : {}),
+    ...(values['agents-md'] ? { agentsMd: true } : {}),
+    ...(values.allow !== undefined ? { allow: values.allow.map((rule) => permissionRule('--allow', rule)) } : {}),
+    ...(values.deny !== undefined ? { deny: values.deny.map((rule) => permissionRule('--deny', rule)) } : {}),
+    ...(values['permission-mode'] !== undefined ? { permissionMode: permissionMode(values['permission-mode']) } : {}),
+    ...(values['reasoning-effort'] !== undefined ? { reasoningEffort: reasoningEffort(values['reasoning-effort']) } : {}),
+    ...(values['thinking-budget'] !== undefined ? { thinkingBudget: positiveInteger('--thinking-budget', values['thinking-budget']) } : {}),
   };
 }
 
@@ -214,14 +299,20 @@ function withInspectValue(argv: readonly string[]): string[] {
   });
 }
 
-/** `--structured-outputs` says how an openai-compatible server takes `--output-schema`'s schema: it needs both. */
-function structuredOutputsFits(model: string | undefined, outputSchema: string | undefined): void {
-  if (model === undefined || parseModelSpec(model).provider !== 'openai-compatible') {
-    throw new UsageError(
-      '--structured-outputs is for --model openai-compatible:<id> (it says the server takes a json_schema response format); the other providers send the schema in their own form',
-    );
-  }
-  if (outputSchema === undefined) throw new UsageError('--structured-outputs says how to send --output-schema\'s schema: give --output-schema FILE too');
+function permissionRule(option: string, text: string): string {
+  const problem = permissionRuleProblem(text);
+  if (problem !== undefined) throw new UsageError(`${option}: ${problem}`);
+  return text.trim();
+}
+
+function permissionMode(text: string): PermissionMode {
+  if (!permissionModes.includes(text as PermissionMode)) throw new UsageError(`--permission-mode takes one of ${permissionModes.join(', ')}, got "${text}"`);
+  return text as PermissionMode;
+}
+
+function reasoningEffort(text: string): ReasoningEffort {
+  if (!reasoningEfforts.includes(text as ReasoningEffort)) throw new UsageError(`--reasoning-effort takes one of ${reasoningEfforts.join(', ')}, got "${text}"`);
+  return text as ReasoningEffort;
 }
 
 function port(text: string): number {
@@ -260,8 +351,8 @@ function helpTopic(argv: readonly string[]): HelpTopic {
   const [topic, extra] = argv;
   if (extra !== undefined) throw new UsageError('help takes at most one command');
   if (topic === undefined) return 'main';
-  if (topic === 'run' || topic === 'report' || topic === 'chart') return topic;
-  throw new UsageError(`no help for "${topic}"; commands: run, report, chart`);
+  if (topic === 'run' || topic === 'report' || topic === 'chart' || topic === 'config') return topic;
+  throw new UsageError(`no help for "${topic}"; commands: run, report, chart, config`);
 }
 
 function toolList(text: string): BuiltinToolName[] {

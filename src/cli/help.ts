@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { builtinToolNames } from '../tools/index.js';
 import { EXPECTATION_FAILED, exitCodeByOutcome, USAGE_ERROR } from './exit-codes.js';
 
-export type HelpTopic = 'main' | 'run' | 'report' | 'chart';
+export type HelpTopic = 'main' | 'run' | 'report' | 'chart' | 'config';
 
 /** The exit-code table, one code per line, as `--help` shows it. */
 export function exitCodeLines(): string[] {
@@ -23,7 +23,8 @@ Usage:
   loopchart run <script.yaml | "prompt"> [options]   run an agent; see loopchart run --help
   loopchart report <trace.json> [-o report.html]    an HTML report of a saved run trace
   loopchart chart                                   print the agent statechart as Mermaid
-  loopchart help [run | report | chart]             help for a command
+  loopchart config [--cwd DIR] [--json]             the default model and options in force
+  loopchart help [run | report | chart | config]    help for a command
   loopchart --help                                  this help
   loopchart --version                               the installed version
 
@@ -59,6 +60,19 @@ Model (default: the script's scripted model, offline):
                         environment that tools (bash) inherit, in every run
   --allow-insecure-key  send the key over plain http to a host that is not
                         this machine (refused otherwise)
+  --reasoning-effort E  low, medium or high: the AI SDK's reasoning setting,
+                        which each provider maps for its model (reasoning_effort,
+                        Anthropic effort or thinking, Google thinking level/budget)
+  --thinking-budget N   tokens the model may think for (Anthropic, Google); not
+                        with --reasoning-effort
+
+System prompt (default: the script's instructions; none for a prompt):
+  --system TEXT         the system prompt, instead of the script's instructions
+  --system-file FILE    the same, read from FILE
+  --append-system TEXT  added at the end of the system prompt (after the above
+                        and the project's instructions)
+  --agents-md           add AGENTS.md and CLAUDE.md of the workspace (those that
+                        exist; neither is an error) to the system prompt
 
 Tools and limits:
   --tools LIST          built-in tools, comma-separated: ${builtinToolNames.join(',')}
@@ -73,6 +87,15 @@ Tools and limits:
                         a terminal asks, and without a terminal such calls are
                         denied (the model is told). A prompt run asks before
                         write, edit and bash; a script asks per its approval rules
+  --allow RULE          calls RULE matches run without asking (repeatable):
+                        a tool-name glob (read, mcp__fs__*), bash(PATTERN) on
+                        its command (bash(git *), bash(npm test:*); only a
+                        simple command, not one with ; & | < > or $( ),
+                        or a file tool on its path (write(src/**))
+  --deny RULE           calls RULE matches are denied (repeatable; before --allow)
+  --permission-mode M   ask (default: the rules above), allow-edits (write and
+                        edit run without asking), deny (every call that would
+                        ask is denied, even on a terminal)
   --mcp FILE            add the tools of the MCP servers in FILE, an mcpServers
                         JSON file as Claude Desktop, Claude Code and Cursor use;
                         named mcp__<server>__<tool>, they ask for approval (unless
@@ -101,12 +124,13 @@ Tools and limits:
 
 Output (stdout carries the run, stderr everything else):
   (default)             assistant text streams to stdout; tool activity, a spinner
-                        for long tools and a summary go to stderr
+                        naming what runs (the model, a tool, a compaction) and a
+                        summary (tokens, cost, time) go to stderr
   --json                stdout: only the final RunResult, as one JSON object
   --events              stdout: only the AgentEvents, as NDJSON (one per line)
-  --no-color            no colours and no spinner (NO_COLOR is honoured too;
-                        both are off when stderr is not a terminal, unless
-                        FORCE_COLOR is set)
+  --no-color            no colours and no spinner (NO_COLOR turns off colours;
+                        colours are off when stderr is not a terminal unless
+                        FORCE_COLOR is set; the spinner draws on a terminal only)
 
 After the run (files are written whatever the outcome; of a script with
 several prompts, the last run's):
@@ -121,10 +145,14 @@ several prompts, the last run's):
 
 Sessions:
   --session DIR         keep the conversation in DIR (one JSONL file per
-                        session); a new session's id is printed on stderr
+                        session; default LOOPCHART_SESSION_DIR when set); a new
+                        session's id is printed on stderr, and is in --json
+                        (sessionId), run-start events and the summary
   --resume ID           continue session ID from --session DIR: a run it was in
                         the middle of is finished first; then the prompt or
                         script (optional here) runs on its history
+  -c, --continue        continue the session of --session DIR written to last
+  --no-session          keep no session, even with LOOPCHART_SESSION_DIR set
 
 Watching:
   --inspect[=PORT]      serve the Stately inspector on 127.0.0.1 (any free port
@@ -166,8 +194,30 @@ guard and, for transitions that end the run, the outcome.
 Options:
   -h, --help   this help`;
 
+const CONFIG = `Usage: loopchart config [--cwd DIR] [--json]
+
+Shows the defaults loopchart run starts from for a real model, each with the
+place it came from, and the places looked for, each over the one before:
+
+  ~/.config/loopchart/config.json   (or $XDG_CONFIG_HOME/loopchart/config.json)
+  .loopchart.json                    in the workspace (--cwd, else here)
+  LOOPCHART_MODEL                    the model, as provider:model-id
+
+A config file is JSON: model, providers (per provider: baseURL, apiKeyEnv),
+tools, maxSteps, permissionMode, allow, deny, agentsMd, appendSystem,
+reasoningEffort, thinkingBudget. Flags win over it, a script's own fields too;
+a script run on its own scripted model uses none of it. An invalid file is an
+error naming the file and field.
+
+Options:
+  --cwd DIR    the workspace whose .loopchart.json applies
+  --json       the settings, their sources and the files as one JSON object
+  -h, --help   this help`;
+
 export function helpText(topic: HelpTopic): string {
   switch (topic) {
+    case 'config':
+      return CONFIG;
     case 'main':
       return MAIN;
     case 'run':

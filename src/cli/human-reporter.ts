@@ -1,12 +1,14 @@
 import { formatCost } from '../cost/format-cost.js';
 import type { AgentEvent } from '../events.js';
-import type { RunResult } from '../result.js';
-import type { Reporter, ReporterOptions } from './reporter-contract.js';
+import type { CliRunResult, Reporter, ReporterOptions } from './reporter-contract.js';
 import { callWarningNotices } from './call-warning-notices.js';
 import { plural } from './plural.js';
 import { terminalSafe } from './terminal-text.js';
 
 const MAX_PREVIEW = 120;
+
+/** Events that show the model has answered (or will not): the spinner's wait for it ends. A stream that has only begun (`model-call-start`) has not. */
+const MODEL_ANSWERED = new Set<AgentEvent['type']>(['text-delta', 'reasoning-delta', 'tool-input-start', 'tool-input-available', 'tool-call', 'finish-step', 'retry', 'stream-warning', 'approval-request', 'run-end']);
 
 /**
  * Output for people: the assistant's text goes to stdout; reasoning (dimmed),
@@ -29,6 +31,8 @@ export function humanReporter({ stdout, stdoutIsTerminal = false, stderr, palett
   let attemptShown = false;
   /** Tool calls announced whose result has not come: at the run's end, the calls the run interrupted. */
   const unanswered = new Set<string>();
+  /** The run's calls that were denied instead of run (they are not in `toolCallCount`). */
+  let denied = 0;
   /** The indicator's entry for a model call that has not answered yet. */
   let waitingForModel: string | undefined;
   const callWarnings = callWarningNotices();
@@ -36,6 +40,18 @@ export function humanReporter({ stdout, stdoutIsTerminal = false, stderr, palett
     if (waitingForModel === undefined) return;
     indicator.remove(waitingForModel);
     waitingForModel = undefined;
+  };
+  const waitForModel = (id: string, label: string) => {
+    modelAnswered();
+    waitingForModel = id;
+    indicator.add(id, label);
+  };
+  /** The indicator's entry for a failed model call's wait before it is tried again. */
+  let retrying: string | undefined;
+  const retried = () => {
+    if (retrying === undefined) return;
+    indicator.remove(retrying);
+    retrying = undefined;
   };
 
   const writeText = (text: string) => {
@@ -63,11 +79,26 @@ export function humanReporter({ stdout, stdoutIsTerminal = false, stderr, palett
   return {
     event(event: AgentEvent) {
       // The first sign of the model's answer (or the step's end) ends the wait the spinner shows.
-      if (event.type !== 'start-step' && event.type !== 'message') modelAnswered();
+      if (MODEL_ANSWERED.has(event.type)) modelAnswered();
       switch (event.type) {
+        case 'run-start':
+          denied = 0;
+          break;
         case 'start-step':
-          waitingForModel = `model ${event.runId} ${event.step}`;
-          indicator.add(waitingForModel, 'waiting for the model');
+          waitForModel(`model ${event.runId} ${event.step}`, 'waiting for the model');
+          break;
+        case 'model-call-start':
+          // A retried call: its wait is over, the model's is on again.
+          if (retrying !== undefined) {
+            retried();
+            waitForModel(`model ${event.runId} ${event.step}`, `waiting for the model (attempt ${event.attempt})`);
+          }
+          break;
+        case 'compaction-start':
+          indicator.add(`compaction ${event.runId}`, 'compacting the context');
+          break;
+        case 'compaction-end':
+          indicator.remove(`compaction ${event.runId}`);
           break;
         case 'text-delta':
           if (reasoningOpen) stderr.write('\n');
@@ -98,6 +129,7 @@ export function humanReporter({ stdout, stdoutIsTerminal = false, stderr, palett
         case 'tool-result': {
           indicator.remove(event.toolCallId);
           unanswered.delete(event.toolCallId);
+          if (event.isError && event.denied) denied++;
           const line = `${event.isError ? '✗' : '✓'} ${event.toolName} (${Math.round(event.durationMs)} ms) ${preview(event.output)}`;
           log(event.isError ? palette.red(line) : palette.green(line));
           break;
@@ -111,6 +143,9 @@ export function humanReporter({ stdout, stdoutIsTerminal = false, stderr, palett
           if (attemptShown) log(palette.dim(`(attempt ${event.attempt - 1}'s text above is discarded)`));
           attemptShown = false;
           log(palette.yellow(`retrying in ${(event.delayMs / 1000).toFixed(1)} s (attempt ${event.attempt}) after ${event.error.kind}: ${terminalSafe(event.error.message)}`));
+          retried();
+          retrying = `retry ${event.runId} ${event.step}`;
+          indicator.add(retrying, `retrying the model call (attempt ${event.attempt})`);
           break;
         case 'model-call-start':
           for (const line of callWarnings(event)) log(palette.yellow(terminalSafe(line)));
@@ -127,6 +162,7 @@ export function humanReporter({ stdout, stdoutIsTerminal = false, stderr, palett
         case 'run-end':
           // A failed last attempt's text was never kept.
           held = [];
+          retrying = undefined;
           indicator.stop();
           endOpenLines();
           break;
@@ -134,15 +170,18 @@ export function humanReporter({ stdout, stdoutIsTerminal = false, stderr, palett
           break;
       }
     },
-    finish(result: RunResult) {
+    finish(result: CliRunResult) {
       const summary = [
         result.outcome,
         plural(result.stepCount, 'step'),
-        plural(result.toolCallCount, 'tool call'),
+        // "1 denied", not "0 tool calls", when the only call was denied.
+        ...(result.toolCallCount > 0 || denied === 0 ? [plural(result.toolCallCount, 'tool call')] : []),
+        ...(denied > 0 ? [`${denied} denied`] : []),
         ...(unanswered.size > 0 ? [`${unanswered.size} interrupted`] : []),
         plural(result.usage.totalTokens ?? 0, 'token'),
         ...(result.cost !== undefined ? [formatCost(result.cost)] : []),
         `${(result.durationMs / 1000).toFixed(1)} s`,
+        ...(result.sessionId !== undefined ? [`session ${result.sessionId}`] : []),
       ].join(' · ');
       unanswered.clear();
       log(result.outcome === 'completed' ? palette.green(summary) : palette.red(summary));

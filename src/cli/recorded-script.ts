@@ -10,6 +10,8 @@ export interface RecordedRun {
   prompts: string[];
   /** The script that was run, if one was: its instructions, limits, rules and files are kept. */
   script?: Script;
+  /** The system prompt the run sent (`--system`, `--agents-md`, …), when it differs from the script's. Default: the script's. */
+  instructions?: string;
   /** The tools the model had. */
   tools: readonly string[];
   maxSteps?: number;
@@ -39,7 +41,7 @@ export function recordedScript(run: RecordedRun): string {
   const { script } = run;
   const fields: Script = scriptSchema.parse({
     prompt: run.prompts.length === 1 ? run.prompts[0] : run.prompts,
-    ...(script?.instructions !== undefined ? { instructions: script.instructions } : {}),
+    ...((run.instructions ?? script?.instructions) !== undefined ? { instructions: run.instructions ?? script?.instructions } : {}),
     tools: [...run.tools],
     ...(run.maxSteps !== undefined ? { maxSteps: run.maxSteps } : {}),
     ...(script?.toolExecution !== undefined ? { toolExecution: script.toolExecution } : {}),

@@ -4,7 +4,7 @@ import { humanReporter } from './human-reporter.js';
 import { terminalSafe } from './terminal-text.js';
 import type { Reporter, ReporterOptions } from './reporter-contract.js';
 
-export type { Reporter, ReporterOptions } from './reporter-contract.js';
+export type { CliEvent, CliRunResult, Reporter, ReporterOptions } from './reporter-contract.js';
 
 /** How `loopchart run` writes a run: for people, or as JSON for programs. */
 export type OutputMode = 'human' | 'json' | 'events';

@@ -6,7 +6,7 @@ import { atMentions } from '../context/at-mentions.js';
 import { recordModel, scriptedModel, type ModelRecording } from '../models/index.js';
 import type { RunResult } from '../result.js';
 import { builtinTools, defaultBuiltinToolNames, type BuiltinToolName } from '../tools/index.js';
-import { answerApprovals, approvalMode, approvalOptions, PROMPT_APPROVAL_RULES, waitingApprovals, withRealModelRules, type AskUser } from './approval.js';
+import { answerApprovals, approvalMode, approvalOptions, PROMPT_APPROVAL_RULES, withRealModelRules, type AskUser } from './approval.js';
 import { EXPECTATION_FAILED, exitCodeByOutcome, USAGE_ERROR } from './exit-codes.js';
 import { checkExpectations } from './expectations.js';
 import { startCliInspector } from './inspector.js';
@@ -24,11 +24,19 @@ import { connectCliMcpTools, withMcpApprovalRules } from './mcp-tools.js';
 import { loadOutputSchema } from './output-schema.js';
 import type { McpTools } from '../mcp/index.js';
 import { openCliSession, type CliSession } from './session.js';
+import { latestSessionId } from './latest-session.js';
+import type { CliConfig } from './config-schema.js';
+import { withConfigDefaults } from './config-defaults.js';
+import type { LanguageModelV4 } from '@ai-sdk/provider';
+import { reasoningCallSettings, withReasoning, type ReasoningRequest } from './reasoning-settings.js';
+import { cliApprovalPolicy, unmatchedRule } from './permissions.js';
 import { createSpinner, noIndicator } from './spinner.js';
 import { UsageError } from './usage-error.js';
 import { costBudget } from './cost-budget.js';
 import { formatCost } from '../cost/format-cost.js';
 import { prepareWorkspace } from './workspace-setup.js';
+import { readProjectInstructions, readSystemFile } from './instruction-files.js';
+import { composeInstructions } from './system-prompt.js';
 import { chooseCliSandbox, type CliSandbox } from './sandbox-choice.js';
 
 interface RunCommandSettings extends RunExtras {
@@ -64,6 +72,8 @@ interface RunCommandSettings extends RunExtras {
   spinner?: boolean;
   /** Resolves when the user asks to stop (Ctrl+C): the run is aborted and ends `aborted`. */
   interrupted: Promise<void>;
+  /** The config files' and `LOOPCHART_MODEL`'s settings: defaults for a run on a real model (see `withConfigDefaults`). */
+  config?: CliConfig;
 }
 
 /** `loopchart run`: a script file, or a prompt for a real model; neither only to finish a resumed session's run. */
@@ -109,18 +119,31 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
   }
 }
 
-async function run(options: RunCommandOptions, reporter: Reporter, secrets: string[]): Promise<number> {
-  for (const [option, file] of [['--trace', options.trace], ['--report', options.report], ['--record', options.record]] as const) {
+async function run(given: RunCommandOptions, reporter: Reporter, secrets: string[]): Promise<number> {
+  for (const [option, file] of [['--trace', given.trace], ['--report', given.report], ['--record', given.record]] as const) {
     if (file !== undefined) await checkOutputFile(option, file);
   }
-  const script = options.script !== undefined ? await loadScript(options.script) : undefined;
+  const script = given.script !== undefined ? await loadScript(given.script) : undefined;
+  const options = withConfigDefaults(given, given.config ?? {}, script);
+  // After the config is merged: its model may be the openai-compatible one --structured-outputs is for.
+  if (options.structuredOutputs && options.model?.provider !== 'openai-compatible') {
+    throw new UsageError(
+      '--structured-outputs is for --model openai-compatible:<id> (it says the server takes a json_schema response format); the other providers send the schema in their own form',
+    );
+  }
   const output = options.outputSchema !== undefined ? await loadOutputSchema(options.outputSchema) : undefined;
+  const systemFromFile = options.systemFile !== undefined ? await readSystemFile(options.systemFile) : undefined;
   // No tool may inherit a key, whatever the run: every provider key leaves the environment now.
   const keys = withdrawProviderKeys(options.env ?? process.env, apiKeyVariable(options.model, options.apiKeyEnv));
   secrets.push(...Object.values(keys));
-  const model = await chooseModel(options, script, keys);
+  const chosen = await chooseModel(options, script, keys);
+  const model = options.model ? withReasoning(chosen as LanguageModelV4, reasoningCallSettings(options.model.provider, reasoningRequest(options))) : chosen;
+  if (!options.model && (options.reasoningEffort !== undefined || options.thinkingBudget !== undefined)) {
+    throw new UsageError('--reasoning-effort and --thinking-budget need a real model (--model): the scripted model replays its turns');
+  }
   const recording = options.record !== undefined ? recordModel(model) : undefined;
-  const session = options.session !== undefined ? await openCliSession(options.session, options.resume, secrets) : undefined;
+  const resume = options.session !== undefined && options.continueLatest ? await latestSessionId(options.session) : options.resume;
+  const session = options.session !== undefined ? await openCliSession(options.session, resume, secrets) : undefined;
   const workspace = await prepareWorkspace({
     ...(options.cwd !== undefined ? { cwd: options.cwd } : {}),
     fallback: script ? 'temp' : 'current',
@@ -132,6 +155,12 @@ async function run(options: RunCommandOptions, reporter: Reporter, secrets: stri
   let mcp: McpTools | undefined;
   // A temporary workspace (a script run without --cwd) goes when the run ends, its expectations checked.
   try {
+    const instructions = composeInstructions({
+      ...(script?.instructions !== undefined ? { script: script.instructions } : {}),
+      ...((options.system ?? systemFromFile) !== undefined ? { replacement: options.system ?? systemFromFile } : {}),
+      ...(options.agentsMd ? { project: await readProjectInstructions(cwd) } : {}),
+      ...(options.appendSystem !== undefined ? { append: options.appendSystem } : {}),
+    });
     const tools = options.tools ?? (script?.tools as BuiltinToolName[] | undefined) ?? defaultBuiltinToolNames;
     const maxSteps = options.maxSteps ?? script?.maxSteps;
     const sandbox = await runSandbox(options, script, tools, cwd, reporter);
@@ -160,6 +189,11 @@ async function run(options: RunCommandOptions, reporter: Reporter, secrets: stri
       Object.keys(mcp?.tools ?? {}),
       { realModel: !script || options.model !== undefined },
     );
+    const permissions = { allow: options.allow ?? [], deny: options.deny ?? [], mode: options.permissionMode ?? 'ask' } as const;
+    // Only the command line's own rules: a config file's are general (bash(git *) for the runs that have bash).
+    const unmatched = unmatchedRule({ ...permissions, allow: given.allow ?? [], deny: given.deny ?? [] }, [...tools, ...Object.keys(mcp?.tools ?? {})]);
+    if (unmatched !== undefined) throw new UsageError(unmatched);
+    const policy = cliApprovalPolicy(approval, permissions, cwd);
     const prompts = script ? [script.prompt].flat() : options.prompt !== undefined ? [options.prompt] : [];
     const inspector =
       options.inspectPort !== undefined
@@ -189,18 +223,18 @@ async function run(options: RunCommandOptions, reporter: Reporter, secrets: stri
     const maxCost = options.maxCost ?? script?.maxCost;
     const budgetSource = options.maxCost !== undefined ? '--max-cost' : "the script's maxCost";
     const budget = maxCost !== undefined ? await costBudget(model, maxCost, budgetSource) : undefined;
-    let outcome: { result: RunResult; interrupted: boolean } | undefined;
+    let outcome: { result: RunResult; interrupted: boolean; sessionId?: string } | undefined;
     try {
       const agent = createAgent({
         model: recording?.model ?? model,
         // Redacted before anything cuts a result: a cut inside a key would leave a piece of it that redaction misses.
         tools: redactingTools({ ...builtinTools({ cwd, tools: [...tools], bash: { redact: secrets, ...(sandbox ? { sandbox: sandbox.bash } : {}) } }), ...mcp?.tools }, secrets),
-        ...(script?.instructions !== undefined ? { instructions: script.instructions } : {}),
+        ...(instructions !== undefined ? { instructions } : {}),
         ...(maxSteps !== undefined ? { maxSteps } : {}),
         ...(budget ? { stopWhen: budget } : {}),
         ...(script?.toolExecution ? { toolExecution: script.toolExecution } : {}),
         ...(script?.doomLoop !== undefined ? { doomLoop: script.doomLoop } : {}),
-        ...approvalOptions(approval, script?.onDeny),
+        ...approvalOptions(policy, script?.onDeny),
         // A prompt typed on the command line may point at files with @path; scripts say exactly what they send.
         ...(script ? {} : { transformPrompt: atMentions({ cwd }) }),
         ...(session ? { store: session.store, ...(session.resumeId !== undefined ? { sessionId: session.resumeId } : {}) } : {}),
@@ -215,14 +249,14 @@ async function run(options: RunCommandOptions, reporter: Reporter, secrets: stri
       reporter.warn('interrupted before the run started');
       return exitCodeByOutcome.aborted;
     }
-    const { result, interrupted } = outcome;
-    // --json tells which sandbox bash and the MCP servers ran in, beside the result.
-    reporter.finish(sandbox ? ({ ...result, sandbox: sandbox.report } as RunResult) : result);
+    const { result, interrupted, sessionId } = outcome;
+    // --json tells which session the run was kept in and which sandbox bash and the MCP servers ran in, beside the result.
+    reporter.finish({ ...result, ...(sessionId !== undefined ? { sessionId } : {}), ...(sandbox ? { sandbox: sandbox.report } : {}) });
     if (maxCost !== undefined && result.cost !== undefined && result.cost.total > maxCost && result.finishReason === 'tool-calls') {
       reporter.warn(`stopped by ${budgetSource}: the run cost ${formatCost(result.cost)}, over the budget of ${formatCost({ ...result.cost, total: maxCost })}`);
     }
 
-    await writeResultFiles(result, recording, { options, script, prompts, tools, maxSteps, approval, secrets }, reporter);
+    await writeResultFiles(result, recording, { options, script, prompts, instructions, tools, maxSteps, approval, secrets }, reporter);
     if (interrupted && result.outcome === 'aborted') return exitCodeByOutcome.aborted;
 
     const failures = await checkExpectations(script?.expect, result, cwd);
@@ -270,12 +304,14 @@ async function runPrompts(
   reporter: Reporter,
   session: CliSession | undefined,
   secrets: readonly string[],
-): Promise<{ result: RunResult; interrupted: boolean } | undefined> {
-  const subscription = agent.events$.subscribe((event) => reporter.event(event));
+): Promise<{ result: RunResult; interrupted: boolean; sessionId?: string } | undefined> {
+  // Scripts that keep a session find its id in each run's run-start (--events).
+  const subscription = agent.events$.subscribe((event) =>
+    reporter.event(event.type === 'run-start' && agent.sessionId !== undefined ? { ...event, sessionId: agent.sessionId } : event),
+  );
   const stopAnswering = answerApprovals({
     agent,
-    ...(session?.resumeId !== undefined ? { waiting: agent.ready().then(() => waitingApprovals(agent)) } : {}),
-    mode: approvalMode({ yes: options.yes ?? false, interactive: options.askUser !== undefined }),
+    mode: approvalMode({ yes: options.yes ?? false, interactive: options.askUser !== undefined, ...(options.permissionMode ? { permissionMode: options.permissionMode } : {}) }),
     ...(options.askUser ? { askUser: redactingAsker(options.askUser, secrets) } : {}),
     info: (line) => reporter.info(line),
     warn: (line) => reporter.warn(line),
@@ -315,7 +351,7 @@ async function runPrompts(
     stopAnswering();
     subscription.unsubscribe();
   }
-  return result ? { result, interrupted } : undefined;
+  return result ? { result, interrupted, ...(agent.sessionId !== undefined ? { sessionId: agent.sessionId } : {}) } : undefined;
 }
 
 /** The asker, shown each request with the secrets redacted: the question goes to the terminal, past the redacting sinks. */
@@ -328,6 +364,8 @@ interface RunSetup {
   options: RunCommandOptions;
   script: Script | undefined;
   prompts: readonly string[];
+  /** The system prompt the run sent. */
+  instructions: string | undefined;
   tools: readonly string[];
   maxSteps: number | undefined;
   approval: ApprovalRules | undefined;
@@ -347,7 +385,7 @@ async function writeResultFiles(result: RunResult, recording: ModelRecording | u
 
 /** `--record`: the recorded turns and the run's setup as a script that replays it. */
 async function writeRecording(file: string, recording: ModelRecording, result: RunResult, setup: RunSetup, reporter: Reporter): Promise<void> {
-  const { options, script, prompts, tools, maxSteps, approval, secrets } = setup;
+  const { options, script, prompts, instructions, tools, maxSteps, approval, secrets } = setup;
   const turns = recording.turns();
   if (turns.length === 0) {
     reporter.warn(`--record: nothing to record in ${file}: the model was never called`);
@@ -356,6 +394,7 @@ async function writeRecording(file: string, recording: ModelRecording, result: R
   const yaml = recordedScript({
     prompts: [...prompts],
     ...(script ? { script } : {}),
+    ...(instructions !== undefined ? { instructions } : {}),
     tools,
     ...(maxSteps !== undefined ? { maxSteps } : {}),
     ...(approval !== undefined ? { approval } : {}),
@@ -367,6 +406,13 @@ async function writeRecording(file: string, recording: ModelRecording, result: R
   });
   await writeOutputFile('--record', file, redact(yaml, secrets));
   reporter.info(`recording: ${file} (replay it offline: loopchart run ${file})`);
+}
+
+function reasoningRequest(options: RunCommandOptions): ReasoningRequest {
+  return {
+    ...(options.reasoningEffort !== undefined ? { effort: options.reasoningEffort } : {}),
+    ...(options.thinkingBudget !== undefined ? { budget: options.thinkingBudget } : {}),
+  };
 }
 
 function shorten(text: string, max: number): string {
@@ -389,12 +435,12 @@ async function chooseModel(options: RunCommandOptions, script: Script | undefine
     return model;
   }
   if (!script && options.prompt === undefined) {
-    throw new UsageError('--resume without a prompt or a script needs --model: the model that finishes the session\'s run');
+    throw new UsageError(`${options.continueLatest ? '--continue' : '--resume'} without a prompt or a script needs --model: the model that finishes the session's run`);
   }
   if (!script) {
     const shown = shorten(options.prompt!, 60);
     throw new UsageError(
-      `${JSON.stringify(shown)} is not an existing script file (.yaml, .yml or .json), so it is a prompt, and a prompt needs a real model: add --model <provider>:<model-id> (openai, anthropic, google or openai-compatible)`,
+      `${JSON.stringify(shown)} is not an existing script file (.yaml, .yml or .json), so it is a prompt, and a prompt needs a real model: add --model <provider>:<model-id> (openai, anthropic, google or openai-compatible), or set one in LOOPCHART_MODEL or a config file (loopchart config shows where)`,
     );
   }
   if (!script.turns) {

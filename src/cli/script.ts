@@ -4,9 +4,18 @@ import { LineCounter, parseDocument } from 'yaml';
 import { z } from 'zod';
 import { scriptTurnSchema } from '../models/index.js';
 import { builtinToolNames } from '../tools/index.js';
+import { permissionRuleProblem } from './permission-rule.js';
 import { UsageError } from './usage-error.js';
 
-const toolGlobs = z.array(z.string().min(1)).min(1);
+/** Rules as `--allow` and `--deny` take them: a tool-name glob, or `bash(git *)`, `write(src/**)`. */
+const toolGlobs = z
+  .array(
+    z.string().superRefine((rule, context) => {
+      const problem = permissionRuleProblem(rule);
+      if (problem !== undefined) context.addIssue({ code: 'custom', message: problem });
+    }),
+  )
+  .min(1);
 
 const outcomeSchema = z.enum(['completed', 'max-steps', 'doom-loop', 'aborted', 'failed', 'context-limit', 'content-filter', 'timeout', 'denied']);
 

@@ -115,6 +115,7 @@ svg.statechart .state:hover > rect, svg.statechart .transition-group:hover path 
 .finish-error, .finish-length, .finish-content-filter, .finish-none { color: var(--bad); }
 .step-text { white-space: pre-wrap; overflow-wrap: anywhere; background: #f8fafc; border-left: 3px solid var(--accent); padding: 8px 12px; border-radius: 0 6px 6px 0; max-height: 24em; overflow: auto; }
 .step-warnings { margin: 0 0 8px; padding: 6px 12px 6px 28px; background: var(--warn-soft); color: var(--warn); border-radius: 6px; font-size: 13px; }
+.step-reasoning { white-space: pre-wrap; overflow-wrap: anywhere; color: var(--faint); font-style: italic; border-left: 3px solid var(--line); padding: 4px 12px; margin-bottom: 6px; max-height: 16em; overflow: auto; }
 .step-text.empty { color: var(--faint); font-style: italic; border-left-color: var(--line); }
 table { border-collapse: collapse; width: 100%; margin: 10px 0 0; font-size: 13px; }
 th { text-align: left; font-weight: 600; color: var(--muted); font-size: 11.5px; text-transform: uppercase; letter-spacing: 0.04em; padding: 6px 8px; border-bottom: 1px solid var(--line); }

@@ -49,12 +49,14 @@ function stepCard(step: TraceStep): string {
     fact('step', step.durationMs !== undefined ? formatDuration(step.durationMs) : 'unfinished'),
     fact('started', formatOffset(step.startedAt)),
   ];
+  const reasoning = step.reasoning !== undefined ? element('div', { class: 'step-reasoning' }, escapeHtml(step.reasoning)) : '';
   const text = step.text.length > 0 ? element('div', { class: 'step-text' }, escapeHtml(step.text)) : element('div', { class: 'step-text empty' }, 'no text');
   return element(
     'article',
     { class: 'step', id: `step-${step.step}`, 'data-step': String(step.step) },
     element('header', {}, element('h3', {}, escapeHtml(`Step ${step.step}`)) + element('div', { class: 'facts-inline' }, facts.join(''))) +
       warningsList(step.warnings) +
+      reasoning +
       text +
       toolCallsTable(step.toolCalls),
   );

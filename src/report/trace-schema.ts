@@ -27,6 +27,7 @@ const runTraceSchema = z.object({
       finishReason: z.string().optional(),
       usage,
       text: z.string(),
+      reasoning: z.string().optional(),
       toolCalls: z.array(
         z.object({
           toolCallId: z.string(),

@@ -61,6 +61,8 @@ export interface TraceStep {
   finishReason?: FinishReason;
   usage: LanguageModelUsage;
   text: string;
+  /** The reasoning the model showed in this step (its kept attempt), when it showed any. */
+  reasoning?: string;
   toolCalls: TraceToolCall[];
   /** Error parts the provider's stream reported in this step before it went on to finish (see the `stream-warning` event). */
   streamWarnings?: RunError[];

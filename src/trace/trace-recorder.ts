@@ -1,4 +1,5 @@
 import type { AnyActorRef, InspectionEvent } from 'xstate';
+import type { ModelMessage } from 'ai';
 import type { AgentEvent } from '../events.js';
 import { stateName } from '../machines/state-name.js';
 import { emptyUsage } from '../machines/usage.js';
@@ -149,6 +150,13 @@ export class TraceRecorder {
         step.text = event.text;
         break;
       }
+      case 'message': {
+        // The step's kept reasoning, once, from its assistant message: nothing is gathered per chunk.
+        const step = this.currentStep();
+        const reasoning = step && event.message.role === 'assistant' ? reasoningText(event.message) : '';
+        if (step && reasoning !== '') step.reasoning = reasoning;
+        break;
+      }
       case 'retry': {
         trace.retries.push({ step: event.step, attempt: event.attempt, delayMs: event.delayMs, error: event.error, at });
         const step = this.currentStep();
@@ -199,4 +207,10 @@ export class TraceRecorder {
     }
     return undefined;
   }
+}
+
+/** The reasoning parts of an assistant message, as one text. */
+function reasoningText(message: ModelMessage): string {
+  if (typeof message.content === 'string') return '';
+  return message.content.flatMap((part) => (part.type === 'reasoning' ? [part.text] : [])).join('');
 }

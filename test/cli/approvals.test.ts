@@ -39,6 +39,14 @@ describe.concurrent('tool-call approvals in loopchart run', () => {
     await expectValidHistory(json.messages);
   });
 
+  it('the summary says "1 denied", not "0 tool calls", when the only call was denied', async () => {
+    const file = await writeScript(dir, 'summary.json', asksForWrites);
+    const { code, stderr } = await runCli(['run', file, '--cwd', await tempDir()]);
+    expect(code).toBe(0);
+    expect(stderr).toMatch(/^completed · 2 steps · 1 denied · \d+ tokens · [\d.]+ s$/m);
+    expect(stderr).not.toContain('0 tool calls');
+  });
+
   it('--yes approves it and the call runs', async () => {
     const { code, stderr, cwd } = await run('approve.json', asksForWrites, ['--yes']);
     expect(code).toBe(0);

@@ -68,14 +68,10 @@ describe('parseCommandLine', () => {
     expect(parseCommandLine(['run', '--', '--inspect'])).toMatchObject({ args: { target: '--inspect' } });
   });
 
-  it('parses --structured-outputs with an openai-compatible model and --output-schema, and refuses it otherwise', () => {
+  it('parses --structured-outputs with --output-schema, and refuses it without (the model is checked once the config is merged)', () => {
     const local = ['--model', 'openai-compatible:qwen', '--base-url', 'http://127.0.0.1:11434/v1'];
     expect(parseCommandLine(['run', 'x', ...local, '--output-schema', 's.json', '--structured-outputs'])).toMatchObject({ args: { structuredOutputs: true, outputSchema: 's.json' } });
     expect(parseCommandLine(['run', 'x', ...local, '--output-schema', 's.json'])).not.toHaveProperty('args.structuredOutputs');
-    expect(usageError(['run', 'x', '--model', 'openai:gpt-4.1', '--output-schema', 's.json', '--structured-outputs'])).toMatch(
-      /^--structured-outputs is for --model openai-compatible:<id> .*the other providers send the schema in their own form$/,
-    );
-    expect(usageError(['run', 'x', '--output-schema', 's.json', '--structured-outputs'])).toMatch(/^--structured-outputs is for --model openai-compatible:<id>/);
     expect(usageError(['run', 'x', ...local, '--structured-outputs'])).toBe("--structured-outputs says how to send --output-schema's schema: give --output-schema FILE too");
   });
 
@@ -96,6 +92,26 @@ describe('parseCommandLine', () => {
   it('lets --resume leave out the prompt, to finish the run a session was in the middle of', () => {
     const command = parseCommandLine(['run', '--session', '.sessions', '--resume', 'chat-42']);
     expect(command).toEqual({ name: 'run', args: { session: '.sessions', resume: 'chat-42', yes: false, output: 'human', noColor: false } });
+  });
+
+  it('takes the session directory from LOOPCHART_SESSION_DIR without --session, and lets -c leave out the prompt', () => {
+    expect(parseCommandLine(['run', '-c'], { sessionDirFromEnv: '/s' })).toMatchObject({ args: { session: '/s', continueLatest: true } });
+    expect(parseCommandLine(['run', 'x', '--session', 'here'], { sessionDirFromEnv: '/s' })).toMatchObject({ args: { session: 'here' } });
+    expect(parseCommandLine(['run', 'x', '--no-session'], { sessionDirFromEnv: '/s' })).not.toHaveProperty('args.session');
+    expect(parseCommandLine(['run', 'x'], { sessionDirFromEnv: '' })).not.toHaveProperty('args.session');
+  });
+
+  it('collects repeated --allow and --deny rules', () => {
+    expect(parseCommandLine(['run', 'x', '--allow', 'bash(git *)', '--allow', 'write(src/**)', '--deny', 'mcp__fs__*', '--permission-mode', 'allow-edits'])).toMatchObject({
+      args: { allow: ['bash(git *)', 'write(src/**)'], deny: ['mcp__fs__*'], permissionMode: 'allow-edits' },
+    });
+  });
+
+  it('parses the system prompt options', () => {
+    expect(parseCommandLine(['run', 'x', '--system', 'Be brief.', '--append-system', 'In French.', '--agents-md'])).toMatchObject({
+      args: { system: 'Be brief.', appendSystem: 'In French.', agentsMd: true },
+    });
+    expect(parseCommandLine(['run', 'x', '--system-file', 'p.md'])).toMatchObject({ args: { systemFile: 'p.md' } });
   });
 
   it('parses report with -o or --output, or without (stdout)', () => {
@@ -139,6 +155,12 @@ describe('parseCommandLine', () => {
     [['run', 'x', '--frobnicate'], 'run has no option --frobnicate'],
     [['run', 'x', '--session', 's', '--resume', '../etc'], '--resume takes a session id'],
     [['run', 'x', '--session', 's', '--resume', 'id', '--record', 'r.yaml'], '--record cannot be combined with --resume'],
+    [['run', 'x', '--session', 's', '--resume', 'id', '--continue'], '--resume ID and --continue both choose the session to continue'],
+    [['run', 'x', '--session', 's', '--no-session'], '--session DIR keeps the session and --no-session keeps none'],
+    [['run', 'x', '--session', 's', '-c', '--record', 'r.yaml'], '--record cannot be combined with --continue'],
+    [['run', 'x', '--system', 'a', '--system-file', 'b'], '--system and --system-file both give the system prompt'],
+    [['run', 'x', '--system', ''], '--system needs a value'],
+    [['run', 'x', '--yes', '--permission-mode', 'deny'], '--yes approves the calls that --permission-mode deny denies'],
     [['run', 'x', '--inspect=http'], '--inspect takes a port from 0 to 65535 (--inspect=9229), got "http"'],
     [['run', 'x', '--inspect=70000'], 'got "70000"'],
     [['run', 'x', '--inspect', '9229'], 'write the port as --inspect=9229'],

@@ -41,6 +41,15 @@ describe('docs/cli.md', () => {
     for (const field of fields) expect(docs).toMatch(new RegExp(`^\\| \`${field.replace('.', '\\.')}\` \\|`, 'm'));
   });
 
+  it('maps the flags of Claude Code, pi and gh to options loopchart has', () => {
+    const section = docs.slice(docs.indexOf('## If you know Claude Code, pi or gh'), docs.indexOf('## `loopchart run`'));
+    const rows = section.split('\n').filter((line) => line.startsWith('| `'));
+    expect(rows.length).toBeGreaterThanOrEqual(20);
+    const named = rows.flatMap((row) => [...(row.split(' | ')[1] ?? '').matchAll(/`(?:loopchart \w+ )?(--[a-z-]+)/g)].map((match) => match[1]!.slice(2)));
+    expect(named.length).toBeGreaterThan(20);
+    for (const option of named) expect([...runOptionNames, ...reportOptionNames, 'help']).toContain(option);
+  });
+
   it('shows the bundled demo script verbatim as its example', async () => {
     expect(docs).toContain(`\`\`\`yaml\n${await readFile('examples/demo.yaml', 'utf8')}\`\`\``);
   });

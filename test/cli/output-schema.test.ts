@@ -104,6 +104,17 @@ describe('loopchart run --output-schema with an openai-compatible model', () => 
     expect(result.warnings).toContainEqual(expect.objectContaining({ type: 'compatibility', feature: 'responseFormat' }));
   });
 
+  it('refuses --structured-outputs for a model that is not openai-compatible, the configured one or the scripted one', async () => {
+    const cwd = await tempDir();
+    const file = path.join(cwd, 'schema.json');
+    await writeFile(file, JSON.stringify(schema));
+    for (const model of [['--model', 'openai:gpt-4.1'], []]) {
+      const cli = await runCli(['run', 'Hi', ...model, '--cwd', cwd, '--output-schema', file, '--structured-outputs'], { env: cleanEnv({ OPENAI_API_KEY: 'sk-test' }) });
+      expect(cli.code).toBe(2);
+      expect(cli.stderr).toMatch(/^loopchart: --structured-outputs is for --model openai-compatible:<id> .*the other providers send the schema in their own form\n/);
+    }
+  });
+
   it('with --structured-outputs sends the schema as a json_schema response format, and nothing warns', async () => {
     const { code, stdout, stderr, server } = await runCompatible([streamResponse({ text: '{"city":"Oslo","celsius":4}' })], ['--structured-outputs']);
 

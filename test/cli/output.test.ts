@@ -170,6 +170,32 @@ describe('human output', () => {
     expect(calls.filter((call) => call === 'clear').length).toBeGreaterThanOrEqual(5);
   });
 
+  it('names a compaction and a retried call on the spinner, and waits for the model past the start of its stream', () => {
+    const calls: string[] = [];
+    const indicator: ActivityIndicator = { add: (id, label) => calls.push(`add ${id} ${label}`), remove: (id) => calls.push(`remove ${id}`), clear() {}, stop: () => calls.push('stop') };
+    const reporter = createReporter('human', { stdout: capture().sink, stderr: capture().sink, palette: createPalette(false), indicator });
+    const step = { runId, step: 1 };
+    reporter.event({ type: 'compaction-start', ...step, reason: 'threshold', tokensBefore: 9000 });
+    reporter.event({ type: 'compaction-end', ...step, reason: 'threshold', kind: 'summarised', tokensBefore: 9000, tokensAfter: 2000 });
+    reporter.event({ type: 'start-step', ...step });
+    reporter.event({ type: 'model-call-start', ...step, attempt: 1, warnings: [] });
+    // The stream has begun, but the model has said nothing yet: still waiting.
+    expect(calls.at(-1)).toBe(`add model ${runId} 1 waiting for the model`);
+    reporter.event({ type: 'retry', ...step, attempt: 2, delayMs: 1000, error: { kind: 'server', message: 'overloaded' } });
+    reporter.event({ type: 'model-call-start', ...step, attempt: 2, warnings: [] });
+    reporter.event({ type: 'text-delta', ...step, id: 't', text: 'Hi', attempt: 2 });
+    expect(calls).toEqual([
+      `add compaction ${runId} compacting the context`,
+      `remove compaction ${runId}`,
+      `add model ${runId} 1 waiting for the model`,
+      `remove model ${runId} 1`,
+      `add retry ${runId} 1 retrying the model call (attempt 2)`,
+      `remove retry ${runId} 1`,
+      `add model ${runId} 1 waiting for the model (attempt 2)`,
+      `remove model ${runId} 1`,
+    ]);
+  });
+
   it('stops the spinner when calls wait for approval, so it cannot draw over a question', () => {
     const stop = vi.fn();
     const reporter = createReporter('human', {

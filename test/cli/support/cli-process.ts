@@ -65,11 +65,14 @@ export async function buildCli(): Promise<void> {
   }
 }
 
-/** An environment without the caller's API keys, base URL or colour settings. */
+/** Where no config file is: the caller's own ~/.config/loopchart/config.json must not change a test. */
+const NO_CONFIG_HOME = path.join(os.tmpdir(), 'loopchart-tests-have-no-config-home');
+
+/** An environment without the caller's API keys, base URL, colour settings, default model, session directory or config file. */
 export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const name of ['OPENAI_API_KEY', 'OPENAI_BASE_URL', 'NO_COLOR', 'FORCE_COLOR']) delete env[name];
-  return { ...env, ...extra };
+  for (const name of ['OPENAI_API_KEY', 'OPENAI_BASE_URL', 'NO_COLOR', 'FORCE_COLOR', 'LOOPCHART_MODEL', 'LOOPCHART_SESSION_DIR']) delete env[name];
+  return { ...env, XDG_CONFIG_HOME: NO_CONFIG_HOME, ...extra };
 }
 
 export interface CliRun {

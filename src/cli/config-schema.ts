@@ -1,0 +1,59 @@
+import { z } from 'zod';
+import { builtinToolNames } from '../tools/index.js';
+import { parseModelSpec } from './model.js';
+import { permissionRuleProblem } from './permission-rule.js';
+import { permissionModes } from './permissions.js';
+import { reasoningEfforts } from './reasoning-settings.js';
+
+const envName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'expected the name of an environment variable');
+
+const httpURL = z.string().refine((text) => URL.canParse(text) && ['http:', 'https:'].includes(new URL(text).protocol), 'expected an http or https URL');
+
+/** How to reach one provider: what `--base-url` and `--api-key-env` say on the command line. */
+const providerSettingsSchema = z.strictObject({
+  baseURL: httpURL.optional(),
+  apiKeyEnv: envName.optional(),
+});
+
+const rule = z.string().superRefine((text, context) => {
+  const problem = permissionRuleProblem(text);
+  if (problem !== undefined) context.addIssue({ code: 'custom', message: problem });
+});
+
+/**
+ * A config file (`.loopchart.json` in the workspace, `~/.config/loopchart/config.json`): the
+ * defaults of `loopchart run` for a real model. Unknown fields are errors.
+ */
+export const cliConfigSchema = z.strictObject({
+  /** The model of a prompt run without `--model`: `provider:model-id`. */
+  model: z
+    .string()
+    .superRefine((text, context) => {
+      try {
+        parseModelSpec(text);
+      } catch (error) {
+        context.addIssue({ code: 'custom', message: error instanceof Error ? error.message.replace(/^--model /, '') : String(error) });
+      }
+    })
+    .optional(),
+  /** Per provider: its base URL and the variable its key is read from. */
+  providers: z
+    .strictObject({
+      openai: providerSettingsSchema.optional(),
+      anthropic: providerSettingsSchema.optional(),
+      google: providerSettingsSchema.optional(),
+      'openai-compatible': providerSettingsSchema.optional(),
+    })
+    .optional(),
+  tools: z.array(z.enum(builtinToolNames as [string, ...string[]])).optional(),
+  maxSteps: z.number().int().positive().optional(),
+  permissionMode: z.enum(permissionModes as [string, ...string[]]).optional(),
+  allow: z.array(rule).optional(),
+  deny: z.array(rule).optional(),
+  agentsMd: z.boolean().optional(),
+  appendSystem: z.string().min(1).optional(),
+  reasoningEffort: z.enum(reasoningEfforts as [string, ...string[]]).optional(),
+  thinkingBudget: z.number().int().positive().optional(),
+});
+
+export type CliConfig = z.infer<typeof cliConfigSchema>;
