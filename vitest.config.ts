@@ -43,7 +43,7 @@ export default defineConfig({
   },
   test: {
     globalSetup: ['./test/support/temp-dir-guard.ts'],
-    testTimeout: 20_000,
+    testTimeout: 60_000,
     hookTimeout: 60_000,
     projects: [
       {
