@@ -87,7 +87,7 @@ export interface CliOptions {
   env?: NodeJS.ProcessEnv;
   cwd?: string;
   /**
-   * The child is killed after this long. By default it runs until it exits, or until the test ends
+   * The child is killed after this long. By default it runs until it exits, or until the test
    * file ends: a loaded machine may take long to start Node, so no fixed bound kills it.
    */
   timeoutMs?: number;
