@@ -12,7 +12,7 @@ import { createToolRunner } from './actors/tool-runner.js';
 import { createPrepareActor } from './actors/prepare-actor.js';
 import { createStopConditionActor } from './actors/stop-condition-actor.js';
 import type { PromptTransform } from './context/at-mentions.js';
-import type { AgentRuntime } from './runtime.js';
+import type { AgentRuntime } from './core/runtime.js';
 
 /**
  * The actor implementations that bind `agentMachine` to a model and tools,

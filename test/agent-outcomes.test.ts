@@ -6,7 +6,7 @@ import { expectValidHistory, toolOutputs } from './support/history.js';
 import { mockModel } from './support/mock-model.js';
 import { eventTypes, recordEvents } from './support/record.js';
 import { addTool, failTool } from './support/tools.js';
-import { usageFrom } from '../src/machines/usage.js';
+import { usageFrom } from '../src/core/usage.js';
 
 describe('step implementation under test', () => {
   it('agents run on the step implementation this test project names', () => {

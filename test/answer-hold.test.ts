@@ -1,6 +1,6 @@
 import type { TextStreamPart, ToolSet } from 'ai';
 import { describe, expect, it } from 'vitest';
-import type { AgentEvent } from '../src/events.js';
+import type { AgentEvent } from '../src/core/events.js';
 import { AnswerHold } from '../src/interop/answer-hold.js';
 
 type Part = TextStreamPart<ToolSet>;

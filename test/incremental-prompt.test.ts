@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { convertPromptIncrementally } from '../src/actors/incremental-prompt.js';
-import { appendMessages } from '../src/machines/history.js';
+import { appendMessages } from '../src/core/history.js';
 
 setFlagsFromString('--expose-gc');
 const collectGarbage = runInNewContext('gc') as () => void;

@@ -4,7 +4,7 @@ import { waitFor } from 'xstate';
 import { createAgent } from '../src/index.js';
 import { stopConditionSteps } from '../src/machines/stop-condition-steps.js';
 import { defaultConfig, type AgentContext } from '../src/machines/context.js';
-import { usageFrom } from '../src/machines/usage.js';
+import { usageFrom } from '../src/core/usage.js';
 import { expectValidHistory, toolOutputs } from './support/history.js';
 import { mockModel } from './support/mock-model.js';
 import { addTool } from './support/tools.js';

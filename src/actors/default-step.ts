@@ -1,6 +1,6 @@
 import { DIRECT_STEP_INTERNALS, missingAiInternals } from './ai-internals.js';
 import { directStep } from './direct-step.js';
-import type { StepFunction } from './step.js';
+import type { StepFunction } from '../core/step.js';
 import { streamLanguageModelCallStep } from './stream-language-model-call-step.js';
 
 /**

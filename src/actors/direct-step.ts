@@ -5,7 +5,7 @@ import { aiInternals, DIRECT_STEP_INTERNALS, missingAiInternals, TESTED_AI_RANGE
 const missingInternals = missingAiInternals(DIRECT_STEP_INTERNALS);
 import { normalizeStreamProviderError } from './direct-stream-error.js';
 import { prepareToolsOnce } from './direct-tools.js';
-import type { StepFunction, StepPart, StepRequest } from './step.js';
+import type { StepFunction, StepPart, StepRequest } from '../core/step.js';
 import { stepToolCall } from './step-tool-call.js';
 import { convertPromptIncrementally } from './incremental-prompt.js';
 

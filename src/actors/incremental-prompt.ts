@@ -1,6 +1,6 @@
 import type { LanguageModelV4Prompt } from '@ai-sdk/provider';
 import type { Instructions, ModelMessage } from 'ai';
-import { knownBeginning } from '../machines/history.js';
+import { knownBeginning } from '../core/history.js';
 import { aiInternals } from './ai-internals.js';
 
 type ConvertOptions = Omit<Parameters<typeof aiInternals.convertToLanguageModelPrompt>[0], 'prompt'>;

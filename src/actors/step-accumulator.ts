@@ -1,5 +1,5 @@
 import type { AssistantModelMessage, ProviderMetadata } from 'ai';
-import type { StepPart, StepToolCall } from './step.js';
+import type { StepPart, StepToolCall } from '../core/step.js';
 
 type AssistantPart = Exclude<AssistantModelMessage['content'], string>[number];
 

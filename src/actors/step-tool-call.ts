@@ -1,6 +1,6 @@
 import type { ProviderMetadata } from 'ai';
-import { errorMessage } from '../errors/error-message.js';
-import type { StepToolCall } from './step.js';
+import { errorMessage } from '../core/error-message.js';
+import type { StepToolCall } from '../core/step.js';
 
 /** What both steps get from the AI SDK's tool-call parsing: a parsed call, valid or not. */
 export interface ParsedToolCall {

@@ -1,5 +1,5 @@
 import { experimental_streamLanguageModelCall as streamLanguageModelCall } from 'ai';
-import type { StepFunction, StepPart } from './step.js';
+import type { StepFunction, StepPart } from '../core/step.js';
 import { stepToolCall } from './step-tool-call.js';
 
 /**

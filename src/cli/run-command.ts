@@ -4,7 +4,7 @@ import { createAgent, type Agent } from '../agent.js';
 import type { ApprovalRules } from '../approval/approval-policy.js';
 import { atMentions } from '../context/at-mentions.js';
 import { recordModel, scriptedModel, type ModelRecording } from '../models/index.js';
-import type { RunResult } from '../result.js';
+import type { RunResult } from '../core/result.js';
 import { builtinTools, defaultBuiltinToolNames, type BuiltinToolName } from '../tools/index.js';
 import { answerApprovals, approvalMode, approvalOptions, PROMPT_APPROVAL_RULES, withRealModelRules, type AskUser } from './approval.js';
 import { EXPECTATION_FAILED, exitCodeByOutcome, USAGE_ERROR } from './exit-codes.js';

@@ -11,8 +11,8 @@ import {
 } from 'ai';
 import type { Agent } from '../agent.js';
 import { causeOf } from '../errors/error-cause.js';
-import type { AgentEvent } from '../events.js';
-import type { RunResult } from '../result.js';
+import type { AgentEvent } from '../core/events.js';
+import type { RunResult } from '../core/result.js';
 import { StepResultRecorder } from '../results/step-result-recorder.js';
 import { generateTextResult } from '../results/generate-text-result.js';
 import { assertHonouredCallParameters } from './call-parameters.js';

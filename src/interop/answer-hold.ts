@@ -1,5 +1,5 @@
 import type { TextStreamPart, ToolSet } from 'ai';
-import type { AgentEvent } from '../events.js';
+import type { AgentEvent } from '../core/events.js';
 
 type Part = TextStreamPart<ToolSet>;
 

@@ -1,6 +1,6 @@
 import type { FinishReason, TextStreamPart, ToolSet } from 'ai';
-import type { AgentEvent } from '../events.js';
-import type { Outcome, RunResult } from '../result.js';
+import type { AgentEvent } from '../core/events.js';
+import type { Outcome, RunResult } from '../core/result.js';
 import { approvalIdOf } from '../results/approval-id.js';
 
 type Part = TextStreamPart<ToolSet>;

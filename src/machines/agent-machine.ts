@@ -1,7 +1,7 @@
 import { and } from 'xstate';
 import { agentSetup, approvalInput, compactionInput, llmInput, prepareInput, TOOL_RUNNER_ID } from './agent-setup.js';
 import { stopConditionSteps } from './stop-condition-steps.js';
-import { errorMessage } from '../errors/error-message.js';
+import { errorMessage } from '../core/error-message.js';
 import { defaultConfig } from './context.js';
 
 export { type AgentMachineEvent } from './agent-setup.js';

@@ -7,13 +7,13 @@ import { createPrepareActor, type PrepareActorEvent, type PrepareActorInput } fr
 import { createStopConditionActor } from '../actors/stop-condition-actor.js';
 import type { ToolStepScope } from '../actors/tool-call.js';
 import type { ToolRunnerCommand, ToolRunnerEvent, ToolRunnerInput } from '../actors/tool-runner.js';
-import type { AgentEvent } from '../events.js';
-import { errorMessage } from '../errors/error-message.js';
+import type { AgentEvent } from '../core/events.js';
+import { errorMessage } from '../core/error-message.js';
 import { limitsFor } from '../resilience/truncate-output.js';
-import type { Outcome, RunError } from '../result.js';
+import type { Outcome, RunError } from '../core/result.js';
 import type { CompactionActorInput, CompactionActorOutput } from '../actors/compaction-actor.js';
 import type { StepLimits } from '../actors/step-watchdog.js';
-import type { CompactionReason } from '../context/compaction-config.js';
+import type { CompactionReason } from '../core/compaction-config.js';
 import { applyPruning } from '../context/prune-tool-outputs.js';
 import * as approvals from './approval-updates.js';
 import * as compaction from './compaction-updates.js';

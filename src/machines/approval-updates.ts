@@ -1,6 +1,6 @@
 import type { ApprovalVerdict } from '../actors/approval-actor.js';
-import type { StepToolCall } from '../actors/step.js';
-import type { AgentEvent, ToolDenial } from '../events.js';
+import type { StepToolCall } from '../core/step.js';
+import type { AgentEvent, ToolDenial } from '../core/events.js';
 import type { AgentContext, ApprovalState, RunState } from './context.js';
 import { activeRun, unchanged, withRun, type Update } from './update.js';
 

@@ -1,9 +1,9 @@
 import type { CompactionActorOutput } from '../actors/compaction-actor.js';
-import type { CompactionReason } from '../context/compaction-config.js';
+import type { CompactionReason } from '../core/compaction-config.js';
 import { contextTokens } from '../context/token-estimate.js';
-import type { AgentEvent } from '../events.js';
+import type { AgentEvent } from '../core/events.js';
 import type { AgentContext } from './context.js';
-import { appendMessages, errorAnswer, toolMessage, unansweredToolCalls } from './history.js';
+import { appendMessages, errorAnswer, toolMessage, unansweredToolCalls } from '../core/history.js';
 import { endStep } from './run-updates.js';
 import { activeRun, unchanged, type Update } from './update.js';
 

@@ -1,17 +1,17 @@
 import type { CallWarning, FinishReason, ModelMessage, SystemModelMessage } from 'ai';
-import type { StepResponse } from '../events.js';
-import type { ModelIdentity } from '../models/model-identity.js';
-import type { StepToolCall } from '../actors/step.js';
-import type { CompactionConfig, CompactionReason } from '../context/compaction-config.js';
+import type { StepResponse } from '../core/events.js';
+import type { ModelIdentity } from '../core/model-identity.js';
+import type { StepToolCall } from '../core/step.js';
+import type { CompactionConfig, CompactionReason } from '../core/compaction-config.js';
 import type { UsageMark } from '../context/token-estimate.js';
 import { defaultRetryConfig, type RetryConfig } from '../resilience/retry-policy.js';
 import { defaultTruncationConfig, type TruncationConfig } from '../resilience/truncate-output.js';
-import type { RunError } from '../result.js';
+import type { RunError } from '../core/result.js';
 import type { DoomStreaks } from './doom-loop.js';
-import type { ToolAnswer } from './history.js';
+import type { ToolAnswer } from '../core/history.js';
 import type { RejectedOutput } from '../actors/output-feedback.js';
 import type { LanguageModelUsage } from 'ai';
-import type { UsageCost } from '../cost/cost.js';
+import type { UsageCost } from '../core/cost.js';
 
 /**
  * Everything the machine knows, as plain JSON data: no functions, no models,

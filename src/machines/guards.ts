@@ -1,8 +1,8 @@
 import type { FinishReason } from 'ai';
-import type { Outcome, RunError } from '../result.js';
+import type { Outcome, RunError } from '../core/result.js';
 import type { AgentContext, RunState } from './context.js';
 import { isRetryableKind } from '../resilience/retry-policy.js';
-import { contextBudget } from '../context/compaction-config.js';
+import { contextBudget } from '../core/compaction-config.js';
 import { isDenied, isUnanswered } from './approval-updates.js';
 import { contextTokensOf } from './compaction-updates.js';
 import { doomLoopFingerprint } from './doom-loop.js';

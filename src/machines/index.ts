@@ -2,6 +2,6 @@
 export { agentMachine, type AgentMachine, type AgentMachineEvent } from './agent-machine.js';
 export type { AgentContext, AgentConfig, AgentMachineInput, RunState } from './context.js';
 export { agentImplementations } from '../implementations.js';
-export type { AgentRuntime } from '../runtime.js';
+export type { AgentRuntime } from '../core/runtime.js';
 export { machineGraph, type MachineGraph, type GraphNode, type GraphEdge } from './machine-graph.js';
 export { toMermaid } from './mermaid.js';

@@ -1,4 +1,4 @@
-import type { AgentEvent } from '../events.js';
+import type { AgentEvent } from '../core/events.js';
 import { isUnanswered, stepCalls } from './approval-updates.js';
 import type { AgentContext } from './context.js';
 

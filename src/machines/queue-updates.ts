@@ -1,7 +1,7 @@
 import type { ModelMessage } from 'ai';
-import type { AgentEvent } from '../events.js';
+import type { AgentEvent } from '../core/events.js';
 import type { AgentContext } from './context.js';
-import { appendMessages } from './history.js';
+import { appendMessages } from '../core/history.js';
 import type { Update } from './update.js';
 
 export function enqueueSteering(context: AgentContext, message: ModelMessage): Update {

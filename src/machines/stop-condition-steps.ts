@@ -1,5 +1,5 @@
 import type { ModelMessage, StepResult, ToolResultPart, ToolSet } from 'ai';
-import type { UsageCost } from '../cost/cost.js';
+import type { UsageCost } from '../core/cost.js';
 import type { AgentContext } from './context.js';
 
 /**

@@ -1,5 +1,5 @@
 import { APICallError } from '@ai-sdk/provider';
-import { errorMessage } from '../errors/error-message.js';
+import { errorMessage } from '../core/error-message.js';
 import type { ScriptedError } from './script-schema.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { ModelMessage } from 'ai';
-import type { Outcome } from '../result.js';
+import type { Outcome } from '../core/result.js';
 import type { AgentContext } from '../machines/context.js';
 import { stateName } from '../machines/state-name.js';
 export { stateName } from '../machines/state-name.js';

@@ -1,4 +1,4 @@
-import type { AgentEvent } from '../events.js';
+import type { AgentEvent } from '../core/events.js';
 
 /**
  * A sub-agent's event as the calling agent reports it: wrapped with the path

@@ -1,5 +1,5 @@
 import type { AnyActorRef } from 'xstate';
-import type { AgentEvent } from '../events.js';
+import type { AgentEvent } from '../core/events.js';
 
 /** Where a tool call runs: its actor, how deep in a tree of sub-agents, and how to report a child's events. */
 export interface ToolScope {

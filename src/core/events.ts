@@ -1,10 +1,10 @@
 import type { CallWarning, FinishReason, InferToolInput, InferToolOutput, ModelMessage, ToolSet } from 'ai';
-import type { CompactionReason } from './context/compaction-config.js';
+import type { CompactionReason } from './compaction-config.js';
 import type { HookName } from './callbacks.js';
 import type { RunError, RunResult } from './result.js';
-import type { RunTrace } from './trace/run-trace.js';
+import type { RunTrace } from './run-trace.js';
 import type { LanguageModelUsage } from 'ai';
-import type { UsageCost } from './cost/cost.js';
+import type { UsageCost } from './cost.js';
 
 export interface RunScoped {
   /** The run this event belongs to. */

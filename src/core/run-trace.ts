@@ -1,8 +1,8 @@
 import type { CallWarning, FinishReason } from 'ai';
-import type { CompactionReason } from '../context/compaction-config.js';
-import type { HookName } from '../callbacks.js';
+import type { CompactionReason } from './compaction-config.js';
+import type { HookName } from './callbacks.js';
 import type { LanguageModelUsage } from 'ai';
-import type { Outcome, RunError } from '../outcome.js';
+import type { Outcome, RunError } from './outcome.js';
 
 /** The trace format version this loopchart writes. */
 export const TRACE_VERSION = 1;

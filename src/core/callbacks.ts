@@ -20,7 +20,7 @@
  * so the work stops with the run.
  */
 import type { FinishReason, Instructions, LanguageModel, LanguageModelUsage, ModelMessage, ToolSet } from 'ai';
-import type { StepToolCall } from './actors/step.js';
+import type { StepToolCall } from './step.js';
 
 /** What every hook gets besides its own arguments. */
 export interface HookScope {

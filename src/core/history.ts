@@ -1,5 +1,5 @@
 import type { ModelMessage, ToolModelMessage, ToolResultPart } from 'ai';
-import { errorMessage } from '../errors/error-message.js';
+import { errorMessage } from './error-message.js';
 
 /** One tool call's answer as it enters the history. */
 export interface ToolAnswer {

@@ -1,10 +1,10 @@
 import type { LanguageModel, ModelMessage, Output, PrepareStepFunction, StepResult, ToolSet } from 'ai';
-import type { StepFunction } from './actors/step.js';
+import type { StepFunction } from './step.js';
 import type { AgentEvent } from './events.js';
 import type { AgentHooks, ContextTransform } from './callbacks.js';
 
 export type { ContextTransform } from './callbacks.js';
-import type { HookTiming } from './trace/run-trace.js';
+import type { HookTiming } from './run-trace.js';
 
 /**
  * What the machine works with but does not keep in its (serialisable)

@@ -1,6 +1,6 @@
 import type { CallWarning, FinishReason, LanguageModelUsage, ModelMessage, ReasoningOutput, StepResult, ToolSet, TypedToolCall, TypedToolResult } from 'ai';
-import type { RunTrace } from './trace/run-trace.js';
-import type { UsageCost } from './cost/cost.js';
+import type { RunTrace } from './run-trace.js';
+import type { UsageCost } from './cost.js';
 
 import type { Outcome, RunError } from './outcome.js';
 
