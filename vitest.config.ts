@@ -53,7 +53,7 @@ export default defineConfig({
       {
         extends: true,
         resolve: {
-          alias: [{ find: /^\.\/actors\/default-step\.js$/, replacement: here('./test/support/sdk-default-step.ts') }],
+          alias: [{ find: /^\.\.\/model-call\/default-step\.js$/, replacement: here('./test/support/sdk-default-step.ts') }],
         },
         test: { name: 'sdk-step', include: agentTests, env: { LOOPCHART_EXPECTED_STEP: 'streamLanguageModelCallStep' } },
       },

@@ -15,8 +15,8 @@ export type { RunTrace, TraceState, TraceTransition, TraceStep, TraceToolCall, T
 export { classifyError } from './errors/classify-error.js';
 export { SecretsOptionError, type SecretList } from './secrets/secret-list.js';
 export type { StepFunction, StepRequest, StepPart, StepToolCall } from './core/step.js';
-export { directStep } from './actors/direct-step.js';
-export { streamLanguageModelCallStep } from './actors/stream-language-model-call-step.js';
+export { directStep } from './model-call/direct-step.js';
+export { streamLanguageModelCallStep } from './model-call/stream-language-model-call-step.js';
 export { atMentions, DEFAULT_MENTION_DIRECTORY_ENTRIES, type AtMentionsOptions, type PromptTransform } from './context/at-mentions.js';
 export type { ContextTransform } from './core/runtime.js';
 export type { CompactionConfig, CompactionReason } from './core/compaction-config.js';

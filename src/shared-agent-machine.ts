@@ -1,6 +1,6 @@
 import { fromCallback, fromPromise, type AnyActorRef, type EventObject, type NonReducibleUnknown } from 'xstate';
 import { callbackOf, parentOf, promiseCreatorOf } from './machines/xstate-internals.js';
-import type { agentImplementations } from './implementations.js';
+import type { agentImplementations } from './machines/implementations.js';
 import { agentMachine, type AgentMachine } from './machines/agent-machine.js';
 
 type AgentActors = ReturnType<typeof agentImplementations>['actors'];

@@ -10,7 +10,7 @@ import { MockLanguageModelV4 } from 'ai/test';
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { directStep } from '../src/actors/direct-step.js';
+import { directStep } from '../src/model-call/direct-step.js';
 import type { StepFunction, StepRequest } from '../src/core/step.js';
 import { createAgent, streamLanguageModelCallStep, type AgentEvent, type StepPart } from '../src/index.js';
 import { usageFrom } from '../src/core/usage.js';

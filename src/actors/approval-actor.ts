@@ -3,7 +3,7 @@ import { decideToolApproval, stricterDecision, type ToolApproval } from '../appr
 import { fromPromise } from 'xstate';
 import { decideByRules, type ApprovalDecision, type ApprovalPolicy } from '../approval/approval-policy.js';
 import { errorMessage } from '../core/error-message.js';
-import { toolCallFingerprint } from '../machines/doom-loop.js';
+import { toolCallFingerprint } from '../resilience/doom-loop.js';
 import type { StepToolCall } from '../core/step.js';
 
 export interface ApprovalActorInput {

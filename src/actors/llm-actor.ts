@@ -17,7 +17,7 @@ import type { RunError } from '../core/result.js';
 import { errorMessage } from '../core/error-message.js';
 import type { AgentRuntime, ContextTransform } from '../core/runtime.js';
 import type { StepToolCall } from '../core/step.js';
-import { StepAccumulator } from './step-accumulator.js';
+import { StepAccumulator } from '../model-call/step-accumulator.js';
 import { toolCallIdsIn } from '../core/tool-call-ids.js';
 import { modelIdentity, type ModelIdentity } from '../core/model-identity.js';
 import { StepWatchdog, type StepLimits } from './step-watchdog.js';

@@ -7,10 +7,10 @@ import { callHook } from '../resilience/call-hook.js';
 import { truncateToolOutput } from '../resilience/truncate-output.js';
 import type { TruncationLimits } from '../tools/truncate.js';
 import type { AgentRuntime } from '../core/runtime.js';
-import { asSubagentEvent } from '../subagents/subagent-event.js';
-import { withToolScope, type ToolScope } from '../subagents/tool-scope.js';
+import { asSubagentEvent } from './subagent-event.js';
+import { withToolScope, type ToolScope } from './tool-scope.js';
 import type { StepToolCall } from '../core/step.js';
-import { toolModelOutput } from './ai-internals.js';
+import { toolModelOutput } from '../model-call/ai-internals.js';
 
 /** What every tool call of one step shares. */
 export interface ToolStepScope {

@@ -18,7 +18,7 @@ import { applyPruning } from '../context/prune-tool-outputs.js';
 import * as approvals from './approval-updates.js';
 import * as compaction from './compaction-updates.js';
 import type { AgentContext, AgentMachineInput } from './context.js';
-import { doomLoopFingerprint } from './doom-loop.js';
+import { doomLoopFingerprint } from '../resilience/doom-loop.js';
 import * as guards from './guards.js';
 import * as queues from './queue-updates.js';
 import * as updates from './run-updates.js';

@@ -7,7 +7,7 @@ import type { UsageMark } from '../context/token-estimate.js';
 import { defaultRetryConfig, type RetryConfig } from '../resilience/retry-policy.js';
 import { defaultTruncationConfig, type TruncationConfig } from '../resilience/truncate-output.js';
 import type { RunError } from '../core/result.js';
-import type { DoomStreaks } from './doom-loop.js';
+import type { DoomStreaks } from '../resilience/doom-loop.js';
 import type { ToolAnswer } from '../core/history.js';
 import type { RejectedOutput } from '../actors/output-feedback.js';
 import type { LanguageModelUsage } from 'ai';

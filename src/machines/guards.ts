@@ -5,7 +5,7 @@ import { isRetryableKind } from '../resilience/retry-policy.js';
 import { contextBudget } from '../core/compaction-config.js';
 import { isDenied, isUnanswered } from './approval-updates.js';
 import { contextTokensOf } from './compaction-updates.js';
-import { doomLoopFingerprint } from './doom-loop.js';
+import { doomLoopFingerprint } from '../resilience/doom-loop.js';
 import { hasQueuedMessages } from './queue-updates.js';
 
 /**

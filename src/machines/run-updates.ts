@@ -5,7 +5,7 @@ import type { AgentEvent } from '../core/events.js';
 import type { Outcome, RunError, RunResult } from '../core/result.js';
 import type { AgentContext, RunState, RunStop, StepRecord } from './context.js';
 export type { Update } from './update.js';
-import { nextDoomStreaks } from './doom-loop.js';
+import { nextDoomStreaks } from '../resilience/doom-loop.js';
 import { appendMessages, errorAnswer, toolCrashMessage, toolMessage, unansweredToolCalls, type ToolAnswer } from '../core/history.js';
 import { addUsage, emptyUsage } from '../core/usage.js';
 import { addCosts, type UsageCost } from '../core/cost.js';

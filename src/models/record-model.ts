@@ -1,6 +1,6 @@
 import type { LanguageModelV4, LanguageModelV4GenerateResult, LanguageModelV4StreamResult } from '@ai-sdk/provider';
 import { wrapLanguageModel, type LanguageModel, type LanguageModelMiddleware } from 'ai';
-import { asProviderModel } from '../actors/ai-internals.js';
+import { asProviderModel } from '../model-call/ai-internals.js';
 import { observedStream } from './record-stream.js';
 import { TurnRecorder } from './record-turn.js';
 import type { ScriptTurn } from './script-schema.js';

@@ -10,7 +10,7 @@ import { estimateTokens } from '../../src/context/token-estimate.js';
 import { approvalInput, type AgentMachineEvent } from '../../src/machines/agent-setup.js';
 import { stepCalls } from '../../src/machines/approval-updates.js';
 import type { AgentContext, AgentMachineInput, RunState } from '../../src/machines/context.js';
-import { toolCallFingerprint } from '../../src/machines/doom-loop.js';
+import { toolCallFingerprint } from '../../src/resilience/doom-loop.js';
 import { isOverContextBudget } from '../../src/machines/guards.js';
 import type { RunError } from '../../src/core/result.js';
 import type { StubbedAgentMachine } from './stub-machine.js';

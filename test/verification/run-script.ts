@@ -1,6 +1,6 @@
 import { tool, type ModelMessage } from 'ai';
 import { z } from 'zod';
-import { streamLanguageModelCallStep } from '../../src/actors/stream-language-model-call-step.js';
+import { streamLanguageModelCallStep } from '../../src/model-call/stream-language-model-call-step.js';
 import { createAgent } from '../../src/agent.js';
 import type { AgentEvent } from '../../src/core/events.js';
 import { scriptedModel } from '../../src/models/scripted-model.js';

@@ -1,18 +1,18 @@
 import type { LanguageModel, StopCondition, ToolSet } from 'ai';
-import { createApprovalActor } from './actors/approval-actor.js';
-import { createCompactionActor } from './actors/compaction-actor.js';
-import { createLlmActor } from './actors/llm-actor.js';
-import type { ApprovalPolicy } from './approval/approval-policy.js';
-import type { ToolApproval } from './approval/tool-approval.js';
-import { defaultStep } from './actors/default-step.js';
+import { createApprovalActor } from '../actors/approval-actor.js';
+import { createCompactionActor } from '../actors/compaction-actor.js';
+import { createLlmActor } from '../actors/llm-actor.js';
+import type { ApprovalPolicy } from '../approval/approval-policy.js';
+import type { ToolApproval } from '../approval/tool-approval.js';
+import { defaultStep } from '../model-call/default-step.js';
 
 /** Which step implementation agents use unless given one. */
-export { defaultStepName } from './actors/default-step.js';
-import { createToolRunner } from './actors/tool-runner.js';
-import { createPrepareActor } from './actors/prepare-actor.js';
-import { createStopConditionActor } from './actors/stop-condition-actor.js';
-import type { PromptTransform } from './context/at-mentions.js';
-import type { AgentRuntime } from './core/runtime.js';
+export { defaultStepName } from '../model-call/default-step.js';
+import { createToolRunner } from '../actors/tool-runner.js';
+import { createPrepareActor } from '../actors/prepare-actor.js';
+import { createStopConditionActor } from '../actors/stop-condition-actor.js';
+import type { PromptTransform } from '../context/at-mentions.js';
+import type { AgentRuntime } from '../core/runtime.js';
 
 /**
  * The actor implementations that bind `agentMachine` to a model and tools,
