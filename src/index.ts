@@ -52,4 +52,4 @@ export { SessionNotDurableError } from './scale/session-not-durable-error.js';
 export { SessionSupersededError } from './scale/session-attempts.js';
 export { isRetryableSessionError } from './scale/retryable-error.js';
 export { assertSessionId, sessionIdProblem, SESSION_ID_RULE } from './persistence/session-id.js';
-export type { PendingApproval } from './machines/approval-updates.js';
+export type { PendingApproval } from './machine/approval-updates.js';

@@ -1,8 +1,8 @@
 import { getChunkTimeoutMs, getFirstChunkTimeoutMs, getStepTimeoutMs, getTotalTimeoutMs } from 'ai';
 import { defaultCompactionConfig, type CompactionConfig } from './core/compaction-config.js';
 import type { AgentEvent } from './core/events.js';
-import { agentImplementations } from './machines/implementations.js';
-import { defaultConfig, type AgentConfig, type TimeoutConfig } from './machines/context.js';
+import { agentImplementations } from './machine/implementations.js';
+import { defaultConfig, type AgentConfig, type TimeoutConfig } from './machine/context.js';
 import type { AgentOptions } from './options.js';
 import type { HookTiming } from './core/run-trace.js';
 import type { AgentRuntime } from './core/runtime.js';

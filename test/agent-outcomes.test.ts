@@ -1,6 +1,6 @@
 import { APICallError } from '@ai-sdk/provider';
 import { describe, expect, it } from 'vitest';
-import { defaultStepName } from '../src/machines/implementations.js';
+import { defaultStepName } from '../src/machine/implementations.js';
 import { createAgent } from '../src/index.js';
 import { expectValidHistory, toolOutputs } from './support/history.js';
 import { mockModel } from './support/mock-model.js';

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Outcome } from '../src/core/result.js';
 import { createAgent } from '../src/agent.js';
-import { scriptedModel } from '../src/models/scripted-model.js';
+import { scriptedModel } from '../src/test/scripted-model.js';
 import { expectValidHistory } from './support/history.js';
 import type { AgentEvent } from '../src/core/events.js';
 import { agentScript, type AgentScript } from './verification/agent-scripts.js';

@@ -7,7 +7,7 @@ import { fromCallback } from 'xstate';
 import { classifyError } from '../errors/classify-error.js';
 import { classifyStreamError, failedFinish } from '../errors/step-failure.js';
 import type { LLMCallReplacements } from '../core/callbacks.js';
-import type { AgentContext } from '../machines/context.js';
+import type { AgentContext } from '../machine/context.js';
 import type { LanguageModelUsage } from 'ai';
 import { usageFrom } from '../core/usage.js';
 import type { UsageCost } from '../core/cost.js';

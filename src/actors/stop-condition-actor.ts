@@ -1,6 +1,6 @@
 import type { StopCondition, ToolSet } from 'ai';
 import { fromPromise } from 'xstate';
-import type { StopConditionStep } from '../machines/stop-condition-steps.js';
+import type { StopConditionStep } from '../machine/stop-condition-steps.js';
 
 export interface StopConditionActorInput {
   /** The run's finished steps, the last one included. */

@@ -1,6 +1,6 @@
 import { Document } from 'yaml';
 import type { ApprovalRules } from '../approval/approval-policy.js';
-import type { ScriptTurn } from '../models/index.js';
+import type { ScriptTurn } from '../test/index.js';
 import type { Outcome } from '../core/result.js';
 import { scriptSchema, type Script } from './script.js';
 

@@ -1,5 +1,5 @@
-import { agentMachine } from '../machines/agent-machine.js';
-import { machineGraph } from '../machines/machine-graph.js';
+import { agentMachine } from '../machine/agent-machine.js';
+import { machineGraph } from '../machine/machine-graph.js';
 import { renderTraceReport } from '../report/index.js';
 import type { RunTrace } from '../core/run-trace.js';
 import { writeOutputFile } from './output-files.js';

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { createAgent, type Agent } from '../agent.js';
 import type { ApprovalRules } from '../approval/approval-policy.js';
 import { atMentions } from '../context/at-mentions.js';
-import { recordModel, scriptedModel, type ModelRecording } from '../models/index.js';
+import { recordModel, scriptedModel, type ModelRecording } from '../test/index.js';
 import type { RunResult } from '../core/result.js';
 import { builtinTools, defaultBuiltinToolNames, type BuiltinToolName } from '../tools/index.js';
 import { answerApprovals, approvalMode, approvalOptions, PROMPT_APPROVAL_RULES, withRealModelRules, type AskUser } from './approval.js';

@@ -1,4 +1,4 @@
-import type { MachineGraph } from '../machines/machine-graph.js';
+import type { MachineGraph } from '../machine/machine-graph.js';
 import type { RunTrace } from '../core/run-trace.js';
 import { escapeHtml } from './html-escape.js';
 import { element } from './markup.js';

@@ -1,4 +1,4 @@
-import type { MachineGraph } from '../machines/machine-graph.js';
+import type { MachineGraph } from '../machine/machine-graph.js';
 import type { RunTrace } from '../core/run-trace.js';
 import { formatDuration, formatOffset } from './format-duration.js';
 

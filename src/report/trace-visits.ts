@@ -1,4 +1,4 @@
-import type { GraphEdge, MachineGraph } from '../machines/machine-graph.js';
+import type { GraphEdge, MachineGraph } from '../machine/machine-graph.js';
 import type { RunTrace, TraceTransition } from '../core/run-trace.js';
 
 /** What a run did on the statechart: how often it entered each state and took each transition. */

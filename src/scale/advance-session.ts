@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { ToolSet } from 'ai';
 import { createAgent, sessionControlOf, type Agent } from '../agent.js';
 import type { AgentEvent } from '../core/events.js';
-import { pendingApprovals, type PendingApproval } from '../machines/approval-updates.js';
+import { pendingApprovals, type PendingApproval } from '../machine/approval-updates.js';
 import type { AgentOptions } from '../options.js';
 import type { RunResult } from '../core/result.js';
 import type { SessionStore } from '../persistence/session-store.js';

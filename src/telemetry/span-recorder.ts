@@ -2,10 +2,10 @@ import type { Attributes, Context, Span, SpanKind, Tracer } from '@opentelemetry
 import type { LanguageModel } from 'ai';
 import type { AnyActorRef, InspectionEvent } from 'xstate';
 import type { LlmActorEvent } from '../actors/llm-actor.js';
-import type { AgentMachineEvent } from '../machines/agent-machine.js';
+import type { AgentMachineEvent } from '../machine/agent-machine.js';
 import type { AgentEvent } from '../core/events.js';
-import type { RunState } from '../machines/context.js';
-import { stateName } from '../machines/state-name.js';
+import type { RunState } from '../machine/context.js';
+import { stateName } from '../machine/state-name.js';
 import { AgentOptionsError } from '../options.js';
 import type { Outcome, RunError } from '../core/result.js';
 import type { HookTiming } from '../core/run-trace.js';

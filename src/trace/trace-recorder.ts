@@ -1,7 +1,7 @@
 import type { AnyActorRef, InspectionEvent } from 'xstate';
 import type { ModelMessage } from 'ai';
 import type { AgentEvent } from '../core/events.js';
-import { stateName } from '../machines/state-name.js';
+import { stateName } from '../machine/state-name.js';
 import { emptyUsage } from '../core/usage.js';
 import type { HookTiming } from '../core/run-trace.js';
 import { distinctWarnings } from './call-warnings.js';

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { createAgent, isCostOver, type AgentEvent } from '../../src/index.js';
 import { usageCost } from '../../src/cost/usage-cost.js';
 import { usageFrom } from '../../src/core/usage.js';
-import { scriptedModel, type ScriptTurn } from '../../src/models/index.js';
+import { scriptedModel, type ScriptTurn } from '../../src/test/index.js';
 import { recordEvents } from '../support/record.js';
 import { addTool } from '../support/tools.js';
 

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { streamLanguageModelCallStep } from '../../src/model-call/stream-language-model-call-step.js';
 import { createAgent } from '../../src/agent.js';
 import type { AgentEvent } from '../../src/core/events.js';
-import { scriptedModel } from '../../src/models/scripted-model.js';
+import { scriptedModel } from '../../src/test/scripted-model.js';
 import type { Outcome, RunResult } from '../../src/core/result.js';
 import { addTool, failTool } from '../support/tools.js';
 import type { AgentScript } from './agent-scripts.js';

@@ -1,10 +1,10 @@
 import type { Pool, PoolClient } from 'pg';
 import { redact } from '../secrets/redact.js';
 import { secretList, type SecretList } from '../secrets/secret-list.js';
-import { checkSessionHeader } from './jsonl.js';
-import { assertSessionId } from './session-id.js';
+import { checkSessionHeader } from '../persistence/jsonl.js';
+import { assertSessionId } from '../persistence/session-id.js';
 import { tolerateIdleConnectionErrors, withPoolClient } from './pg-connection-errors.js';
-import { leaseRules, type LeaseRow } from './lease-rules.js';
+import { leaseRules, type LeaseRow } from '../persistence/lease-rules.js';
 import {
   SessionConflictError,
   SessionMissingError,
@@ -16,7 +16,7 @@ import {
   type SessionRecord,
   type SessionStore,
   type SessionVersion,
-} from './session-store.js';
+} from '../persistence/session-store.js';
 
 export interface PgStoreOptions {
   /** The Postgres schema that holds loopchart's three tables (created when missing). Default `public`. */

@@ -1,7 +1,7 @@
 import type { Pool } from 'pg';
 import { SESSION_CHANGED_CHANNEL } from './pg-store.js';
-import type { SessionStore } from './session-store.js';
-import { readSessionView, type SessionView } from './session-view.js';
+import type { SessionStore } from '../persistence/session-store.js';
+import { readSessionView, type SessionView } from '../persistence/session-view.js';
 
 export interface WatchSessionOptions {
   /** A pool on the database `pgStore` writes to: one connection is held to listen. */

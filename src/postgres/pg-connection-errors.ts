@@ -1,5 +1,5 @@
 import type { Pool, PoolClient } from 'pg';
-import { isConnectionError } from './connection-error.js';
+import { isConnectionError } from '../persistence/connection-error.js';
 
 const guarded = new WeakSet<Pool>();
 
