@@ -1,4 +1,4 @@
-import type { AssistantModelMessage, CallWarning, FinishReason, ModelMessage, ToolChoice, ToolSet } from 'ai';
+import type { AssistantModelMessage, CallWarning, FinishReason, Instructions, ModelMessage, ToolChoice, ToolSet } from 'ai';
 import type { StepResponse } from '../core/events.js';
 import { withOutputFeedback, type RejectedOutput } from './output-feedback.js';
 import { isFinalAnswer, parseFinalAnswer } from './final-answer.js';
@@ -7,7 +7,6 @@ import { fromCallback } from 'xstate';
 import { classifyError } from '../errors/classify-error.js';
 import { classifyStreamError, failedFinish } from '../errors/step-failure.js';
 import type { LLMCallReplacements } from '../core/callbacks.js';
-import type { AgentContext } from '../machine/context.js';
 import type { LanguageModelUsage } from 'ai';
 import { usageFrom } from '../core/usage.js';
 import type { UsageCost } from '../core/cost.js';
@@ -30,7 +29,7 @@ export interface LlmActorInput {
   messages: ModelMessage[];
   /** The step's last answer the agent's `output` rejected: this attempt is sent it and what did not match, after the history. */
   rejectedOutput?: RejectedOutput;
-  instructions: AgentContext['config']['instructions'];
+  instructions: Instructions | undefined;
   limits: StepLimits;
   hookMs?: number;
 }

@@ -1,17 +1,6 @@
-import type { ModelMessage, StepResult, ToolResultPart, ToolSet } from 'ai';
-import type { UsageCost } from '../core/cost.js';
+import type { ModelMessage, ToolResultPart } from 'ai';
+import type { StopConditionStep } from '../actors/stop-condition-actor.js';
 import type { AgentContext } from './context.js';
-
-/**
- * What a `stopWhen` condition reads of a step, as the AI SDK names it. Only these fields are
- * filled: the machine keeps a small record per step rather than the AI SDK's whole `StepResult`.
- * Beyond the AI SDK's fields, `cost`: what the step cost, when its model's price is known (read
- * by `isCostOver`).
- */
-export type StopConditionStep = Pick<
-  StepResult<ToolSet>,
-  'stepNumber' | 'text' | 'finishReason' | 'usage' | 'toolCalls' | 'staticToolCalls' | 'dynamicToolCalls' | 'toolResults' | 'staticToolResults' | 'dynamicToolResults'
-> & { cost?: UsageCost };
 
 /** The tool results of the run's history by call id, the output as the model saw it. */
 function toolResultsById(messages: readonly ModelMessage[], from: number): Map<string, ToolResultPart> {
