@@ -7,7 +7,7 @@
  */
 import type { LanguageModelV4FunctionTool, LanguageModelV4Prompt, LanguageModelV4StreamPart } from '@ai-sdk/provider';
 import { isStepCount, streamText, ToolLoopAgent, type ModelMessage } from 'ai';
-import { streamLanguageModelCallStep } from '../src/actors/stream-language-model-call-step.js';
+import { streamLanguageModelCallStep } from '../src/model-call/stream-language-model-call-step.js';
 import { createAgent, type StepFunction } from '../src/index.js';
 import { check, echoTool, measureRounds, median, modelFreeToolStep, pairedRatio, ratio, toolLoopModel, type Row } from './support.js';
 

@@ -3,7 +3,7 @@
  * answers; the wall time of the whole run. The tools alone take 100 ms when
  * they run at once (800 ms one after another).
  */
-import { streamLanguageModelCallStep } from '../src/actors/stream-language-model-call-step.js';
+import { streamLanguageModelCallStep } from '../src/model-call/stream-language-model-call-step.js';
 import { createAgent, type StepFunction } from '../src/index.js';
 import { check, measureRounds, median, sleepTool, toolLoopModel, type Row } from './support.js';
 

@@ -14,7 +14,7 @@ import { fileStore } from '../src/persistence/file-store.js';
 import { SessionRecorder } from '../src/persistence/session-recorder.js';
 import { checkpointSnapshot } from '../src/persistence/checkpoint-snapshot.js';
 import { sessionHeader } from '../src/persistence/session-store.js';
-import { defaultConfig, type AgentContext } from '../src/machines/context.js';
+import { defaultConfig, type AgentContext } from '../src/machine/context.js';
 import { check, median, pairedRatio, ratio, textDeltaModel, type Row } from './support.js';
 
 function history(count: number): ModelMessage[] {

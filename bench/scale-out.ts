@@ -13,7 +13,7 @@ import { DBOS, DBOSClient } from '@dbos-inc/dbos-sdk';
 import pg from 'pg';
 import { sessionClient } from '../src/dbos/index.js';
 import { WorkerFleet } from '../test/support/worker-fleet.js';
-import { pgStore } from '../src/persistence/pg-store.js';
+import { pgStore } from '../src/postgres/pg-store.js';
 import { sessionHeader, type SessionRecord, type SessionStore } from '../src/persistence/session-store.js';
 import { findBinary, postgresBinDirs } from '../test/support/external-binary.js';
 import { startPostgres } from '../test/support/postgres-server.js';

@@ -8,8 +8,8 @@
  */
 import type { LanguageModelV4StreamPart } from '@ai-sdk/provider';
 import { streamText } from 'ai';
-import { directStep } from '../src/actors/direct-step.js';
-import { streamLanguageModelCallStep } from '../src/actors/stream-language-model-call-step.js';
+import { directStep } from '../src/model-call/direct-step.js';
+import { streamLanguageModelCallStep } from '../src/model-call/stream-language-model-call-step.js';
 import { createAgent, type StepFunction } from '../src/index.js';
 import { check, measureRounds, median, pairedRatio, ratio, textDeltaModel, type Row } from './support.js';
 

@@ -3,7 +3,7 @@ import { tool, type LanguageModelUsage } from 'ai';
 import type { StepFunction, StepPart } from '../src/index.js';
 import { MockLanguageModelV4 } from 'ai/test';
 import { z } from 'zod';
-import { pullStream } from '../src/models/index.js';
+import { pullStream } from '../src/test/index.js';
 
 export function usage(input: number, output: number): LanguageModelV4Usage {
   return {

@@ -1,5 +1,5 @@
 import { formatCost } from '../cost/format-cost.js';
-import type { AgentEvent } from '../events.js';
+import type { AgentEvent } from '../core/events.js';
 import type { CliRunResult, Reporter, ReporterOptions } from './reporter-contract.js';
 import { callWarningNotices } from './call-warning-notices.js';
 import { plural } from './plural.js';

@@ -1,5 +1,5 @@
 import type { ModelMessage } from 'ai';
-import type { Outcome } from '../result.js';
+import type { Outcome } from '../core/result.js';
 
 /** The session log format this version writes and reads. */
 export const SESSION_FORMAT = 'loopchart-session';
