@@ -2,6 +2,7 @@
  * `npm run bench`: every benchmark group, each run five times in fresh processes, one table.
  * `npm run bench -- --runs 1`: one run of each (quicker, noisier).
  * `npm run bench -- inspector telemetry`: only the groups whose name has one of the words.
+ * `npm run bench -- --save runs.jsonl`: every group's run also appended to runs.jsonl as it ends.
  *
  * Every ratio is measured within one process, its contestants moments apart; a row then shows the
  * run with the median of its measure over the runs, and the spread. A target is judged on that
@@ -10,6 +11,7 @@
  * do what it was measuring) or a benchmark crashed.
  */
 import { execFile } from 'node:child_process';
+import { appendFileSync } from 'node:fs';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -59,7 +61,9 @@ for (let index = 1; index <= args.runs; index++) {
   for (const group of chosen) {
     const started = performance.now();
     try {
-      runsByGroup.get(group)!.push(await runGroup(group));
+      const rows = await runGroup(group);
+      runsByGroup.get(group)!.push(rows);
+      if (args.save !== undefined) appendFileSync(args.save, `${JSON.stringify({ group: group.name, run: index, rows })}\n`);
       console.error(`run ${index}/${args.runs}: ${group.name} (${((performance.now() - started) / 1000).toFixed(0)} s, load ${os.loadavg()[0]!.toFixed(1)})`);
     } catch (error) {
       failures.push(`${group.name}, run ${index}: ${error instanceof Error ? error.message : String(error)}`);

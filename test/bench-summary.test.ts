@@ -50,6 +50,11 @@ describe('parseBenchArgs', () => {
     expect(parseBenchArgs(['--runs=3'])).toEqual({ runs: 3, words: [] });
   });
 
+  it('takes --save FILE', () => {
+    expect(parseBenchArgs(['--save', 'runs.jsonl', 'loop'])).toEqual({ runs: 5, words: ['loop'], save: 'runs.jsonl' });
+    expect(() => parseBenchArgs(['--save'])).toThrow(/--save takes the file/);
+  });
+
   it('refuses a run count that is not a positive whole number, and unknown options', () => {
     expect(() => parseBenchArgs(['--runs', '0'])).toThrow(/positive whole number/);
     expect(() => parseBenchArgs(['--runs', 'five'])).toThrow(/positive whole number/);
