@@ -79,8 +79,8 @@ for (const [group, runs] of runsByGroup) {
 }
 
 console.log();
-printFigures(rows, args.runs);
-printHeadlines(rows, args.runs);
+printFigures(rows);
+printHeadlines(rows);
 const missed = rows.filter((row) => row.met === false);
 if (missed.length > 0) {
   console.log(`\n${missed.length} target(s) MISSED on the median (see docs/performance.md for where the time goes):`);
