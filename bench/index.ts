@@ -38,6 +38,7 @@ const benches: Array<[string, () => Promise<Row[]>]> = [
   ['inspector overhead', inspectorBench],
   ['telemetry overhead', telemetryBench],
   ['scale-out on PostgreSQL', scaleOutBench],
+  ['session size', (await import('./session-size.js')).sessionSizeBench],
 ];
 
 const words = process.argv.slice(2).map((word) => word.toLowerCase());

@@ -104,7 +104,7 @@ export interface ModelCallLogRecord {
     finishReason?: string;
     usage?: unknown;
   };
-  error?: { kind: string; message: string };
+  error?: { kind: string; message: string; status?: number };
 }
 
 /**

@@ -29,12 +29,10 @@ interface OpenTimeline {
 export class RunJournal {
   private timeline: OpenTimeline | undefined;
   private readonly ready: SessionRecord[] = [];
-  /** The call in flight, until it finishes, fails or the run ends. */
-  private open: ModelCallLogRecord | undefined;
-  /** The call that finished last, until the next checkpoint: its step's tool calls and reasoning join it. */
-  private finished: ModelCallLogRecord | undefined;
-  /** Tool calls of a step reported before its finish-step. */
-  private stepToolCalls: { runId: string; step: number; calls: NonNullable<ModelCallLogRecord['response']>['toolCalls'] } | undefined;
+  /** Calls made whose step has not ended yet (a step ends after its tools): its response is known at its `finish-step`. */
+  private readonly calls: ModelCallLogRecord[] = [];
+  /** The tool calls and reasoning of the step in progress, reported before its `finish-step`. */
+  private stepOutput: { runId: string; step: number; toolCalls: NonNullable<ModelCallLogRecord['response']>['toolCalls']; reasoning: string } | undefined;
   private runId: string | undefined;
   private step = 0;
   private state: string | undefined;
@@ -72,65 +70,64 @@ export class RunJournal {
     const eventType = transition.eventType === '' ? 'always' : String(transition.eventType);
     const offset = now - this.timeline.at;
     this.timeline.points.push(guardName !== undefined ? [offset, eventType, from, to, this.step, guardName] : [offset, eventType, from, to, this.step]);
-    // A call begins as the machine enters the llm state: a call that fails before it streams sends no model-call-start.
+    // A call is the time in the llm states: a call that fails before it streams sends no model-call-start.
     if (run && isModelCallState(to) && !isModelCallState(from)) this.openCall(run.id, run.steps, run.attempt, snapshot.context.messages.length, now);
-  }
-
-  private openCall(runId: string, step: number, attempt: number, messageCount: number, startedAt: number): void {
-    this.closeOpen();
-    this.open = { type: 'model-call', runId, step, attempt, startedAt, request: { messageCount, tools: this.source.toolNames(), settings: this.source.settings() } };
+    if (isModelCallState(from) && !isModelCallState(to)) {
+      const call = this.calls.at(-1);
+      if (call && call.durationMs === undefined) call.durationMs = now - call.startedAt;
+    }
   }
 
   /** An agent event (the machine's, and the model call's `model-call-start`). */
   event(event: AgentEvent): void {
     switch (event.type) {
       case 'model-call-start': {
-        const matches = this.open?.runId === event.runId && this.open.step === event.step && this.open.attempt === event.attempt;
-        if (!matches) this.openCall(event.runId, event.step, event.attempt, this.messageCount(), Date.now());
-        const settings = this.open!.request.settings;
-        this.open!.request.settings = {
+        const call = this.callOf(event.runId, event.step, event.attempt) ?? this.openCall(event.runId, event.step, event.attempt, this.messageCount(), Date.now());
+        call.request.settings = {
           ...(event.model ? { model: `${event.model.provider}:${event.model.modelId}` } : {}),
-          ...settings,
+          ...call.request.settings,
           ...(event.warnings.length > 0 ? { warnings: event.warnings } : {}),
         };
         break;
       }
+      case 'tool-call':
+        this.outputOf(event.runId, event.step).toolCalls.push({ toolCallId: event.toolCallId, toolName: event.toolName, input: event.input });
+        break;
+      case 'message':
+        if (event.message.role === 'assistant' && typeof event.message.content !== 'string') {
+          const reasoning = event.message.content.flatMap((part) => (part.type === 'reasoning' ? [part.text] : [])).join('');
+          if (reasoning !== '') this.outputOf(event.runId, this.step).reasoning = reasoning;
+        }
+        break;
       case 'finish-step': {
-        const call = this.open;
-        if (!call || call.runId !== event.runId || call.step !== event.step) break;
-        call.durationMs = Date.now() - call.startedAt;
+        const call = this.callOf(event.runId, event.step);
+        if (!call || call.response || call.error) break;
+        const output = this.stepOutput?.runId === event.runId && this.stepOutput.step === event.step ? this.stepOutput : undefined;
+        this.stepOutput = undefined;
         call.response = {
           text: event.text,
-          toolCalls: this.stepToolCalls?.runId === event.runId && this.stepToolCalls.step === event.step ? this.stepToolCalls.calls : [],
+          ...(output?.reasoning ? { reasoning: output.reasoning } : {}),
+          toolCalls: output?.toolCalls ?? [],
           ...(event.finishReason !== undefined ? { finishReason: event.finishReason } : {}),
           usage: event.usage,
         };
-        this.finished = call;
-        this.closeOpen();
+        this.complete(call);
         break;
       }
-      case 'tool-call': {
-        // Reported as the step's calls enter the history, before or after its finish-step.
-        const toolCall = { toolCallId: event.toolCallId, toolName: event.toolName, input: event.input };
-        const call = this.finished;
-        if (call?.response && call.runId === event.runId && call.step === event.step) call.response.toolCalls.push(toolCall);
-        else if (this.stepToolCalls?.runId === event.runId && this.stepToolCalls.step === event.step) this.stepToolCalls.calls.push(toolCall);
-        else this.stepToolCalls = { runId: event.runId, step: event.step, calls: [toolCall] };
-        break;
-      }
-      case 'message': {
-        const call = this.finished;
-        if (call?.response && call.runId === event.runId && event.message.role === 'assistant' && typeof event.message.content !== 'string') {
-          const reasoning = event.message.content.flatMap((part) => (part.type === 'reasoning' ? [part.text] : [])).join('');
-          if (reasoning !== '') call.response.reasoning = reasoning;
+      case 'retry': {
+        const call = this.callOf(event.runId, event.step, event.attempt - 1);
+        if (call && !call.error) {
+          call.error = { kind: event.error.kind, message: event.error.message, ...(event.error.status !== undefined ? { status: event.error.status } : {}) };
+          this.complete(call);
         }
         break;
       }
-      case 'retry':
-        this.fail(event.runId, { kind: event.error.kind, message: event.error.message });
-        break;
       case 'run-end':
-        this.fail(event.runId, event.result.error ? { kind: event.result.error.kind, message: event.result.error.message } : { kind: event.result.outcome, message: `the run ended (${event.result.outcome}) before the call did` });
+        for (const call of this.calls.filter((candidate) => candidate.runId === event.runId)) {
+          const error = event.result.error ?? { kind: event.result.outcome, message: `the run ended (${event.result.outcome}) before the call's step did` };
+          if (!call.response && !call.error) call.error = { kind: error.kind, message: error.message, ...('status' in error && error.status !== undefined ? { status: error.status } : {}) };
+          this.complete(call);
+        }
         break;
       default:
         break;
@@ -145,28 +142,35 @@ export class RunJournal {
     this.ready.push(record);
   }
 
-  /** What was collected since the last call, for the checkpoint being written: transitions first, then model calls and traces. */
+  /** What was collected since the last call, for the checkpoint being written: transitions, finished model calls, traces. */
   drain(): SessionRecord[] {
     this.flushTimeline();
-    this.finished = undefined;
-    this.stepToolCalls = undefined;
     return this.ready.splice(0);
   }
 
-  private fail(runId: string, error: { kind: string; message: string }): void {
-    const call = this.open;
-    if (!call || call.runId !== runId) return;
-    call.durationMs = Date.now() - call.startedAt;
-    call.error = error;
-    this.closeOpen();
+  private openCall(runId: string, step: number, attempt: number, messageCount: number, startedAt: number): ModelCallLogRecord {
+    const call: ModelCallLogRecord = { type: 'model-call', runId, step, attempt, startedAt, request: { messageCount, tools: this.source.toolNames(), settings: this.source.settings() } };
+    this.calls.push(call);
+    return call;
   }
 
-  /** The call in flight goes to the records as it stands. */
-  private closeOpen(): void {
-    if (!this.open) return;
+  /** The call of that step (its last attempt, unless `attempt` is given) still waiting for its end. */
+  private callOf(runId: string, step: number, attempt?: number): ModelCallLogRecord | undefined {
+    return this.calls.findLast((call) => call.runId === runId && call.step === step && (attempt === undefined || call.attempt === attempt));
+  }
+
+  private outputOf(runId: string, step: number): NonNullable<RunJournal['stepOutput']> {
+    if (this.stepOutput?.runId !== runId || this.stepOutput.step !== step) this.stepOutput = { runId, step, toolCalls: [], reasoning: '' };
+    return this.stepOutput;
+  }
+
+  /** The call is done: it goes to the records, after the transitions that came before. */
+  private complete(call: ModelCallLogRecord): void {
+    const index = this.calls.indexOf(call);
+    if (index >= 0) this.calls.splice(index, 1);
+    call.durationMs ??= Date.now() - call.startedAt;
     this.flushTimeline();
-    this.ready.push(this.open);
-    this.open = undefined;
+    this.ready.push(call);
   }
 
   /** The transitions so far become a record, before any model call or trace that came after them. */

@@ -93,7 +93,7 @@ export interface ModelCallRecord {
     finishReason?: string;
     usage?: unknown;
   };
-  error?: { kind: string; message: string };
+  error?: { kind: string; message: string; status?: number };
 }
 
 /**

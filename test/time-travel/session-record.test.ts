@@ -2,7 +2,11 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { tool } from 'ai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { createAgent } from '../../src/agent.js';
+import { scriptedModel } from '../../src/models/index.js';
 import { fileStore } from '../../src/persistence/file-store.js';
 import { pgStore } from '../../src/persistence/pg-store.js';
 import type { SessionStore } from '../../src/persistence/session-store.js';
@@ -76,6 +80,7 @@ describe.each(stores)('a session recorded in %s', (_name, makeStore, skip) => {
       [2, 1, undefined, ['note']],
       [3, 1, undefined, []],
     ]);
+    expect(run!.modelCalls[0]!.error).toEqual({ kind: 'server', message: 'the server had a hiccup', status: 500 });
     expect(run!.modelCalls.at(-1)!.response!.text).toBe(RECORDED_ANSWER);
     expect(run!.modelCalls[1]!.request).toMatchObject({ messageCount: 7, tools: ['measure', 'note'], settings: { model: 'scripted:scripted', maxSteps: 25 } });
 
@@ -92,6 +97,30 @@ describe.each(stores)('a session recorded in %s', (_name, makeStore, skip) => {
     const afterCompaction = run!.timeline.findIndex((point) => point.event === 'xstate.done.actor.compaction');
     expect(JSON.stringify(contextAt(log, view, 0, afterCompaction)[0])).toContain('Summary of the earlier conversation');
     expect(contextAt(log, view, 0, run!.timeline.length - 1)).toEqual(result.messages);
+  });
+});
+
+describe('model calls in a recorded session', () => {
+  it('each has its response, though the step it belongs to ends only after its tools ran and the next call began', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'loopchart-record-'));
+    dirs.push(dir);
+    const store = fileStore(dir);
+    const turns = [0, 1].map((index) => ({ toolCalls: [{ id: `call-${index}`, name: 'read', input: { path: `f${index}` } }] }));
+    const agent = createAgent({
+      model: scriptedModel([...turns, { text: 'Both read.' }]),
+      store,
+      sessionId: 'tool-steps',
+      tools: { read: tool({ inputSchema: z.object({ path: z.string() }), execute: async ({ path: file }) => `content of ${file}` }) },
+    });
+    expect((await agent.run('Read both.')).outcome).toBe('completed');
+    await agent.dispose();
+    const view = (await openSessionRecord(store, 'tool-steps'))!;
+    expect(view.runs[0]!.modelCalls.map((call) => [call.step, call.response?.finishReason, call.response?.toolCalls.map((toolCall) => toolCall.toolCallId)])).toEqual([
+      [1, 'tool-calls', ['call-0']],
+      [2, 'tool-calls', ['call-1']],
+      [3, 'stop', []],
+    ]);
+    expect(view.runs[0]!.modelCalls.every((call) => call.durationMs !== undefined && call.durationMs >= 0)).toBe(true);
   });
 });
 
