@@ -3,7 +3,7 @@ import type { ScriptTurn } from '../models/index.js';
 import { replaySession } from '../persistence/session-replay.js';
 import type { CheckpointRecord, SessionLog } from '../persistence/session-store.js';
 import { sessionRecordView } from '../time-travel/session-record-view.js';
-import type { ModelCallRecord, RecordedRun } from '../time-travel/session-record.js';
+import type { ModelCallRecord, RecordedRun } from '../time-travel/record-types.js';
 import { scriptSchema, type Script } from './script.js';
 import { UsageError } from './usage-error.js';
 

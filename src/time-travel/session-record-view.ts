@@ -3,7 +3,7 @@ import { emptyUsage, usageFrom } from '../machines/usage.js';
 import type { CheckpointRecord, ModelCallLogRecord, SessionLog, TimelineRecord } from '../persistence/session-store.js';
 import { TRACE_VERSION, type RunTrace, type TraceState, type TraceStep, type TraceTransition } from '../trace/run-trace.js';
 import { toolOutputPreview } from '../trace/tool-output-preview.js';
-import type { CheckpointSummary, ModelCallRecord, RecordedRun, SessionRecordView, TimelinePoint } from './session-record.js';
+import type { CheckpointSummary, ModelCallRecord, RecordedRun, SessionRecordView, TimelinePoint } from './record-types.js';
 
 /** A run as its records are read, before its trace is put together. */
 interface RunUnderConstruction {
