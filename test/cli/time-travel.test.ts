@@ -5,8 +5,11 @@
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ModelMessage } from 'ai';
+import pg from 'pg';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { pgStore } from '../../src/persistence/pg-store.js';
+import { postgresBinary, startPostgres, type PostgresServer } from '../support/postgres-server.js';
 import { fileStore } from '../../src/persistence/file-store.js';
 import { openSessionRecord } from '../../src/time-travel/session-record.js';
 import { startOpenAIServer, streamResponse, type OpenAIServer, type ScriptedHttpResponse } from '../support/openai-sse-server.js';
@@ -162,5 +165,39 @@ describe('loopchart fork', () => {
     const noAt = await runCli(['fork', sessionId, '--session', sessions]);
     expect(noAt.code).toBe(2);
     expect(noAt.stderr).toContain('fork needs --at N');
+  });
+});
+
+describe('loopchart fork and script on Postgres', () => {
+  const postgresBin = postgresBinary();
+  let server: PostgresServer | undefined;
+  let pool: pg.Pool | undefined;
+  beforeAll(async () => {
+    if (postgresBin === undefined) return;
+    server = await startPostgres(postgresBin);
+    pool = new pg.Pool({ connectionString: server.url, max: 2 });
+    pool.on('error', () => undefined);
+  }, 60_000);
+  afterAll(async () => {
+    await pool?.end();
+    await server?.stop();
+  });
+
+  it.skipIf(postgresBin === undefined)('fork --pg and script --pg read and write the session in the database', async () => {
+    const store = pgStore(pool!);
+    const { sessionId, result } = await recordSession(store, 'pg-recorded');
+    const before = JSON.stringify(await store.read(sessionId));
+
+    const forked = await runCli(['fork', sessionId, '--at', '3', '--pg', server!.url, '--json']);
+    expect(forked.code).toBe(0);
+    const fork = JSON.parse(forked.stdout) as { sessionId: string; state: string };
+    expect((await store.read(fork.sessionId))?.header.forkedFrom).toEqual({ sessionId, checkpoint: 3 });
+    expect(JSON.stringify(await store.read(sessionId))).toBe(before);
+
+    const scriptFile = path.join(await tempDir(), 'case.yaml');
+    expect((await runCli(['script', sessionId, '--pg', server!.url, '-o', scriptFile])).code).toBe(0);
+    const replayed = await runCli(['run', scriptFile, '--json']);
+    expect(replayed.code).toBe(0);
+    expect((JSON.parse(replayed.stdout) as { text: string }).text).toBe(result.text);
   });
 });
