@@ -11,7 +11,7 @@ const layers = [
   { name: 'model-call', holds: 'one model call: the step functions and what they use of the AI SDK', paths: ['^src/model-call/'] },
   { name: 'actors', holds: "the machine's invoked actors", paths: ['^src/actors/'] },
   { name: 'machine', holds: 'the statechart, its guards, updates and implementations', paths: ['^src/machine/'] },
-  { name: 'records', holds: 'what a run leaves: stores, session records, traces, results', paths: ['^src/persistence/', '^src/trace/', '^src/results/'] },
+  { name: 'records', holds: 'what a run leaves: stores, session records, traces, results, reading a session back (time travel)', paths: ['^src/persistence/', '^src/trace/', '^src/results/', '^src/time-travel/'] },
   {
     name: 'agent',
     holds: 'the agent facade, its options and observers',

@@ -23,6 +23,7 @@ export const benchGroups: readonly BenchGroup[] = [
   { name: 'inspector overhead', load: async () => (await import('./inspector.js')).inspectorBench },
   { name: 'telemetry overhead', load: async () => (await import('./telemetry.js')).telemetryBench },
   { name: 'scale-out on PostgreSQL', load: async () => (await import('./scale-out.js')).scaleOutBench },
+  { name: 'session size', load: async () => (await import('./session-size.js')).sessionSizeBench },
 ];
 
 /** The groups whose name has one of `words` (every group when there are none). */

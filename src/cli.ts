@@ -10,7 +10,9 @@ import { helpText } from './cli/help.js';
 import { onInterrupt } from './cli/interrupt.js';
 import { colorAllowed } from './cli/palette.js';
 import { reportCommand } from './cli/report-command.js';
-import { runCommand } from './cli/run-command.js';
+import { runCommand, type RunCommandOptions } from './cli/run-command.js';
+import { forkCommand } from './cli/fork-command.js';
+import { scriptCommand } from './cli/script-command.js';
 import { runTarget } from './cli/run-target.js';
 import { UsageError } from './cli/usage-error.js';
 
@@ -23,7 +25,7 @@ async function main(argv: string[]): Promise<number> {
     });
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    const topic = ['run', 'report', 'chart', 'config'].includes(argv[0] ?? '') ? `loopchart ${argv[0]} --help` : 'loopchart --help';
+    const topic = ['run', 'report', 'chart', 'config', 'fork', 'script'].includes(argv[0] ?? '') ? `loopchart ${argv[0]} --help` : 'loopchart --help';
     process.stderr.write(`loopchart: ${error.message}\nRun ${topic} for usage.\n`);
     return USAGE_ERROR;
   }
@@ -44,6 +46,23 @@ async function main(argv: string[]): Promise<number> {
       return run(command.args);
     case 'report':
       return reportCommand({ ...command.args, stdout: process.stdout, stderr: process.stderr });
+    case 'fork': {
+      const { args } = command;
+      return forkCommand({
+        args,
+        env: process.env,
+        stdout: process.stdout,
+        stderr: process.stderr,
+        runOn: (fork) =>
+          run(args.run!, {
+            resume: fork.sessionId,
+            ...(fork.prompt !== undefined ? { prompt: fork.prompt } : {}),
+            ...('dir' in args.place ? { session: args.place.dir } : { sessionStore: { store: fork.store, where: fork.where } }),
+          }),
+      });
+    }
+    case 'script':
+      return scriptCommand({ args: command.args, env: process.env, stdout: process.stdout, stderr: process.stderr });
   }
 }
 
@@ -70,10 +89,15 @@ async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
+/** What `loopchart fork --prompt` sets of the run on: the fork to resume, where it is, and the prompt (never a script file). */
+type RunOnFork = { resume: string; prompt?: string } & Pick<RunCommandOptions, 'session' | 'sessionStore'>;
+
 /** `loopchart run` wired to this process: its streams, environment, terminal and Ctrl+C. */
-async function run(args: RunArguments): Promise<number> {
+async function run(args: RunArguments, fork?: RunOnFork): Promise<number> {
   let target: Awaited<ReturnType<typeof runTarget>> | undefined;
-  if (args.target === '-') {
+  if (fork) {
+    target = fork.prompt !== undefined ? { kind: 'prompt', text: fork.prompt } : undefined;
+  } else if (args.target === '-') {
     const text = (await readAll(process.stdin)).trim();
     if (text === '') {
       process.stderr.write('loopchart: the prompt on stdin is empty\nRun loopchart run --help for usage.\n');
@@ -127,6 +151,7 @@ async function run(args: RunArguments): Promise<number> {
       ...(args.record !== undefined ? { record: args.record } : {}),
       ...(args.session !== undefined ? { session: args.session } : {}),
       ...(args.resume !== undefined ? { resume: args.resume } : {}),
+      ...(fork ? { resume: fork.resume, ...(fork.session !== undefined ? { session: fork.session } : {}), ...(fork.sessionStore ? { sessionStore: fork.sessionStore } : {}) } : {}),
       ...(args.continueLatest ? { continueLatest: true } : {}),
       ...(args.inspectPort !== undefined ? { inspectPort: args.inspectPort } : {}),
       ...(args.inspectWait ? { inspectWait: true } : {}),

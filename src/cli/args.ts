@@ -9,6 +9,7 @@ import { permissionRuleProblem } from './permission-rule.js';
 import { permissionModes, type PermissionMode } from './permissions.js';
 import { reasoningEfforts, type ReasoningEffort } from './reasoning-settings.js';
 import { SESSION_ID_RULE, sessionIdProblem } from '../persistence/session-id.js';
+import type { SessionPlace } from './session-source.js';
 
 /** What the command line asks for. */
 export type CliCommand =
@@ -17,7 +18,9 @@ export type CliCommand =
   | { name: 'chart' }
   | { name: 'config'; args: ConfigArguments }
   | { name: 'run'; args: RunArguments }
-  | { name: 'report'; args: ReportArguments };
+  | { name: 'report'; args: ReportArguments }
+  | { name: 'fork'; args: ForkArguments }
+  | { name: 'script'; args: ScriptArguments };
 
 /** What `loopchart run` keeps or shows besides the run itself. */
 export interface RunExtras {
@@ -102,7 +105,31 @@ export interface ReportArguments {
   output?: string;
 }
 
-const commands = ['run', 'report', 'chart', 'config', 'help'] as const;
+/** `loopchart fork`'s arguments. */
+export interface ForkArguments {
+  /** The session to fork. */
+  sessionId: string;
+  /** `--at N`: the checkpoint to fork at. */
+  at: number;
+  place: SessionPlace;
+  /** `--prompt TEXT`: run on in the fork with this message (as `loopchart run` does, with its options in `run`). */
+  prompt?: string;
+  /** `loopchart run`'s options for the run on, with `--prompt`. */
+  run?: RunArguments;
+  json: boolean;
+}
+
+/** `loopchart script`'s arguments. */
+export interface ScriptArguments {
+  sessionId: string;
+  /** `--at N`: the script stops at this checkpoint. */
+  at?: number;
+  /** `-o FILE`: `.yaml`, `.yml` or `.json`. */
+  output: string;
+  place: SessionPlace;
+}
+
+const commands = ['run', 'report', 'chart', 'config', 'fork', 'script', 'help'] as const;
 
 const runOptions = {
   model: { type: 'string' },
@@ -195,6 +222,8 @@ export function parseCommandLine(argv: readonly string[], input: CommandLineCont
     return { name: 'config', args: { ...(values.cwd !== undefined ? { cwd: nonEmpty('--cwd', values.cwd) } : {}), json: values.json ?? false } };
   }
   if (first === 'report') return { name: 'report', args: reportArguments(rest) };
+  if (first === 'fork') return { name: 'fork', args: forkArguments(rest, input) };
+  if (first === 'script') return { name: 'script', args: scriptArguments(rest, input) };
   return { name: 'run', args: runArguments(rest, input) };
 }
 
@@ -203,6 +232,89 @@ function reportArguments(argv: readonly string[]): ReportArguments {
   if (positionals.length === 0) throw new UsageError('report needs a trace file (written by loopchart run --trace)');
   if (positionals.length > 1) throw new UsageError(`report takes one trace file, got ${positionals.length} arguments`);
   return { traceFile: positionals[0]!, ...(values.output !== undefined ? { output: nonEmpty('--output', values.output) } : {}) };
+}
+
+const placeOptions = { session: { type: 'string' }, pg: { type: 'string' } } as const;
+const forkOwnOptions = { at: { type: 'string' }, prompt: { type: 'string' }, ...placeOptions, json: { type: 'boolean' } } as const;
+const scriptOptions = { at: { type: 'string' }, output: { type: 'string', short: 'o' }, ...placeOptions, help: { type: 'boolean', short: 'h' } } as const;
+
+/** The long names of `fork`'s own options (with `--prompt` it takes `run`'s too). */
+export const forkOptionNames: readonly string[] = Object.keys(forkOwnOptions);
+
+/** The long names of `script`'s options. */
+export const scriptOptionNames: readonly string[] = Object.keys(scriptOptions);
+
+/** The session named first, before any option. */
+function leadingSessionId(argv: readonly string[], command: string): [string, string[]] {
+  const [first, ...rest] = argv;
+  if (first === undefined || first.startsWith('-')) throw new UsageError(`${command} needs the session's id first: loopchart ${command} SESSION --at N …`);
+  if (sessionIdProblem(first) !== undefined) throw new UsageError(`${command} takes a session id (${SESSION_ID_RULE}), got "${first}"`);
+  return [first, rest];
+}
+
+/** `--session DIR` (or LOOPCHART_SESSION_DIR) or `--pg URL`: exactly one place. */
+function sessionPlace(values: { session?: string; pg?: string }, input: CommandLineContext, command: string): SessionPlace {
+  if (values.session !== undefined && values.pg !== undefined) throw new UsageError('--session DIR and --pg URL both say where the session is: give one of them');
+  if (values.pg !== undefined) {
+    if (!/^postgres(ql)?:\/\//.test(values.pg)) throw new UsageError(`--pg takes a postgres:// URL, got "${values.pg}"`);
+    return { pg: values.pg };
+  }
+  const dir = values.session ?? (input.sessionDirFromEnv !== undefined && input.sessionDirFromEnv !== '' ? input.sessionDirFromEnv : undefined);
+  if (dir === undefined) throw new UsageError(`${command} needs --session DIR (or LOOPCHART_SESSION_DIR) or --pg URL: where the session is kept`);
+  return { dir: nonEmpty('--session', dir) };
+}
+
+/**
+ * `fork SESSION --at N [--prompt TEXT] [--session DIR | --pg URL] [--json]`. With `--prompt`, the
+ * rest is `run`'s options for the run on (`--model`, `--tools`, `--yes`, …).
+ */
+function forkArguments(argv: readonly string[], input: CommandLineContext): ForkArguments {
+  const [sessionId, rest] = leadingSessionId(argv, 'fork');
+  const own: Record<string, string | boolean> = {};
+  const others: string[] = [];
+  for (let index = 0; index < rest.length; index++) {
+    const arg = rest[index]!;
+    const [name, inline] = arg.startsWith('--') ? [arg.slice(2).split('=')[0]!, arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : undefined] : [undefined, undefined];
+    if (name === 'json') own.json = true;
+    else if (name === 'at' || name === 'prompt' || name === 'pg' || name === 'session') {
+      const value = inline ?? rest[++index];
+      if (value === undefined) throw new UsageError(`--${name} needs a value`);
+      own[name] = value;
+    } else others.push(arg);
+  }
+  if (own.at === undefined) throw new UsageError('fork needs --at N: the checkpoint to fork at (loopchart script or openSessionRecord lists them)');
+  const at = positiveInteger('--at', String(own.at));
+  const place = sessionPlace({ ...(own.session !== undefined ? { session: String(own.session) } : {}), ...(own.pg !== undefined ? { pg: String(own.pg) } : {}) }, input, 'fork');
+  const json = own.json === true;
+  if (own.prompt === undefined) {
+    if (others.length > 0) {
+      throw new UsageError(`fork takes ${others[0]} only with --prompt (the options of the run on from the fork); without --prompt it takes --at, --session or --pg, and --json`);
+    }
+    return { sessionId, at, place, json };
+  }
+  const prompt = nonEmpty('--prompt', String(own.prompt));
+  if (others.some((arg) => arg === '--record' || arg.startsWith('--record=') || arg === '--resume' || arg.startsWith('--resume=') || arg === '--continue' || arg === '-c')) {
+    throw new UsageError('fork --prompt runs on in the fork: --record, --resume and --continue do not apply');
+  }
+  // The run on goes through run's own parser: its options, checks and messages.
+  const run = runArguments([...others, ...(json ? ['--json'] : []), '--', prompt], { ...input, stdinIsPiped: false });
+  return { sessionId, at, place, prompt, run, json };
+}
+
+/** `script SESSION [--at N] -o FILE [--session DIR | --pg URL]`. */
+function scriptArguments(argv: readonly string[], input: CommandLineContext): ScriptArguments {
+  const [sessionId, rest] = leadingSessionId(argv, 'script');
+  const { values, positionals } = parse(rest, scriptOptions, 'script');
+  if (positionals.length > 0) throw new UsageError(`script takes one session, got also "${positionals[0]}"`);
+  if (values.output === undefined) throw new UsageError('script needs -o FILE: where to write the script (.yaml, .yml or .json)');
+  const output = nonEmpty('--output', values.output);
+  if (!/\.(ya?ml|json)$/i.test(output)) throw new UsageError(`-o ${output}: a script file ends in .yaml, .yml or .json (that says which to write)`);
+  return {
+    sessionId,
+    ...(values.at !== undefined ? { at: positiveInteger('--at', values.at) } : {}),
+    output,
+    place: sessionPlace(values, input, 'script'),
+  };
 }
 
 /** What the command line is read with, besides its words. */
@@ -351,8 +463,8 @@ function helpTopic(argv: readonly string[]): HelpTopic {
   const [topic, extra] = argv;
   if (extra !== undefined) throw new UsageError('help takes at most one command');
   if (topic === undefined) return 'main';
-  if (topic === 'run' || topic === 'report' || topic === 'chart' || topic === 'config') return topic;
-  throw new UsageError(`no help for "${topic}"; commands: run, report, chart, config`);
+  if (topic === 'run' || topic === 'report' || topic === 'chart' || topic === 'config' || topic === 'fork' || topic === 'script') return topic;
+  throw new UsageError(`no help for "${topic}"; commands: run, report, chart, config, fork, script`);
 }
 
 function toolList(text: string): BuiltinToolName[] {

@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { builtinToolNames } from '../tools/index.js';
 import { EXPECTATION_FAILED, exitCodeByOutcome, USAGE_ERROR } from './exit-codes.js';
 
-export type HelpTopic = 'main' | 'run' | 'report' | 'chart' | 'config';
+export type HelpTopic = 'main' | 'run' | 'report' | 'chart' | 'config' | 'fork' | 'script';
 
 /** The exit-code table, one code per line, as `--help` shows it. */
 export function exitCodeLines(): string[] {
@@ -24,7 +24,9 @@ Usage:
   loopchart report <trace.json> [-o report.html]    an HTML report of a saved run trace
   loopchart chart                                   print the agent statechart as Mermaid
   loopchart config [--cwd DIR] [--json]             the default model and options in force
-  loopchart help [run | report | chart | config]    help for a command
+  loopchart fork <session> --at N [--prompt TEXT]   a new session from checkpoint N of another
+  loopchart script <session> -o case.yaml           a session as a script that replays it offline
+  loopchart help [command]                          help for a command
   loopchart --help                                  this help
   loopchart --version                               the installed version
 
@@ -214,8 +216,63 @@ Options:
   --json       the settings, their sources and the files as one JSON object
   -h, --help   this help`;
 
+const FORK = `Usage: loopchart fork <session> --at N [--prompt TEXT] [--session DIR | --pg URL] [--json]
+
+Starts a new session from checkpoint N of another: the history as it was there
+and the machine's state at that step boundary. The original is not touched.
+Prints the new session's id on stdout (--json: an object with the id, the
+checkpoint and its state).
+
+  <session>         the id of the session to fork
+  --at N            the checkpoint (1, 2, … in the order they were written;
+                    openSessionRecord lists them, with their states and steps)
+  --session DIR     the session is in this directory (default
+                    LOOPCHART_SESSION_DIR); the fork goes there too
+  --pg URL          the session is in this Postgres database (postgres://…);
+                    the fork goes there too
+  --prompt TEXT     run on in the fork with this message: at a checkpoint
+                    between runs it starts a new run; in the middle of a run it
+                    joins the history there and the run goes on, the model
+                    seeing it at its next call (not at a checkpoint that waits
+                    for approvals). Takes loopchart run's options (--model,
+                    --tools, --yes, --json, …); see loopchart run --help
+  --json            the fork (or, with --prompt, the run's result) as JSON
+  -h, --help        this help
+
+Exit codes: 0 forked (with --prompt: loopchart run's codes); 2 usage error,
+or no such session or checkpoint; 1 the store failed.`;
+
+const SCRIPT = `Usage: loopchart script <session> [--at N] -o case.yaml [--session DIR | --pg URL]
+
+Writes a script that replays a session offline on the scripted model: its
+prompts, its model turns (retried failures included), the system prompt and
+step limit it ran with, the recorded results of the tools that cannot be run
+again (any tool but the file tools read, write, edit, ls, glob and grep), and
+an expect block from how it ended (outcome and final text). Then
+loopchart run case.yaml reproduces the run, in CI, without the model.
+
+  <session>         the id of the session
+  --at N            stop at checkpoint N: the turns made before it; a script
+                    cut in the middle of a run ends there with max-steps
+  -o, --output FILE where to write it: .yaml or .yml for YAML, .json for JSON
+  --session DIR     the session is in this directory (default
+                    LOOPCHART_SESSION_DIR)
+  --pg URL          the session is in this Postgres database
+  -h, --help        this help
+
+Keys in the environment (*_API_KEY) are redacted from the script. The
+workspace is not recorded: give loopchart run --cwd to run the file tools on
+the same files.
+
+Exit codes: 0 written; 2 usage error, no such session or checkpoint, or a
+session whose runs made no model call; 1 the store failed.`;
+
 export function helpText(topic: HelpTopic): string {
   switch (topic) {
+    case 'fork':
+      return FORK;
+    case 'script':
+      return SCRIPT;
     case 'config':
       return CONFIG;
     case 'main':

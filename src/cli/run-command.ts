@@ -17,6 +17,7 @@ import { recordedScript } from './recorded-script.js';
 import { withdrawProviderKeys } from './provider-keys.js';
 import { redact, redactingSink, redactValue, type TextSink } from './redact.js';
 import { redactingTools } from './redacting-tools.js';
+import { recordedTools } from './recorded-tools.js';
 import { createReporter, type Reporter } from './reporter.js';
 import { writeRunArtifacts } from './run-artifacts.js';
 import { loadScript, ScriptError, type Script } from './script.js';
@@ -24,6 +25,7 @@ import { connectCliMcpTools, withMcpApprovalRules } from './mcp-tools.js';
 import { loadOutputSchema } from './output-schema.js';
 import type { McpTools } from '../mcp/index.js';
 import { openCliSession, type CliSession } from './session.js';
+import type { SessionStore } from '../persistence/session-store.js';
 import { latestSessionId } from './latest-session.js';
 import type { CliConfig } from './config-schema.js';
 import { withConfigDefaults } from './config-defaults.js';
@@ -74,6 +76,8 @@ interface RunCommandSettings extends RunExtras {
   interrupted: Promise<void>;
   /** The config files' and `LOOPCHART_MODEL`'s settings: defaults for a run on a real model (see `withConfigDefaults`). */
   config?: CliConfig;
+  /** A store the caller opened (`loopchart fork --pg`), in place of `session`'s file store; `where` names it in messages. */
+  sessionStore?: { store: SessionStore; where: string };
 }
 
 /** `loopchart run`: a script file, or a prompt for a real model; neither only to finish a resumed session's run. */
@@ -143,7 +147,11 @@ async function run(given: RunCommandOptions, reporter: Reporter, secrets: string
   }
   const recording = options.record !== undefined ? recordModel(model) : undefined;
   const resume = options.session !== undefined && options.continueLatest ? await latestSessionId(options.session) : options.resume;
-  const session = options.session !== undefined ? await openCliSession(options.session, resume, secrets) : undefined;
+  const session = options.sessionStore
+    ? { store: options.sessionStore.store, ...(resume !== undefined ? { resumeId: resume } : {}) }
+    : options.session !== undefined
+      ? await openCliSession(options.session, resume, secrets)
+      : undefined;
   const workspace = await prepareWorkspace({
     ...(options.cwd !== undefined ? { cwd: options.cwd } : {}),
     fallback: script ? 'temp' : 'current',
@@ -228,7 +236,10 @@ async function run(given: RunCommandOptions, reporter: Reporter, secrets: string
       const agent = createAgent({
         model: recording?.model ?? model,
         // Redacted before anything cuts a result: a cut inside a key would leave a piece of it that redaction misses.
-        tools: redactingTools({ ...builtinTools({ cwd, tools: [...tools], bash: { redact: secrets, ...(sandbox ? { sandbox: sandbox.bash } : {}) } }), ...mcp?.tools }, secrets),
+        tools: redactingTools(
+          { ...builtinTools({ cwd, tools: [...tools], bash: { redact: secrets, ...(sandbox ? { sandbox: sandbox.bash } : {}) } }), ...mcp?.tools, ...recordedTools(script?.toolResults) },
+          secrets,
+        ),
         ...(instructions !== undefined ? { instructions } : {}),
         ...(maxSteps !== undefined ? { maxSteps } : {}),
         ...(budget ? { stopWhen: budget } : {}),
@@ -326,7 +337,7 @@ async function runPrompts(
   try {
     if (session) {
       await agent.ready();
-      const dir = options.session!;
+      const dir = options.sessionStore?.where ?? options.session!;
       reporter.notice(
         session.resumeId !== undefined
           ? `session: ${agent.sessionId} resumed from ${dir} (${agent.messages.length} messages)`

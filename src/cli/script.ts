@@ -52,6 +52,13 @@ export const scriptSchema = z.strictObject({
   allowNetwork: z.boolean().optional(),
   /** Files to create in the workspace before the run (path relative to the workspace: content). */
   files: z.record(z.string(), z.string()).optional(),
+  /**
+   * What tools that are not run here answered, by tool call id (`loopchart script` writes them for
+   * every tool but the file tools): a tool named here is replayed from these results, not run. Each
+   * output is the result as the model was sent it (the AI SDK's tool result output: `text`, `json`,
+   * `error-text`, …).
+   */
+  toolResults: z.record(z.string().min(1), z.strictObject({ tool: z.string().min(1), output: z.looseObject({ type: z.string() }) })).optional(),
   /** The scripted model's turns, one per LLM call. Required unless the script is run with `--model`, which ignores them. */
   turns: z.array(scriptTurnSchema).min(1).optional(),
   /** Checks after the run: the script doubles as a regression test. */
