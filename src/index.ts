@@ -25,6 +25,8 @@ export { fileStore, type FileStoreOptions } from './persistence/file-store.js';
 export { forkSession } from './persistence/fork-session.js';
 export { readSessionView, type SessionView } from './persistence/session-view.js';
 export type { CheckpointInfo } from './persistence/session-recorder.js';
+export { openSessionRecord, type SessionRecordView, type RecordedRun, type TimelinePoint, type ModelCallRecord, type CheckpointSummary } from './time-travel/session-record.js';
+export { contextAt } from './time-travel/context-at.js';
 export {
   SessionFormatError,
   SessionConflictError,
@@ -45,6 +47,10 @@ export {
   type HistoryRecord,
   type CheckpointRecord,
   type TraceContextRecord,
+  type TimelineRecord,
+  type TimelineTuple,
+  type ModelCallLogRecord,
+  type TraceRecord,
 } from './persistence/session-store.js';
 export { advanceSession, SessionInputError, type AdvanceSessionOptions, type AdvanceSessionResult, type SessionInput } from './scale/advance-session.js';
 export { assertSessionRequest, SessionRequestError, type SessionRequest } from './scale/session-request.js';

@@ -1,4 +1,4 @@
-import { SESSION_FORMAT, SESSION_FORMAT_VERSION, SessionFormatError, type SessionHeader, type SessionLog, type SessionRecord } from './session-store.js';
+import { SESSION_FORMAT, SESSION_FORMAT_VERSION, SESSION_FORMAT_VERSIONS_READ, SessionFormatError, type SessionHeader, type SessionLog, type SessionRecord } from './session-store.js';
 
 /** One record as one line. */
 export function encodeLine(record: SessionHeader | SessionRecord): string {
@@ -45,9 +45,9 @@ export function checkSessionHeader(header: unknown, source: string): asserts hea
   if (!candidate || candidate.type !== 'header' || candidate.format !== SESSION_FORMAT) {
     throw new SessionFormatError(`${source}: not a loopchart session (no "${SESSION_FORMAT}" header on line 1)`);
   }
-  if (candidate.version !== SESSION_FORMAT_VERSION) {
+  if (typeof candidate.version !== 'number' || !SESSION_FORMAT_VERSIONS_READ.includes(candidate.version)) {
     throw new SessionFormatError(
-      `${source}: session format version ${String(candidate.version)} is not supported by this loopchart (it reads version ${SESSION_FORMAT_VERSION})`,
+      `${source}: session format version ${String(candidate.version)} is not supported by this loopchart (it reads versions ${SESSION_FORMAT_VERSIONS_READ.join(' and ')}, and writes version ${SESSION_FORMAT_VERSION})`,
     );
   }
 }

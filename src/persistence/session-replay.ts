@@ -27,7 +27,7 @@ export function replaySession(records: readonly SessionRecord[], until?: number)
       }
       messages.length = record.index;
       messages.push(record.message);
-    } else {
+    } else if (record.type === 'checkpoint') {
       if (record.messageCount > messages.length) {
         throw new Error(`session log: checkpoint ${record.id} counts ${record.messageCount} messages but ${messages.length} were written`);
       }

@@ -1,9 +1,17 @@
 import type { ModelMessage } from 'ai';
 import type { Outcome } from '../result.js';
+import type { RunTrace } from '../trace/run-trace.js';
 
 /** The session log format this version writes and reads. */
 export const SESSION_FORMAT = 'loopchart-session';
-export const SESSION_FORMAT_VERSION = 1;
+/**
+ * 2: the timeline, model-call and trace records join the messages and checkpoints. Version 1
+ * sessions are still read (and continued as version 1, without those records, so that an older
+ * loopchart can still open them).
+ */
+export const SESSION_FORMAT_VERSION = 2;
+/** The format versions this loopchart reads. */
+export const SESSION_FORMAT_VERSIONS_READ: readonly number[] = [1, 2];
 
 export interface SessionHeader {
   type: 'header';
@@ -63,7 +71,53 @@ export interface TraceContextRecord {
   traceFlags: number;
 }
 
-export type SessionRecord = MessageRecord | HistoryRecord | CheckpointRecord;
+/**
+ * The transitions the machine took since the previous record of the run, compactly: one tuple per
+ * macrostep's microstep, `[ms after at, event type, from, to, step, guard?]` with leaf states as
+ * dotted paths and `always` for an eventless transition. Written with the checkpoint that follows them.
+ */
+export interface TimelineRecord {
+  type: 'timeline';
+  runId: string;
+  /** Epoch milliseconds the points' times count from. */
+  at: number;
+  points: TimelineTuple[];
+}
+
+/** `[ms after the record's at, event type, from, to, step]`, and the guard when the transition had one. */
+export type TimelineTuple = [number, string, string, string, number] | [number, string, string, string, number, string];
+
+/** One attempt of one model call: a summary of the request, and the response or the error. */
+export interface ModelCallLogRecord {
+  type: 'model-call';
+  runId: string;
+  step: number;
+  attempt: number;
+  /** Epoch milliseconds. */
+  startedAt: number;
+  durationMs?: number;
+  request: { messageCount: number; tools: string[]; settings: Record<string, unknown> };
+  response?: {
+    text: string;
+    reasoning?: string;
+    toolCalls: Array<{ toolCallId: string; toolName: string; input: unknown }>;
+    finishReason?: string;
+    usage?: unknown;
+  };
+  error?: { kind: string; message: string };
+}
+
+/**
+ * A run's trace, written with the checkpoint that ends the run. What the session holds elsewhere
+ * is left out — the states and transitions (the timeline records have them) and the tool outputs'
+ * previews (the history has the outputs) — and put back by `openSessionRecord`.
+ */
+export interface TraceRecord {
+  type: 'trace';
+  trace: RunTrace;
+}
+
+export type SessionRecord = MessageRecord | HistoryRecord | CheckpointRecord | TimelineRecord | ModelCallLogRecord | TraceRecord;
 
 export interface SessionLog {
   header: SessionHeader;

@@ -5,9 +5,8 @@ import { stateName } from '../machines/state-name.js';
 import { emptyUsage } from '../machines/usage.js';
 import type { HookTiming } from './run-trace.js';
 import { distinctWarnings } from './call-warnings.js';
+import { toolOutputPreview } from './tool-output-preview.js';
 import { TRACE_VERSION, type RunTrace, type TraceStep } from './run-trace.js';
-
-const PREVIEW_CHARS = 2000;
 
 /** Each state node's dotted path, joined once per node (the machine definition is shared by every agent). */
 const statePaths = new WeakMap<object, string>();
@@ -19,11 +18,6 @@ function pathOf(node: { path: string[] }): string {
     statePaths.set(node, path);
   }
   return path;
-}
-
-function preview(output: unknown): string {
-  const text = typeof output === 'string' ? output : (JSON.stringify(output) ?? String(output));
-  return text.length > PREVIEW_CHARS ? `${text.slice(0, PREVIEW_CHARS)}…` : text;
 }
 
 /**
@@ -181,7 +175,7 @@ export class TraceRecorder {
         if (call) {
           call.durationMs = event.durationMs;
           call.isError = event.isError;
-          call.outputPreview = preview(event.output);
+          call.outputPreview = toolOutputPreview(event.output);
         }
         break;
       }

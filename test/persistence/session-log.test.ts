@@ -32,7 +32,7 @@ describe('session log lines', () => {
 
   it('refuses another format version with an error that names both versions', () => {
     const text = encodeLine({ ...sessionHeader('s'), version: 99 });
-    expect(() => decodeLog(text, 's.jsonl')).toThrow(/format version 99 is not supported by this loopchart \(it reads version 1\)/);
+    expect(() => decodeLog(text, 's.jsonl')).toThrow(/format version 99 is not supported by this loopchart \(it reads versions 1 and 2, and writes version 2\)/);
   });
 
   it('refuses a file that is not a session', () => {

@@ -128,7 +128,7 @@ function readHistory(records: SessionRecord[]): History {
       else if (record.type === 'message') {
         messages.length = Math.min(messages.length, record.index);
         messages.push(record.message);
-      } else {
+      } else if (record.type === 'checkpoint') {
         for (const message of messages.slice(0, record.messageCount)) {
           for (const part of partsOf(message)) {
             if (part.type === 'tool-result' && !resultStoredAt.has(part.toolCallId)) resultStoredAt.set(part.toolCallId, Date.parse(record.at));
