@@ -1,7 +1,7 @@
 import { usageCost } from '../cost/usage-cost.js';
 import type { RunError } from '../outcome.js';
 import type { TraceCompaction, TraceRetry, TraceStep } from '../trace/run-trace.js';
-import type { CheckpointSummary, ModelCallRecord, SessionRecordView } from './playback-source.js';
+import type { CheckpointSummary, ModelCallRecord, SessionRecordView } from './session-record.js';
 
 /** One moment the page can show: the state a run was in after one of its transitions. */
 export interface PlaybackFrame {

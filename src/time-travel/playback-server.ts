@@ -10,7 +10,8 @@ import { forkWithEdit } from './fork-with-edit.js';
 import { playbackData, type PlaybackData } from './playback-data.js';
 import { PLAYBACK_SCRIPT } from './playback-script.js';
 import { playbackPageHtml, preparePlaybackPage } from './playback-page.js';
-import type { ContextAt, OpenSessionRecord, SessionRecordView } from './playback-source.js';
+import { contextAt } from './context-at.js';
+import { openSessionRecord, type SessionRecordView } from './session-record.js';
 
 export interface PlaybackServerOptions {
   store: SessionStore;
@@ -18,8 +19,6 @@ export interface PlaybackServerOptions {
   sessionId: string;
   /** 0 (default) picks a free port. */
   port?: number;
-  openSessionRecord: OpenSessionRecord;
-  contextAt: ContextAt;
   /**
    * Runs a fork the page made ("run on from here"), in the background: resolves once the run is
    * under way (its steps reach the store as it goes), rejects when it cannot start (no model, a bad
@@ -83,7 +82,7 @@ function sameToken(given: string | null, token: string): boolean {
  *
  * @example
  * ```ts
- * const server = await startPlaybackServer({ store: fileStore('.sessions'), sessionId: 'chat-42', openSessionRecord, contextAt });
+ * const server = await startPlaybackServer({ store: fileStore('.sessions'), sessionId: 'chat-42' });
  * console.log(`open ${server.pageUrl}`);
  * ```
  * @throws (rejects) when the session is not in the store, or the port cannot be listened on (`EADDRINUSE`).
@@ -103,7 +102,7 @@ export async function startPlaybackServer(options: PlaybackServerOptions): Promi
     }
     if (cached && performance.now() - cached.readAt < fresh) return cached;
     const readAt = performance.now();
-    const view = await options.openSessionRecord(options.store, sessionId);
+    const view = await openSessionRecord(options.store, sessionId);
     if (!view) throw new RequestError(404, `there is no session "${sessionId}" in this store`);
     const data = playbackData(view);
     // Unchanged since the last read: keep what was derived from it (the log read for points).
@@ -157,7 +156,7 @@ export async function startPlaybackServer(options: PlaybackServerOptions): Promi
         const session = await load(sessionId, Infinity);
         const log = await (session.log ??= options.store.read(sessionId));
         if (!log) throw new RequestError(404, `there is no session "${sessionId}" in this store`);
-        sendJson(response, 200, pointDetails(session, log, integer(url, 'frame'), options.contextAt));
+        sendJson(response, 200, pointDetails(session, log, integer(url, 'frame')));
         return;
       }
       case 'POST /api/fork': {
@@ -234,7 +233,7 @@ export async function startPlaybackServer(options: PlaybackServerOptions): Promi
 }
 
 /** The messages stored as of the frame's checkpoint and the context the model saw at the frame. */
-function pointDetails(session: LoadedSession, log: SessionLog, frameIndex: number, contextAt: ContextAt): { frame: number; checkpoint?: number; messages: ModelMessage[]; context: ModelMessage[] } {
+function pointDetails(session: LoadedSession, log: SessionLog, frameIndex: number): { frame: number; checkpoint?: number; messages: ModelMessage[]; context: ModelMessage[] } {
   const frame = session.data.frames[frameIndex];
   if (frame === undefined) throw new RequestError(400, `frame: the session has ${session.data.frames.length} frames, there is no frame ${frameIndex}`);
   const messages = frame.forkCheckpoint !== undefined ? replaySession(log.records, frame.forkCheckpoint).messages : [];
