@@ -10,6 +10,7 @@ import { isTelemetryEnabled } from './telemetry/telemetry-options.js';
 import { restoreSnapshot } from './persistence/checkpoint-snapshot.js';
 import type { CheckpointInfo } from './persistence/session-recorder.js';
 import { SessionRecorder } from './persistence/session-recorder.js';
+import { RunJournal } from './time-travel/run-journal.js';
 import { replaySession } from './persistence/session-replay.js';
 import { sessionHeader, type SessionStore } from './persistence/session-store.js';
 import { holdLease, type HeldLease } from './persistence/lease-keeper.js';
@@ -215,6 +216,8 @@ class StatechartAgent implements Agent {
   private pending: ((result: RunResult) => void) | undefined;
   readonly sessionId: string | undefined;
   private recorder: SessionRecorder | undefined;
+  /** What the session keeps of each run besides its messages and checkpoints (with a store only). */
+  private readonly journal: RunJournal | undefined;
   private readonly opened: Promise<void>;
   /** The session is loaded (always true without a store): runs start synchronously. */
   private isOpen = false;
@@ -241,6 +244,11 @@ class StatechartAgent implements Agent {
       ? createSpanRecorder(options.telemetry, { model: options.model, root: () => this.started, sessionId: () => this.sessionId })
       : undefined;
     if (options.store) {
+      this.journal = new RunJournal({
+        root: () => this.started,
+        toolNames: () => Object.keys(this.options.tools ?? {}),
+        settings: () => ({ maxSteps: this.config.maxSteps, toolExecution: this.config.toolExecution }),
+      });
       this.sessionId = options.sessionId ?? generateId();
       this.current = this.createActorFrom({ messages: options.messages ?? [] });
       this.opened = this.openSession(options.store, options.sessionId ?? this.sessionId).then(() => {
@@ -250,6 +258,7 @@ class StatechartAgent implements Agent {
       // A session that cannot be opened rejects ready() and every run(); nothing else waits for it.
       this.opened.catch(() => undefined);
     } else {
+      this.journal = undefined;
       this.sessionId = undefined;
       // An inspector (or a parent actor) expects to see the actor as the agent is created; otherwise
       // it starts when first used, so that an idle agent holds no actor at all.
@@ -291,7 +300,10 @@ class StatechartAgent implements Agent {
     return (this.actors ??= machineImplementations(this.options, {
       emit: (event) => {
         // A call's warnings belong in the trace; the other actor events (deltas, tool input) do not.
-        if (event.type === 'model-call-start') this.tracer.event(event);
+        if (event.type === 'model-call-start') {
+          this.tracer.event(event);
+          this.journal?.event(event);
+        }
         this.outbox.push(event);
       },
       ...(this.options.store ? { admit: () => this.admitEffect() } : {}),
@@ -428,13 +440,15 @@ class StatechartAgent implements Agent {
     const log = await store.read(sessionId);
     if (!log) {
       const version = await store.create(sessionHeader(sessionId));
-      this.recorder = new SessionRecorder(store, sessionId, { messages: [], checkpoints: [], ...(version !== undefined ? { version } : {}), ...fence }, this.traceContextOf, this.retryWrite);
+      this.recorder = new SessionRecorder(store, sessionId, { messages: [], checkpoints: [], ...(version !== undefined ? { version } : {}), ...fence }, this.traceContextOf, this.retryWrite, this.journal);
       this.current = this.startActor({ messages: this.options.messages ?? [] });
       return;
     }
     for (const warning of log.warnings) this.outbox.push({ type: 'session-warning', sessionId, message: warning });
     const replayed = replaySession(log.records);
-    this.recorder = new SessionRecorder(store, sessionId, { ...replayed, version: log.version, ...fence }, this.traceContextOf, this.retryWrite);
+    // A version-1 session stays readable by the loopchart that wrote it: it gets no run records.
+    const runRecords = log.header.version >= 2 ? this.journal : undefined;
+    this.recorder = new SessionRecorder(store, sessionId, { ...replayed, version: log.version, ...fence }, this.traceContextOf, this.retryWrite, runRecords);
     if (!replayed.last) {
       this.current = this.startActor({ messages: replayed.messages });
       return;
@@ -569,6 +583,7 @@ class StatechartAgent implements Agent {
       ...(from.snapshot ? { snapshot: from.snapshot as Snapshot<unknown> } : {}),
       inspect: (event) => {
         this.tracer.inspect(event);
+        this.journal?.inspect(event);
         this.spans?.inspect(event);
         userObserver?.(event);
       },
@@ -602,7 +617,9 @@ class StatechartAgent implements Agent {
   private onMachineEvent(event: AgentEvent): void {
     this.spans?.event(event);
     const trace = this.tracer.event(event);
+    this.journal?.event(event);
     if (event.type === 'run-end') {
+      if (trace) this.journal?.noteTrace(trace);
       this.recorder?.noteRunEnd(event.result.outcome, event.runId);
       if (trace) {
         event.result.trace = trace;

@@ -15,6 +15,12 @@ export type WriteRetryPolicy = (error: unknown, attempt: number, elapsedMs: numb
 /** What `agent.checkpoints()` lists: one step boundary of the session (a checkpoint record without its snapshot). */
 export type CheckpointInfo = Omit<CheckpointRecord, 'type' | 'snapshot'>;
 
+/** What a session keeps of its runs besides messages and checkpoints (the time-travel records), handed over at each checkpoint. */
+export interface RunRecordSource {
+  /** The records collected since the last call. */
+  drain(): SessionRecord[];
+}
+
 interface ObservedSnapshot {
   value: unknown;
   context: AgentContext;
@@ -47,6 +53,8 @@ export class SessionRecorder {
   private failure: unknown;
   /** Set once nothing more may be written (the lease is lost): every later write fails with it at once. */
   private closedBy: Error | undefined;
+  /** Run records of checkpoints whose write failed: they go with the next one. */
+  private unsentRunRecords: SessionRecord[] = [];
 
   /**
    * `traceContextOf` gives the span of a run that telemetry records, for its checkpoints to carry.
@@ -57,6 +65,8 @@ export class SessionRecorder {
     restored: { messages: ModelMessage[]; checkpoints: CheckpointRecord[]; version?: SessionVersion | undefined; epoch?: number },
     private readonly traceContextOf: (runId: string) => TraceContextRecord | undefined = () => undefined,
     private readonly retryWrite: WriteRetryPolicy = async () => false,
+    /** The run records (timeline, model calls, trace) written with each checkpoint, before it. */
+    private readonly runRecords?: RunRecordSource,
   ) {
     this.written = restored.messages;
     this.version = restored.version;
@@ -132,13 +142,19 @@ export class SessionRecorder {
       ...(traceContext !== undefined ? { traceContext } : {}),
     };
     this.requests = [];
+    const drained = this.runRecords?.drain() ?? [];
     if (state === 'idle') this.ended = undefined;
     this.list.push(checkpointInfo(checkpoint));
     // Writes run one after another; what a write adds is decided when its turn comes, from what the
     // earlier ones really wrote, so a failed write's messages go out with the next one.
     const write = this.chain.then(async () => {
       if (this.closedBy) throw this.closedBy;
-      const version = await this.appendWithRetries([...this.messageRecords(messages), checkpoint], checkpoint);
+      const runRecords = [...this.unsentRunRecords, ...drained];
+      this.unsentRunRecords = [];
+      const version = await this.appendWithRetries([...this.messageRecords(messages), ...runRecords, checkpoint], checkpoint).catch((error: unknown) => {
+        this.unsentRunRecords = runRecords;
+        throw error;
+      });
       if (version !== undefined) this.version = version;
       this.failure = undefined;
       this.written = messages;

@@ -2,6 +2,8 @@ import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createAgent } from '../../src/agent.js';
+import { scriptedModel } from '../../src/models/index.js';
 import { fileStore } from '../../src/persistence/file-store.js';
 import { contextAt } from '../../src/time-travel/context-at.js';
 import { openSessionRecord } from '../../src/time-travel/session-record.js';
@@ -44,6 +46,17 @@ describe('a session written in format version 1', () => {
     const compacted = contextAt(log, view, 0, afterCompaction);
     expect(JSON.stringify(compacted[0])).toContain('Summary of the earlier conversation');
     expect(compacted.length).toBeLessThan(first.length);
+  });
+
+  it('continued by this loopchart, stays a version-1 session that an older loopchart can read: no run records join it', async () => {
+    const { store, file } = storeWithOldSession();
+    const agent = createAgent({ model: scriptedModel([{ text: 'Still here.' }]), store, sessionId: 'old-format' });
+    expect((await agent.run('Are you there?')).outcome).toBe('completed');
+    await agent.dispose();
+    const types = readFileSync(file, 'utf8').trim().split('\n').map((line) => (JSON.parse(line) as { type: string }).type);
+    expect(new Set(types)).toEqual(new Set(['header', 'message', 'history', 'checkpoint']));
+    const view = await openSessionRecord(store, 'old-format');
+    expect(view?.runs).toHaveLength(2);
   });
 
   it('is left byte-identical by opening it', async () => {
