@@ -113,7 +113,7 @@ export async function openCommand({ args, env, stderr: rawStderr, interrupted }:
       stderr.write(`fork ${forkId}: running on ${spec.provider}:${spec.modelId}\n`);
       void result.then(
         async (ended) => {
-          stderr.write(`fork ${forkId}: ${ended.outcome}\n`);
+          stderr.write(`fork ${forkId}: ${ended.outcome}${ended.error ? ` (${ended.error.kind}: ${ended.error.message})` : ""}\n`);
           await finish();
         },
         async (error: unknown) => {
@@ -149,7 +149,7 @@ function forkModelSpec(text: string): ModelSpec {
   try {
     return parseModelSpec(text);
   } catch (error) {
-    throw new Error(`model: ${error instanceof Error ? error.message : String(error)}`);
+    throw new Error(`model: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }
 }
 

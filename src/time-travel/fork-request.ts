@@ -15,6 +15,8 @@ export interface ForkRequest {
   model?: string;
   /** One message of the history at the checkpoint, its text replaced. */
   edit?: { index: number; text: string };
+  /** The page's id for this request: a request sent again (a browser retries a POST on a dropped connection) forks once. */
+  requestId?: string;
 }
 
 const optionalText = z
@@ -29,6 +31,7 @@ const forkRequestSchema = z.strictObject({
   instructions: optionalText,
   model: optionalText,
   edit: z.strictObject({ index: z.number().int().nonnegative(), text: z.string().max(1_000_000) }).optional(),
+  requestId: z.string().min(1).max(100).optional(),
 });
 
 /** A request the page sent that is not a fork request: the message says which field is wrong and why. */
@@ -50,12 +53,13 @@ export function parseForkRequest(body: unknown): ForkRequest {
     const issue = parsed.error.issues[0]!;
     throw new ForkRequestError(`${issue.path.join('.') || 'the request'}: ${issue.message}`);
   }
-  const { checkpoint, prompt, instructions, model, edit } = parsed.data;
+  const { checkpoint, prompt, instructions, model, edit, requestId } = parsed.data;
   return {
     checkpoint,
     ...(prompt !== undefined ? { prompt } : {}),
     ...(instructions !== undefined ? { instructions } : {}),
     ...(model !== undefined ? { model } : {}),
     ...(edit !== undefined ? { edit } : {}),
+    ...(requestId !== undefined ? { requestId } : {}),
   };
 }

@@ -5,7 +5,7 @@ import { editMessage } from './edit-message.js';
 
 /**
  * Forks `from` at `checkpoint` through `forkSession` and, with `edit`, replaces one message's text
- * in the fork (a new history record and a copy of its checkpoint, so the fork resumes from the
+ * (with `append`, adds a user message at the end) in the fork (a new history record and a copy of its checkpoint, so the fork resumes from the
  * edited history). The original session is only read.
  *
  * @example
@@ -13,7 +13,11 @@ import { editMessage } from './edit-message.js';
  * @returns the fork's session id.
  * @throws Error when there is no such session or checkpoint, or the message cannot be edited (nothing is written for a bad edit).
  */
-export async function forkWithEdit(store: SessionStore, from: string, request: { checkpoint: number; edit?: { index: number; text: string } }): Promise<string> {
+export async function forkWithEdit(
+  store: SessionStore,
+  from: string,
+  request: { checkpoint: number; edit?: { index: number; text: string }; /** A user message added at the end of the fork's history. */ append?: string },
+): Promise<string> {
   if (request.edit !== undefined) {
     // Checked before the fork is created, so that a bad edit leaves no half-made fork behind.
     const log = await store.read(from);
@@ -21,12 +25,18 @@ export async function forkWithEdit(store: SessionStore, from: string, request: {
     editMessage(replaySession(log.records, request.checkpoint).messages, request.edit);
   }
   const forkId = await forkSession({ store, from, at: request.checkpoint });
-  if (request.edit === undefined) return forkId;
+  if (request.edit === undefined && request.append === undefined) return forkId;
   const log = (await store.read(forkId))!;
   const { messages, last } = replaySession(log.records);
-  await store.append(forkId, [
-    { type: 'history', messages: editMessage(messages, request.edit) },
-    { ...last!, id: last!.id + 1, at: new Date().toISOString() },
-  ], log.version !== undefined ? { after: log.version } : {});
+  const edited = request.edit !== undefined ? editMessage(messages, request.edit) : messages;
+  const history = request.append !== undefined ? [...edited, { role: 'user' as const, content: request.append }] : edited;
+  await store.append(
+    forkId,
+    [
+      { type: 'history', messages: history },
+      { ...last!, id: last!.id + 1, at: new Date().toISOString(), messageCount: history.length },
+    ],
+    log.version !== undefined ? { after: log.version } : {},
+  );
   return forkId;
 }

@@ -293,7 +293,8 @@ $('fork-form').addEventListener('submit', async (event) => {
   const status = $('fork-status');
   status.className = '';
   if (!frame || frame.forkCheckpoint === undefined) return;
-  const body = { checkpoint: frame.forkCheckpoint, prompt: $('fork-prompt').value, instructions: $('fork-instructions').value, model: $('fork-model').value };
+  const requestId = crypto.randomUUID();
+  const body = { requestId, checkpoint: frame.forkCheckpoint, prompt: $('fork-prompt').value, instructions: $('fork-instructions').value, model: $('fork-model').value };
   const editIndex = $('fork-edit-index').value;
   if (editIndex !== '') body.edit = { index: Number(editIndex), text: $('fork-edit-text').value };
   $('fork-run').disabled = true;

@@ -124,6 +124,33 @@ export async function startPlaybackServer(options: PlaybackServerOptions): Promi
     return Number(text);
   };
 
+  /** The answers of the forks made so far, by request id: a request sent again gets the first one's answer. */
+  const forksByRequest = new Map<string, Promise<{ sessionId: string; running: boolean; problem?: string }>>();
+  const makeFork = async (from: string, fork: ForkRequest): Promise<{ sessionId: string; running: boolean; problem?: string }> => {
+    const { view } = await load(from, Infinity);
+    const checkpoint = view.checkpoints.find((each) => each.id === fork.checkpoint);
+    if (!checkpoint) throw new RequestError(400, `checkpoint: session ${from} has no checkpoint ${fork.checkpoint}`);
+    // Just before a model call, the message joins the history that call sends; anywhere else the run steers with it.
+    const beforeCall = fork.prompt !== undefined && checkpoint.state === 'running.llm.calling';
+    if (options.runFork === undefined && (fork.prompt !== undefined || fork.instructions !== undefined || fork.model !== undefined)) {
+      throw new RequestError(400, 'this page cannot run a fork: start loopchart open with --model to run on from here');
+    }
+    let sessionId: string;
+    try {
+      sessionId = await forkWithEdit(options.store, from, { ...fork, ...(beforeCall ? { append: fork.prompt } : {}) });
+    } catch (error) {
+      throw new RequestError(400, error instanceof Error ? error.message : String(error));
+    }
+    if (!options.runFork) return { sessionId, running: false };
+    try {
+      const { prompt: _sent, ...rest } = fork;
+      await options.runFork(sessionId, beforeCall ? rest : fork);
+      return { sessionId, running: true };
+    } catch (error) {
+      return { sessionId, running: false, problem: error instanceof Error ? error.message : String(error) };
+    }
+  };
+
   const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     const url = new URL(request.url ?? '/', origin);
     if (!sameToken(url.searchParams.get('token'), token)) {
@@ -170,30 +197,13 @@ export async function startPlaybackServer(options: PlaybackServerOptions): Promi
           if (error instanceof ForkRequestError) throw new RequestError(400, error.message);
           throw error;
         }
-        const { view } = await load(from, Infinity);
-        if (!view.checkpoints.some((checkpoint) => checkpoint.id === fork.checkpoint)) {
-          throw new RequestError(400, `checkpoint: session ${from} has no checkpoint ${fork.checkpoint}`);
+        const key = fork.requestId !== undefined ? `${from}\n${fork.requestId}` : undefined;
+        let answer = key !== undefined ? forksByRequest.get(key) : undefined;
+        if (answer === undefined) {
+          answer = makeFork(from, fork);
+          if (key !== undefined) forksByRequest.set(key, answer);
         }
-        if (options.runFork === undefined && (fork.prompt !== undefined || fork.instructions !== undefined || fork.model !== undefined)) {
-          throw new RequestError(400, 'this page cannot run a fork: start loopchart open with --model to run on from here');
-        }
-        let sessionId: string;
-        try {
-          sessionId = await forkWithEdit(options.store, from, fork);
-        } catch (error) {
-          throw new RequestError(400, error instanceof Error ? error.message : String(error));
-        }
-        let running = false;
-        if (options.runFork) {
-          try {
-            await options.runFork(sessionId, fork);
-            running = true;
-          } catch (error) {
-            sendJson(response, 200, { sessionId, running, problem: error instanceof Error ? error.message : String(error) });
-            return;
-          }
-        }
-        sendJson(response, 200, { sessionId, running });
+        sendJson(response, 200, await answer);
         return;
       }
       default:
