@@ -1,5 +1,6 @@
 import { WebSocket } from 'ws';
 import { startInspectorRelay } from '../inspect/inspector-relay.js';
+import { machineDefinition } from '../inspect/inspection-batch.js';
 import { batchFrame, eventText } from '../inspect/inspection-frame.js';
 import { redact } from '../secrets/redact.js';
 import { agentMachine } from '../machines/agent-machine.js';
@@ -28,7 +29,7 @@ export async function replayIntoInspector(options: {
 }): Promise<number> {
   const view = await openSessionRecord(options.store, options.sessionId);
   if (!view) throw new UsageError(`there is no session "${options.sessionId}" in this store`);
-  const texts = inspectionReplay(view, JSON.stringify(agentMachine.config, (_key, value: unknown) => (typeof value === 'function' ? undefined : value))).map((event) =>
+  const texts = inspectionReplay(view, machineDefinition(agentMachine.config)).map((event) =>
     redact(eventText(event), [...options.secrets]),
   );
   const relay = await startInspectorRelay({ port: options.port, replay: texts.length + 1, replayBytes: 256 * 2 ** 20 }).catch((error: unknown) => {
