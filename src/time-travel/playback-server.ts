@@ -82,8 +82,23 @@ function sameToken(given: string | null, token: string): boolean {
  *
  * @example
  * ```ts
- * const server = await startPlaybackServer({ store: fileStore('.sessions'), sessionId: 'chat-42' });
+ * import { createAgent, fileStore, runOnFork } from 'loopchart';
+ * import { startPlaybackServer } from 'loopchart/report';
+ *
+ * const store = fileStore('.sessions');
+ * const server = await startPlaybackServer({
+ *   store,
+ *   sessionId: 'chat-42',
+ *   // Optional: without it the page forks but does not run on.
+ *   runFork: async (forkId, request) => {
+ *     const fork = createAgent({ model, tools, store, sessionId: forkId, ...(request.instructions !== undefined ? { instructions: request.instructions } : {}) });
+ *     const { result } = await runOnFork(fork, request.prompt);
+ *     void result.finally(() => fork.dispose());
+ *   },
+ * });
  * console.log(`open ${server.pageUrl}`);
+ * // … later
+ * await server.close();
  * ```
  * @throws (rejects) when the session is not in the store, or the port cannot be listened on (`EADDRINUSE`).
  */

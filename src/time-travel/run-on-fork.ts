@@ -8,6 +8,10 @@ import type { RunResult } from '../result.js';
  * with the run's result as a promise (which never rejects for loop-level failures).
  *
  * @example
+ * import { createAgent, fileStore, forkSession, runOnFork } from 'loopchart';
+ *
+ * const store = fileStore('.sessions');
+ * const forkId = await forkSession({ store, from: 'chat-42', at: 2 });
  * const fork = createAgent({ model, tools, store, sessionId: forkId });
  * const { result } = await runOnFork(fork, 'Use b.ts instead');
  * console.log((await result).outcome);
