@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { terminalAsker } from './cli/approval-prompt.js';
 import { parseCommandLine, type RunArguments } from './cli/args.js';
+import type { OpenArguments } from './cli/open-command.js';
 import { chartCommand } from './cli/chart-command.js';
 import { configCommand } from './cli/config-command.js';
 import { loadCliConfig, type LoadedConfig } from './cli/config-files.js';
@@ -9,6 +10,7 @@ import { USAGE_ERROR, exitCodeByOutcome } from './cli/exit-codes.js';
 import { helpText } from './cli/help.js';
 import { onInterrupt } from './cli/interrupt.js';
 import { colorAllowed } from './cli/palette.js';
+import { openCommand } from './cli/open-command.js';
 import { reportCommand } from './cli/report-command.js';
 import { runCommand, type RunCommandOptions } from './cli/run-command.js';
 import { forkCommand } from './cli/fork-command.js';
@@ -25,7 +27,7 @@ async function main(argv: string[]): Promise<number> {
     });
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    const topic = ['run', 'report', 'chart', 'config', 'fork', 'script'].includes(argv[0] ?? '') ? `loopchart ${argv[0]} --help` : 'loopchart --help';
+    const topic = ['run', 'report', 'chart', 'config', 'fork', 'script', 'open'].includes(argv[0] ?? '') ? `loopchart ${argv[0]} --help` : 'loopchart --help';
     process.stderr.write(`loopchart: ${error.message}\nRun ${topic} for usage.\n`);
     return USAGE_ERROR;
   }
@@ -63,6 +65,22 @@ async function main(argv: string[]): Promise<number> {
     }
     case 'script':
       return scriptCommand({ args: command.args, env: process.env, stdout: process.stdout, stderr: process.stderr });
+    case 'open':
+      return open(command.args);
+  }
+}
+
+/** `loopchart open` wired to this process: it serves until Ctrl+C (or SIGTERM). */
+async function open(args: OpenArguments): Promise<number> {
+  let stop = () => {};
+  const interrupted = new Promise<void>((resolve) => (stop = resolve));
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  try {
+    return await openCommand({ args, env: process.env, stderr: process.stderr, interrupted });
+  } finally {
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
   }
 }
 

@@ -23,12 +23,13 @@ describe('the package entry points (package.json "exports")', () => {
 
   it('the root keeps to the agent, its options, events, results, stores and errors: test models, tools, reports and the inspector are subpaths', async () => {
     const root = await import('loopchart');
-    for (const moved of ['scriptedModel', 'recordModel', 'builtinTools', 'renderTraceReport', 'createWebSocketInspector', 'textToolProtocol', 'agentMachine', 'toAISDKAgent', 'connectMcpTools']) {
+    for (const moved of ['scriptedModel', 'recordModel', 'builtinTools', 'renderTraceReport', 'startPlaybackServer', 'createWebSocketInspector', 'textToolProtocol', 'agentMachine', 'toAISDKAgent', 'connectMcpTools']) {
       expect(root, moved).not.toHaveProperty(moved);
     }
     expect((await import('loopchart/test')).scriptedModel).toBeTypeOf('function');
     expect((await import('loopchart/tools')).builtinTools).toBeTypeOf('function');
     expect((await import('loopchart/report')).renderTraceReport).toBeTypeOf('function');
+    expect((await import('loopchart/report')).startPlaybackServer).toBeTypeOf('function');
     expect((await import('loopchart/inspect')).createWebSocketInspector).toBeTypeOf('function');
     expect((await import('loopchart/text-tools')).textToolProtocol).toBeTypeOf('function');
     expect((await import('loopchart/machine')).agentMachine).toBeDefined();

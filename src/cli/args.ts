@@ -10,6 +10,7 @@ import { permissionModes, type PermissionMode } from './permissions.js';
 import { reasoningEfforts, type ReasoningEffort } from './reasoning-settings.js';
 import { SESSION_ID_RULE, sessionIdProblem } from '../persistence/session-id.js';
 import type { SessionPlace } from './session-source.js';
+import type { OpenArguments } from './open-command.js';
 
 /** What the command line asks for. */
 export type CliCommand =
@@ -20,7 +21,8 @@ export type CliCommand =
   | { name: 'run'; args: RunArguments }
   | { name: 'report'; args: ReportArguments }
   | { name: 'fork'; args: ForkArguments }
-  | { name: 'script'; args: ScriptArguments };
+  | { name: 'script'; args: ScriptArguments }
+  | { name: 'open'; args: OpenArguments };
 
 /** What `loopchart run` keeps or shows besides the run itself. */
 export interface RunExtras {
@@ -129,7 +131,7 @@ export interface ScriptArguments {
   place: SessionPlace;
 }
 
-const commands = ['run', 'report', 'chart', 'config', 'fork', 'script', 'help'] as const;
+const commands = ['run', 'report', 'chart', 'config', 'fork', 'script', 'open', 'help'] as const;
 
 const runOptions = {
   model: { type: 'string' },
@@ -175,6 +177,24 @@ const reportOptions = {
   help: { type: 'boolean', short: 'h' },
 } as const;
 
+const openOptions = {
+  session: { type: 'string' },
+  pg: { type: 'string' },
+  port: { type: 'string' },
+  inspect: { type: 'boolean' },
+  model: { type: 'string' },
+  'base-url': { type: 'string' },
+  'api-key-env': { type: 'string' },
+  tools: { type: 'string' },
+  cwd: { type: 'string' },
+  yes: { type: 'boolean', short: 'y' },
+  system: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+/** The long names of `open`'s options. */
+export const openOptionNames: readonly string[] = Object.keys(openOptions);
+
 const chartOptions = { help: { type: 'boolean', short: 'h' } } as const;
 
 const configOptions = { cwd: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } as const;
@@ -199,6 +219,7 @@ export const ANY_PORT = 0;
  * parseCommandLine(['chart', '--help'])            // { name: 'help', topic: 'chart' }
  * parseCommandLine(['run'], { stdinIsPiped: true })  // { name: 'run', args: { target: '-', … } }: the prompt comes from stdin
  * parseCommandLine(['report', 'trace.json', '-o', 'run.html']) // { name: 'report', args: { traceFile: 'trace.json', output: 'run.html' } }
+ * parseCommandLine(['open', 'chat-42', '--session', '.sessions']) // { name: 'open', args: { sessionId: 'chat-42', session: '.sessions', port: 0, … } }
  * @throws UsageError naming the bad argument.
  */
 export function parseCommandLine(argv: readonly string[], input: CommandLineContext = {}): CliCommand {
@@ -224,6 +245,7 @@ export function parseCommandLine(argv: readonly string[], input: CommandLineCont
   if (first === 'report') return { name: 'report', args: reportArguments(rest) };
   if (first === 'fork') return { name: 'fork', args: forkArguments(rest, input) };
   if (first === 'script') return { name: 'script', args: scriptArguments(rest, input) };
+  if (first === 'open') return { name: 'open', args: openArguments(rest, input) };
   return { name: 'run', args: runArguments(rest, input) };
 }
 
@@ -315,6 +337,43 @@ function scriptArguments(argv: readonly string[], input: CommandLineContext): Sc
     output,
     place: sessionPlace(values, input, 'script'),
   };
+}
+
+function openArguments(argv: readonly string[], input: CommandLineContext): OpenArguments {
+  const { values, positionals } = parse(argv, openOptions, 'open');
+  if (positionals.length === 0) throw new UsageError('open needs a session id (loopchart run --session DIR prints it)');
+  if (positionals.length > 1) throw new UsageError(`open takes one session id, got ${positionals.length} arguments`);
+  const id = positionals[0]!;
+  if (sessionIdProblem(id) !== undefined) throw new UsageError(`open takes a session id (${SESSION_ID_RULE}), got "${id}"`);
+  if (values.session !== undefined && values.pg !== undefined) throw new UsageError('--session DIR and --pg URL both name the store; give one of them');
+  const fromEnv = input.sessionDirFromEnv !== undefined && input.sessionDirFromEnv !== '' ? input.sessionDirFromEnv : undefined;
+  const session = values.pg === undefined ? (values.session ?? fromEnv) : undefined;
+  if (values.pg === undefined && session === undefined) throw new UsageError('open needs the store the session is in: --session DIR (or LOOPCHART_SESSION_DIR) or --pg URL');
+  if (values.pg !== undefined && !/^postgres(ql)?:\/\//.test(values.pg)) throw new UsageError(`--pg takes a postgres:// URL, got "${values.pg}"`);
+  const forkOptions = ['model', 'base-url', 'api-key-env', 'tools', 'cwd', 'yes', 'system'] as const;
+  const given = forkOptions.find((name) => values[name] !== undefined);
+  if (values.inspect && given !== undefined) throw new UsageError(`--${given} is for the forks the page runs; --inspect shows the session in the Stately inspector, which makes none`);
+  const tools = values.tools !== undefined ? toolList(values.tools) : undefined;
+  if (tools?.includes('bash')) throw new UsageError('--tools: the forks loopchart open runs have no bash (it would run unsandboxed); run a fork with bash through loopchart run --resume');
+  return {
+    sessionId: id,
+    ...(session !== undefined ? { session: nonEmpty(values.session !== undefined ? '--session' : 'LOOPCHART_SESSION_DIR', session) } : {}),
+    ...(values.pg !== undefined ? { pg: values.pg } : {}),
+    port: values.port !== undefined ? listenPort(values.port) : ANY_PORT,
+    inspect: values.inspect ?? false,
+    ...(values.model !== undefined ? { model: parseModelSpec(values.model) } : {}),
+    ...(values['base-url'] !== undefined ? { baseURL: baseURL(values['base-url']) } : {}),
+    ...(values['api-key-env'] !== undefined ? { apiKeyEnv: envName(values['api-key-env']) } : {}),
+    ...(tools !== undefined ? { tools } : {}),
+    ...(values.cwd !== undefined ? { cwd: nonEmpty('--cwd', values.cwd) } : {}),
+    yes: values.yes ?? false,
+    ...(values.system !== undefined ? { system: nonEmpty('--system', values.system) } : {}),
+  };
+}
+
+function listenPort(text: string): number {
+  if (!/^\d+$/.test(text) || Number(text) > 65_535) throw new UsageError(`--port takes a port from 0 to 65535, got "${text}"`);
+  return Number(text);
 }
 
 /** What the command line is read with, besides its words. */
@@ -463,8 +522,9 @@ function helpTopic(argv: readonly string[]): HelpTopic {
   const [topic, extra] = argv;
   if (extra !== undefined) throw new UsageError('help takes at most one command');
   if (topic === undefined) return 'main';
-  if (topic === 'run' || topic === 'report' || topic === 'chart' || topic === 'config' || topic === 'fork' || topic === 'script') return topic;
-  throw new UsageError(`no help for "${topic}"; commands: run, report, chart, config, fork, script`);
+  const topics = ['run', 'report', 'open', 'chart', 'config', 'fork', 'script'] as const;
+  if ((topics as readonly string[]).includes(topic)) return topic as (typeof topics)[number];
+  throw new UsageError(`no help for "${topic}"; commands: ${topics.join(', ')}`);
 }
 
 function toolList(text: string): BuiltinToolName[] {

@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { builtinToolNames } from '../tools/index.js';
 import { EXPECTATION_FAILED, exitCodeByOutcome, USAGE_ERROR } from './exit-codes.js';
 
-export type HelpTopic = 'main' | 'run' | 'report' | 'chart' | 'config' | 'fork' | 'script';
+export type HelpTopic = 'main' | 'run' | 'report' | 'chart' | 'config' | 'fork' | 'script' | 'open';
 
 /** The exit-code table, one code per line, as `--help` shows it. */
 export function exitCodeLines(): string[] {
@@ -22,6 +22,7 @@ const MAIN = `loopchart — run an LLM agent's tool loop as an XState statechart
 Usage:
   loopchart run <script.yaml | "prompt"> [options]   run an agent; see loopchart run --help
   loopchart report <trace.json> [-o report.html]    an HTML report of a saved run trace
+  loopchart open <session> --session DIR | --pg URL  play a session back in a local page, fork it
   loopchart chart                                   print the agent statechart as Mermaid
   loopchart config [--cwd DIR] [--json]             the default model and options in force
   loopchart fork <session> --at N [--prompt TEXT]   a new session from checkpoint N of another
@@ -187,6 +188,44 @@ Options:
 Exit codes: 0 written; 2 usage error, or a file that is not a run trace (each
 problem is named); 1 the page could not be written.`;
 
+const OPEN = `Usage: loopchart open <session> (--session DIR | --pg URL) [options]
+
+Serves a page on 127.0.0.1 that plays a stored session back: the statechart
+with the active state lit, a timeline with step and run boundaries, play,
+pause, step back and forward, jump to any event (keys: ← →, space, Home, End),
+and beside it the step's text, tool calls, usage and cost, the context the
+model saw at that point and the stored messages. The page loads nothing from
+the network and follows the session as it grows (it polls every second).
+"Run on from here" forks the session at the selected point (forkSession; the
+original is not touched) and runs the fork on, optionally with another
+message, model, instructions or an edited message; the fork opens in the page.
+
+  <session>          the session's id (loopchart run --session prints it)
+
+Store:
+  --session DIR      the file store (default LOOPCHART_SESSION_DIR when set)
+  --pg URL           a Postgres store (postgres://…; needs the pg package)
+
+Options:
+  --port N           listen on 127.0.0.1:N (default: any free port)
+  --inspect          replay the session into the Stately inspector instead
+                     (its page embeds https://stately.ai/inspect: online)
+
+Forks from the page run with (all optional):
+  --model PROVIDER:ID   the model (the page may name another); without one
+                        the page forks but does not run on
+  --base-url URL        as for loopchart run
+  --api-key-env NAME    as for loopchart run
+  --tools LIST          built-in tools, comma-separated (default all but bash;
+                        bash is refused: it would run unsandboxed)
+  --cwd DIR             the tools' workspace (default the current directory)
+  -y, --yes             approve the calls that ask (write, edit); else denied
+  --system TEXT         the system prompt, unless the page gives one
+  -h, --help            this help
+
+Ctrl+C stops the server and aborts the forks still running. Exit codes: 0
+stopped; 2 usage error or no such session; 1 anything else.`;
+
 const CHART = `Usage: loopchart chart
 
 Prints the agent statechart as a Mermaid stateDiagram-v2 on stdout: every
@@ -283,5 +322,7 @@ export function helpText(topic: HelpTopic): string {
       return REPORT;
     case 'chart':
       return CHART;
+    case 'open':
+      return OPEN;
   }
 }

@@ -31,7 +31,7 @@ const isShown = (event: InspectionEvent): event is ShownInspectionEvent =>
   event.type === '@xstate.snapshot' || event.type === '@xstate.event' || event.type === '@xstate.actor';
 
 /** The Stately inspection protocol version these events speak (`@statelyai/inspect` 0.7). */
-const PROTOCOL_VERSION = '0.7.2';
+export const PROTOCOL_VERSION = '0.7.2';
 
 /** Each machine's definition as JSON, made once per machine, however many agents share it. */
 const definitions = new WeakMap<object, string>();
@@ -130,7 +130,7 @@ export function toStatelyEvent(event: ShownInspectionEvent, secrets: readonly st
         sessionId,
         type: '@xstate.actor',
         name,
-        definition: typeof config === 'object' && config !== null ? definitionOf(config) : JSON.stringify({ id: name }),
+        definition: typeof config === 'object' && config !== null ? machineDefinition(config) : JSON.stringify({ id: name }),
         parentId: actorRef._parent?.sessionId,
         snapshot: plainSnapshot(createdWith ?? readSnapshot(actorRef) ?? { status: 'active' }, secrets, memo) as never,
       };
@@ -149,7 +149,8 @@ function plainSnapshot(snapshot: unknown, secrets: readonly string[], memo: Sani
   return plain;
 }
 
-function definitionOf(config: object): string {
+/** A machine's config as the Stately inspector draws it: JSON, each function (an inline guard, action or `and(…)`) as `{ type: its name }`, as `@statelyai/inspect` writes it. */
+export function machineDefinition(config: object): string {
   let definition = definitions.get(config);
   if (definition === undefined) {
     definition = JSON.stringify(config, (_key, value: unknown) => (typeof value === 'function' ? { type: value.name } : value));

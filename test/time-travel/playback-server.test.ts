@@ -1,0 +1,53 @@
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { fileStore } from '../../src/persistence/file-store.js';
+import type { ForkRequest } from '../../src/time-travel/fork-request.js';
+import { startPlaybackServer, type PlaybackServer } from '../../src/time-travel/playback-server.js';
+import { recordSession } from '../support/recorded-session.js';
+
+let dir: string | undefined;
+let server: PlaybackServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  if (dir) await rm(dir, { recursive: true, force: true });
+  server = undefined;
+  dir = undefined;
+});
+
+/** A POST of `body` to the page's fork endpoint, as the page sends it (its origin, JSON). */
+async function postFork(pageUrl: string, body: object): Promise<{ status: number; answer: { sessionId?: string; running?: boolean; error?: string } }> {
+  const url = new URL(pageUrl);
+  const response = await fetch(`${url.origin}/api/fork${url.search}`, {
+    method: 'POST',
+    headers: { origin: url.origin, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  return { status: response.status, answer: (await response.json()) as { sessionId?: string; running?: boolean } };
+}
+
+describe('the playback server forks', () => {
+  it('makes one fork, run on once, of a request sent twice with the same request id; another id makes another', { timeout: 60_000 }, async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), 'loopchart-playback-server-'));
+    const store = fileStore(dir);
+    await recordSession(store, 'original');
+    const runs: Array<[string, ForkRequest]> = [];
+    server = await startPlaybackServer({ store, sessionId: 'original', runFork: async (forkId, request) => void runs.push([forkId, request]) });
+
+    const request = { requestId: 'click-1', checkpoint: 2, prompt: 'Go on, briefly.' };
+    // Sent again while the first is being answered, and again after: a browser's retry of the same POST.
+    const [first, concurrent] = await Promise.all([postFork(server.pageUrl, request), postFork(server.pageUrl, request)]);
+    const after = await postFork(server.pageUrl, request);
+    expect(first.status).toBe(200);
+    expect(first.answer).toEqual({ sessionId: expect.any(String) as string, running: true });
+    expect(concurrent).toEqual(first);
+    expect(after).toEqual(first);
+    expect((await readdir(dir)).filter((name) => name.endsWith('.jsonl')).sort()).toEqual([`${first.answer.sessionId}.jsonl`, 'original.jsonl'].sort());
+    expect(runs.map(([forkId]) => forkId)).toEqual([first.answer.sessionId]);
+
+    const other = await postFork(server.pageUrl, { ...request, requestId: 'click-2' });
+    expect(other.answer.sessionId).not.toBe(first.answer.sessionId);
+    expect(runs.map(([forkId]) => forkId)).toEqual([first.answer.sessionId, other.answer.sessionId]);
+  });
+});
