@@ -21,7 +21,7 @@ const layers = [
   {
     name: 'adapters',
     holds: 'the subpaths that connect the agent to the outside',
-    paths: ['^src/ai-sdk/', '^src/postgres/', '^src/dbos/', '^src/redis/', '^src/mcp/', '^src/inspect/', '^src/report/', '^src/test/', '^src/text-tools/'],
+    paths: ['^src/ai-sdk/', '^src/postgres/', '^src/dbos/', '^src/redis/', '^src/mcp/', '^src/inspect/', '^src/report/', '^src/playback/', '^src/test/', '^src/text-tools/'],
   },
   { name: 'entries', holds: 'the package root and the CLI', paths: ['^src/index\\.ts$', '^src/cli\\.ts$', '^src/cli/'] },
 ];

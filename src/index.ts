@@ -27,7 +27,7 @@ export { readSessionView, type SessionView } from './persistence/session-view.js
 export type { CheckpointInfo } from './persistence/session-recorder.js';
 export { openSessionRecord, type SessionRecordView, type RecordedRun, type TimelinePoint, type ModelCallRecord, type CheckpointSummary } from './time-travel/session-record.js';
 export { contextAt } from './time-travel/context-at.js';
-export { runOnFork } from './time-travel/run-on-fork.js';
+export { runOnFork } from './playback/run-on-fork.js';
 export {
   SessionFormatError,
   SessionConflictError,

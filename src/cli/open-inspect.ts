@@ -5,7 +5,7 @@ import { batchFrame, eventText } from '../inspect/inspection-frame.js';
 import { redact } from '../secrets/redact.js';
 import { agentMachine } from '../machine/agent-machine.js';
 import type { SessionStore } from '../persistence/session-store.js';
-import { inspectionReplay } from '../time-travel/inspection-replay.js';
+import { inspectionReplay } from '../playback/inspection-replay.js';
 import { openSessionRecord } from '../time-travel/session-record.js';
 import type { TextSink } from './redact.js';
 import { UsageError } from './usage-error.js';

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fileStore } from '../../src/persistence/file-store.js';
 import { stateName } from '../../src/machine/state-name.js';
-import { inspectionReplay } from '../../src/time-travel/inspection-replay.js';
+import { inspectionReplay } from '../../src/playback/inspection-replay.js';
 import { openSessionRecord } from '../../src/time-travel/session-record.js';
 
 describe('a session replayed as inspection events', () => {

@@ -18,7 +18,7 @@ import { fileStore } from '../../src/persistence/file-store.js';
 import { pgStore } from '../../src/postgres/pg-store.js';
 import type { SessionStore } from '../../src/persistence/session-store.js';
 import { contextAt } from '../../src/time-travel/context-at.js';
-import { playbackData } from '../../src/time-travel/playback-data.js';
+import { playbackData } from '../../src/playback/playback-data.js';
 import { openSessionRecord } from '../../src/time-travel/session-record.js';
 import { buildCli, cleanEnv, startCli, waitFor, type CliProcess } from '../cli/support/cli-process.js';
 import { chromiumRequirement, externalBinary } from '../support/external-binary.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { editMessage } from '../../src/time-travel/edit-message.js';
-import { ForkRequestError, parseForkRequest } from '../../src/time-travel/fork-request.js';
-import { stateValue } from '../../src/time-travel/inspection-replay.js';
+import { editMessage } from '../../src/playback/edit-message.js';
+import { ForkRequestError, parseForkRequest } from '../../src/playback/fork-request.js';
+import { stateValue } from '../../src/playback/inspection-replay.js';
 
 describe('the playback page pure parts', () => {
   it('reads a fork request, blank fields as not given, and names a bad field', () => {

@@ -3,8 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fileStore } from '../../src/persistence/file-store.js';
-import type { ForkRequest } from '../../src/time-travel/fork-request.js';
-import { startPlaybackServer, type PlaybackServer } from '../../src/time-travel/playback-server.js';
+import type { ForkRequest } from '../../src/playback/fork-request.js';
+import { startPlaybackServer, type PlaybackServer } from '../../src/playback/playback-server.js';
 import { recordSession } from '../support/recorded-session.js';
 
 let dir: string | undefined;

@@ -1,7 +1,7 @@
 import { usageCost } from '../cost/usage-cost.js';
 import type { RunError } from '../core/outcome.js';
 import type { TraceCompaction, TraceRetry, TraceStep } from '../core/run-trace.js';
-import type { CheckpointSummary, ModelCallRecord, SessionRecordView } from './session-record.js';
+import type { CheckpointSummary, ModelCallRecord, SessionRecordView } from '../time-travel/session-record.js';
 
 /** One moment the page can show: the state a run was in after one of its transitions. */
 export interface PlaybackFrame {

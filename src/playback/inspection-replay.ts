@@ -1,6 +1,6 @@
 import type { StatelyInspectionEvent } from '@statelyai/inspect';
 import { PROTOCOL_VERSION } from '../inspect/inspection-batch.js';
-import type { SessionRecordView } from './session-record.js';
+import type { SessionRecordView } from '../time-travel/session-record.js';
 
 /** `running.llm.calling` → `{ running: { llm: 'calling' } }`, the state value XState would report. */
 export function stateValue(path: string): string | Record<string, unknown> {

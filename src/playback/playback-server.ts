@@ -10,8 +10,8 @@ import { forkWithEdit } from './fork-with-edit.js';
 import { playbackData, type PlaybackData } from './playback-data.js';
 import { PLAYBACK_SCRIPT } from './playback-script.js';
 import { playbackPageHtml, preparePlaybackPage } from './playback-page.js';
-import { contextAt } from './context-at.js';
-import { openSessionRecord, type SessionRecordView } from './session-record.js';
+import { contextAt } from '../time-travel/context-at.js';
+import { openSessionRecord, type SessionRecordView } from '../time-travel/session-record.js';
 
 export interface PlaybackServerOptions {
   store: SessionStore;
