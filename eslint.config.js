@@ -28,6 +28,6 @@ export default tseslint.config(
       '@typescript-eslint/unbound-method': 'off',
     },
   },
-  { files: ['eslint.config.js', 'scripts/**/*.mjs', 'bench/**/*.mjs', 'test/**/*.mjs'], ...tseslint.configs.disableTypeChecked },
+  { files: ['eslint.config.js', '.dependency-cruiser.mjs', 'scripts/**/*.mjs', 'bench/**/*.mjs', 'test/**/*.mjs'], ...tseslint.configs.disableTypeChecked },
   { files: ['scripts/**/*.mjs', 'bench/**/*.mjs', 'test/**/*.mjs'], languageOptions: { globals: { process: 'readonly', URL: 'readonly' } } },
 );

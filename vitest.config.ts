@@ -6,14 +6,14 @@ const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 /** package.json "exports", by import name, as source files (kept in step with tsconfig.json "paths"). */
 const packageEntries = {
   'loopchart': './src/index.ts',
-  'loopchart/test': './src/models/index.ts',
+  'loopchart/test': './src/test/index.ts',
   'loopchart/tools': './src/tools/index.ts',
   'loopchart/report': './src/report/index.ts',
   'loopchart/inspect': './src/inspect/index.ts',
-  'loopchart/text-tools': './src/middleware/index.ts',
-  'loopchart/machine': './src/machines/index.ts',
-  'loopchart/ai-sdk': './src/interop/index.ts',
-  'loopchart/postgres': './src/persistence/postgres-index.ts',
+  'loopchart/text-tools': './src/text-tools/index.ts',
+  'loopchart/machine': './src/machine/index.ts',
+  'loopchart/ai-sdk': './src/ai-sdk/index.ts',
+  'loopchart/postgres': './src/postgres/index.ts',
   'loopchart/dbos': './src/dbos/index.ts',
   'loopchart/redis': './src/redis/index.ts',
   'loopchart/mcp': './src/mcp/index.ts',
@@ -43,7 +43,7 @@ export default defineConfig({
   },
   test: {
     globalSetup: ['./test/support/temp-dir-guard.ts'],
-    testTimeout: 20_000,
+    testTimeout: 60_000,
     hookTimeout: 60_000,
     projects: [
       {
@@ -53,7 +53,7 @@ export default defineConfig({
       {
         extends: true,
         resolve: {
-          alias: [{ find: /^\.\/actors\/default-step\.js$/, replacement: here('./test/support/sdk-default-step.ts') }],
+          alias: [{ find: /^\.\.\/model-call\/default-step\.js$/, replacement: here('./test/support/sdk-default-step.ts') }],
         },
         test: { name: 'sdk-step', include: agentTests, env: { LOOPCHART_EXPECTED_STEP: 'streamLanguageModelCallStep' } },
       },

@@ -10,7 +10,7 @@
 import type { StatelyInspectionEvent } from '@statelyai/inspect';
 import { WebSocket } from 'ws';
 import { frameEvents } from '../src/inspect/inspection-frame.js';
-import { stateName } from '../src/machines/state-name.js';
+import { stateName } from '../src/machine/state-name.js';
 
 const [url, origin] = process.argv.slice(2);
 if (!url || !origin) throw new Error('usage: inspector-viewer.ts <webSocketUrl> <origin>');

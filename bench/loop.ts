@@ -7,17 +7,19 @@
  */
 import type { LanguageModelV4FunctionTool, LanguageModelV4Prompt, LanguageModelV4StreamPart } from '@ai-sdk/provider';
 import { isStepCount, streamText, ToolLoopAgent, type ModelMessage } from 'ai';
-import { streamLanguageModelCallStep } from '../src/actors/stream-language-model-call-step.js';
+import { streamLanguageModelCallStep } from '../src/model-call/stream-language-model-call-step.js';
 import { createAgent, type StepFunction } from '../src/index.js';
-import { check, echoTool, measureRounds, median, modelFreeToolStep, pairedRatio, ratio, toolLoopModel, type Row } from './support.js';
+import type { InspectionEvent } from 'xstate';
+import { amount, check, echoTool, measureRounds, median, modelFreeToolStep, pairedRatio, ratio, times as asTimes, toolLoopModel, type Row } from './support.js';
+import { xstateToolLoop } from './xstate-baseline.js';
 
 const TOOL_STEPS = 50;
 const STEPS = TOOL_STEPS + 1;
 const tools = { echo: echoTool };
 
-async function loopchartLoop(step?: StepFunction | 'model-free'): Promise<void> {
+async function loopchartLoop(step?: StepFunction | 'model-free', inspect?: (event: InspectionEvent) => void): Promise<void> {
   const chosen = step === 'model-free' ? modelFreeToolStep(TOOL_STEPS) : step;
-  const agent = createAgent({ model: toolLoopModel(TOOL_STEPS), tools, maxSteps: STEPS, ...(chosen ? { step: chosen } : {}) });
+  const agent = createAgent({ model: toolLoopModel(TOOL_STEPS), tools, maxSteps: STEPS, ...(chosen ? { step: chosen } : {}), ...(inspect ? { inspect } : {}) });
   const result = await agent.run('go');
   check(
     result.outcome === 'completed' && result.stepCount === STEPS && result.toolCallCount === TOOL_STEPS && result.text === 'done',
@@ -107,13 +109,43 @@ async function floorLoop(): Promise<void> {
   check(steps === STEPS && toolResults === TOOL_STEPS && text === 'done', `floor loop went wrong: ${steps} steps, ${toolResults} tool results, text ${JSON.stringify(text)}`);
 }
 
+/** What XState did in one run, counted by kind (microsteps, events, snapshots, actors, actions by type). */
+async function inspectionCounts(run: (inspect: (event: InspectionEvent) => void) => Promise<void>): Promise<Record<string, number>> {
+  const counts: Record<string, number> = {};
+  const count = (key: string) => (counts[key] = (counts[key] ?? 0) + 1);
+  await run((event) => {
+    count(event.type);
+    if (event.type === '@xstate.action') count(event.action.type);
+  });
+  return counts;
+}
+
+/**
+ * The baseline must ask of XState what the model-free loop asks: the same microsteps, events,
+ * snapshots, actors and actions (xstate's own: emit, sendTo, spawnChild, stopChild). Checked on
+ * every run of the benchmark, so that a change to the chart cannot leave the baseline behind.
+ */
+async function checkBaselineMatchesTheChart(): Promise<void> {
+  const chart = await inspectionCounts((inspect) => loopchartLoop('model-free', inspect));
+  const baseline = await inspectionCounts((inspect) => xstateToolLoop(TOOL_STEPS, { inspect }));
+  const keys = [...new Set([...Object.keys(chart), ...Object.keys(baseline)])].filter((key) => key.startsWith('@xstate.') || key.startsWith('xstate.')).sort();
+  const differ = keys.filter((key) => chart[key] !== baseline[key]);
+  check(
+    differ.length === 0,
+    `the XState baseline no longer does what a loopchart run does: ${differ.map((key) => `${key} ${baseline[key] ?? 0} against ${chart[key] ?? 0}`).join(', ')}`,
+  );
+}
+
 export async function loopBench(): Promise<Row[]> {
+  await checkBaselineMatchesTheChart();
   const times = await measureRounds(
     12,
     {
       loopchart: () => loopchartLoop(),
       direct: () => loopchartLoop(streamLanguageModelCallStep),
       machine: () => loopchartLoop('model-free'),
+      xstate: () => xstateToolLoop(TOOL_STEPS),
+      xstateInspected: () => xstateToolLoop(TOOL_STEPS, { inspect: () => undefined }),
       agent: toolLoopAgent,
       whileLoop: streamTextWhileLoop,
       floor: floorLoop,
@@ -127,17 +159,58 @@ export async function loopBench(): Promise<Row[]> {
     machine: pairedRatio(times.machine, times.agent),
     whileLoop: pairedRatio(times.whileLoop, times.agent),
   };
+  const machineVsXState = pairedRatio(times.machine, times.xstate);
   const vsFloor = pairedRatio(times.loopchart, times.floor);
   const ms = (runs: number[]) => `${perStep(runs).toFixed(3)} ms/step`;
+  const us = (runs: number[]) => `${(perStep(runs) * 1000).toFixed(0)} µs/step`;
   return [
-    { figure: `loopchart, ${TOOL_STEPS}-step tool loop`, value: ms(times.loopchart), ratio: `${ratio(vsAgent.loopchart)} ToolLoopAgent`, target: '<= 0.5x', ok: vsAgent.loopchart <= 0.5 },
-    { figure: `loopchart + streamLanguageModelCallStep, ${TOOL_STEPS}-step tool loop`, value: ms(times.direct), ratio: `${ratio(vsAgent.direct)} ToolLoopAgent` },
-    { figure: '  the machine alone (a step with no model)', value: ms(times.machine), ratio: `${ratio(vsAgent.machine)} ToolLoopAgent` },
-    { figure: `ToolLoopAgent (isStepCount(${STEPS})), same loop`, value: ms(times.agent) },
-    { figure: 'while loop over streamText, same loop', value: ms(times.whileLoop), ratio: `${ratio(vsAgent.whileLoop)} ToolLoopAgent` },
-    { figure: 'the floor: a hand-written loop over model.doStream, same loop', value: ms(times.floor), ratio: `${ratio(pairedRatio(times.floor, times.agent))} ToolLoopAgent` },
-    { figure: 'loopchart vs the floor', value: '', ratio: `${ratio(vsFloor)} the floor`, target: '<= 3x', ok: vsFloor <= 3 },
-    { figure: 'loopchart vs the streamText while loop', value: '', ratio: ratio(pairedRatio(times.loopchart, times.whileLoop)) },
-    { figure: 'loopchart + streamLanguageModelCallStep vs the streamText while loop', value: '', ratio: ratio(pairedRatio(times.direct, times.whileLoop)) },
+    {
+      figure: `loopchart, ${TOOL_STEPS}-step tool loop`,
+      value: ms(times.loopchart),
+      ratio: `${ratio(vsAgent.loopchart)} ToolLoopAgent`,
+      measure: asTimes(vsAgent.loopchart),
+      target: '<= 0.25x',
+      max: 0.25,
+      headline: `(b) the ${TOOL_STEPS}-step loop vs ToolLoopAgent.stream`,
+    },
+    { figure: `loopchart + streamLanguageModelCallStep, ${TOOL_STEPS}-step tool loop`, value: ms(times.direct), ratio: `${ratio(vsAgent.direct)} ToolLoopAgent`, measure: asTimes(vsAgent.direct) },
+    { figure: '  the machine alone (a step with no model)', value: us(times.machine), ratio: `${ratio(vsAgent.machine)} ToolLoopAgent`, measure: amount(perStep(times.machine) * 1000, 'µs', 0) },
+    {
+      figure: '  the XState baseline: the same transitions and children, bare (bench/xstate-baseline.ts)',
+      value: us(times.xstate),
+      ratio: `${ratio(pairedRatio(times.xstate, times.agent))} ToolLoopAgent`,
+      measure: amount(perStep(times.xstate) * 1000, 'µs', 0),
+    },
+    {
+      figure: '  the same baseline with an inspection observer that does nothing (loopchart\'s trace has one)',
+      value: us(times.xstateInspected),
+      ratio: `${ratio(pairedRatio(times.xstateInspected, times.xstate))} the baseline`,
+      measure: amount(perStep(times.xstateInspected) * 1000, 'µs', 0),
+    },
+    {
+      figure: '  the machine alone vs the XState baseline',
+      value: '',
+      ratio: `${ratio(machineVsXState)} the baseline (${ratio(pairedRatio(times.machine, times.xstateInspected))} the inspected one)`,
+      measure: asTimes(machineVsXState),
+      target: '<= 2x',
+      max: 2,
+      headline: "(a) the machine's share of a tool step vs XState for the same transitions and children",
+    },
+    { figure: `ToolLoopAgent (isStepCount(${STEPS})), same loop`, value: ms(times.agent), measure: amount(perStep(times.agent), 'ms', 3) },
+    { figure: 'while loop over streamText, same loop', value: ms(times.whileLoop), ratio: `${ratio(vsAgent.whileLoop)} ToolLoopAgent`, measure: asTimes(vsAgent.whileLoop) },
+    {
+      figure: 'the floor: a hand-written loop over model.doStream, same loop',
+      value: ms(times.floor),
+      ratio: `${ratio(pairedRatio(times.floor, times.agent))} ToolLoopAgent`,
+      measure: amount(perStep(times.floor), 'ms', 3),
+    },
+    { figure: 'loopchart vs the floor', value: '', ratio: `${ratio(vsFloor)} the floor`, measure: asTimes(vsFloor) },
+    { figure: 'loopchart vs the streamText while loop', value: '', ratio: ratio(pairedRatio(times.loopchart, times.whileLoop)), measure: asTimes(pairedRatio(times.loopchart, times.whileLoop)) },
+    {
+      figure: 'loopchart + streamLanguageModelCallStep vs the streamText while loop',
+      value: '',
+      ratio: ratio(pairedRatio(times.direct, times.whileLoop)),
+      measure: asTimes(pairedRatio(times.direct, times.whileLoop)),
+    },
   ];
 }

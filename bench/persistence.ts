@@ -1,27 +1,17 @@
 /**
  * Session append cost: one step written to a file store at 10 and at 1,000
  * messages of history. Nothing is rewritten, so the two should cost the same.
- * And what users pay: a real agent's one-step run, with and without a store,
- * at 10 and at 10,000 messages of history (the checkpoint and the step must not
- * grow with the session).
+ * (What a whole step costs as the session grows: bench/history-growth.ts.)
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { ModelMessage } from 'ai';
-import { createAgent } from '../src/agent.js';
 import { fileStore } from '../src/persistence/file-store.js';
 import { SessionRecorder } from '../src/persistence/session-recorder.js';
 import { checkpointSnapshot } from '../src/persistence/checkpoint-snapshot.js';
 import { sessionHeader } from '../src/persistence/session-store.js';
-import { defaultConfig, type AgentContext } from '../src/machines/context.js';
-import { check, median, pairedRatio, ratio, textDeltaModel, type Row } from './support.js';
-
-function history(count: number): ModelMessage[] {
-  return Array.from({ length: count }, (_, i): ModelMessage =>
-    i % 2 ? { role: 'assistant', content: `answer ${i} ${'x'.repeat(300)}` } : { role: 'user', content: `question ${i} ${'y'.repeat(300)}` },
-  );
-}
+import { defaultConfig, type AgentContext } from '../src/machine/context.js';
+import { amount, check, history, median, pairedRatio, ratio, times, type Row } from './support.js';
 
 /** A recorder with a history of `count` messages already written, ready to append steps to. */
 async function primed(dir: string, count: number) {
@@ -63,65 +53,13 @@ async function primed(dir: string, count: number) {
   };
 }
 
-/** An agent with `count` messages of history (and a file store when `dir` is given), warmed up; returns the milliseconds of one one-step run. */
-async function agentRun(count: number, dir: string | undefined): Promise<() => Promise<number>> {
-  const agent = createAgent({
-    model: textDeltaModel(1),
-    messages: history(count),
-    ...(dir ? { store: fileStore(dir), sessionId: `agent${count}` } : {}),
-  });
-  await agent.ready();
-  for (let i = 0; i < 3; i++) check((await agent.run('warm up')).outcome === 'completed', 'a warm-up run must complete');
-  return async () => {
-    const started = performance.now();
-    const result = await agent.run('one more');
-    const took = performance.now() - started;
-    check(result.outcome === 'completed' && result.stepCount === 1, 'a measured run must complete in one step');
-    return took;
-  };
-}
-
-/** Per-run medians of two contestants, interleaved over rounds (the first round warms up). */
-async function interleaved(a: () => Promise<number>, b: () => Promise<number>, rounds = 7, runs = 15): Promise<{ a: number[]; b: number[] }> {
-  const times = { a: [] as number[], b: [] as number[] };
-  for (let round = 0; round < rounds; round++) {
-    const order = round % 2 === 0 ? (['a', 'b'] as const) : (['b', 'a'] as const);
-    for (const name of order) {
-      const run = name === 'a' ? a : b;
-      const perRun: number[] = [];
-      for (let i = 0; i < runs; i++) perRun.push(await run());
-      if (round > 0) times[name].push(median(perRun));
-    }
-  }
-  return times;
-}
-
-export async function historyGrowthBench(): Promise<Row[]> {
-  const dir = await mkdtemp(path.join(tmpdir(), 'loopchart-bench-'));
-  try {
-    const stored = await interleaved(await agentRun(10, dir), await agentRun(10_000, dir));
-    const plain = await interleaved(await agentRun(10, undefined), await agentRun(10_000, undefined));
-    const storedGrowth = pairedRatio(stored.b, stored.a);
-    const plainGrowth = pairedRatio(plain.b, plain.a);
-    const ms = (values: number[]) => `${median(values).toFixed(2)} ms/run`;
-    return [
-      { figure: 'one-step run with fileStore, 10 messages of history', value: ms(stored.a) },
-      { figure: 'one-step run with fileStore, 10,000 messages of history', value: ms(stored.b), ratio: `${ratio(storedGrowth)} the 10-message run`, target: '<= 1.3x', ok: storedGrowth <= 1.3 },
-      { figure: 'one-step run without a store, 10 messages of history', value: ms(plain.a) },
-      { figure: 'one-step run without a store, 10,000 messages of history', value: ms(plain.b), ratio: `${ratio(plainGrowth)} the 10-message run`, target: '<= 1.3x', ok: plainGrowth <= 1.3 },
-    ];
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
-}
-
 export async function persistenceBench(): Promise<Row[]> {
   const dir = await mkdtemp(path.join(tmpdir(), 'loopchart-bench-'));
   try {
     const small = await primed(dir, 10);
     const large = await primed(dir, 1000);
     const stepsPerRound = 50;
-    const times = { small: [] as number[], large: [] as number[] };
+    const measured = { small: [] as number[], large: [] as number[] };
     for (let round = 0; round < 8; round++) {
       // Alternate who goes first; the first round warms up.
       const order = round % 2 === 0 ? (['small', 'large'] as const) : (['large', 'small'] as const);
@@ -129,14 +67,21 @@ export async function persistenceBench(): Promise<Row[]> {
         const append = name === 'small' ? small : large;
         const perStep: number[] = [];
         for (let i = 0; i < stepsPerRound; i++) perStep.push(await append());
-        if (round > 0) times[name].push(median(perStep));
+        if (round > 0) measured[name].push(median(perStep));
       }
     }
     const perStep = (values: number[]) => median(values) * 1000;
-    const growth = pairedRatio(times.large, times.small);
+    const growth = pairedRatio(measured.large, measured.small);
     return [
-      { figure: 'session append, 10 messages of history', value: `${perStep(times.small).toFixed(1)} µs/step` },
-      { figure: 'session append, 1,000 messages of history', value: `${perStep(times.large).toFixed(1)} µs/step`, ratio: `${ratio(growth)} the 10-message cost`, target: '<= 1.5x (O(1))', ok: growth <= 1.5 },
+      { figure: 'session append, 10 messages of history', value: `${perStep(measured.small).toFixed(1)} µs/step`, measure: amount(perStep(measured.small), 'µs', 1) },
+      {
+        figure: 'session append, 1,000 messages of history',
+        value: `${perStep(measured.large).toFixed(1)} µs/step`,
+        ratio: `${ratio(growth)} the 10-message cost`,
+        measure: times(growth),
+        target: '<= 1.5x (O(1))',
+        max: 1.5,
+      },
     ];
   } finally {
     await rm(dir, { recursive: true, force: true });

@@ -11,7 +11,7 @@
  * over the loop's 51 histories).
  */
 import type { ModelMessage } from 'ai';
-import { directStep } from '../src/actors/direct-step.js';
+import { directStep } from '../src/model-call/direct-step.js';
 import { createAgent, type StepFunction } from '../src/index.js';
 import { check, echoTool, modelFreeToolStep, textDeltaModel, toolLoopModel } from './support.js';
 

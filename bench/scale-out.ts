@@ -13,11 +13,11 @@ import { DBOS, DBOSClient } from '@dbos-inc/dbos-sdk';
 import pg from 'pg';
 import { sessionClient } from '../src/dbos/index.js';
 import { WorkerFleet } from '../test/support/worker-fleet.js';
-import { pgStore } from '../src/persistence/pg-store.js';
+import { pgStore } from '../src/postgres/pg-store.js';
 import { sessionHeader, type SessionRecord, type SessionStore } from '../src/persistence/session-store.js';
 import { findBinary, postgresBinDirs } from '../test/support/external-binary.js';
 import { startPostgres } from '../test/support/postgres-server.js';
-import { check, measureRounds, median, pairedRatio, ratio, type Row } from './support.js';
+import { amount, check, measureRounds, median, pairedRatio, ratio, times, type Row } from './support.js';
 
 const message = (index: number): SessionRecord => ({ type: 'message', index, message: { role: 'user', content: `message ${index} `.padEnd(300, 'x') } });
 
@@ -56,12 +56,13 @@ export async function scaleOutBench(): Promise<Row[]> {
       for (let i = 0; i < 20; i++) await step();
     };
     const rounds = await measureRounds(7, { small: repeat(small), large: repeat(large) });
-    const perStep = (values: number[]) => `${((median(values) / 20) * 1000).toFixed(0)} µs/step`;
+    const micros = (values: number[]) => (median(values) / 20) * 1000;
+    const perStep = (values: number[]) => `${micros(values).toFixed(0)} µs/step`;
     const growth = pairedRatio(rounds.large, rounds.small);
     const workers = await workerFigures(server.createDatabase.bind(server));
     return [
-      { figure: 'pgStore fenced append (lease epoch checked), 10 messages of history', value: perStep(rounds.small) },
-      { figure: 'pgStore fenced append, 1,000 messages of history', value: perStep(rounds.large), ratio: `${ratio(growth)} the 10-message cost`, target: '<= 1.5x (O(1))', ok: growth <= 1.5 },
+      { figure: 'pgStore fenced append (lease epoch checked), 10 messages of history', value: perStep(rounds.small), measure: amount(micros(rounds.small), 'µs', 0) },
+      { figure: 'pgStore fenced append, 1,000 messages of history', value: perStep(rounds.large), ratio: `${ratio(growth)} the 10-message cost`, measure: times(growth), target: '<= 1.5x (O(1))', max: 1.5 },
       ...workers,
     ];
   } finally {
@@ -94,6 +95,7 @@ async function workerFigures(createDatabase: (name: string) => Promise<string>):
     rows.push({
       figure: `agent-steps per second, ${count} worker process${count > 1 ? 'es' : ''} (40 sessions of 4 steps, DBOS + pgStore, queue polled every 100 ms)`,
       value: `${perSecond.toFixed(0)} steps/s`,
+      measure: amount(perSecond, 'steps/s', 0),
       ...(count > 1 ? { ratio: `${ratio(perSecond / throughput[0]!)} one worker` } : {}),
     });
   }
@@ -110,6 +112,7 @@ async function workerFigures(createDatabase: (name: string) => Promise<string>):
   rows.push({
     figure: "a worker's death to another completing its session (heartbeat 250 ms, dead after 1.5 s, lease 1.5 s)",
     value: `${(takeover / 1000).toFixed(2)} s`,
+    measure: amount(takeover / 1000, 's', 2),
   });
   return rows;
 }

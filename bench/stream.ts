@@ -8,10 +8,10 @@
  */
 import type { LanguageModelV4StreamPart } from '@ai-sdk/provider';
 import { streamText } from 'ai';
-import { directStep } from '../src/actors/direct-step.js';
-import { streamLanguageModelCallStep } from '../src/actors/stream-language-model-call-step.js';
+import { directStep } from '../src/model-call/direct-step.js';
+import { streamLanguageModelCallStep } from '../src/model-call/stream-language-model-call-step.js';
 import { createAgent, type StepFunction } from '../src/index.js';
-import { check, measureRounds, median, pairedRatio, ratio, textDeltaModel, type Row } from './support.js';
+import { amount, check, measureRounds, median, pairedRatio, ratio, textDeltaModel, times, type Row } from './support.js';
 
 async function rawProviderStream(deltas: number): Promise<void> {
   const { stream } = await textDeltaModel(deltas).doStream({ prompt: [{ role: 'user', content: [{ type: 'text', text: 'go' }] }] });
@@ -107,23 +107,40 @@ export async function streamBench(): Promise<Row[]> {
   };
   const vsBare = { loop: pairedRatio(bareRuns.loop, bareRuns.bare), loopDirect: pairedRatio(bareRuns.loopDirect, bareRuns.bare) };
   const us = (msPerDelta: number) => `${(msPerDelta * 1000).toFixed(2)} µs/delta (${Math.round(1000 / msPerDelta).toLocaleString('en-US')} chunks/s)`;
+  const usMeasure = (msPerDelta: number) => amount(msPerDelta * 1000, 'µs', 2);
   return [
-    { figure: 'raw provider stream (doStream), 100,000 deltas', value: us(raw), ratio: 'the physical limit' },
-    { figure: 'directStep alone, 100,000 deltas', value: us(direct), ratio: `${ratio(vsRaw.direct)} raw`, target: '<= 3x raw', ok: vsRaw.direct <= 3 },
-    { figure: 'loopchart, 10,000 deltas', value: us(loopSmall) },
-    { figure: 'loopchart, 100,000 deltas', value: us(loopLarge), ratio: `${ratio(flatness.loop)} the 10k cost`, target: '<= 1.5x', ok: flatness.loop <= 1.5 },
-    { figure: 'loopchart + streamLanguageModelCallStep, 10,000 deltas', value: us(directSmall) },
+    { figure: 'raw provider stream (doStream), 100,000 deltas', value: us(raw), ratio: 'the physical limit', measure: usMeasure(raw) },
+    { figure: 'directStep alone, 100,000 deltas', value: us(direct), ratio: `${ratio(vsRaw.direct)} raw`, measure: times(vsRaw.direct), target: '<= 3x raw', max: 3 },
+    { figure: 'loopchart, 10,000 deltas', value: us(loopSmall), measure: usMeasure(loopSmall) },
+    { figure: 'loopchart, 100,000 deltas', value: us(loopLarge), ratio: `${ratio(flatness.loop)} the 10k cost`, measure: times(flatness.loop), target: '<= 1.5x', max: 1.5 },
+    { figure: 'loopchart + streamLanguageModelCallStep, 10,000 deltas', value: us(directSmall), measure: usMeasure(directSmall) },
     {
       figure: 'loopchart + streamLanguageModelCallStep, 100,000 deltas',
       value: us(directLarge),
       ratio: `${ratio(flatness.loopDirect)} the 10k cost`,
+      measure: times(flatness.loopDirect),
       target: '<= 1.5x',
-      ok: flatness.loopDirect <= 1.5,
+      max: 1.5,
     },
-    { figure: 'bare streamText, 100,000 deltas', value: us(bare), ratio: `${ratio(pairedRatio(bareRuns.bare, bareRuns.raw), 1)} raw` },
-    { figure: 'loopchart vs raw provider stream', value: '', ratio: ratio(vsRaw.loop), target: '<= 3x', ok: vsRaw.loop <= 3 },
-    { figure: 'loopchart + streamLanguageModelCallStep vs raw provider stream', value: '', ratio: ratio(vsRaw.loopDirect) },
-    { figure: 'loopchart vs bare streamText', value: '', ratio: ratio(vsBare.loop, 3), target: '<= 1.5x', ok: vsBare.loop <= 1.5 },
-    { figure: 'loopchart + streamLanguageModelCallStep vs bare streamText', value: '', ratio: ratio(vsBare.loopDirect, 3), target: '<= 1.5x', ok: vsBare.loopDirect <= 1.5 },
+    { figure: 'bare streamText, 100,000 deltas', value: us(bare), ratio: `${ratio(pairedRatio(bareRuns.bare, bareRuns.raw), 1)} raw`, measure: usMeasure(bare) },
+    {
+      figure: 'loopchart vs raw provider stream (a delta through agent.run to an events$ subscriber)',
+      value: '',
+      ratio: ratio(vsRaw.loop),
+      measure: times(vsRaw.loop),
+      target: '<= 2x',
+      max: 2,
+      headline: '(c) a text delta through events$ vs the raw doStream read, 100,000 deltas',
+    },
+    { figure: 'loopchart + streamLanguageModelCallStep vs raw provider stream', value: '', ratio: ratio(vsRaw.loopDirect), measure: times(vsRaw.loopDirect) },
+    { figure: 'loopchart vs bare streamText', value: '', ratio: ratio(vsBare.loop, 3), measure: times(vsBare.loop, 3), target: '<= 1.5x', max: 1.5 },
+    {
+      figure: 'loopchart + streamLanguageModelCallStep vs bare streamText',
+      value: '',
+      ratio: ratio(vsBare.loopDirect, 3),
+      measure: times(vsBare.loopDirect, 3),
+      target: '<= 1.5x',
+      max: 1.5,
+    },
   ];
 }

@@ -1,9 +1,9 @@
 import type { LanguageModelV4, LanguageModelV4StreamPart, LanguageModelV4Usage } from '@ai-sdk/provider';
-import { tool, type LanguageModelUsage } from 'ai';
+import { tool, type LanguageModelUsage, type ModelMessage } from 'ai';
 import type { StepFunction, StepPart } from '../src/index.js';
 import { MockLanguageModelV4 } from 'ai/test';
 import { z } from 'zod';
-import { pullStream } from '../src/models/index.js';
+import { pullStream } from '../src/test/index.js';
 
 export function usage(input: number, output: number): LanguageModelV4Usage {
   return {
@@ -31,6 +31,39 @@ export function forgetfulTextModel(): LanguageModelV4 {
       { type: 'text-end', id: 't' },
       { type: 'finish', finishReason: { unified: 'stop', raw: 'stop' }, usage: usage(10, 1) },
     ]) }),
+  };
+}
+
+/**
+ * A zero-latency model for tool loops run again and again: calls go round in cycles of
+ * `toolSteps` calls of `echo` (inputs differ, so no doom loop) and one that answers "done". Like
+ * {@link forgetfulTextModel} it keeps nothing of the calls (`MockLanguageModelV4` keeps every
+ * prompt, which at 10,000 messages of history is the bench's own growing cost).
+ */
+export function forgetfulToolLoopModel(toolSteps: number): LanguageModelV4 {
+  let calls = 0;
+  const finish = (reason: 'stop' | 'tool-calls'): LanguageModelV4StreamPart => ({
+    type: 'finish',
+    finishReason: { unified: reason, raw: reason === 'stop' ? 'stop' : 'tool_calls' },
+    usage: usage(10, 5),
+  });
+  return {
+    specificationVersion: 'v4',
+    provider: 'bench',
+    modelId: 'forgetful-tool-loop',
+    supportedUrls: {},
+    doGenerate: () => Promise.reject(new Error('forgetfulToolLoopModel only streams')),
+    doStream: () => {
+      const call = ++calls;
+      const answers = call % (toolSteps + 1) === 0;
+      return Promise.resolve({
+        stream: partsStream(
+          answers
+            ? [{ type: 'stream-start', warnings: [] }, { type: 'text-start', id: 't' }, { type: 'text-delta', id: 't', delta: 'done' }, { type: 'text-end', id: 't' }, finish('stop')]
+            : [{ type: 'stream-start', warnings: [] }, { type: 'tool-call', toolCallId: `call-${call}`, toolName: 'echo', input: JSON.stringify({ n: call }) }, finish('tool-calls')],
+        ),
+      });
+    },
   };
 }
 
@@ -125,6 +158,13 @@ export function modelFreeToolStep(toolSteps: number): StepFunction {
   };
 }
 
+/** A history of `count` alternating user and assistant messages of about 310 characters. */
+export function history(count: number): ModelMessage[] {
+  return Array.from({ length: count }, (_, i): ModelMessage =>
+    i % 2 ? { role: 'assistant', content: `answer ${i} ${'x'.repeat(300)}` } : { role: 'user', content: `question ${i} ${'y'.repeat(300)}` },
+  );
+}
+
 /** `echo`: returns its input at once. */
 export const echoTool = tool({
   description: 'Returns n',
@@ -210,23 +250,42 @@ export function check(condition: boolean, message: string): void {
   if (!condition) throw new WrongResultError(message);
 }
 
+/** The number a row is about (the value or the ratio its target judges), for medians and spreads over runs. */
+export interface Measure {
+  n: number;
+  /** `x` for a ratio, otherwise the value's unit (`ms`, `µs`, `KB`, ...). */
+  unit: string;
+  digits: number;
+}
+
+/** A ratio as a {@link Measure}: `times(0.43)` reads 0.43x. */
+export const times = (n: number, digits = 2): Measure => ({ n, unit: 'x', digits });
+
+/** A value as a {@link Measure}: `amount(0.276, 'ms', 3)` reads 0.276 ms. */
+export const amount = (n: number, unit: string, digits: number): Measure => ({ n, unit, digits });
+
+export function formatMeasure({ n, unit, digits }: Measure): string {
+  return unit === 'x' ? `${n.toFixed(digits)}x` : `${n.toFixed(digits)} ${unit}`;
+}
+
 export interface Row {
+  /** What is measured; the same text in every run (what varies goes in `value` or `ratio`), so runs can be matched by it. */
   figure: string;
   value: string;
   ratio?: string;
+  /** The row's own number; over several runs the table shows the run with its median, and its spread. */
+  measure?: Measure;
   target?: string;
-  /** Whether the target is met; undefined for rows without a target. */
-  ok?: boolean;
+  /** The target is met when `measure.n` is at most this. */
+  max?: number;
+  /** A short name under which the summary of the targets lists this row. */
+  headline?: string;
+}
+
+/** Whether the row meets its target; undefined for rows without one. */
+export function isMet(row: Pick<Row, 'measure' | 'max'>): boolean | undefined {
+  if (row.max === undefined || row.measure === undefined) return undefined;
+  return row.measure.n <= row.max;
 }
 
 export const ratio = (value: number, digits = 2): string => `${value.toFixed(digits)}x`;
-
-export function printTable(rows: Row[]): void {
-  const headers = ['figure', 'value', 'ratio', 'target', 'ok'] as const;
-  const cells = rows.map((row) => [row.figure, row.value, row.ratio ?? '', row.target ?? '', row.ok === undefined ? '' : row.ok ? 'yes' : 'NO']);
-  const widths = headers.map((header, i) => Math.max(header.length, ...cells.map((cell) => cell[i]!.length)));
-  const line = (values: readonly string[]) => `| ${values.map((value, i) => value.padEnd(widths[i]!)).join(' | ')} |`;
-  console.log(line(headers));
-  console.log(`|${widths.map((width) => '-'.repeat(width + 2)).join('|')}|`);
-  for (const cell of cells) console.log(line(cell));
-}

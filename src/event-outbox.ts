@@ -1,4 +1,4 @@
-import type { AgentEvent } from './events.js';
+import type { AgentEvent } from './core/events.js';
 
 /**
  * Delivers an agent's events in order, holding them while a write is in

@@ -1,11 +1,11 @@
 import { getChunkTimeoutMs, getFirstChunkTimeoutMs, getStepTimeoutMs, getTotalTimeoutMs } from 'ai';
-import { defaultCompactionConfig, type CompactionConfig } from './context/compaction-config.js';
-import type { AgentEvent } from './events.js';
-import { agentImplementations } from './implementations.js';
-import { defaultConfig, type AgentConfig, type TimeoutConfig } from './machines/context.js';
+import { defaultCompactionConfig, type CompactionConfig } from './core/compaction-config.js';
+import type { AgentEvent } from './core/events.js';
+import { agentImplementations } from './machine/implementations.js';
+import { defaultConfig, type AgentConfig, type TimeoutConfig } from './machine/context.js';
 import type { AgentOptions } from './options.js';
-import type { HookTiming } from './trace/run-trace.js';
-import type { AgentRuntime } from './runtime.js';
+import type { HookTiming } from './core/run-trace.js';
+import type { AgentRuntime } from './core/runtime.js';
 import { defaultRetryConfig } from './resilience/retry-policy.js';
 import { defaultTruncationConfig } from './resilience/truncate-output.js';
 import { hasToolApproval } from './approval/tool-approval.js';

@@ -1,7 +1,7 @@
 import { fromCallback, fromPromise, type AnyActorRef, type EventObject, type NonReducibleUnknown } from 'xstate';
-import { callbackOf, parentOf, promiseCreatorOf } from './machines/xstate-internals.js';
-import type { agentImplementations } from './implementations.js';
-import { agentMachine, type AgentMachine } from './machines/agent-machine.js';
+import { callbackOf, parentOf, promiseCreatorOf } from './machine/xstate-internals.js';
+import type { agentImplementations } from './machine/implementations.js';
+import { agentMachine, type AgentMachine } from './machine/agent-machine.js';
 
 type AgentActors = ReturnType<typeof agentImplementations>['actors'];
 

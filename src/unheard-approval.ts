@@ -1,4 +1,4 @@
-import type { AgentEvent } from './events.js';
+import type { AgentEvent } from './core/events.js';
 
 /** The `code` of the warning {@link warnOfUnheardApproval} emits, for `process.on('warning')` filters. */
 export const UNHEARD_APPROVAL_WARNING = 'LOOPCHART_UNHEARD_APPROVAL';

@@ -4,7 +4,7 @@ import { createAgent } from '../src/index.js';
 import { mockModel } from './support/mock-model.js';
 import { eventTypes, recordEvents } from './support/record.js';
 import { addTool } from './support/tools.js';
-import { usageFrom } from '../src/machines/usage.js';
+import { usageFrom } from '../src/core/usage.js';
 
 describe('events$', () => {
   it('delivers every text delta in order, and result.text equals the last step’s text', async () => {

@@ -1,12 +1,12 @@
 import { APICallError } from '@ai-sdk/provider';
 import { describe, expect, it } from 'vitest';
-import { defaultStepName } from '../src/implementations.js';
+import { defaultStepName } from '../src/machine/implementations.js';
 import { createAgent } from '../src/index.js';
 import { expectValidHistory, toolOutputs } from './support/history.js';
 import { mockModel } from './support/mock-model.js';
 import { eventTypes, recordEvents } from './support/record.js';
 import { addTool, failTool } from './support/tools.js';
-import { usageFrom } from '../src/machines/usage.js';
+import { usageFrom } from '../src/core/usage.js';
 
 describe('step implementation under test', () => {
   it('agents run on the step implementation this test project names', () => {

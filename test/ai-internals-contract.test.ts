@@ -4,10 +4,10 @@ import * as internal from 'ai/internal';
 import { MockLanguageModelV4 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { DIRECT_STEP_INTERNALS, missingAiInternals, TESTED_AI_RANGE, fallbackToolModelOutput } from '../src/actors/ai-internals.js';
-import { chooseDefaultStep } from '../src/actors/default-step.js';
-import { directStep } from '../src/actors/direct-step.js';
-import { streamLanguageModelCallStep } from '../src/actors/stream-language-model-call-step.js';
+import { DIRECT_STEP_INTERNALS, missingAiInternals, TESTED_AI_RANGE, fallbackToolModelOutput } from '../src/model-call/ai-internals.js';
+import { chooseDefaultStep } from '../src/model-call/default-step.js';
+import { directStep } from '../src/model-call/direct-step.js';
+import { streamLanguageModelCallStep } from '../src/model-call/stream-language-model-call-step.js';
 
 /** Fails with a message that names the helper and the ai range loopchart is tested with. */
 async function contract(name: string, check: () => unknown): Promise<void> {

@@ -5,7 +5,7 @@ import { createAgent, type Agent } from '../src/index.js';
 import { newMessages, toAISDKAgent } from 'loopchart/ai-sdk';
 import { mockModel } from './support/mock-model.js';
 import { addTool } from './support/tools.js';
-import { scriptedModel } from '../src/models/index.js';
+import { scriptedModel } from '../src/test/index.js';
 
 const twoSteps = () => [
   { text: ['Adding 2 and 3.'], toolCalls: [{ id: 'call-1', name: 'add', input: { a: 2, b: 3 } }] },

@@ -1,7 +1,7 @@
 import type { TextStreamPart, ToolSet } from 'ai';
 import { describe, expect, it } from 'vitest';
-import type { AgentEvent } from '../src/events.js';
-import { AnswerHold } from '../src/interop/answer-hold.js';
+import type { AgentEvent } from '../src/core/events.js';
+import { AnswerHold } from '../src/ai-sdk/answer-hold.js';
 
 type Part = TextStreamPart<ToolSet>;
 const runId = 'r';

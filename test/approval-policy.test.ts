@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { decideByRules } from '../src/approval/approval-policy.js';
-import { deliverQueued, deliverSteering, enqueueFollowUp, enqueueSteering } from '../src/machines/queue-updates.js';
-import { defaultConfig, type AgentContext } from '../src/machines/context.js';
+import { deliverQueued, deliverSteering, enqueueFollowUp, enqueueSteering } from '../src/machine/queue-updates.js';
+import { defaultConfig, type AgentContext } from '../src/machine/context.js';
 
 describe('decideByRules', () => {
   const call = (toolName: string, input: unknown = {}) => ({ toolName, input });

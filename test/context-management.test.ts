@@ -4,7 +4,7 @@ import * as internal from 'ai/internal';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { convertPromptIncrementally } from '../src/actors/incremental-prompt.js';
+import { convertPromptIncrementally } from '../src/model-call/incremental-prompt.js';
 import { findCutPoint } from '../src/context/cut-point.js';
 import { applyPruning, PRUNED_TOOL_OUTPUT, selectPrunableToolResults } from '../src/context/prune-tool-outputs.js';
 import { SUMMARY_HEADER, summaryPrompt, summaryText, transcript } from '../src/context/summary.js';

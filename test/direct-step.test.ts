@@ -10,10 +10,10 @@ import { MockLanguageModelV4 } from 'ai/test';
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { directStep } from '../src/actors/direct-step.js';
-import type { StepFunction, StepRequest } from '../src/actors/step.js';
+import { directStep } from '../src/model-call/direct-step.js';
+import type { StepFunction, StepRequest } from '../src/core/step.js';
 import { createAgent, streamLanguageModelCallStep, type AgentEvent, type StepPart } from '../src/index.js';
-import { usageFrom } from '../src/machines/usage.js';
+import { usageFrom } from '../src/core/usage.js';
 
 // ---------------------------------------------------------------------------
 // A provider whose stream is exactly the given parts.

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { agentMachine } from '../src/machines/agent-machine.js';
+import { agentMachine } from '../src/machine/agent-machine.js';
 import { ARCHITECTURE, withDiagram } from '../scripts/generate-docs.js';
 
 describe('docs', () => {

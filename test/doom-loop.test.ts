@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalJson, doomLoopFingerprint, nextDoomStreaks, toolCallFingerprint } from '../src/machines/doom-loop.js';
+import { canonicalJson, doomLoopFingerprint, nextDoomStreaks, toolCallFingerprint } from '../src/resilience/doom-loop.js';
 
 describe('doom-loop fingerprints', () => {
   it('ignore key order, nesting order and whitespace', () => {

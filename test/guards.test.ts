@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { defaultConfig, type AgentContext, type RunState, type StepOutcome } from '../src/machines/context.js';
-import * as guards from '../src/machines/guards.js';
-import { emptyUsage } from '../src/machines/usage.js';
+import { defaultConfig, type AgentContext, type RunState, type StepOutcome } from '../src/machine/context.js';
+import * as guards from '../src/machine/guards.js';
+import { emptyUsage } from '../src/core/usage.js';
 
 function context(run: Partial<RunState> = {}, config: Partial<AgentContext['config']> = {}): AgentContext {
   return {

@@ -6,7 +6,7 @@ import { createWebSocketInspector, startInspectorRelay, type InspectorRelay } fr
 import { WebSocket } from 'ws';
 import { batchFrame } from '../src/inspect/inspection-frame.js';
 import { redactSecrets, safeJson, sanitizeContext, type SanitizeMemo } from '../src/inspect/sanitize.js';
-import { stateName } from '../src/machines/state-name.js';
+import { stateName } from '../src/machine/state-name.js';
 import { startOpenAIServer, streamResponse, type OpenAIServer } from './support/openai-sse-server.js';
 import { addTool } from './support/tools.js';
 import { expandingFrame } from './support/expanding-frame.js';

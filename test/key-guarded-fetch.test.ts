@@ -3,7 +3,7 @@
  * its origin, and never goes over plain http to another machine.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { credentialIn, KeyExposureError, keyGuardedFetch } from '../src/interop/key-guarded-fetch.js';
+import { credentialIn, KeyExposureError, keyGuardedFetch } from '../src/ai-sdk/key-guarded-fetch.js';
 import { errorResponse, startOpenAIServer, streamResponse, type OpenAIServer, type ScriptedHttpResponse } from './support/openai-sse-server.js';
 
 const servers: OpenAIServer[] = [];

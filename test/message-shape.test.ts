@@ -1,7 +1,7 @@
 import type { ModelMessage } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { createAgent } from '../src/index.js';
-import { messageShapeProblem } from '../src/machines/message-shape.js';
+import { messageShapeProblem } from '../src/core/message-shape.js';
 import { mockModel } from './support/mock-model.js';
 
 describe('messageShapeProblem', () => {

@@ -1,12 +1,12 @@
 import type { ModelMessage } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { enqueueActions, getInitialSnapshot, getNextSnapshot } from 'xstate';
-import * as updates from '../src/machines/run-updates.js';
-import type { StepToolCall } from '../src/actors/step.js';
-import type { AgentEvent } from '../src/events.js';
-import type { AgentMachineEvent } from '../src/machines/agent-setup.js';
-import type { AgentContext } from '../src/machines/context.js';
-import type { Outcome, RunError } from '../src/result.js';
+import * as updates from '../src/machine/run-updates.js';
+import type { StepToolCall } from '../src/core/step.js';
+import type { AgentEvent } from '../src/core/events.js';
+import type { AgentMachineEvent } from '../src/machine/agent-setup.js';
+import type { AgentContext } from '../src/machine/context.js';
+import type { Outcome, RunError } from '../src/core/result.js';
 import { expectValidHistory } from './support/history.js';
 import {
   BIG_USAGE,

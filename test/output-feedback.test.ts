@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { outputProblem, parseFinalAnswer } from '../src/actors/final-answer.js';
 import { withOutputFeedback } from '../src/actors/output-feedback.js';
-import { usageFrom } from '../src/machines/usage.js';
+import { usageFrom } from '../src/core/usage.js';
 
 const weather = Output.object({ schema: z.object({ city: z.string(), celsius: z.number() }) });
 const problemOf = async (text: string) => {

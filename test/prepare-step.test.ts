@@ -3,7 +3,7 @@ import type { LanguageModelV4CallOptions } from '@ai-sdk/provider';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createAgent } from '../src/index.js';
-import { scriptedModel } from '../src/models/index.js';
+import { scriptedModel } from '../src/test/index.js';
 import { activeToolSet, preparedStep } from '../src/actors/prepared-step.js';
 
 const add = tool({ description: 'Adds', inputSchema: z.object({ a: z.number(), b: z.number() }), execute: async ({ a, b }) => a + b });

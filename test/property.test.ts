@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { Outcome } from '../src/result.js';
+import type { Outcome } from '../src/core/result.js';
 import { createAgent } from '../src/agent.js';
-import { scriptedModel } from '../src/models/scripted-model.js';
+import { scriptedModel } from '../src/test/scripted-model.js';
 import { expectValidHistory } from './support/history.js';
-import type { AgentEvent } from '../src/events.js';
+import type { AgentEvent } from '../src/core/events.js';
 import { agentScript, type AgentScript } from './verification/agent-scripts.js';
 import { runScript, scriptRunProblems, type ScriptRun } from './verification/run-script.js';
 

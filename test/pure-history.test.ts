@@ -1,10 +1,10 @@
 import type { ModelMessage } from 'ai';
 import { describe, expect, it } from 'vitest';
-import { StepAccumulator } from '../src/actors/step-accumulator.js';
+import { StepAccumulator } from '../src/model-call/step-accumulator.js';
 import { classifyError } from '../src/errors/classify-error.js';
 import { APICallError } from '@ai-sdk/provider';
-import { appendMessages, errorAnswer, extendsHistory, knownBeginning, toolMessage, unansweredToolCalls, type HistoryEntry } from '../src/machines/history.js';
-import { toolCallIdsIn } from '../src/machines/tool-call-ids.js';
+import { appendMessages, errorAnswer, extendsHistory, knownBeginning, toolMessage, unansweredToolCalls, type HistoryEntry } from '../src/core/history.js';
+import { toolCallIdsIn } from '../src/core/tool-call-ids.js';
 
 describe('unansweredToolCalls', () => {
   const history: ModelMessage[] = [

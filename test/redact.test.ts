@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { redact } from '../src/secrets/redact.js';
 import { redactSecrets, sanitizeContext } from '../src/inspect/sanitize.js';
 import { TraceRecorder } from '../src/trace/trace-recorder.js';
-import { emptyUsage } from '../src/machines/usage.js';
+import { emptyUsage } from '../src/core/usage.js';
 
 const KEY = 'sk-test-SECRETSECRETSECRET123';
 

@@ -3,8 +3,8 @@ import { StreamProviderError } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { classifyError } from '../src/errors/classify-error.js';
 import { classifyStreamError, failedFinish } from '../src/errors/step-failure.js';
-import { canRetry } from '../src/machines/guards.js';
-import { defaultConfig, type AgentContext } from '../src/machines/context.js';
+import { canRetry } from '../src/machine/guards.js';
+import { defaultConfig, type AgentContext } from '../src/machine/context.js';
 
 describe('failedFinish', () => {
   it.each([

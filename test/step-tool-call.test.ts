@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { stepToolCall } from '../src/actors/step-tool-call.js';
+import { stepToolCall } from '../src/model-call/step-tool-call.js';
 
 describe('stepToolCall (the tool-call shape both steps produce)', () => {
   it('keeps a valid call as parsed, without empty fields', () => {

@@ -6,8 +6,8 @@ import { mockModel } from './support/mock-model.js';
 import { recordEvents } from './support/record.js';
 import { addTool, failTool, sleepTool } from './support/tools.js';
 import { timelineLanes } from '../src/report/timeline-lanes.js';
-import { machineGraph } from '../src/machines/machine-graph.js';
-import { agentMachine } from '../src/machines/agent-machine.js';
+import { machineGraph } from '../src/machine/machine-graph.js';
+import { agentMachine } from '../src/machine/agent-machine.js';
 
 describe('run trace', () => {
   it('records every state entered and left, the transitions taken with their guards, steps and tool calls', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addUsage, emptyUsage, usageFrom } from '../src/machines/usage.js';
+import { addUsage, emptyUsage, usageFrom } from '../src/core/usage.js';
 
 describe('usage (the AI SDK LanguageModelUsage)', () => {
   it('keeps the provider’s details and counts unreported totals as 0', () => {

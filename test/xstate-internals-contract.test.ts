@@ -1,8 +1,8 @@
 import { createActor, createMachine, fromCallback, fromPromise, setup, waitFor } from 'xstate';
 import { describe, expect, it } from 'vitest';
-import { callbackOf, parentOf, promiseCreatorOf, type PersistedChild } from '../src/machines/xstate-internals.js';
+import { callbackOf, parentOf, promiseCreatorOf, type PersistedChild } from '../src/machine/xstate-internals.js';
 
-/** The installed xstate still behaves as loopchart reads it (src/machines/xstate-internals.ts). */
+/** The installed xstate still behaves as loopchart reads it (src/machine/xstate-internals.ts). */
 describe('what loopchart reads of XState beyond its documented API (contract with the installed xstate)', () => {
   it('an invoked child knows the actor that invoked it', async () => {
     let seen: unknown;

@@ -2,9 +2,9 @@ import type { ModelMessage, ToolSet } from 'ai';
 import { decideToolApproval, stricterDecision, type ToolApproval } from '../approval/tool-approval.js';
 import { fromPromise } from 'xstate';
 import { decideByRules, type ApprovalDecision, type ApprovalPolicy } from '../approval/approval-policy.js';
-import { errorMessage } from '../errors/error-message.js';
-import { toolCallFingerprint } from '../machines/doom-loop.js';
-import type { StepToolCall } from './step.js';
+import { errorMessage } from '../core/error-message.js';
+import { toolCallFingerprint } from '../resilience/doom-loop.js';
+import type { StepToolCall } from '../core/step.js';
 
 export interface ApprovalActorInput {
   runId: string;

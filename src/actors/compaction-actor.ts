@@ -1,13 +1,13 @@
 import type { LanguageModel, ModelMessage } from 'ai';
 import { fromPromise } from 'xstate';
-import { contextBudget, type CompactionConfig, type CompactionReason } from '../context/compaction-config.js';
+import { contextBudget, type CompactionConfig, type CompactionReason } from '../core/compaction-config.js';
 import { findCutPoint } from '../context/cut-point.js';
 import { applyPruning, selectPrunableToolResults } from '../context/prune-tool-outputs.js';
 import { DEFAULT_SUMMARY_INSTRUCTIONS, summaryMessage, summaryPrompt, summaryText } from '../context/summary.js';
 import { estimateTokens } from '../context/token-estimate.js';
-import { errorMessage } from '../errors/error-message.js';
-import type { AgentRuntime, ContextTransform } from '../runtime.js';
-import type { StepFunction, StepRequest } from './step.js';
+import { errorMessage } from '../core/error-message.js';
+import type { AgentRuntime, ContextTransform } from '../core/runtime.js';
+import type { StepFunction, StepRequest } from '../core/step.js';
 import { StepWatchdog, type StepLimits } from './step-watchdog.js';
 
 export interface CompactionActorInput {

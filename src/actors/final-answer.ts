@@ -1,6 +1,6 @@
 import type { FinishReason, LanguageModel, LanguageModelUsage, Output } from 'ai';
-import { errorMessage } from '../errors/error-message.js';
-import type { RunError } from '../result.js';
+import { errorMessage } from '../core/error-message.js';
+import type { RunError } from '../core/result.js';
 
 /**
  * Whether a step is the run's answer, to be parsed with the agent's `output`:

@@ -1,25 +1,24 @@
-import type { AssistantModelMessage, CallWarning, FinishReason, ModelMessage, ToolChoice, ToolSet } from 'ai';
-import type { StepResponse } from '../events.js';
+import type { AssistantModelMessage, CallWarning, FinishReason, Instructions, ModelMessage, ToolChoice, ToolSet } from 'ai';
+import type { StepResponse } from '../core/events.js';
 import { withOutputFeedback, type RejectedOutput } from './output-feedback.js';
 import { isFinalAnswer, parseFinalAnswer } from './final-answer.js';
 import { structuredOutputInstructions } from './schema-instructions.js';
 import { fromCallback } from 'xstate';
 import { classifyError } from '../errors/classify-error.js';
 import { classifyStreamError, failedFinish } from '../errors/step-failure.js';
-import type { LLMCallReplacements } from '../callbacks.js';
-import type { AgentContext } from '../machines/context.js';
+import type { LLMCallReplacements } from '../core/callbacks.js';
 import type { LanguageModelUsage } from 'ai';
-import { usageFrom } from '../machines/usage.js';
-import type { UsageCost } from '../cost/cost.js';
+import { usageFrom } from '../core/usage.js';
+import type { UsageCost } from '../core/cost.js';
 import { stepCost } from '../cost/step-cost.js';
 import { callHook } from '../resilience/call-hook.js';
-import type { RunError } from '../result.js';
-import { errorMessage } from '../errors/error-message.js';
-import type { AgentRuntime, ContextTransform } from '../runtime.js';
-import type { StepToolCall } from './step.js';
-import { StepAccumulator } from './step-accumulator.js';
-import { toolCallIdsIn } from '../machines/tool-call-ids.js';
-import { modelIdentity, type ModelIdentity } from '../models/model-identity.js';
+import type { RunError } from '../core/result.js';
+import { errorMessage } from '../core/error-message.js';
+import type { AgentRuntime, ContextTransform } from '../core/runtime.js';
+import type { StepToolCall } from '../core/step.js';
+import { StepAccumulator } from '../model-call/step-accumulator.js';
+import { toolCallIdsIn } from '../core/tool-call-ids.js';
+import { modelIdentity, type ModelIdentity } from '../core/model-identity.js';
 import { StepWatchdog, type StepLimits } from './step-watchdog.js';
 import { activeToolSet, preparedStep, type PreparedStep } from './prepared-step.js';
 
@@ -30,7 +29,7 @@ export interface LlmActorInput {
   messages: ModelMessage[];
   /** The step's last answer the agent's `output` rejected: this attempt is sent it and what did not match, after the history. */
   rejectedOutput?: RejectedOutput;
-  instructions: AgentContext['config']['instructions'];
+  instructions: Instructions | undefined;
   limits: StepLimits;
   hookMs?: number;
 }

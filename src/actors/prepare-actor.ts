@@ -1,9 +1,9 @@
 import type { ModelMessage } from 'ai';
 import { fromCallback, type EventObject } from 'xstate';
 import type { PromptTransform } from '../context/at-mentions.js';
-import { errorMessage } from '../errors/error-message.js';
-import { messageShapeProblem } from '../machines/message-shape.js';
-import type { RunError } from '../result.js';
+import { errorMessage } from '../core/error-message.js';
+import { messageShapeProblem } from '../core/message-shape.js';
+import type { RunError } from '../core/result.js';
 
 export interface PrepareActorInput {
   /** The prompt as the caller gave it. */

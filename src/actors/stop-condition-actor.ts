@@ -1,6 +1,17 @@
-import type { StopCondition, ToolSet } from 'ai';
+import type { StepResult, StopCondition, ToolSet } from 'ai';
 import { fromPromise } from 'xstate';
-import type { StopConditionStep } from '../machines/stop-condition-steps.js';
+import type { UsageCost } from '../core/cost.js';
+
+/**
+ * What a `stopWhen` condition reads of a step, as the AI SDK names it. Only these fields are
+ * filled: the machine keeps a small record per step rather than the AI SDK's whole `StepResult`.
+ * Beyond the AI SDK's fields, `cost`: what the step cost, when its model's price is known (read
+ * by `isCostOver`).
+ */
+export type StopConditionStep = Pick<
+  StepResult<ToolSet>,
+  'stepNumber' | 'text' | 'finishReason' | 'usage' | 'toolCalls' | 'staticToolCalls' | 'dynamicToolCalls' | 'toolResults' | 'staticToolResults' | 'dynamicToolResults'
+> & { cost?: UsageCost };
 
 export interface StopConditionActorInput {
   /** The run's finished steps, the last one included. */

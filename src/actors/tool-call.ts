@@ -1,16 +1,16 @@
 import { asSchema, executeTool, safeValidateTypes } from '@ai-sdk/provider-utils';
 import type { ModelMessage, Tool } from 'ai';
 import type { AnyActorRef } from 'xstate';
-import { errorMessage } from '../errors/error-message.js';
-import { errorAnswer, type ToolAnswer } from '../machines/history.js';
+import { errorMessage } from '../core/error-message.js';
+import { errorAnswer, type ToolAnswer } from '../core/history.js';
 import { callHook } from '../resilience/call-hook.js';
 import { truncateToolOutput } from '../resilience/truncate-output.js';
 import type { TruncationLimits } from '../tools/truncate.js';
-import type { AgentRuntime } from '../runtime.js';
-import { asSubagentEvent } from '../subagents/subagent-event.js';
-import { withToolScope, type ToolScope } from '../subagents/tool-scope.js';
-import type { StepToolCall } from './step.js';
-import { toolModelOutput } from './ai-internals.js';
+import type { AgentRuntime } from '../core/runtime.js';
+import { asSubagentEvent } from './subagent-event.js';
+import { withToolScope, type ToolScope } from './tool-scope.js';
+import type { StepToolCall } from '../core/step.js';
+import { toolModelOutput } from '../model-call/ai-internals.js';
 
 /** What every tool call of one step shares. */
 export interface ToolStepScope {

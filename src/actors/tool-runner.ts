@@ -1,7 +1,7 @@
 import { setMaxListeners } from 'node:events';
 import { fromCallback } from 'xstate';
-import { errorAnswer, toolCrashMessage } from '../machines/history.js';
-import type { AgentRuntime } from '../runtime.js';
+import { errorAnswer, toolCrashMessage } from '../core/history.js';
+import type { AgentRuntime } from '../core/runtime.js';
 import { runToolCall, type ToolCallJob, type ToolCallOutput, type ToolStepScope } from './tool-call.js';
 
 /** What the machine tells the tool runner: run these calls of this step now. */

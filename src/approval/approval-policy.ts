@@ -1,8 +1,8 @@
 import picomatch from 'picomatch';
-import type { StepToolCall } from '../actors/step.js';
-import type { ApprovalDecision, ApprovalFunction } from '../callbacks.js';
+import type { StepToolCall } from '../core/step.js';
+import type { ApprovalDecision, ApprovalFunction } from '../core/callbacks.js';
 
-export type { ApprovalContext, ApprovalDecision, ApprovalFunction } from '../callbacks.js';
+export type { ApprovalContext, ApprovalDecision, ApprovalFunction } from '../core/callbacks.js';
 
 /** A rule: a tool-name glob, optionally narrowed by a predicate on the call's input. */
 export type ApprovalRule = string | { tool: string; when?: (input: unknown) => boolean };

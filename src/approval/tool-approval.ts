@@ -1,6 +1,6 @@
 import type { ModelMessage, ToolApprovalConfiguration, ToolApprovalStatus, ToolSet } from 'ai';
-import type { StepToolCall } from '../actors/step.js';
-import type { ApprovalDecision } from '../callbacks.js';
+import type { StepToolCall } from '../core/step.js';
+import type { ApprovalDecision } from '../core/callbacks.js';
 
 /** The AI SDK's `toolApproval` setting, as `ToolLoopAgent` takes it: one function for every call, or a status or function per tool. */
 export type ToolApproval<TOOLS extends ToolSet = ToolSet> = ToolApprovalConfiguration<TOOLS, unknown>;

@@ -1,7 +1,7 @@
 import type { Agent } from '../agent.js';
 import type { ApprovalPolicy, ApprovalRules } from '../approval/approval-policy.js';
-import type { AgentEvent } from '../events.js';
-import { pendingApprovalRequests } from '../machines/pending-approval-requests.js';
+import type { AgentEvent } from '../core/events.js';
+import { pendingApprovalRequests } from '../machine/pending-approval-requests.js';
 import type { AgentOptions } from '../options.js';
 import type { PermissionMode } from './permissions.js';
 

@@ -1,4 +1,4 @@
-import type { AgentEvent } from '../events.js';
+import type { AgentEvent } from '../core/events.js';
 import { warningKey, warningText } from '../trace/call-warnings.js';
 
 /**

@@ -1,5 +1,5 @@
-import { agentMachine } from '../machines/agent-machine.js';
-import { toMermaid } from '../machines/mermaid.js';
+import { agentMachine } from '../machine/agent-machine.js';
+import { toMermaid } from '../machine/mermaid.js';
 import type { TextSink } from './redact.js';
 
 /** `loopchart chart`: the agent statechart as a Mermaid `stateDiagram-v2`. */

@@ -1,8 +1,8 @@
 import type { LanguageModel, StopCondition, ToolSet } from 'ai';
 import { isCostOver } from '../cost/is-cost-over.js';
 import { stepCost } from '../cost/step-cost.js';
-import { usageFrom } from '../machines/usage.js';
-import { modelIdentity } from '../models/model-identity.js';
+import { usageFrom } from '../core/usage.js';
+import { modelIdentity } from '../core/model-identity.js';
 import { UsageError } from './usage-error.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { Outcome } from '../result.js';
+import type { Outcome } from '../core/result.js';
 
 /** `loopchart run` exit codes, by outcome. Documented in docs/cli.md. */
 export const exitCodeByOutcome: Readonly<Record<Outcome, number>> = {

@@ -1,6 +1,6 @@
 import { resolveInWorkspace } from '../tools/index.js';
 import { openForReading } from '../tools/workspace.js';
-import type { RunResult } from '../result.js';
+import type { RunResult } from '../core/result.js';
 import type { Script } from './script.js';
 
 /** Checks a script's `expect` block against the run; returns what failed, empty when all holds. */

@@ -1,5 +1,5 @@
 import { formatCost } from '../cost/format-cost.js';
-import type { AgentEvent } from '../events.js';
+import type { AgentEvent } from '../core/events.js';
 import type { CliRunResult, Reporter, ReporterOptions } from './reporter-contract.js';
 import { callWarningNotices } from './call-warning-notices.js';
 import { plural } from './plural.js';
@@ -88,6 +88,7 @@ export function humanReporter({ stdout, stdoutIsTerminal = false, stderr, palett
           waitForModel(`model ${event.runId} ${event.step}`, 'waiting for the model');
           break;
         case 'model-call-start':
+          for (const line of callWarnings(event)) log(palette.yellow(terminalSafe(line)));
           // A retried call: its wait is over, the model's is on again.
           if (retrying !== undefined) {
             retried();
@@ -146,9 +147,6 @@ export function humanReporter({ stdout, stdoutIsTerminal = false, stderr, palett
           retried();
           retrying = `retry ${event.runId} ${event.step}`;
           indicator.add(retrying, `retrying the model call (attempt ${event.attempt})`);
-          break;
-        case 'model-call-start':
-          for (const line of callWarnings(event)) log(palette.yellow(terminalSafe(line)));
           break;
         case 'stream-warning':
           log(palette.yellow(`the model's stream reported an error and went on (step ${event.step}): ${terminalSafe(event.error.message)}`));

@@ -1,7 +1,7 @@
 import type { ProviderV4 } from '@ai-sdk/provider';
 import { createProviderRegistry, type LanguageModel } from 'ai';
-import { jsonErrorAwareFetch } from '../interop/json-error-fetch.js';
-import { keyGuardedFetch } from '../interop/key-guarded-fetch.js';
+import { jsonErrorAwareFetch } from '../ai-sdk/json-error-fetch.js';
+import { keyGuardedFetch } from '../ai-sdk/key-guarded-fetch.js';
 import { sendsInTheClear } from '../net/plain-http.js';
 import { loadProviderPackage, type ProviderPackageName } from './load-provider-package.js';
 import { UsageError } from './usage-error.js';

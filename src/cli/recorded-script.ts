@@ -1,7 +1,7 @@
 import { Document } from 'yaml';
 import type { ApprovalRules } from '../approval/approval-policy.js';
-import type { ScriptTurn } from '../models/index.js';
-import type { Outcome } from '../result.js';
+import type { ScriptTurn } from '../test/index.js';
+import type { Outcome } from '../core/result.js';
 import { scriptSchema, type Script } from './script.js';
 
 /** What `loopchart run --record` saw: how the run was set up, and every answer of the model. */

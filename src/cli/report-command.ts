@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { agentMachine } from '../machines/agent-machine.js';
-import { machineGraph } from '../machines/machine-graph.js';
+import { agentMachine } from '../machine/agent-machine.js';
+import { machineGraph } from '../machine/machine-graph.js';
 import { parseRunTrace, renderTraceReport, TraceFormatError } from '../report/index.js';
 import { USAGE_ERROR } from './exit-codes.js';
 import { writeOutputFile } from './output-files.js';

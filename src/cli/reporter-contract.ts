@@ -1,5 +1,5 @@
-import type { AgentEvent } from '../events.js';
-import type { RunResult } from '../result.js';
+import type { AgentEvent } from '../core/events.js';
+import type { RunResult } from '../core/result.js';
 import type { Palette } from './palette.js';
 import type { SandboxReport } from './sandbox-choice.js';
 import type { TextSink } from './redact.js';

@@ -1,4 +1,4 @@
-import type { AgentEvent } from '../events.js';
+import type { AgentEvent } from '../core/events.js';
 import { callWarningNotices } from './call-warning-notices.js';
 import { humanReporter } from './human-reporter.js';
 import { terminalSafe } from './terminal-text.js';

@@ -1,7 +1,7 @@
-import { agentMachine } from '../machines/agent-machine.js';
-import { machineGraph } from '../machines/machine-graph.js';
+import { agentMachine } from '../machine/agent-machine.js';
+import { machineGraph } from '../machine/machine-graph.js';
 import { renderTraceReport } from '../report/index.js';
-import type { RunTrace } from '../trace/run-trace.js';
+import type { RunTrace } from '../core/run-trace.js';
 import { writeOutputFile } from './output-files.js';
 import { redact } from './redact.js';
 

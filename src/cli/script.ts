@@ -2,7 +2,7 @@ import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { LineCounter, parseDocument } from 'yaml';
 import { z } from 'zod';
-import { scriptTurnSchema } from '../models/index.js';
+import { scriptTurnSchema } from '../test/index.js';
 import { builtinToolNames } from '../tools/index.js';
 import { permissionRuleProblem } from './permission-rule.js';
 import { UsageError } from './usage-error.js';

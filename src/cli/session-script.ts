@@ -1,5 +1,5 @@
 import type { ModelMessage } from 'ai';
-import type { ScriptTurn } from '../models/index.js';
+import type { ScriptTurn } from '../test/index.js';
 import { replaySession } from '../persistence/session-replay.js';
 import type { CheckpointRecord, SessionLog } from '../persistence/session-store.js';
 import { sessionRecordView } from '../time-travel/session-record-view.js';

@@ -30,7 +30,7 @@ export async function openSessionSource(place: SessionPlace, secrets: readonly s
   } catch {
     throw new UsageError('--pg needs the pg package: npm install pg');
   }
-  const { pgStore } = await import('../persistence/pg-store.js');
+  const { pgStore } = await import('../postgres/pg-store.js');
   const Pool = pg.Pool ?? (pg as unknown as { default: typeof import('pg') }).default.Pool;
   const pool = new Pool({ connectionString: place.pg, max: 2 });
   return { store: pgStore(pool, { redact: secrets }), where: 'Postgres', close: () => pool.end() };

@@ -1,7 +1,7 @@
 import type { ModelMessage, UserModelMessage } from 'ai';
-import type { PromptTransform } from '../callbacks.js';
+import type { PromptTransform } from '../core/callbacks.js';
 
-export type { PromptTransform } from '../callbacks.js';
+export type { PromptTransform } from '../core/callbacks.js';
 import { listDirectory } from './directory-listing.js';
 import { readFileExcerpt } from './file-excerpt.js';
 import { findMentions, type Mention } from './mention-syntax.js';

@@ -1,4 +1,4 @@
-import type { ModelIdentity } from '../models/model-identity.js';
+import type { ModelIdentity } from '../core/model-identity.js';
 
 export type { ModelIdentity };
 

@@ -1,4 +1,4 @@
-import type { UsageCost } from './cost.js';
+import type { UsageCost } from '../core/cost.js';
 
 /**
  * A cost for people: dollars with four decimals, and two significant digits below a tenth of a cent.

@@ -1,5 +1,5 @@
 import type { StopCondition, ToolSet } from 'ai';
-import type { UsageCost } from './cost.js';
+import type { UsageCost } from '../core/cost.js';
 
 /**
  * A `stopWhen` condition: true once the run's steps so far cost more than `maxUsd` at list prices

@@ -1,7 +1,7 @@
 import type { LanguageModel, LanguageModelUsage } from 'ai';
-import { modelIdentity } from '../models/model-identity.js';
+import { modelIdentity } from '../core/model-identity.js';
 import { catalogueModel } from './catalogue-model.js';
-import type { UsageCost } from './cost.js';
+import type { UsageCost } from '../core/cost.js';
 
 type UsageCostModule = typeof import('./usage-cost.js');
 

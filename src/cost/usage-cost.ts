@@ -1,7 +1,7 @@
 import { calcPrice, type Usage } from '@pydantic/genai-prices';
 import type { LanguageModelUsage } from 'ai';
 import { catalogueModel, type ModelIdentity } from './catalogue-model.js';
-import type { UsageCost } from './cost.js';
+import type { UsageCost } from '../core/cost.js';
 
 /** The AI SDK's usage in the catalogue's terms: its cache and reasoning counts are parts of the input and output totals, as the AI SDK's are. */
 function catalogueUsage(usage: LanguageModelUsage): Usage {

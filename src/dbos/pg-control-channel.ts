@@ -1,6 +1,6 @@
 import type { Pool, PoolClient } from 'pg';
 import type { SessionInput } from '../scale/session-request.js';
-import { tolerateIdleConnectionErrors } from '../persistence/pg-connection-errors.js';
+import { tolerateIdleConnectionErrors } from '../postgres/pg-connection-errors.js';
 
 const CHANNEL = 'loopchart_session_control';
 /** Postgres refuses NOTIFY payloads of 8,000 bytes or more. */

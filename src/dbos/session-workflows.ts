@@ -1,8 +1,8 @@
 import { DBOS, type DBOSConfig } from '@dbos-inc/dbos-sdk';
 import type { ToolSet } from 'ai';
-import type { AgentEvent } from '../events.js';
+import type { AgentEvent } from '../core/events.js';
 import { SESSION_FORMAT_VERSION, type SessionStore } from '../persistence/session-store.js';
-import type { RunResult } from '../result.js';
+import type { RunResult } from '../core/result.js';
 import { advanceSession, SessionInputError, type AdvanceSessionOptions, type AdvanceSessionResult, type SessionInput } from '../scale/advance-session.js';
 import type { ControlChannel } from './pg-control-channel.js';
 import { dbosSystemDatabaseUrl } from './system-database-url.js';

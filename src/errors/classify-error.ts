@@ -1,8 +1,8 @@
 import { APICallError } from '@ai-sdk/provider';
 import { StreamProviderError } from 'ai';
-import type { ErrorKind, RunError } from '../result.js';
+import type { ErrorKind, RunError } from '../core/result.js';
 import { parseRetryAfter } from '../resilience/retry-policy.js';
-import { errorMessage } from './error-message.js';
+import { errorMessage } from '../core/error-message.js';
 import { withCause } from './error-cause.js';
 
 const NETWORK_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT']);

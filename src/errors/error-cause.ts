@@ -1,4 +1,4 @@
-import type { RunError } from '../outcome.js';
+import type { RunError } from '../core/outcome.js';
 
 const causes = new WeakMap<RunError, unknown>();
 

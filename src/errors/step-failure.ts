@@ -1,5 +1,5 @@
 import type { FinishReason } from 'ai';
-import type { RunError } from '../result.js';
+import type { RunError } from '../core/result.js';
 import { causeOf, withCause } from './error-cause.js';
 import { classifyError } from './classify-error.js';
 

@@ -2,7 +2,7 @@ import type { IOType } from 'node:child_process';
 import type { Stream } from 'node:stream';
 import { createMCPClient, type MCPClient, type MCPClientConfig } from '@ai-sdk/mcp';
 import type { ToolSet } from 'ai';
-import { errorMessage } from '../errors/error-message.js';
+import { errorMessage } from '../core/error-message.js';
 import { sandboxedCommand } from '../tools/sandboxed-command.js';
 import { sandboxSettings, type SandboxSetting } from '../tools/sandbox-settings.js';
 import { terminalSafe } from '../text/terminal-safe.js';

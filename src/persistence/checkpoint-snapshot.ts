@@ -1,9 +1,9 @@
 import type { ModelMessage } from 'ai';
 import type { Actor } from 'xstate';
-import type { AgentMachine } from '../machines/agent-machine.js';
-import { llmInput, TOOL_RUNNER_ID } from '../machines/agent-setup.js';
-import type { AgentContext } from '../machines/context.js';
-import type { PersistedChild } from '../machines/xstate-internals.js';
+import type { AgentMachine } from '../machine/agent-machine.js';
+import { llmInput, TOOL_RUNNER_ID } from '../machine/agent-setup.js';
+import type { AgentContext } from '../machine/context.js';
+import type { PersistedChild } from '../machine/xstate-internals.js';
 
 interface PersistedAgentSnapshot {
   value: unknown;

@@ -1,4 +1,4 @@
-import { errorMessage } from '../errors/error-message.js';
+import { errorMessage } from '../core/error-message.js';
 import { LeaseLostError, type SessionLease, type SessionLeases } from './session-store.js';
 
 /** A session's lease while an agent holds it: renewed on a timer, and checked before every model call and tool. */

@@ -1,8 +1,8 @@
 import type { ModelMessage } from 'ai';
-import type { Outcome } from '../result.js';
-import type { AgentContext } from '../machines/context.js';
-import { stateName } from '../machines/state-name.js';
-export { stateName } from '../machines/state-name.js';
+import type { Outcome } from '../core/result.js';
+import type { AgentContext } from '../machine/context.js';
+import { stateName } from '../machine/state-name.js';
+export { stateName } from '../machine/state-name.js';
 import { SessionConflictError, type CheckpointRecord, type SessionRecord, type SessionStore, type SessionVersion, type TraceContextRecord } from './session-store.js';
 
 /**

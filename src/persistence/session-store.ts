@@ -1,6 +1,6 @@
 import type { ModelMessage } from 'ai';
-import type { Outcome } from '../result.js';
-import type { RunTrace } from '../trace/run-trace.js';
+import type { Outcome } from '../core/result.js';
+import type { RunTrace } from '../core/run-trace.js';
 
 /** The session log format this version writes and reads. */
 export const SESSION_FORMAT = 'loopchart-session';

@@ -1,6 +1,6 @@
 import type { ModelMessage } from 'ai';
-import { pendingApprovals, type PendingApproval } from '../machines/approval-updates.js';
-import type { AgentContext } from '../machines/context.js';
+import { pendingApprovals, type PendingApproval } from '../machine/approval-updates.js';
+import type { AgentContext } from '../machine/context.js';
 import { replaySession } from './session-replay.js';
 import type { SessionStore } from './session-store.js';
 

@@ -1,4 +1,4 @@
-import type { AgentEvent } from '../events.js';
+import type { AgentEvent } from '../core/events.js';
 import { redact } from '../secrets/redact.js';
 import { secretList, type SecretList } from '../secrets/secret-list.js';
 import { FENCED_APPEND_SCRIPT } from './fenced-append.js';

@@ -1,4 +1,4 @@
-import type { AgentEvent } from '../events.js';
+import type { AgentEvent } from '../core/events.js';
 
 /**
  * One agent event as it travels between workers and clients: the event, the

@@ -1,4 +1,4 @@
-import type { GraphNode, MachineGraph } from '../machines/machine-graph.js';
+import type { GraphNode, MachineGraph } from '../machine/machine-graph.js';
 import { dagreApi } from './dagre-api.js';
 import { clipEnd, clipStart, contains, overlaps, pointAlong, type Box, type Point } from './geometry.js';
 import type { TransitionGroup } from './transition-groups.js';

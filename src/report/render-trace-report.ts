@@ -1,5 +1,5 @@
-import type { MachineGraph } from '../machines/machine-graph.js';
-import type { RunTrace } from '../trace/run-trace.js';
+import type { MachineGraph } from '../machine/machine-graph.js';
+import type { RunTrace } from '../core/run-trace.js';
 import { escapeHtml } from './html-escape.js';
 import { element } from './markup.js';
 import { REPORT_STYLE } from './report-style.js';

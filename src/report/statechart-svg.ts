@@ -1,4 +1,4 @@
-import type { GraphNode, MachineGraph } from '../machines/machine-graph.js';
+import type { GraphNode, MachineGraph } from '../machine/machine-graph.js';
 import { layoutDiagram, type DiagramSizing, type LaidOutState, type LaidOutTransitionGroup } from './diagram-layout.js';
 import { basisPath } from './geometry.js';
 import { escapeHtml } from './html-escape.js';

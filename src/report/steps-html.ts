@@ -1,6 +1,6 @@
 import type { CallWarning } from 'ai';
 import { warningText } from '../trace/call-warnings.js';
-import type { TraceStep, TraceToolCall } from '../trace/run-trace.js';
+import type { TraceStep, TraceToolCall } from '../core/run-trace.js';
 import { formatDuration, formatOffset } from './format-duration.js';
 import { formatValue } from './format-value.js';
 import { escapeHtml } from './html-escape.js';

@@ -1,4 +1,4 @@
-import type { RunTrace } from '../trace/run-trace.js';
+import type { RunTrace } from '../core/run-trace.js';
 import { formatDuration } from './format-duration.js';
 import { escapeHtml } from './html-escape.js';
 import { element } from './markup.js';

@@ -1,5 +1,5 @@
-import type { MachineGraph } from '../machines/machine-graph.js';
-import type { RunTrace } from '../trace/run-trace.js';
+import type { MachineGraph } from '../machine/machine-graph.js';
+import type { RunTrace } from '../core/run-trace.js';
 import { formatDuration, formatOffset } from './format-duration.js';
 
 /** What a bar stands for; the report colours bars by it. */

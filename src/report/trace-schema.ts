@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { TRACE_VERSION, type RunTrace } from '../trace/run-trace.js';
+import { TRACE_VERSION, type RunTrace } from '../core/run-trace.js';
 
 const time = z.number().finite();
 const runError = z.object({ kind: z.string(), message: z.string(), status: z.number().optional(), retryAfterMs: z.number().optional(), retryable: z.boolean().optional() });

@@ -1,5 +1,5 @@
-import type { GraphEdge, MachineGraph } from '../machines/machine-graph.js';
-import type { RunTrace, TraceTransition } from '../trace/run-trace.js';
+import type { GraphEdge, MachineGraph } from '../machine/machine-graph.js';
+import type { RunTrace, TraceTransition } from '../core/run-trace.js';
 
 /** What a run did on the statechart: how often it entered each state and took each transition. */
 export interface TraceVisits {

@@ -1,4 +1,4 @@
-import type { GraphEdge, MachineGraph } from '../machines/machine-graph.js';
+import type { GraphEdge, MachineGraph } from '../machine/machine-graph.js';
 
 /** One transition of a group: the edge and its index in `graph.edges`. */
 export interface GroupedTransition {

@@ -1,5 +1,5 @@
-import type { HookName } from '../callbacks.js';
-import type { AgentRuntime } from '../runtime.js';
+import type { HookName } from '../core/callbacks.js';
+import type { AgentRuntime } from '../core/runtime.js';
 import { runHook, type HookOutcome } from './run-hook.js';
 
 

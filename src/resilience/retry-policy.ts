@@ -1,4 +1,4 @@
-import type { ErrorKind } from '../result.js';
+import type { ErrorKind } from '../core/result.js';
 
 /** Retry settings, in `createAgent({ retry })`. */
 export interface RetryConfig {

@@ -1,4 +1,4 @@
-import { errorMessage } from '../errors/error-message.js';
+import { errorMessage } from '../core/error-message.js';
 
 export type HookOutcome<T> = { ok: true; value: T } | { ok: false; error: string; timedOut: boolean };
 

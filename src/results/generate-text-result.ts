@@ -1,5 +1,5 @@
 import { NoOutputGeneratedError } from 'ai';
-import type { RunResult } from '../result.js';
+import type { RunResult } from '../core/result.js';
 import type { StepResultRecorder } from './step-result-recorder.js';
 
 /**

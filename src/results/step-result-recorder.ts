@@ -1,6 +1,6 @@
 import type { CallWarning, ContentPart, LanguageModelUsage, ModelMessage, StepResult, ToolSet } from 'ai';
-import type { AgentEvent } from '../events.js';
-import { addUsage, emptyUsage } from '../machines/usage.js';
+import type { AgentEvent } from '../core/events.js';
+import { addUsage, emptyUsage } from '../core/usage.js';
 import { approvalIdOf } from './approval-id.js';
 
 type Content = ContentPart<ToolSet>;

@@ -1,15 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type { ToolSet } from 'ai';
 import { createAgent, sessionControlOf, type Agent } from '../agent.js';
-import type { AgentEvent } from '../events.js';
-import { pendingApprovals, type PendingApproval } from '../machines/approval-updates.js';
+import type { AgentEvent } from '../core/events.js';
+import { pendingApprovals, type PendingApproval } from '../machine/approval-updates.js';
 import type { AgentOptions } from '../options.js';
-import type { RunResult } from '../result.js';
+import type { RunResult } from '../core/result.js';
 import type { SessionStore } from '../persistence/session-store.js';
 import { assertSessionRequest, SessionRequestError, type SessionInput } from './session-request.js';
 import { SessionNotDurableError } from './session-not-durable-error.js';
 import { takeOverFromEarlierAttempt } from './session-attempts.js';
-import { errorMessage } from '../errors/error-message.js';
+import { errorMessage } from '../core/error-message.js';
 
 export type { SessionInput } from './session-request.js';
 

@@ -2,8 +2,8 @@ import { tool, type Tool } from 'ai';
 import { z } from 'zod';
 import { createChildAgent, type Agent } from '../agent.js';
 import type { AgentOptions } from '../options.js';
-import type { Outcome, RunError } from '../result.js';
-import { toolScopeOf } from './tool-scope.js';
+import type { Outcome, RunError } from '../core/result.js';
+import { toolScopeOf } from '../actors/tool-scope.js';
 
 /** What the calling model gets back from a sub-agent. */
 export interface SubagentOutput {

@@ -2,18 +2,18 @@ import type { Attributes, Context, Span, SpanKind, Tracer } from '@opentelemetry
 import type { LanguageModel } from 'ai';
 import type { AnyActorRef, InspectionEvent } from 'xstate';
 import type { LlmActorEvent } from '../actors/llm-actor.js';
-import type { AgentMachineEvent } from '../machines/agent-machine.js';
-import type { AgentEvent } from '../events.js';
-import type { RunState } from '../machines/context.js';
-import { stateName } from '../machines/state-name.js';
+import type { AgentMachineEvent } from '../machine/agent-machine.js';
+import type { AgentEvent } from '../core/events.js';
+import type { RunState } from '../machine/context.js';
+import { stateName } from '../machine/state-name.js';
 import { AgentOptionsError } from '../options.js';
-import type { Outcome, RunError } from '../result.js';
-import type { HookTiming } from '../trace/run-trace.js';
+import type { Outcome, RunError } from '../core/result.js';
+import type { HookTiming } from '../core/run-trace.js';
 import type { TraceContextRecord } from '../persistence/session-store.js';
-import type { ToolCallIdentity } from '../runtime.js';
+import type { ToolCallIdentity } from '../core/runtime.js';
 import { errorText, finishReasonValue, GEN_AI_OPERATION, jsonAttribute, providerName, usageAttributes } from './gen-ai-attributes.js';
 import { loadOtelApi, type OtelApi } from './otel-api.js';
-import { modelIdentity } from '../models/model-identity.js';
+import { modelIdentity } from '../core/model-identity.js';
 import type { TelemetryOptions } from './telemetry-options.js';
 
 /** A span's `isRecording`, true for a tracer whose spans do not say (a tracer that throws is ignored elsewhere). */

@@ -1,6 +1,6 @@
 import type { ModelMessage } from 'ai';
 import { applyPruning } from '../context/prune-tool-outputs.js';
-import type { AgentContext } from '../machines/context.js';
+import type { AgentContext } from '../machine/context.js';
 import { replaySession } from '../persistence/session-replay.js';
 import type { SessionLog } from '../persistence/session-store.js';
 import type { SessionRecordView } from './session-record.js';

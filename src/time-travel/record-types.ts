@@ -1,5 +1,5 @@
-import type { Outcome } from '../result.js';
-import type { RunTrace } from '../trace/run-trace.js';
+import type { Outcome } from '../core/result.js';
+import type { RunTrace } from '../core/run-trace.js';
 import type { SessionHeader } from '../persistence/session-store.js';
 
 /** Everything a step-through view needs of one session, from any store. */

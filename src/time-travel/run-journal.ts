@@ -1,8 +1,8 @@
 import type { AnyActorRef, InspectionEvent } from 'xstate';
-import type { AgentEvent } from '../events.js';
-import { stateName } from '../machines/state-name.js';
+import type { AgentEvent } from '../core/events.js';
+import { stateName } from '../machine/state-name.js';
 import type { ModelCallLogRecord, SessionRecord, TimelineTuple, TraceRecord } from '../persistence/session-store.js';
-import type { RunTrace } from '../trace/run-trace.js';
+import type { RunTrace } from '../core/run-trace.js';
 
 /** What the journal reads of its agent. */
 export interface RunJournalSource {

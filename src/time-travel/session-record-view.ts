@@ -1,7 +1,7 @@
 import type { LanguageModelUsage, ModelMessage } from 'ai';
-import { emptyUsage, usageFrom } from '../machines/usage.js';
+import { emptyUsage, usageFrom } from '../core/usage.js';
 import type { CheckpointRecord, ModelCallLogRecord, SessionLog, TimelineRecord } from '../persistence/session-store.js';
-import { TRACE_VERSION, type RunTrace, type TraceState, type TraceStep, type TraceTransition } from '../trace/run-trace.js';
+import { TRACE_VERSION, type RunTrace, type TraceState, type TraceStep, type TraceTransition } from '../core/run-trace.js';
 import { toolOutputPreview } from '../trace/tool-output-preview.js';
 import type { CheckpointSummary, ModelCallRecord, RecordedRun, SessionRecordView, TimelinePoint } from './record-types.js';
 

@@ -1,12 +1,12 @@
 import type { AnyActorRef, InspectionEvent } from 'xstate';
 import type { ModelMessage } from 'ai';
-import type { AgentEvent } from '../events.js';
-import { stateName } from '../machines/state-name.js';
-import { emptyUsage } from '../machines/usage.js';
-import type { HookTiming } from './run-trace.js';
+import type { AgentEvent } from '../core/events.js';
+import { stateName } from '../machine/state-name.js';
+import { emptyUsage } from '../core/usage.js';
+import type { HookTiming } from '../core/run-trace.js';
 import { distinctWarnings } from './call-warnings.js';
 import { toolOutputPreview } from './tool-output-preview.js';
-import { TRACE_VERSION, type RunTrace, type TraceStep } from './run-trace.js';
+import { TRACE_VERSION, type RunTrace, type TraceStep } from '../core/run-trace.js';
 
 /** Each state node's dotted path, joined once per node (the machine definition is shared by every agent). */
 const statePaths = new WeakMap<object, string>();

@@ -3,7 +3,7 @@ import { Subject } from 'rxjs';
 import { describe, expect, it, vi } from 'vitest';
 import { terminalAsker } from '../../src/cli/approval-prompt.js';
 import { answerApprovals, approvalMode, approvalOptions, PROMPT_APPROVAL_RULES, type ApprovalRequest } from '../../src/cli/approval.js';
-import type { AgentEvent } from '../../src/events.js';
+import type { AgentEvent } from '../../src/core/events.js';
 
 const request = (toolCallId: string, toolName = 'write', reason: 'policy' | 'doom-loop' = 'policy'): ApprovalRequest => ({
   type: 'approval-request',

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runOptionNames } from '../../src/cli/args.js';
-import { agentMachine } from '../../src/machines/agent-machine.js';
-import { toMermaid } from '../../src/machines/mermaid.js';
+import { agentMachine } from '../../src/machine/agent-machine.js';
+import { toMermaid } from '../../src/machine/mermaid.js';
 import { buildCli, runCli } from './support/cli-process.js';
 
 beforeAll(() => buildCli(), 60_000);

@@ -4,7 +4,7 @@ import { reportOptionNames, runOptionNames } from '../../src/cli/args.js';
 import { helpText } from '../../src/cli/help.js';
 import { EXPECTATION_FAILED, exitCodeByOutcome, USAGE_ERROR } from '../../src/cli/exit-codes.js';
 import { scriptSchema } from '../../src/cli/script.js';
-import { scriptTurnSchema } from '../../src/models/index.js';
+import { scriptTurnSchema } from '../../src/test/index.js';
 
 const docs = await readFile('docs/cli.md', 'utf8');
 

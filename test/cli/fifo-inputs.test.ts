@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { checkExpectations } from '../../src/cli/expectations.js';
 import { UsageError } from '../../src/cli/usage-error.js';
 import { prepareWorkspace } from '../../src/cli/workspace-setup.js';
-import type { RunResult } from '../../src/result.js';
+import type { RunResult } from '../../src/core/result.js';
 
 describe('a FIFO named by a script is refused at once, never waited on', () => {
   let cwd = '';

@@ -1,12 +1,12 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { AgentEvent } from '../../src/events.js';
+import type { AgentEvent } from '../../src/core/events.js';
 import { colorAllowed, createPalette } from '../../src/cli/palette.js';
 import { redact, redactingSink } from '../../src/cli/redact.js';
 import { createReporter, type OutputMode } from '../../src/cli/reporter.js';
 import { createSpinner, noIndicator, type ActivityIndicator } from '../../src/cli/spinner.js';
-import type { RunResult } from '../../src/result.js';
+import type { RunResult } from '../../src/core/result.js';
 import { asJsonArray } from './support/scripts.js';
-import { usageFrom } from '../../src/machines/usage.js';
+import { usageFrom } from '../../src/core/usage.js';
 
 function capture() {
   let text = '';

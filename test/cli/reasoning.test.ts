@@ -49,7 +49,7 @@ describe('loopchart run --reasoning-effort and --thinking-budget, on the wire of
 
   it('anthropic: a thinking budget', async () => {
     const server = await serve([anthropicStreamResponse({ thinking: ['Hmm.'], text: ['Done.'] })], { path: '/v1/messages' });
-    await requestBody('anthropic:claude-test', `${server.url}/v1`, ['--thinking-budget', '2048'], { ANTHROPIC_API_KEY: 'sk-ant-reasoning' });
+    await requestBody('anthropic:claude-sonnet-4-5', `${server.url}/v1`, ['--thinking-budget', '2048'], { ANTHROPIC_API_KEY: 'sk-ant-reasoning' });
     expect(server.requests[0]!.body).toMatchObject({ thinking: { type: 'enabled', budget_tokens: 2048 } });
   });
 

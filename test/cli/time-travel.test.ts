@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { ModelMessage } from 'ai';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { pgStore } from '../../src/persistence/pg-store.js';
+import { pgStore } from '../../src/postgres/pg-store.js';
 import { postgresBinary, startPostgres, type PostgresServer } from '../support/postgres-server.js';
 import { fileStore } from '../../src/persistence/file-store.js';
 import { openSessionRecord } from '../../src/time-travel/session-record.js';

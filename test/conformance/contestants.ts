@@ -1,6 +1,6 @@
 import { ToolLoopAgent, type Agent as AISDKAgent } from 'ai';
 import { createAgent, type AgentOptions } from '../../src/index.js';
-import { toAISDKAgent } from '../../src/interop/index.js';
+import { toAISDKAgent } from '../../src/ai-sdk/index.js';
 import type { Scenario } from './scenarios.js';
 import { scriptedModel } from './script-model.js';
 

@@ -4,8 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createAgent, isCostOver, type AgentEvent } from '../../src/index.js';
 import { usageCost } from '../../src/cost/usage-cost.js';
-import { usageFrom } from '../../src/machines/usage.js';
-import { scriptedModel, type ScriptTurn } from '../../src/models/index.js';
+import { usageFrom } from '../../src/core/usage.js';
+import { scriptedModel, type ScriptTurn } from '../../src/test/index.js';
 import { recordEvents } from '../support/record.js';
 import { addTool } from '../support/tools.js';
 

@@ -1,10 +1,10 @@
 import { findProvider } from '@pydantic/genai-prices';
 import { describe, expect, it } from 'vitest';
-import { addCosts } from '../../src/cost/cost.js';
+import { addCosts } from '../../src/core/cost.js';
 import { formatCost } from '../../src/cost/format-cost.js';
 import { catalogueModel, pricedProviders } from '../../src/cost/catalogue-model.js';
 import { usageCost } from '../../src/cost/usage-cost.js';
-import { usageFrom } from '../../src/machines/usage.js';
+import { usageFrom } from '../../src/core/usage.js';
 
 const gpt4oMini = { provider: 'openai.chat', modelId: 'gpt-4o-mini' };
 // gpt-4o-mini's list prices: $0.15 per million input tokens, $0.075 cached, $0.60 output.

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createAgent } from '../../src/index.js';
 import { connectMcpTools, McpConfigError, McpConnectionError, McpToolNameError, type McpServersConfig, type McpTools } from '../../src/mcp/index.js';
-import { scriptedModel } from '../../src/models/index.js';
+import { scriptedModel } from '../../src/test/index.js';
 import { startFixtureHttpServer, type FixtureHttpServer } from '../fixtures/mcp/http-server.js';
 import { stdioFixture, waitUntilGone, type StdioFixture } from '../fixtures/mcp/stdio-fixture.js';
 import { expectValidHistory, toolOutputs } from '../support/history.js';

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAgent, fileStore } from '../../src/index.js';
 import { connectMcpTools } from '../../src/mcp/index.js';
-import { scriptedModel } from '../../src/models/index.js';
+import { scriptedModel } from '../../src/test/index.js';
 import { startFixtureHttpServer, type FixtureHttpServer } from '../fixtures/mcp/http-server.js';
 import { tempDir } from '../cli/support/scripts.js';
 

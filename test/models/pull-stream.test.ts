@@ -1,7 +1,7 @@
 import type { LanguageModelV4StreamPart } from '@ai-sdk/provider';
 import { streamText } from 'ai';
 import { describe, expect, it } from 'vitest';
-import { pullStream, scriptedModel } from '../../src/models/index.js';
+import { pullStream, scriptedModel } from '../../src/test/index.js';
 
 async function read<T>(stream: ReadableStream<T>): Promise<T[]> {
   const items: T[] = [];

@@ -13,10 +13,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createAgent } from '../../src/agent.js';
 import { classifyError } from '../../src/errors/classify-error.js';
-import { pullStream, untilAborted } from '../../src/models/pull-stream.js';
-import { recordModel } from '../../src/models/record-model.js';
-import { scriptTurnSchema } from '../../src/models/script-schema.js';
-import { scriptedModel } from '../../src/models/scripted-model.js';
+import { pullStream, untilAborted } from '../../src/test/pull-stream.js';
+import { recordModel } from '../../src/test/record-model.js';
+import { scriptTurnSchema } from '../../src/test/script-schema.js';
+import { scriptedModel } from '../../src/test/scripted-model.js';
 import { errorResponse, startOpenAIServer, streamResponse, type OpenAIServer } from '../support/openai-sse-server.js';
 
 const callOptions: LanguageModelV4CallOptions = {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
-import { scriptedModel, scriptTurnSchema } from '../../src/models/index.js';
+import { scriptedModel, scriptTurnSchema } from '../../src/test/index.js';
 
 describe('scriptTurnSchema', () => {
   it('accepts a turn written in YAML', () => {

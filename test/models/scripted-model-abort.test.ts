@@ -1,7 +1,7 @@
 import type { LanguageModelV4CallOptions, LanguageModelV4StreamPart } from '@ai-sdk/provider';
 import { streamText } from 'ai';
 import { describe, expect, it } from 'vitest';
-import { scriptedModel } from '../../src/models/index.js';
+import { scriptedModel } from '../../src/test/index.js';
 
 function callWith(signal: AbortSignal): LanguageModelV4CallOptions {
   return { prompt: [{ role: 'user', content: [{ type: 'text', text: 'go' }] }], abortSignal: signal };

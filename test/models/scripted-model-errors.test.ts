@@ -2,7 +2,7 @@ import { APICallError, type LanguageModelV4CallOptions, type LanguageModelV4Stre
 import { experimental_streamLanguageModelCall, streamText, tool } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { scriptedModel } from '../../src/models/index.js';
+import { scriptedModel } from '../../src/test/index.js';
 
 const userPrompt: LanguageModelV4CallOptions = {
   prompt: [{ role: 'user', content: [{ type: 'text', text: 'go' }] }],

@@ -2,7 +2,7 @@ import type { LanguageModelV4CallOptions, LanguageModelV4StreamPart } from '@ai-
 import { experimental_streamLanguageModelCall, generateText, stepCountIs, streamText, tool } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { scriptedModel } from '../../src/models/index.js';
+import { scriptedModel } from '../../src/test/index.js';
 
 const tools = {
   readFile: tool({ inputSchema: z.object({ path: z.string() }) }),

@@ -1,9 +1,9 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pgStore } from '../../src/persistence/pg-store.js';
-import { watchSession } from '../../src/persistence/pg-session-watch.js';
+import { pgStore } from '../../src/postgres/pg-store.js';
+import { watchSession } from '../../src/postgres/pg-session-watch.js';
 import { createAgent } from '../../src/index.js';
-import { scriptedModel } from '../../src/models/index.js';
+import { scriptedModel } from '../../src/test/index.js';
 import { SessionFormatError, sessionHeader } from '../../src/persistence/session-store.js';
 import { postgresBinary, startPostgres, type PostgresServer } from '../support/postgres-server.js';
 import { sessionStoreContract } from './store-contract.js';

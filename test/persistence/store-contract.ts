@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { tool, type ModelMessage } from 'ai';
 import { z } from 'zod';
 import { createAgent } from '../../src/index.js';
-import { scriptedModel } from '../../src/models/index.js';
+import { scriptedModel } from '../../src/test/index.js';
 import {
   LeaseHeldError,
   LeaseLostError,

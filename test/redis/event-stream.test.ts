@@ -3,7 +3,7 @@ import { connect, type AddressInfo } from 'node:net';
 import fc from 'fast-check';
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AgentEvent } from '../../src/events.js';
+import type { AgentEvent } from '../../src/core/events.js';
 import { readSessionEvents, redisEventPublisher, sessionEventsKey } from '../../src/redis/event-stream.js';
 import { formatSseMessage, serveSessionEvents } from '../../src/redis/sse.js';
 import { decodeStreamedEvent, encodeStreamedEvent, EpochFilter, keptText, type StreamedEvent } from '../../src/redis/streamed-event.js';

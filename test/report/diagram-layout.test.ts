@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { agentMachine } from '../../src/machines/agent-machine.js';
-import { machineGraph, type MachineGraph } from '../../src/machines/machine-graph.js';
+import { agentMachine } from '../../src/machine/agent-machine.js';
+import { machineGraph, type MachineGraph } from '../../src/machine/machine-graph.js';
 import { aliasesTarget, layoutDiagram, type DiagramSizing } from '../../src/report/diagram-layout.js';
 import { contains, type Box } from '../../src/report/geometry.js';
 import { groupTransitions } from '../../src/report/transition-groups.js';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { agentMachine } from '../../src/machines/agent-machine.js';
-import { machineGraph } from '../../src/machines/machine-graph.js';
+import { agentMachine } from '../../src/machine/agent-machine.js';
+import { machineGraph } from '../../src/machine/machine-graph.js';
 import { renderTraceReport } from '../../src/report/index.js';
-import type { RunTrace } from '../../src/trace/run-trace.js';
+import type { RunTrace } from '../../src/core/run-trace.js';
 import { toolLoopTrace } from './support/tool-loop-trace.js';
 
 const graph = machineGraph(agentMachine);

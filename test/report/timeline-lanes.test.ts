@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { agentMachine } from '../../src/machines/agent-machine.js';
-import { machineGraph } from '../../src/machines/machine-graph.js';
+import { agentMachine } from '../../src/machine/agent-machine.js';
+import { machineGraph } from '../../src/machine/machine-graph.js';
 import { packBars, timelineLanes } from '../../src/report/timeline-lanes.js';
-import type { RunTrace } from '../../src/trace/run-trace.js';
-import { usageFrom } from '../../src/machines/usage.js';
+import type { RunTrace } from '../../src/core/run-trace.js';
+import { usageFrom } from '../../src/core/usage.js';
 
 const graph = machineGraph(agentMachine);
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { agentMachine } from '../../src/machines/agent-machine.js';
-import { machineGraph } from '../../src/machines/machine-graph.js';
+import { agentMachine } from '../../src/machine/agent-machine.js';
+import { machineGraph } from '../../src/machine/machine-graph.js';
 import { ancestorsAndSelf, traceVisits } from '../../src/report/trace-visits.js';
 import { groupTransitions, transitionLabel } from '../../src/report/transition-groups.js';
 import { toolLoopTrace } from './support/tool-loop-trace.js';

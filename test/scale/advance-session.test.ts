@@ -5,7 +5,7 @@ import { tool } from 'ai';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createAgent, fileStore } from '../../src/index.js';
-import { scriptedModel } from '../../src/models/index.js';
+import { scriptedModel } from '../../src/test/index.js';
 import { LeaseHeldError, type SessionLease, type SessionStore } from '../../src/persistence/session-store.js';
 import { replaySession } from '../../src/persistence/session-replay.js';
 import { SessionRequestError } from '../../src/scale/session-request.js';

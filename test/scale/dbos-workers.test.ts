@@ -12,7 +12,7 @@ import { DBOS, DBOSClient } from '@dbos-inc/dbos-sdk';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pgControlChannel, sessionClient, type SessionClient } from '../../src/dbos/index.js';
-import { pgStore } from '../../src/persistence/pg-store.js';
+import { pgStore } from '../../src/postgres/pg-store.js';
 import { replaySession } from '../../src/persistence/session-replay.js';
 import { expectValidHistory } from '../support/history.js';
 import { postgresBinary, startPostgres, type PostgresServer } from '../support/postgres-server.js';

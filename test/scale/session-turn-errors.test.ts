@@ -7,8 +7,8 @@ import { DBOS, DBOSClient } from '@dbos-inc/dbos-sdk';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerSessionQueue, registerSessionWorkflows, sessionClient, sessionWorkerConfig, type SessionClient } from '../../src/dbos/index.js';
-import { scriptedModel } from '../../src/models/index.js';
-import { pgStore } from '../../src/persistence/pg-store.js';
+import { scriptedModel } from '../../src/test/index.js';
+import { pgStore } from '../../src/postgres/pg-store.js';
 import { postgresBinary, startPostgres, type PostgresServer } from '../support/postgres-server.js';
 
 const postgresBin = postgresBinary();

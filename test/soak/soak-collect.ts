@@ -9,7 +9,7 @@ import type { DBOSClient } from '@dbos-inc/dbos-sdk';
 import type pg from 'pg';
 import type { SessionInput } from '../../src/scale/advance-session.js';
 import { SESSION_TURN_WORKFLOW, type TurnSummary } from '../../src/dbos/session-workflows.js';
-import { pgStore } from '../../src/persistence/pg-store.js';
+import { pgStore } from '../../src/postgres/pg-store.js';
 import { decodeStreamedEvent, sessionEventsKey } from '../../src/redis/index.js';
 import type { FinalState, TurnState, WorkerObservation } from './soak-observations.js';
 

@@ -19,7 +19,7 @@ import { DBOS, DBOSClient } from '@dbos-inc/dbos-sdk';
 import pg from 'pg';
 import { createClient } from 'redis';
 import { pgControlChannel, sessionClient } from '../../src/dbos/index.js';
-import { pgStore } from '../../src/persistence/pg-store.js';
+import { pgStore } from '../../src/postgres/pg-store.js';
 import { readSessionView } from '../../src/persistence/session-view.js';
 import { startPostgres } from '../support/postgres-server.js';
 import { startRedis } from '../support/redis-server.js';

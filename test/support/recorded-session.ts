@@ -11,8 +11,8 @@
 import { tool, type ModelMessage } from 'ai';
 import { z } from 'zod';
 import { createAgent } from '../../src/agent.js';
-import { scriptedModel } from '../../src/models/index.js';
-import type { RunResult } from '../../src/result.js';
+import { scriptedModel } from '../../src/test/index.js';
+import type { RunResult } from '../../src/core/result.js';
 import type { SessionStore } from '../../src/persistence/session-store.js';
 
 export interface RecordedSession {

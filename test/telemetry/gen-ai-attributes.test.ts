@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { errorText, finishReasonValue, jsonAttribute, providerName, usageAttributes } from '../../src/telemetry/gen-ai-attributes.js';
-import { usageFrom } from '../../src/machines/usage.js';
+import { usageFrom } from '../../src/core/usage.js';
 
 describe('GenAI semantic-convention attributes', () => {
   it('maps AI SDK provider ids to the well-known gen_ai.provider.name values, others to their first segment', () => {

@@ -1,7 +1,7 @@
 import type { Tracer } from '@opentelemetry/api';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createAgent } from '../../src/index.js';
-import { scriptedModel } from '../../src/models/index.js';
+import { scriptedModel } from '../../src/test/index.js';
 import { addTool } from '../support/tools.js';
 
 // Spies around the two ways into telemetry: the span recorder's factory and the loader of @opentelemetry/api.

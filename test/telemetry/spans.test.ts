@@ -10,7 +10,7 @@ import { Output, tool } from 'ai';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { AgentOptionsError, agentTool, createAgent, fileStore, type AgentOptions } from '../../src/index.js';
-import { scriptedModel } from '../../src/models/index.js';
+import { scriptedModel } from '../../src/test/index.js';
 import { mockModel } from '../support/mock-model.js';
 import { addTool, failTool } from '../support/tools.js';
 

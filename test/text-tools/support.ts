@@ -1,6 +1,6 @@
 import type { LanguageModelV4CallOptions, LanguageModelV4FunctionTool, LanguageModelV4StreamPart } from '@ai-sdk/provider';
 import { wrapLanguageModel } from 'ai';
-import { textToolProtocol } from '../../src/middleware/index.js';
+import { textToolProtocol } from '../../src/text-tools/index.js';
 import { mockModel, type MockTurn } from '../support/mock-model.js';
 
 /** A mock model that can only answer in text, each answer streamed in the given chunks, wrapped in the text tool protocol. */

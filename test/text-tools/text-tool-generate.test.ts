@@ -3,7 +3,7 @@ import { generateText, tool, wrapLanguageModel } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { textToolProtocol } from '../../src/middleware/index.js';
+import { textToolProtocol } from '../../src/text-tools/index.js';
 
 function generateResult(text: string): LanguageModelV4GenerateResult {
   return {

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ToolTagParser, type ToolTagEvent } from '../../src/middleware/tool-tag-parser.js';
-import { formatToolCall } from '../../src/middleware/tool-protocol-syntax.js';
+import { ToolTagParser, type ToolTagEvent } from '../../src/text-tools/tool-tag-parser.js';
+import { formatToolCall } from '../../src/text-tools/tool-protocol-syntax.js';
 
 /** Feeds the chunks in order, flushes, and joins adjacent text events (their split depends on the chunking). */
 function parse(chunks: readonly string[]): ToolTagEvent[] {

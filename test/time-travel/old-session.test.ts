@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createAgent } from '../../src/agent.js';
-import { scriptedModel } from '../../src/models/index.js';
+import { scriptedModel } from '../../src/test/index.js';
 import { fileStore } from '../../src/persistence/file-store.js';
 import { contextAt } from '../../src/time-travel/context-at.js';
 import { openSessionRecord } from '../../src/time-travel/session-record.js';

@@ -110,7 +110,7 @@ describe('no check-then-use race: a directory swapped for a link while the tools
     const swapper = spawn(
       'bash',
       ['-c', `for i in $(seq 1 20000); do mv d d.real 2>/dev/null; ln -s "$1" d 2>/dev/null; rm -f d 2>/dev/null; mv d.real d 2>/dev/null; done`, 'swap', ws.outside],
-      { cwd: ws.root, stdio: 'ignore' },
+      { cwd: ws.root, stdio: 'ignore', detached: true },
     );
     const swapperDone = new Promise((resolve) => swapper.on('exit', resolve));
     const outputs: string[] = [];
@@ -123,7 +123,8 @@ describe('no check-then-use race: a directory swapped for a link while the tools
       ]);
       for (const result of results) outputs.push(result.status === 'fulfilled' ? result.value : String(result.reason));
     }
-    swapper.kill('SIGKILL');
+    // The whole group: a `mv` the loop started would outlive its shell and race the clean-up.
+    process.kill(-swapper.pid!, 'SIGKILL');
     await swapperDone;
     if (!existsSync(dir)) await rename(parked, dir).catch(() => undefined);
 
@@ -143,13 +144,14 @@ describe('no directory outside: write creates parent directories while a concurr
     const swapper = spawn(
       'bash',
       ['-c', `for i in $(seq 1 20000); do mv d d.real 2>/dev/null; ln -s "$1" d 2>/dev/null; rm -f d 2>/dev/null; mv d.real d 2>/dev/null; done`, 'swap', ws.outside],
-      { cwd: ws.root, stdio: 'ignore' },
+      { cwd: ws.root, stdio: 'ignore', detached: true },
     );
     const swapperDone = new Promise((resolve) => swapper.on('exit', resolve));
     for (let attempt = 0; attempt < 300; attempt++) {
       await runTool(writeTool({ cwd: ws.root }), { path: `d/n${attempt}/a/b/new.txt`, content: 'planted' }).catch(() => undefined);
     }
-    swapper.kill('SIGKILL');
+    // The whole group: a `mv` the loop started would outlive its shell and race the clean-up.
+    process.kill(-swapper.pid!, 'SIGKILL');
     await swapperDone;
     if (!existsSync(dir)) await rename(parked, dir).catch(() => undefined);
 

@@ -2,19 +2,19 @@ import type { AssistantModelMessage, FinishReason, ModelMessage } from 'ai';
 import type { SnapshotFrom } from 'xstate';
 import type { ApprovalVerdict } from '../../src/actors/approval-actor.js';
 import type { CompactionActorOutput } from '../../src/actors/compaction-actor.js';
-import type { StepToolCall } from '../../src/actors/step.js';
+import type { StepToolCall } from '../../src/core/step.js';
 import type { ToolCallOutput } from '../../src/actors/tool-call.js';
-import type { CompactionConfig } from '../../src/context/compaction-config.js';
+import type { CompactionConfig } from '../../src/core/compaction-config.js';
 import { summaryMessage } from '../../src/context/summary.js';
 import { estimateTokens } from '../../src/context/token-estimate.js';
-import { approvalInput, type AgentMachineEvent } from '../../src/machines/agent-setup.js';
-import { stepCalls } from '../../src/machines/approval-updates.js';
-import type { AgentContext, AgentMachineInput, RunState } from '../../src/machines/context.js';
-import { toolCallFingerprint } from '../../src/machines/doom-loop.js';
-import { isOverContextBudget } from '../../src/machines/guards.js';
-import type { RunError } from '../../src/result.js';
+import { approvalInput, type AgentMachineEvent } from '../../src/machine/agent-setup.js';
+import { stepCalls } from '../../src/machine/approval-updates.js';
+import type { AgentContext, AgentMachineInput, RunState } from '../../src/machine/context.js';
+import { toolCallFingerprint } from '../../src/resilience/doom-loop.js';
+import { isOverContextBudget } from '../../src/machine/guards.js';
+import type { RunError } from '../../src/core/result.js';
 import type { StubbedAgentMachine } from './stub-machine.js';
-import { usageFrom } from '../../src/machines/usage.js';
+import { usageFrom } from '../../src/core/usage.js';
 
 /**
  * The test model of the agent machine: the events its environment (the

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import type { ScriptTurn } from '../../src/models/script-schema.js';
+import type { ScriptTurn } from '../../src/test/script-schema.js';
 
 /**
  * Random agent runs as plain JSON, so fast-check prints a shrunk

@@ -1,5 +1,5 @@
 import type { AnyStateMachine, AnyStateNode, InspectionEvent, StateValue } from 'xstate';
-import { machineGraph } from '../../src/machines/machine-graph.js';
+import { machineGraph } from '../../src/machine/machine-graph.js';
 
 /**
  * State and transition coverage of a statechart, measured on a running actor

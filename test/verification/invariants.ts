@@ -1,6 +1,6 @@
 import type { ModelMessage } from 'ai';
 import { isDeepStrictEqual } from 'node:util';
-import type { AgentEvent } from '../../src/events.js';
+import type { AgentEvent } from '../../src/core/events.js';
 
 /**
  * DESIGN invariants 2 and 3 as checks that return what is wrong (empty when

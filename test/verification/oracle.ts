@@ -1,8 +1,8 @@
-import type { AgentMachineEvent } from '../../src/machines/agent-setup.js';
-import type { AgentContext, ApprovalState, RunState } from '../../src/machines/context.js';
-import { toolCallFingerprint } from '../../src/machines/doom-loop.js';
-import { isOverContextBudget } from '../../src/machines/guards.js';
-import type { ErrorKind, Outcome } from '../../src/result.js';
+import type { AgentMachineEvent } from '../../src/machine/agent-setup.js';
+import type { AgentContext, ApprovalState, RunState } from '../../src/machine/context.js';
+import { toolCallFingerprint } from '../../src/resilience/doom-loop.js';
+import { isOverContextBudget } from '../../src/machine/guards.js';
+import type { ErrorKind, Outcome } from '../../src/core/result.js';
 import type { AgentSnapshot } from './agent-model.js';
 
 /**

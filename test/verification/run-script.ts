@@ -1,10 +1,10 @@
 import { tool, type ModelMessage } from 'ai';
 import { z } from 'zod';
-import { streamLanguageModelCallStep } from '../../src/actors/stream-language-model-call-step.js';
+import { streamLanguageModelCallStep } from '../../src/model-call/stream-language-model-call-step.js';
 import { createAgent } from '../../src/agent.js';
-import type { AgentEvent } from '../../src/events.js';
-import { scriptedModel } from '../../src/models/scripted-model.js';
-import type { Outcome, RunResult } from '../../src/result.js';
+import type { AgentEvent } from '../../src/core/events.js';
+import { scriptedModel } from '../../src/test/scripted-model.js';
+import type { Outcome, RunResult } from '../../src/core/result.js';
 import { addTool, failTool } from '../support/tools.js';
 import type { AgentScript } from './agent-scripts.js';
 import { MessageLedger, toolAnswerProblems } from './invariants.js';

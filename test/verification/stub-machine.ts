@@ -6,7 +6,7 @@ import type { StopConditionActorInput } from '../../src/actors/stop-condition-ac
 import type { LlmActorCommand, LlmActorEvent, LlmActorInput } from '../../src/actors/llm-actor.js';
 import type { ToolRunnerCommand, ToolRunnerEvent, ToolRunnerInput } from '../../src/actors/tool-runner.js';
 import type { PrepareActorEvent, PrepareActorInput } from '../../src/actors/prepare-actor.js';
-import { agentMachine } from '../../src/machines/agent-machine.js';
+import { agentMachine } from '../../src/machine/agent-machine.js';
 
 /** A promise actor that never settles: the test sends its done or error event itself. */
 function silentPromise<TOutput, TInput>() {

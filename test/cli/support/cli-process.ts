@@ -4,6 +4,7 @@
  * than any source file; test files running in parallel share one build
  * through a lock directory.
  */
+import { afterAll } from 'vitest';
 import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
@@ -85,7 +86,10 @@ export interface CliRun {
 export interface CliOptions {
   env?: NodeJS.ProcessEnv;
   cwd?: string;
-  /** The child is killed after this long. Default 15000 ms. */
+  /**
+   * The child is killed after this long. By default it runs until it exits, or until the test
+   * file ends: a loaded machine may take long to start Node, so no fixed bound kills it.
+   */
   timeoutMs?: number;
   /** Written to the child's stdin before it is closed. */
   stdin?: string;
@@ -101,18 +105,26 @@ export interface CliProcess {
   done: Promise<CliRun>;
 }
 
-export function startCli(args: readonly string[], { env = cleanEnv(), cwd = ROOT, timeoutMs = 15_000, stdin }: CliOptions = {}): CliProcess {
+/** Children still running when the test file ends (a test that failed or timed out): killed. Per file, as tests may run concurrently. */
+const running = new Set<ChildProcessWithoutNullStreams>();
+afterAll(() => {
+  for (const child of running) child.kill('SIGKILL');
+});
+
+export function startCli(args: readonly string[], { env = cleanEnv(), cwd = ROOT, timeoutMs, stdin }: CliOptions = {}): CliProcess {
   const child = spawn(process.execPath, [CLI, ...args], { cwd, env, stdio: 'pipe' });
+  running.add(child);
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
   child.stdin.end(stdin);
-  const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+  const timer = timeoutMs === undefined ? undefined : setTimeout(() => child.kill('SIGKILL'), timeoutMs);
   const done = new Promise<CliRun>((resolve, reject) => {
     child.on('error', reject);
     child.on('close', (code, signal) => {
       clearTimeout(timer);
+      running.delete(child);
       resolve({ code, signal, stdout, stderr });
     });
   });
@@ -133,8 +145,8 @@ export function runCli(args: readonly string[], options?: CliOptions): Promise<C
   return startCli(args, options).done;
 }
 
-/** Polls `condition` every 20 ms; rejects after `timeoutMs`. */
-export async function waitFor(condition: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
+/** Polls `condition` every 20 ms; rejects after `timeoutMs` (by default, the test's own timeout ends the wait). */
+export async function waitFor(condition: () => boolean, what: string, timeoutMs = Infinity): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!condition()) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);

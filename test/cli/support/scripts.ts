@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll } from 'vitest';
-import type { ScriptTurn } from '../../../src/models/index.js';
+import type { ScriptTurn } from '../../../src/test/index.js';
 
 /** A script file's fields (see src/cli/script.ts); tests write them as JSON, which is valid YAML. */
 export interface ScriptFile {

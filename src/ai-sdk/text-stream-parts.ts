@@ -1,0 +1,183 @@
+import type { FinishReason, TextStreamPart, ToolSet } from 'ai';
+import type { AgentEvent } from '../core/events.js';
+import type { Outcome, RunResult } from '../core/result.js';
+import { approvalIdOf } from '../results/approval-id.js';
+
+type Part = TextStreamPart<ToolSet>;
+
+/** The AI SDK finish reason that stands for a run's outcome. */
+export function finishReasonOf(result: Pick<RunResult, 'outcome' | 'finishReason'>): FinishReason {
+  const byOutcome: Record<Exclude<Outcome, 'completed'>, FinishReason> = {
+    'context-limit': 'length',
+    'content-filter': 'content-filter',
+    failed: 'error',
+    timeout: 'error',
+    aborted: 'interrupted',
+    // The model still wanted to call tools when the run stopped.
+    'max-steps': 'tool-calls',
+    'doom-loop': 'tool-calls',
+    denied: 'other',
+  };
+  return result.outcome === 'completed' ? (result.finishReason ?? 'stop') : byOutcome[result.outcome];
+}
+
+/** The outcomes a `ToolLoopAgent` app cannot tell from the finish reason alone: the stream says them with an `error` part. */
+export function isOutcomeToReport(outcome: Outcome): boolean {
+  return outcome === 'timeout' || outcome === 'doom-loop' || outcome === 'denied';
+}
+
+export function outcomeMessage(result: RunResult): string {
+  const detail = result.error ? `: ${result.error.message}` : '';
+  return `The agent run ended with outcome "${result.outcome}"${detail}`;
+}
+
+const isDynamicTool = (tools: ToolSet, name: string) => Object.hasOwn(tools, name) && tools[name]?.type === 'dynamic';
+
+/**
+ * Turns one call's agent events into the parts `ToolLoopAgent`'s `stream()` gives, in its order:
+ * `start-step` with the call's warnings, text and reasoning blocks each closed before the next
+ * begins, a tool call's input as it is written (`tool-input-start`, `-delta`, `-end`) and then the
+ * call, approval requests, results, errors and denials (`tool-output-denied`), and `finish-step`
+ * with the step's usage, model and response. The run's end (`finish`, `error`, `abort`) is the
+ * adapter's: it depends on how the call ends, not only on the run.
+ */
+export class TextStreamPartMapper {
+  private readonly open = new Map<string, 'text' | 'reasoning'>();
+  private readonly inputs = new Map<string, unknown>();
+  private readonly invalid = new Map<string, Error>();
+  private readonly writing = new Set<string>();
+  private readonly announced = new Set<string>();
+  /** A `start-step` waits for its call's warnings (`model-call-start`) or its first output. */
+  private heldStart: number | undefined;
+
+  constructor(private readonly tools: ToolSet) {}
+
+  map(event: AgentEvent): Part[] {
+    const parts: Part[] = [];
+    if (event.type === 'start-step') {
+      this.heldStart = event.step;
+      return parts;
+    }
+    if (event.type === 'model-call-start') {
+      if (this.heldStart === event.step) parts.push(this.startStep(event.warnings));
+      return parts;
+    }
+    if (event.type === 'finish-step' && event.finishReason === undefined) {
+      // The step's call never finished (it failed or was aborted): `ToolLoopAgent` reports no step end for it.
+      this.heldStart = undefined;
+      return this.closeBlocks();
+    }
+    if (this.heldStart !== undefined && 'step' in event && event.type !== 'retry') parts.push(this.startStep([]));
+    switch (event.type) {
+      case 'text-delta':
+      case 'reasoning-delta': {
+        const kind = event.type === 'text-delta' ? 'text' : 'reasoning';
+        const id = `${event.step}-${event.attempt}-${kind}-${event.id}`;
+        if (!this.open.has(id)) {
+          parts.push(...this.closeBlocks());
+          this.open.set(id, kind);
+          parts.push({ type: `${kind}-start`, id });
+        }
+        parts.push({ type: event.type, id, text: event.text });
+        break;
+      }
+      case 'retry':
+        parts.push(...this.closeBlocks());
+        break;
+      case 'tool-input-start':
+        parts.push(...this.closeBlocks());
+        this.writing.add(event.toolCallId);
+        parts.push({ type: 'tool-input-start', id: event.toolCallId, toolName: event.toolName, dynamic: isDynamicTool(this.tools, event.toolName) });
+        break;
+      case 'tool-input-delta':
+        parts.push({ type: 'tool-input-delta', id: event.toolCallId, delta: event.delta });
+        break;
+      case 'tool-input-available':
+      case 'tool-call': {
+        if (this.announced.has(event.toolCallId)) break;
+        this.announced.add(event.toolCallId);
+        parts.push(...this.closeBlocks());
+        if (this.writing.delete(event.toolCallId)) parts.push({ type: 'tool-input-end', id: event.toolCallId });
+        this.inputs.set(event.toolCallId, event.input);
+        const call = { toolCallId: event.toolCallId, toolName: event.toolName, input: event.input };
+        if (event.invalid) {
+          const error = Object.assign(new Error(event.error?.message ?? 'invalid tool call'), { name: event.error?.name ?? 'Error' });
+          this.invalid.set(event.toolCallId, error);
+          parts.push({ type: 'tool-call', ...call, dynamic: true, invalid: true, error });
+        } else {
+          parts.push({ type: 'tool-call', ...call, ...(isDynamicTool(this.tools, event.toolName) ? { dynamic: true } : {}) });
+        }
+        break;
+      }
+      case 'approval-request':
+        parts.push({
+          type: 'tool-approval-request',
+          approvalId: approvalIdOf(event.toolCallId),
+          toolCall: { type: 'tool-call', toolCallId: event.toolCallId, toolName: event.toolName, input: event.input },
+        });
+        break;
+      case 'tool-result':
+        parts.push(...this.resultParts(event));
+        break;
+      case 'finish-step':
+        parts.push(...this.closeBlocks());
+        parts.push({
+          type: 'finish-step',
+          response: {
+            id: event.response?.id ?? `${event.runId}-${event.step}`,
+            timestamp: event.response ? new Date(event.response.timestamp) : new Date(),
+            modelId: event.response?.modelId ?? event.model?.modelId ?? 'unknown',
+          },
+          usage: event.usage,
+          performance: {},
+          finishReason: event.finishReason ?? 'other',
+          rawFinishReason: event.rawFinishReason,
+          providerMetadata: undefined,
+        } as unknown as Part);
+        break;
+      default:
+        break;
+    }
+    return parts;
+  }
+
+  /** The open text and reasoning blocks, ended (before a tool call, the step's end, an abort). */
+  closeBlocks(): Part[] {
+    const parts = [...this.open].map(([id, kind]): Part => (kind === 'text' ? { type: 'text-end', id } : { type: 'reasoning-end', id }));
+    this.open.clear();
+    return parts;
+  }
+
+  /** Drops a `start-step` still held: a call that failed before its stream began shows none, as with `ToolLoopAgent`. */
+  dropHeldStart(): void {
+    this.heldStart = undefined;
+  }
+
+  private startStep(warnings: unknown[]): Part {
+    this.heldStart = undefined;
+    return { type: 'start-step', request: {}, warnings } as Part;
+  }
+
+  private resultParts(event: Extract<AgentEvent, { type: 'tool-result' }>): Part[] {
+    const base = { toolCallId: event.toolCallId, toolName: event.toolName };
+    const input = this.inputs.get(event.toolCallId);
+    const dynamic = isDynamicTool(this.tools, event.toolName);
+    if (event.isError && event.denied) {
+      const denied = { type: 'tool-output-denied', ...base } as Part;
+      if (!event.denied.automatic) return [denied];
+      const approvalId = approvalIdOf(event.toolCallId);
+      return [
+        { type: 'tool-approval-request', approvalId, toolCall: { type: 'tool-call', ...base, input }, isAutomatic: true },
+        { type: 'tool-approval-response', approvalId, approved: false, ...(event.denied.reason ? { reason: event.denied.reason } : {}) } as unknown as Part,
+        denied,
+      ];
+    }
+    if (event.isError) {
+      const invalid = this.invalid.get(event.toolCallId);
+      // The AI SDK gives an invalid call's error by name and message, as its tool-error.
+      if (invalid) return [{ type: 'tool-error', ...base, input, error: `${invalid.name}: ${invalid.message}`, dynamic: true }];
+      return [{ type: 'tool-error', ...base, input, error: typeof event.output === 'string' ? new Error(event.output) : event.output, dynamic }];
+    }
+    return [{ type: 'tool-result', ...base, input, output: event.output, dynamic }];
+  }
+}

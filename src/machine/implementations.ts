@@ -1,0 +1,61 @@
+import type { LanguageModel, StopCondition, ToolSet } from 'ai';
+import { createApprovalActor } from '../actors/approval-actor.js';
+import { createCompactionActor } from '../actors/compaction-actor.js';
+import { createLlmActor } from '../actors/llm-actor.js';
+import type { ApprovalPolicy } from '../approval/approval-policy.js';
+import type { ToolApproval } from '../approval/tool-approval.js';
+import { defaultStep } from '../model-call/default-step.js';
+
+/** Which step implementation agents use unless given one. */
+export { defaultStepName } from '../model-call/default-step.js';
+import { createToolRunner } from '../actors/tool-runner.js';
+import { createPrepareActor } from '../actors/prepare-actor.js';
+import { createStopConditionActor } from '../actors/stop-condition-actor.js';
+import type { PromptTransform } from '../context/at-mentions.js';
+import type { AgentRuntime } from '../core/runtime.js';
+
+/**
+ * The actor implementations that bind `agentMachine` to a model and tools,
+ * for `agentMachine.provide(...)`. `createAgent` does this for you.
+ *
+ * @example
+ * ```ts
+ * const machine = agentMachine.provide(agentImplementations({ model, tools, emit: (e) => console.log(e) }));
+ * ```
+ */
+export function agentImplementations(
+  runtime: Partial<Pick<AgentRuntime, 'step' | 'emit' | 'tools' | 'hooks' | 'transformContext' | 'traceHook' | 'depth' | 'output' | 'runToolCall' | 'admit' | 'prepareStep' | 'runSteps'>> &
+    Pick<AgentRuntime, 'model'> & {
+      approval?: ApprovalPolicy;
+      toolApproval?: ToolApproval;
+      compactionModel?: LanguageModel;
+      transformPrompt?: PromptTransform;
+      stopConditions?: ReadonlyArray<StopCondition<ToolSet>>;
+    },
+) {
+  const resolved: AgentRuntime = {
+    model: runtime.model,
+    tools: runtime.tools ?? {},
+    step: runtime.step ?? defaultStep,
+    hooks: runtime.hooks ?? {},
+    emit: runtime.emit ?? (() => {}),
+    ...(runtime.transformContext ? { transformContext: runtime.transformContext } : {}),
+    ...(runtime.traceHook ? { traceHook: runtime.traceHook } : {}),
+    ...(runtime.depth !== undefined ? { depth: runtime.depth } : {}),
+    ...(runtime.output ? { output: runtime.output } : {}),
+    ...(runtime.runToolCall ? { runToolCall: runtime.runToolCall } : {}),
+    ...(runtime.admit ? { admit: runtime.admit } : {}),
+    ...(runtime.prepareStep ? { prepareStep: runtime.prepareStep } : {}),
+    ...(runtime.runSteps ? { runSteps: runtime.runSteps } : {}),
+  };
+  return {
+    actors: {
+      prepare: createPrepareActor(runtime.transformPrompt),
+      llm: createLlmActor(resolved),
+      tools: createToolRunner(resolved),
+      approval: createApprovalActor(runtime.approval, { tools: resolved.tools, ...(runtime.toolApproval ? { toolApproval: runtime.toolApproval } : {}) }),
+      compaction: createCompactionActor(runtime.compactionModel ?? runtime.model, resolved.step, resolved.transformContext, resolved.admit),
+      stopCondition: createStopConditionActor(runtime.stopConditions ?? []),
+    },
+  };
+}

@@ -1,0 +1,7 @@
+// `loopchart/machine`: the statechart itself, for use without createAgent (your own actor, the inspector, diagrams).
+export { agentMachine, type AgentMachine, type AgentMachineEvent } from './agent-machine.js';
+export type { AgentContext, AgentConfig, AgentMachineInput, RunState } from './context.js';
+export { agentImplementations } from './implementations.js';
+export type { AgentRuntime } from '../core/runtime.js';
+export { machineGraph, type MachineGraph, type GraphNode, type GraphEdge } from './machine-graph.js';
+export { toMermaid } from './mermaid.js';

@@ -1,0 +1,71 @@
+import { experimental_streamLanguageModelCall as streamLanguageModelCall } from 'ai';
+import type { StepFunction, StepPart } from '../core/step.js';
+import { stepToolCall } from './step-tool-call.js';
+
+/**
+ * The default step: one call through the AI SDK's
+ * `experimental_streamLanguageModelCall` (prompt conversion, tool-call parsing
+ * and validation; no loop, no retries, no tool execution).
+ */
+export const streamLanguageModelCallStep: StepFunction = async function* (request) {
+  let result: Awaited<ReturnType<typeof streamLanguageModelCall>>;
+  try {
+    result = await streamLanguageModelCall({
+      model: request.model,
+      instructions: request.instructions,
+      messages: request.messages,
+      tools: request.tools,
+      ...(request.output ? { output: request.output } : {}),
+      ...(request.toolChoice !== undefined ? { toolChoice: request.toolChoice } : {}),
+      abortSignal: request.abortSignal,
+    });
+  } catch (error) {
+    yield { type: 'error', error };
+    return;
+  }
+  for await (const part of result.stream) {
+    const mapped = toStepPart(part);
+    if (mapped) yield mapped;
+  }
+};
+
+type CallPart = Awaited<ReturnType<typeof streamLanguageModelCall>>['stream'] extends AsyncIterable<infer P> ? P : never;
+
+function toStepPart(part: CallPart): StepPart | undefined {
+  switch (part.type) {
+    case 'text-start':
+    case 'text-end':
+    case 'reasoning-start':
+    case 'reasoning-end':
+      return { type: part.type, id: part.id, providerMetadata: part.providerMetadata };
+    case 'text-delta':
+    case 'reasoning-delta':
+      return { type: part.type, id: part.id, text: part.text, providerMetadata: part.providerMetadata };
+    case 'tool-call':
+      if (part.providerExecuted) return undefined;
+      return {
+        type: 'tool-call',
+        toolCall: stepToolCall(part),
+      };
+    case 'model-call-start':
+      return { type: 'stream-start', warnings: part.warnings };
+    case 'model-call-response-metadata':
+      return {
+        type: 'response-metadata',
+        ...(part.id !== undefined ? { id: part.id } : {}),
+        ...(part.modelId !== undefined ? { modelId: part.modelId } : {}),
+        ...(part.timestamp !== undefined ? { timestamp: part.timestamp } : {}),
+      };
+    case 'tool-input-start':
+      if (part.providerExecuted) return undefined;
+      return { type: 'tool-input-start', id: part.id, toolName: part.toolName };
+    case 'tool-input-delta':
+      return { type: 'tool-input-delta', id: part.id, delta: part.delta };
+    case 'model-call-end':
+      return { type: 'finish', finishReason: part.finishReason, rawFinishReason: part.rawFinishReason, usage: part.usage };
+    case 'error':
+      return { type: 'error', error: part.error };
+    default:
+      return undefined;
+  }
+}
