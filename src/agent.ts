@@ -31,6 +31,10 @@ import { StepResultRecorder } from './results/step-result-recorder.js';
 import { generateTextResult } from './results/generate-text-result.js';
 import { stableActor, type StableActor } from './stable-actor.js';
 import { warnOfUnheardApproval } from './unheard-approval.js';
+import { secretList } from './secrets/secret-list.js';
+import { redactValue } from './secrets/redact.js';
+import { redactingStore } from './secrets/redacting-store.js';
+import { shareSecrets } from './secrets/shared-secrets.js';
 
 /** What `agent.run` accepts: a user text, one message, or several. */
 export type Prompt = string | ModelMessage | ModelMessage[];
@@ -210,6 +214,8 @@ class StatechartAgent implements Agent {
   /** This agent's actor implementations once built, bound to each actor it starts (the machine definition is shared). */
   private actors: ReturnType<typeof machineImplementations>['actors'] | undefined;
   private readonly config: AgentConfig;
+  /** The `secrets` option: redacted from every event, store write, inspection and span that leaves the agent. */
+  private readonly secrets: readonly string[];
   private started: Actor<AgentMachine> | undefined;
   /** Resolves the `run()` promise of the active run when its `run-end` arrives. */
   private pending: ((result: RunResult) => void) | undefined;
@@ -237,13 +243,15 @@ class StatechartAgent implements Agent {
     private readonly embedding: AgentEmbedding = { parent: undefined, depth: 0 },
   ) {
     this.config = machineConfig(options);
+    this.secrets = secretList(options.secrets, 'secrets');
+    if (options.inspect) shareSecrets(options.inspect, this.secrets);
     this.spans = isTelemetryEnabled(options.telemetry)
-      ? createSpanRecorder(options.telemetry, { model: options.model, root: () => this.started, sessionId: () => this.sessionId })
+      ? createSpanRecorder(options.telemetry, { model: options.model, root: () => this.started, sessionId: () => this.sessionId, secrets: this.secrets })
       : undefined;
     if (options.store) {
       this.sessionId = options.sessionId ?? generateId();
       this.current = this.createActorFrom({ messages: options.messages ?? [] });
-      this.opened = this.openSession(options.store, options.sessionId ?? this.sessionId).then(() => {
+      this.opened = this.openSession(redactingStore(options.store, this.secrets), options.sessionId ?? this.sessionId).then(() => {
         this.isOpen = true;
         for (const operation of this.beforeOpen.splice(0)) operation();
       });
@@ -618,7 +626,8 @@ class StatechartAgent implements Agent {
     else this.deliver(event);
   }
 
-  private deliver(event: AgentEvent): void {
+  private deliver(given: AgentEvent): void {
+    const event = redactValue(given, this.secrets);
     this.recordStep(event);
     if (event.type === 'run-end') this.settle(event.result);
     // A request no one hears of would wait for ever in silence; with approvalTimeoutMs the wait ends by itself.

@@ -14,6 +14,7 @@ import type { ContextTransform } from './runtime.js';
 import type { RetryConfig } from './resilience/retry-policy.js';
 import type { TruncationLimits } from './tools/truncate.js';
 import { telemetryOptionsSchema, type TelemetryOptions } from './telemetry/telemetry-options.js';
+import type { SecretList } from './secrets/secret-list.js';
 
 /**
  * The AI SDK's `TimeoutConfiguration` plus `hookMs`, the time limit of one hook (the AI SDK has no
@@ -194,6 +195,22 @@ export interface AgentOptions<TOOLS extends ToolSet = ToolSet, OUTPUT = unknown>
    * ```
    */
   telemetry?: TelemetryOptions;
+  /**
+   * Values that must never leave the agent (API keys, tokens), named once here: each is replaced by
+   * `[redacted]` in everything the agent hands on — its events (so `events$`, the `run()` result and
+   * its `trace`, and what `advanceSession` passes to `onEvent`, such as a Redis stream), what it
+   * writes to its `store` (session files, Postgres rows), what its `inspect` observer sends (the
+   * inspector helpers of `loopchart/inspect` take them from the agent) and its telemetry spans.
+   * What the model sees and the history in memory (`agent.messages`) are not changed. An
+   * `undefined` or empty entry (a variable that is not set) is left out; secrets shorter than
+   * eight characters are not redacted.
+   *
+   * @example
+   * ```ts
+   * createAgent({ model, tools, store: fileStore('.sessions'), secrets: [process.env.OPENAI_API_KEY] });
+   * ```
+   */
+  secrets?: SecretList;
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
@@ -393,6 +410,12 @@ export const agentOptionsSchema = z
       .optional(),
     step: z.custom<StepFunction>((value) => typeof value === 'function', { message: 'expected a step function' }).optional(),
     telemetry: telemetryOptionsSchema.optional(),
+    // The value is never in a message: a wrong entry may still be a secret.
+    secrets: z
+      .array(z.union([z.string(), z.undefined()], { error: 'expected a secret (a string), or undefined for one that is not set' }), {
+        error: 'expected an array of secrets (strings)',
+      })
+      .optional(),
   })
   .strict()
   .refine((options) => options.sessionId === undefined || options.store !== undefined, {

@@ -1,6 +1,5 @@
 import type { Pool, PoolClient } from 'pg';
-import { redact } from '../secrets/redact.js';
-import { secretList, type SecretList } from '../secrets/secret-list.js';
+import { refuseMovedRedactOption } from '../secrets/moved-secrets-option.js';
 import { checkSessionHeader } from './jsonl.js';
 import { assertSessionId } from './session-id.js';
 import { tolerateIdleConnectionErrors, withPoolClient } from './pg-connection-errors.js';
@@ -21,11 +20,6 @@ import {
 export interface PgStoreOptions {
   /** The Postgres schema that holds loopchart's three tables (created when missing). Default `public`. */
   schema?: string;
-  /**
-   * Secrets (API keys) to keep out of the rows: every occurrence in what is written is replaced by
-   * `[redacted]`. An `undefined` or empty entry (a variable that is not set) is left out.
-   */
-  redact?: SecretList;
   /**
    * Called when a connection the pool holds idle breaks (the server restarted, a proxy cut it).
    * `pgStore` listens for these on the pool, so they never end the process; the next query gets
@@ -96,11 +90,8 @@ export function pgStore(pool: Pool, options: PgStoreOptions = {}): SessionStore 
   const schema = options.schema ?? 'public';
   if (!IDENTIFIER.test(schema)) throw new TypeError(`pgStore: invalid schema name "${schema}" (lowercase letters, digits and underscores)`);
   tolerateIdleConnectionErrors(pool, options.onConnectionError);
-  const secrets = secretList(options.redact, 'pgStore options.redact');
-  const encode = (value: unknown) => {
-    const text = JSON.stringify(value);
-    return secrets.length > 0 ? redact(text, secrets) : text;
-  };
+  refuseMovedRedactOption(options, 'pgStore');
+  const encode = (value: unknown) => JSON.stringify(value);
   let ready: Promise<void> | undefined;
   const ensureSchema = () =>
     (ready ??= transaction(pool, async (client) => {

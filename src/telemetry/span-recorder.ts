@@ -15,6 +15,7 @@ import { errorText, finishReasonValue, GEN_AI_OPERATION, jsonAttribute, provider
 import { loadOtelApi, type OtelApi } from './otel-api.js';
 import { modelIdentity } from '../models/model-identity.js';
 import type { TelemetryOptions } from './telemetry-options.js';
+import { redactingTracer, type SpanStarter } from './redacting-tracer.js';
 
 /** A span's `isRecording`, true for a tracer whose spans do not say (a tracer that throws is ignored elsewhere). */
 function isRecording(span: Span): boolean {
@@ -34,6 +35,8 @@ export interface SpanRecorderScope {
   /** The agent's root actor now (a restored or recovered agent changes it). */
   root: () => AnyActorRef | undefined;
   sessionId: () => string | undefined;
+  /** The agent's `secrets`: redacted from every attribute, status and exception of its spans. */
+  secrets?: readonly string[];
 }
 
 /** A model call in progress; its span is made when it ends, with the provider's part of the time. */
@@ -97,7 +100,7 @@ export class SpanRecorder {
 
   constructor(
     private readonly api: OtelApi,
-    private readonly tracer: Tracer,
+    private readonly tracer: SpanStarter,
     private readonly options: TelemetryOptions,
     private readonly scope: SpanRecorderScope,
   ) {
@@ -459,5 +462,6 @@ export function createSpanRecorder(options: TelemetryOptions, scope: SpanRecorde
   } catch (error) {
     throw new AgentOptionsError([{ path: 'telemetry', message: error instanceof Error ? error.message : String(error) }]);
   }
-  return new SpanRecorder(api, (options.tracer as Tracer | undefined) ?? api.trace.getTracer('loopchart'), options, scope);
+  const tracer = (options.tracer as Tracer | undefined) ?? api.trace.getTracer('loopchart');
+  return new SpanRecorder(api, redactingTracer(tracer, scope.secrets ?? []), options, scope);
 }
