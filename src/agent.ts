@@ -5,6 +5,7 @@ import { createActor, type Actor, type AnyActorRef, type Snapshot } from 'xstate
 import { machineConfig, machineImplementations } from './machine-setup.js';
 import { EventOutbox } from './event-outbox.js';
 import { TraceRecorder } from './trace/trace-recorder.js';
+import { runObservers, type RunObserver } from './trace/run-observer.js';
 import { createSpanRecorder, type SpanRecorder } from './telemetry/span-recorder.js';
 import { isTelemetryEnabled } from './telemetry/telemetry-options.js';
 import { restoreSnapshot } from './persistence/checkpoint-snapshot.js';
@@ -211,6 +212,8 @@ class StatechartAgent implements Agent {
   private readonly tracer = new TraceRecorder(() => this.started);
   /** OpenTelemetry spans of the runs; undefined (and nothing of it loaded) unless the `telemetry` option is on. */
   private readonly spans: SpanRecorder | undefined;
+  /** Everything that watches the runs from the side (the trace, telemetry, the `inspect` option), wired once. */
+  private readonly observer: Required<RunObserver>;
   /** This agent's actor implementations once built, bound to each actor it starts (the machine definition is shared). */
   private actors: ReturnType<typeof machineImplementations>['actors'] | undefined;
   private readonly config: AgentConfig;
@@ -248,6 +251,8 @@ class StatechartAgent implements Agent {
     this.spans = isTelemetryEnabled(options.telemetry)
       ? createSpanRecorder(options.telemetry, { model: options.model, root: () => this.started, sessionId: () => this.sessionId, secrets: this.secrets })
       : undefined;
+    const user = options.inspect;
+    this.observer = runObservers([this.tracer, this.spans, user && { inspect: typeof user === 'function' ? user : (event) => user.next?.(event) }]);
     if (options.store) {
       this.sessionId = options.sessionId ?? generateId();
       this.current = this.createActorFrom({ messages: options.messages ?? [] });
@@ -299,15 +304,12 @@ class StatechartAgent implements Agent {
     return (this.actors ??= machineImplementations(this.options, {
       emit: (event) => {
         // A call's warnings belong in the trace; the other actor events (deltas, tool input) do not.
-        if (event.type === 'model-call-start') this.tracer.event(event);
+        if (event.type === 'model-call-start') this.observer.event(event);
         this.outbox.push(event);
       },
       ...(this.options.store ? { admit: () => this.admitEffect() } : {}),
       runSteps: () => ({ steps: this.stepResults?.steps ?? [], responseMessages: this.stepResults?.responseMessages ?? [] }),
-      traceHook: (timing) => {
-        this.tracer.hook(timing);
-        this.spans?.hook(timing);
-      },
+      traceHook: (timing) => this.observer.hook(timing),
       depth: this.embedding.depth,
       ...(this.spans ? { runToolCall: this.spans.runToolCall } : {}),
     }).actors);
@@ -569,17 +571,11 @@ class StatechartAgent implements Agent {
 
   private createActorFrom(from: { messages: ModelMessage[]; snapshot?: unknown }): Actor<AgentMachine> {
     const input: AgentMachineInput = { messages: from.messages, config: this.config };
-    const user = this.options.inspect;
-    const userObserver = typeof user === 'function' ? user : user?.next?.bind(user);
     const actor = createActor(sharedAgentMachine, {
       input,
       ...(this.embedding.parent ? { parent: this.embedding.parent } : {}),
       ...(from.snapshot ? { snapshot: from.snapshot as Snapshot<unknown> } : {}),
-      inspect: (event) => {
-        this.tracer.inspect(event);
-        this.spans?.inspect(event);
-        userObserver?.(event);
-      },
+      inspect: this.observer.inspect,
     });
     bindImplementations(actor, () => this.implementations());
     return actor;
@@ -608,8 +604,8 @@ class StatechartAgent implements Agent {
 
   /** An event the machine emitted: traced, and with `run-end` the run's trace is attached. */
   private onMachineEvent(event: AgentEvent): void {
-    this.spans?.event(event);
-    const trace = this.tracer.event(event);
+    this.observer.event(event);
+    const trace = event.type === 'run-end' ? this.tracer.takeFinished() : undefined;
     if (event.type === 'run-end') {
       this.recorder?.noteRunEnd(event.result.outcome, event.runId);
       if (trace) {

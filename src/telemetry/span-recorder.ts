@@ -16,6 +16,7 @@ import { loadOtelApi, type OtelApi } from './otel-api.js';
 import { modelIdentity } from '../models/model-identity.js';
 import type { TelemetryOptions } from './telemetry-options.js';
 import { redactingTracer, type SpanStarter } from './redacting-tracer.js';
+import type { RunObserver } from '../trace/run-observer.js';
 
 /** A span's `isRecording`, true for a tracer whose spans do not say (a tracer that throws is ignored elsewhere). */
 function isRecording(span: Span): boolean {
@@ -90,7 +91,7 @@ interface RunSpans {
  * span covers the provider's time only: from the request (after `beforeLLMCall` hooks) to the
  * stream's finish (before `afterLLMCall` hooks). Never throws: a failing tracer is ignored.
  */
-export class SpanRecorder {
+export class SpanRecorder implements RunObserver {
   private run: RunSpans | undefined;
   /** A run being resumed from a checkpoint, and the root span it had before: its new root links to it. */
   private resumedFrom: { runId: string; context: TraceContextRecord } | undefined;

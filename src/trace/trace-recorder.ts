@@ -6,6 +6,7 @@ import { emptyUsage } from '../machines/usage.js';
 import type { HookTiming } from './run-trace.js';
 import { distinctWarnings } from './call-warnings.js';
 import { TRACE_VERSION, type RunTrace, type TraceStep } from './run-trace.js';
+import type { RunObserver } from './run-observer.js';
 
 const PREVIEW_CHARS = 2000;
 
@@ -31,8 +32,10 @@ function preview(output: unknown): string {
  * and transitions, transient ones included), the agent's events and the hook
  * timings. Constant work per event; nothing per streamed chunk.
  */
-export class TraceRecorder {
+export class TraceRecorder implements RunObserver {
   private trace: RunTrace | undefined;
+  /** The trace of the run that ended last, until it is taken. */
+  private finished: RunTrace | undefined;
   private origin = 0;
   private state: { name: string; enteredAt: number; isModelCall: boolean } | undefined;
   /** When the machine entered `running.llm` for the current call. */
@@ -127,7 +130,14 @@ export class TraceRecorder {
     this.state = { name: 'idle', enteredAt: 0, isModelCall: false };
   }
 
-  /** An agent event, as the machine emits it. Returns the finished trace on `run-end`. */
+  /** The trace of the run whose `run-end` this recorder was told of last, once. */
+  takeFinished(): RunTrace | undefined {
+    const trace = this.finished;
+    this.finished = undefined;
+    return trace;
+  }
+
+  /** An agent event, as the machine emits it. Returns the finished trace on `run-end` (also kept for `takeFinished`). */
   event(event: AgentEvent): RunTrace | undefined {
     if (event.type === 'run-start') {
       if (!this.trace) this.begin();
@@ -200,6 +210,7 @@ export class TraceRecorder {
         if (event.result.error) trace.error = event.result.error;
         this.trace = undefined;
         this.state = undefined;
+        this.finished = trace;
         return trace;
       }
       default:
