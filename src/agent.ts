@@ -577,7 +577,7 @@ class StatechartAgent implements Agent {
       ...(from.snapshot ? { snapshot: from.snapshot as Snapshot<unknown> } : {}),
       inspect: this.observer.inspect,
     });
-    bindImplementations(actor, () => this.implementations());
+    bindImplementations(actor, () => ({ actors: this.implementations() }));
     return actor;
   }
 

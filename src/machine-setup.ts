@@ -34,8 +34,8 @@ export interface AgentWiring {
  *
  * @example
  * ```ts
- * const { actors } = machineImplementations(options, { emit, traceHook, depth: 0 });
- * const actor = createActor(agentMachine.provide({ actors }), { input: { config: machineConfig(options), messages } });
+ * const actor = createActor(sharedAgentMachine, { input: { config: machineConfig(options), messages } });
+ * bindImplementations(actor, () => machineImplementations(options, { emit, traceHook, depth: 0 }));
  * ```
  */
 export function machineImplementations(options: AgentOptions, wiring: AgentWiring) {

@@ -8,16 +8,16 @@ export { type AgentMachineEvent } from './agent-setup.js';
 
 /**
  * The agent loop as a statechart. See docs/architecture.md for the diagram;
- * guards and actions live in `agent-setup.ts`.
+ * guards and actions live in `agent-setup.ts`. `loopchart/machine` publishes it with its actors
+ * delegating to the implementations bound to each actor (`sharedAgentMachine`).
  *
  * @example
  * ```ts
  * import { createActor } from 'xstate';
- * import { agentMachine, agentImplementations } from 'loopchart';
+ * import { agentImplementations, agentMachine, bindImplementations } from 'loopchart/machine';
  *
- * const actor = createActor(agentMachine.provide(agentImplementations({ model, tools })), {
- *   input: { config: { maxSteps: 10 } },
- * });
+ * const actor = createActor(agentMachine, { input: { config: { maxSteps: 10 } } });
+ * bindImplementations(actor, agentImplementations({ model, tools }));
  * actor.on('run-end', ({ result }) => console.log(result.outcome));
  * actor.start();
  * actor.send({ type: 'agent.prompt', messages: [{ role: 'user', content: 'Hello' }] });
