@@ -2,7 +2,7 @@ import type { ModelMessage, Output, ToolSet } from 'ai';
 import { Observable, Subject } from 'rxjs';
 import { generateId } from 'ai';
 import { createActor, type Actor, type AnyActorRef, type Snapshot } from 'xstate';
-import { machineConfig, machineImplementations } from './machine-setup.js';
+import { machineSetup, type MachineSetup } from './machine-setup.js';
 import { EventOutbox } from './event-outbox.js';
 import { TraceRecorder } from './trace/trace-recorder.js';
 import { runObservers, type RunObserver } from './trace/run-observer.js';
@@ -215,7 +215,8 @@ class StatechartAgent implements Agent {
   /** Everything that watches the runs from the side (the trace, telemetry, the `inspect` option), wired once. */
   private readonly observer: Required<RunObserver>;
   /** This agent's actor implementations once built, bound to each actor it starts (the machine definition is shared). */
-  private actors: ReturnType<typeof machineImplementations>['actors'] | undefined;
+  private actors: ReturnType<MachineSetup['implementations']>['actors'] | undefined;
+  private readonly setup: MachineSetup;
   private readonly config: AgentConfig;
   /** The `secrets` option: redacted from every event, store write, inspection and span that leaves the agent. */
   private readonly secrets: readonly string[];
@@ -245,7 +246,8 @@ class StatechartAgent implements Agent {
     private readonly options: AgentOptions,
     private readonly embedding: AgentEmbedding = { parent: undefined, depth: 0 },
   ) {
-    this.config = machineConfig(options);
+    this.setup = machineSetup(options);
+    this.config = this.setup.config;
     this.secrets = secretList(options.secrets, 'secrets');
     if (options.inspect) shareSecrets(options.inspect, this.secrets);
     this.spans = isTelemetryEnabled(options.telemetry)
@@ -301,7 +303,7 @@ class StatechartAgent implements Agent {
 
   /** This agent's actor implementations, built when its actor first invokes one (an idle agent never needs them). */
   private implementations() {
-    return (this.actors ??= machineImplementations(this.options, {
+    return (this.actors ??= this.setup.implementations({
       emit: (event) => {
         // A call's warnings belong in the trace; the other actor events (deltas, tool input) do not.
         if (event.type === 'model-call-start') this.observer.event(event);

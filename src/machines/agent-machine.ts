@@ -2,7 +2,7 @@ import { and } from 'xstate';
 import { agentSetup, approvalInput, compactionInput, llmInput, prepareInput, TOOL_RUNNER_ID } from './agent-setup.js';
 import { stopConditionSteps } from './stop-condition-steps.js';
 import { errorMessage } from '../errors/error-message.js';
-import { defaultConfig } from './context.js';
+import { withConfigDefaults } from './config-defaults.js';
 
 export { type AgentMachineEvent } from './agent-setup.js';
 
@@ -26,7 +26,7 @@ export { type AgentMachineEvent } from './agent-setup.js';
 export const agentMachine = agentSetup.createMachine({
   id: 'agent',
   context: ({ input }) => ({
-    config: { ...defaultConfig, ...input.config },
+    config: withConfigDefaults(input.config),
     messages: input.messages ?? [],
     queues: { steering: [], followUps: [] },
     prunedToolCallIds: [],
