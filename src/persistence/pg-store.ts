@@ -80,7 +80,8 @@ const SCHEMA_LOCK_KEY = 0x6c6f6f70; // "loop"
  * @example
  * ```ts
  * import pg from 'pg';
- * import { createAgent, pgStore } from 'loopchart';
+ * import { createAgent } from 'loopchart';
+ * import { pgStore } from 'loopchart/postgres';
  *
  * const store = pgStore(new pg.Pool({ connectionString: process.env.DATABASE_URL }));
  * const agent = createAgent({ model, store, sessionId: 'chat-42', lease: { owner: 'worker-1' } });
