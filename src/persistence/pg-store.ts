@@ -4,18 +4,7 @@ import { checkSessionHeader } from './jsonl.js';
 import { assertSessionId } from './session-id.js';
 import { tolerateIdleConnectionErrors, withPoolClient } from './pg-connection-errors.js';
 import { leaseRules, type LeaseRow } from './lease-rules.js';
-import {
-  SessionConflictError,
-  SessionMissingError,
-  type AppendOptions,
-  type SessionHeader,
-  type SessionLease,
-  type SessionLeases,
-  type SessionLog,
-  type SessionRecord,
-  type SessionStore,
-  type SessionVersion,
-} from './session-store.js';
+import { SessionConflictError, SessionMissingError, type AppendOptions, type SessionHeader, type SessionLease, type SessionLeases, type SessionLog, type SessionRecord, type SessionStore, type SessionVersion } from './session-store.js';
 
 export interface PgStoreOptions {
   /** The Postgres schema that holds loopchart's three tables (created when missing). Default `public`. */
