@@ -2,9 +2,10 @@ import type { ModelMessage, Output, ToolSet } from 'ai';
 import { Observable, Subject } from 'rxjs';
 import { generateId } from 'ai';
 import { createActor, type Actor, type AnyActorRef, type Snapshot } from 'xstate';
-import { machineConfig, machineImplementations } from './machine-setup.js';
+import { machineSetup, type MachineSetup } from './machine-setup.js';
 import { EventOutbox } from './event-outbox.js';
 import { TraceRecorder } from './trace/trace-recorder.js';
+import { runObservers, type RunObserver } from './trace/run-observer.js';
 import { createSpanRecorder, type SpanRecorder } from './telemetry/span-recorder.js';
 import { isTelemetryEnabled } from './telemetry/telemetry-options.js';
 import { restoreSnapshot } from './persistence/checkpoint-snapshot.js';
@@ -17,7 +18,7 @@ import { holdLease, type HeldLease } from './persistence/lease-keeper.js';
 import { isConnectionError } from './persistence/connection-error.js';
 import type { AgentEvent } from './core/events.js';
 import type { AgentMachine } from './machine/agent-machine.js';
-import { bindImplementations, sharedAgentMachine } from './shared-agent-machine.js';
+import { bindImplementations, sharedAgentMachine } from './machine/shared-agent-machine.js';
 import type { AgentConfig, AgentMachineInput } from './machine/context.js';
 import { pendingApprovalIds } from './machine/approval-updates.js';
 import { pendingApprovalRequests } from './machine/pending-approval-requests.js';
@@ -32,6 +33,10 @@ import { StepResultRecorder } from './results/step-result-recorder.js';
 import { generateTextResult } from './results/generate-text-result.js';
 import { stableActor, type StableActor } from './stable-actor.js';
 import { warnOfUnheardApproval } from './unheard-approval.js';
+import { secretList } from './secrets/secret-list.js';
+import { redactValue } from './secrets/redact.js';
+import { redactingStore } from './persistence/redacting-store.js';
+import { shareSecrets } from './secrets/shared-secrets.js';
 
 /** What `agent.run` accepts: a user text, one message, or several. */
 export type Prompt = string | ModelMessage | ModelMessage[];
@@ -208,9 +213,14 @@ class StatechartAgent implements Agent {
   private readonly tracer = new TraceRecorder(() => this.started);
   /** OpenTelemetry spans of the runs; undefined (and nothing of it loaded) unless the `telemetry` option is on. */
   private readonly spans: SpanRecorder | undefined;
+  /** Everything that watches the runs from the side (the trace, telemetry, the `inspect` option), wired once. */
+  private readonly observer: Required<RunObserver>;
   /** This agent's actor implementations once built, bound to each actor it starts (the machine definition is shared). */
-  private actors: ReturnType<typeof machineImplementations>['actors'] | undefined;
+  private actors: ReturnType<MachineSetup['implementations']>['actors'] | undefined;
+  private readonly setup: MachineSetup;
   private readonly config: AgentConfig;
+  /** The `secrets` option: redacted from every event, store write, inspection and span that leaves the agent. */
+  private readonly secrets: readonly string[];
   private started: Actor<AgentMachine> | undefined;
   /** Resolves the `run()` promise of the active run when its `run-end` arrives. */
   private pending: ((result: RunResult) => void) | undefined;
@@ -239,26 +249,32 @@ class StatechartAgent implements Agent {
     private readonly options: AgentOptions,
     private readonly embedding: AgentEmbedding = { parent: undefined, depth: 0 },
   ) {
-    this.config = machineConfig(options);
+    this.setup = machineSetup(options);
+    this.config = this.setup.config;
+    this.secrets = secretList(options.secrets, 'secrets');
+    if (options.inspect) shareSecrets(options.inspect, this.secrets);
     this.spans = isTelemetryEnabled(options.telemetry)
-      ? createSpanRecorder(options.telemetry, { model: options.model, root: () => this.started, sessionId: () => this.sessionId })
+      ? createSpanRecorder(options.telemetry, { model: options.model, root: () => this.started, sessionId: () => this.sessionId, secrets: this.secrets })
       : undefined;
+    const user = options.inspect;
+    this.journal = options.store
+      ? new RunJournal({
+          root: () => this.started,
+          toolNames: () => Object.keys(this.options.tools ?? {}),
+          settings: () => ({ maxSteps: this.config.maxSteps, toolExecution: this.config.toolExecution }),
+        })
+      : undefined;
+    this.observer = runObservers([this.tracer, this.journal, this.spans, user && { inspect: typeof user === 'function' ? user : (event) => user.next?.(event) }]);
     if (options.store) {
-      this.journal = new RunJournal({
-        root: () => this.started,
-        toolNames: () => Object.keys(this.options.tools ?? {}),
-        settings: () => ({ maxSteps: this.config.maxSteps, toolExecution: this.config.toolExecution }),
-      });
       this.sessionId = options.sessionId ?? generateId();
       this.current = this.createActorFrom({ messages: options.messages ?? [] });
-      this.opened = this.openSession(options.store, options.sessionId ?? this.sessionId).then(() => {
+      this.opened = this.openSession(redactingStore(options.store, this.secrets), options.sessionId ?? this.sessionId).then(() => {
         this.isOpen = true;
         for (const operation of this.beforeOpen.splice(0)) operation();
       });
       // A session that cannot be opened rejects ready() and every run(); nothing else waits for it.
       this.opened.catch(() => undefined);
     } else {
-      this.journal = undefined;
       this.sessionId = undefined;
       // An inspector (or a parent actor) expects to see the actor as the agent is created; otherwise
       // it starts when first used, so that an idle agent holds no actor at all.
@@ -297,21 +313,15 @@ class StatechartAgent implements Agent {
 
   /** This agent's actor implementations, built when its actor first invokes one (an idle agent never needs them). */
   private implementations() {
-    return (this.actors ??= machineImplementations(this.options, {
+    return (this.actors ??= this.setup.implementations({
       emit: (event) => {
         // A call's warnings belong in the trace; the other actor events (deltas, tool input) do not.
-        if (event.type === 'model-call-start') {
-          this.tracer.event(event);
-          this.journal?.event(event);
-        }
+        if (event.type === 'model-call-start') this.observer.event(event);
         this.outbox.push(event);
       },
       ...(this.options.store ? { admit: () => this.admitEffect() } : {}),
       runSteps: () => ({ steps: this.stepResults?.steps ?? [], responseMessages: this.stepResults?.responseMessages ?? [] }),
-      traceHook: (timing) => {
-        this.tracer.hook(timing);
-        this.spans?.hook(timing);
-      },
+      traceHook: (timing) => this.observer.hook(timing),
       depth: this.embedding.depth,
       ...(this.spans ? { runToolCall: this.spans.runToolCall } : {}),
     }).actors);
@@ -575,20 +585,13 @@ class StatechartAgent implements Agent {
 
   private createActorFrom(from: { messages: ModelMessage[]; snapshot?: unknown }): Actor<AgentMachine> {
     const input: AgentMachineInput = { messages: from.messages, config: this.config };
-    const user = this.options.inspect;
-    const userObserver = typeof user === 'function' ? user : user?.next?.bind(user);
     const actor = createActor(sharedAgentMachine, {
       input,
       ...(this.embedding.parent ? { parent: this.embedding.parent } : {}),
       ...(from.snapshot ? { snapshot: from.snapshot as Snapshot<unknown> } : {}),
-      inspect: (event) => {
-        this.tracer.inspect(event);
-        this.journal?.inspect(event);
-        this.spans?.inspect(event);
-        userObserver?.(event);
-      },
+      inspect: this.observer.inspect,
     });
-    bindImplementations(actor, () => this.implementations());
+    bindImplementations(actor, () => ({ actors: this.implementations() }));
     return actor;
   }
 
@@ -615,9 +618,8 @@ class StatechartAgent implements Agent {
 
   /** An event the machine emitted: traced, and with `run-end` the run's trace is attached. */
   private onMachineEvent(event: AgentEvent): void {
-    this.spans?.event(event);
-    const trace = this.tracer.event(event);
-    this.journal?.event(event);
+    this.observer.event(event);
+    const trace = event.type === 'run-end' ? this.tracer.takeFinished() : undefined;
     if (event.type === 'run-end') {
       if (trace) this.journal?.noteTrace(trace);
       this.recorder?.noteRunEnd(event.result.outcome, event.runId);
@@ -635,7 +637,8 @@ class StatechartAgent implements Agent {
     else this.deliver(event);
   }
 
-  private deliver(event: AgentEvent): void {
+  private deliver(given: AgentEvent): void {
+    const event = redactValue(given, this.secrets);
     this.recordStep(event);
     if (event.type === 'run-end') this.settle(event.result);
     // A request no one hears of would wait for ever in silence; with approvalTimeoutMs the wait ends by itself.

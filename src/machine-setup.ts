@@ -1,13 +1,12 @@
-import { getChunkTimeoutMs, getFirstChunkTimeoutMs, getStepTimeoutMs, getTotalTimeoutMs } from 'ai';
-import { defaultCompactionConfig, type CompactionConfig } from './core/compaction-config.js';
+import { getChunkTimeoutMs, getFirstChunkTimeoutMs, getStepTimeoutMs, getTotalTimeoutMs, type StopCondition, type ToolSet } from 'ai';
 import type { AgentEvent } from './core/events.js';
 import { agentImplementations } from './machine/implementations.js';
-import { defaultConfig, type AgentConfig, type TimeoutConfig } from './machine/context.js';
+import type { AgentConfig, TimeoutConfig } from './machine/context.js';
+import { withConfigDefaults } from './machine/config-defaults.js';
+import type { AgentImplementations } from './machine/shared-agent-machine.js';
 import type { AgentOptions } from './options.js';
 import type { HookTiming } from './core/run-trace.js';
 import type { AgentRuntime } from './core/runtime.js';
-import { defaultRetryConfig } from './resilience/retry-policy.js';
-import { defaultTruncationConfig } from './resilience/truncate-output.js';
 import { hasToolApproval } from './approval/tool-approval.js';
 
 /** What the agent (not its options) gives the machine's actors: where events go, and where it runs. */
@@ -26,69 +25,87 @@ export interface AgentWiring {
   runSteps?: AgentRuntime['runSteps'];
 }
 
+/** The machine's two halves for one agent's options; see {@link machineSetup}. */
+export interface MachineSetup {
+  /** The configuration (plain data, every default applied): the actor's input, and part of every snapshot. */
+  config: AgentConfig;
+  /** The actor implementations bound to the model, tools, hooks and policies, with what the agent wires in. */
+  implementations(wiring: AgentWiring): AgentImplementations;
+}
+
 /**
- * From validated options to the machine's actors: the prepare, llm, tools, approval, compaction
- * and stopCondition actors bound to the model, tools, hooks and policies (not data).
- * `createAgent` builds them when its actor first invokes one; `machineConfig` gives the data half.
- * Nothing else reads `AgentOptions` on the way to an actor.
+ * From validated options to the machine: the only code that reads `AgentOptions` on the way to
+ * it. The config is made now (its defaults applied by `withConfigDefaults`, the one place they
+ * are); the implementations — the prepare, llm, tools, approval, compaction and stopCondition
+ * actors — when asked (`createAgent` asks when its actor first invokes one). Option normalisations
+ * both halves need (the `stopWhen` list) are made once, here.
  *
  * @example
  * ```ts
- * const { actors } = machineImplementations(options, { emit, traceHook, depth: 0 });
- * const actor = createActor(agentMachine.provide({ actors }), { input: { config: machineConfig(options), messages } });
+ * const setup = machineSetup(options);
+ * const actor = createActor(sharedAgentMachine, { input: { config: setup.config, messages } });
+ * bindImplementations(actor, () => setup.implementations({ emit, traceHook, depth: 0 }));
  * ```
  */
-export function machineImplementations(options: AgentOptions, wiring: AgentWiring) {
-  const compactionModel = options.compaction ? options.compaction.model : undefined;
-  return agentImplementations({
-      model: options.model,
-      tools: options.tools ?? {},
-      ...(options.step ? { step: options.step } : {}),
-      hooks: options.hooks ?? {},
-      ...(options.transformContext ? { transformContext: options.transformContext } : {}),
-      ...(options.transformPrompt ? { transformPrompt: options.transformPrompt } : {}),
-      ...(compactionModel ? { compactionModel } : {}),
-      ...(options.approval ? { approval: options.approval } : {}),
-      ...(options.toolApproval ? { toolApproval: options.toolApproval } : {}),
-      ...(options.prepareStep ? { prepareStep: options.prepareStep } : {}),
-      ...(options.output ? { output: options.output } : {}),
-      stopConditions: stopConditions(options.stopWhen),
-      ...wiring,
-    });
+export function machineSetup(options: AgentOptions): MachineSetup {
+  const stopConditions = options.stopWhen === undefined ? [] : [options.stopWhen].flat();
+  return {
+    config: machineConfig(options, stopConditions.length > 0),
+    implementations: (wiring) => machineImplementations(options, stopConditions, wiring),
+  };
 }
 
-/** The machine's configuration (plain data) from the agent's options; every default comes from `defaultConfig`. */
-export function machineConfig(options: AgentOptions): AgentConfig {
-  const { doomLoop } = options;
-  return {
-    ...defaultConfig,
+function machineImplementations(options: AgentOptions, stopConditions: ReadonlyArray<StopCondition<ToolSet>>, wiring: AgentWiring): AgentImplementations {
+  const compactionModel = options.compaction ? options.compaction.model : undefined;
+  // Runtime defaults (no tools, no hooks, directStep) are agentImplementations' own.
+  return agentImplementations({
+    model: options.model,
+    ...(options.tools ? { tools: options.tools } : {}),
+    ...(options.step ? { step: options.step } : {}),
+    ...(options.hooks ? { hooks: options.hooks } : {}),
+    ...(options.transformContext ? { transformContext: options.transformContext } : {}),
+    ...(options.transformPrompt ? { transformPrompt: options.transformPrompt } : {}),
+    ...(compactionModel ? { compactionModel } : {}),
+    ...(options.approval ? { approval: options.approval } : {}),
+    ...(options.toolApproval ? { toolApproval: options.toolApproval } : {}),
+    ...(options.prepareStep ? { prepareStep: options.prepareStep } : {}),
+    ...(options.output ? { output: options.output } : {}),
+    stopConditions,
+    ...wiring,
+  });
+}
+
+/** The machine's configuration (plain data) from the agent's options: only what the options say, completed by `withConfigDefaults`. */
+function machineConfig(options: AgentOptions, hasStopConditions: boolean): AgentConfig {
+  const { doomLoop, compaction } = options;
+  return withConfigDefaults({
     ...(options.maxSteps !== undefined ? { maxSteps: options.maxSteps } : {}),
     ...(doomLoop === false ? { doomLoopThreshold: 0 } : {}),
-    ...(doomLoop ? { doomLoopThreshold: doomLoop.threshold ?? defaultConfig.doomLoopThreshold, doomLoopAction: doomLoop.action ?? defaultConfig.doomLoopAction } : {}),
+    ...(doomLoop && doomLoop.threshold !== undefined ? { doomLoopThreshold: doomLoop.threshold } : {}),
+    ...(doomLoop && doomLoop.action !== undefined ? { doomLoopAction: doomLoop.action } : {}),
     ...(options.toolExecution ? { toolExecution: options.toolExecution } : {}),
     ...(options.maxToolCallsPerStep !== undefined ? { maxToolCallsPerStep: options.maxToolCallsPerStep } : {}),
     ...(options.instructions !== undefined ? { instructions: options.instructions } : {}),
-    // The defaults themselves when an option is not set: every agent shares them (the context is never changed in place).
-    retry: options.retry ? { ...defaultRetryConfig, ...options.retry } : defaultRetryConfig,
+    ...(options.retry ? { retry: options.retry } : {}),
     timeouts: timeoutConfig(options.timeout),
-    truncation: options.truncation === false ? false : options.truncation ? { ...defaultTruncationConfig, ...options.truncation } : defaultTruncationConfig,
-    compaction: compactionConfig(options.compaction),
+    ...(options.truncation !== undefined ? { truncation: options.truncation } : {}),
+    ...(compaction ? { compaction: withoutModel(compaction) } : {}),
     // A guard reads it: whether a step's calls pass through `approving` (loopchart's policy, or the AI SDK's
     // toolApproval or a tool's needsApproval). The policy itself is an actor.
     hasApprovalPolicy: options.approval !== undefined || hasToolApproval(options.tools ?? {}, options.toolApproval),
     // Likewise: whether a finished tool step passes through `checkingStop`. The conditions are an actor.
-    ...(stopConditions(options.stopWhen).length > 0 ? { hasStopConditions: true } : {}),
+    ...(hasStopConditions ? { hasStopConditions: true } : {}),
     ...(options.onDeny ? { onDeny: options.onDeny } : {}),
     ...(options.approvalTimeoutMs !== undefined ? { approvalTimeoutMs: options.approvalTimeoutMs } : {}),
     ...(options.steeringMode ? { steeringMode: options.steeringMode } : {}),
     ...(options.followUpMode ? { followUpMode: options.followUpMode } : {}),
-  };
+  });
 }
 
-function compactionConfig(option: AgentOptions['compaction']): CompactionConfig | false {
-  if (!option) return false;
-  const { model: _model, ...data } = option;
-  return { ...defaultCompactionConfig, ...data };
+/** The compaction option's data: its `model` is the compaction actor's, not the config's. */
+function withoutModel(compaction: Exclude<AgentOptions['compaction'], false | undefined>) {
+  const { model: _model, ...data } = compaction;
+  return data;
 }
 
 /** The AI SDK's timeout shape (a number, or per-tool limits named `<tool>Ms`) as the machine's plain limits, keyed by tool name. */
@@ -109,8 +126,4 @@ function timeoutConfig(timeout: AgentOptions['timeout']): TimeoutConfig {
   const tools = Object.entries(timeout.tools ?? {}).flatMap(([key, ms]) => (typeof ms === 'number' ? [[key.slice(0, -'Ms'.length), ms] as const] : []));
   if (tools.length > 0) config.tools = Object.fromEntries(tools);
   return config;
-}
-
-function stopConditions(stopWhen: AgentOptions['stopWhen']) {
-  return stopWhen === undefined ? [] : Array.isArray(stopWhen) ? stopWhen : [stopWhen];
 }

@@ -14,6 +14,7 @@ import type { ContextTransform } from './core/runtime.js';
 import type { RetryConfig } from './resilience/retry-policy.js';
 import type { TruncationLimits } from './tools/truncate.js';
 import { telemetryOptionsSchema, type TelemetryOptions } from './telemetry/telemetry-options.js';
+import type { SecretList } from './secrets/secret-list.js';
 
 /**
  * The AI SDK's `TimeoutConfiguration` plus `hookMs`, the time limit of one hook (the AI SDK has no
@@ -194,6 +195,22 @@ export interface AgentOptions<TOOLS extends ToolSet = ToolSet, OUTPUT = unknown>
    * ```
    */
   telemetry?: TelemetryOptions;
+  /**
+   * Values that must never leave the agent (API keys, tokens), named once here: each is replaced by
+   * `[redacted]` in everything the agent hands on — its events (so `events$`, the `run()` result and
+   * its `trace`, and what `advanceSession` passes to `onEvent`, such as a Redis stream), what it
+   * writes to its `store` (session files, Postgres rows), what its `inspect` observer sends (the
+   * inspector helpers of `loopchart/inspect` take them from the agent) and its telemetry spans.
+   * What the model sees and the history in memory (`agent.messages`) are not changed. An
+   * `undefined` or empty entry (a variable that is not set) is left out; secrets shorter than
+   * eight characters are not redacted.
+   *
+   * @example
+   * ```ts
+   * createAgent({ model, tools, store: fileStore('.sessions'), secrets: [process.env.OPENAI_API_KEY] });
+   * ```
+   */
+  secrets?: SecretList;
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
@@ -251,149 +268,164 @@ const stopConditionSchema = z.custom<StopCondition<ToolSet>>((value) => typeof v
 
 const systemMessageSchema = z.object({ role: z.literal('system'), content: z.string() }).loose();
 
+/**
+ * A schema for each option of `AgentOptions`, no more and no fewer: the type names the options, and
+ * this map cannot leave one out or add one it does not name (a compile error). That each schema
+ * accepts what its option's type allows is held by `test/options.test-d.ts`.
+ */
+type OptionSchemas = { [Name in keyof AgentOptions]-?: z.ZodType };
+
+const agentOptionSchemas = {
+  model: modelSchema,
+  instructions: z.union([z.string(), systemMessageSchema, z.array(systemMessageSchema)]).optional(),
+  tools: z.record(z.string(), toolSchema).optional(),
+  maxSteps: z.number().int().positive().optional(),
+  output: z
+    .custom<Output.Output>(
+      (value) => isObject(value) && typeof (value as { parseCompleteOutput?: unknown }).parseCompleteOutput === 'function' && 'responseFormat' in value,
+      { message: "expected the AI SDK's Output: Output.object({ schema }), Output.array({ element }), Output.choice({ options }) or Output.json()" },
+    )
+    .optional(),
+  stopWhen: z
+    .union([stopConditionSchema, z.array(stopConditionSchema)])
+    .optional(),
+  // By shape, not part by part: a long history must not cost a deep validation per message at creation.
+  messages: z.array(messageSchema).optional(),
+  doomLoop: z
+    .union([z.literal(false), z.object({ threshold: z.number().int().min(2).optional(), action: z.enum(['stop', 'ask']).optional() }).strict()])
+    .optional(),
+  approval: z
+    .union([
+      z.custom<ApprovalFunction>((value) => typeof value === 'function'),
+      z
+        .object({
+          deny: approvalRuleList.optional(),
+          ask: approvalRuleList.optional(),
+          allow: approvalRuleList.optional(),
+          default: z.enum(['allow', 'deny', 'ask']).optional(),
+        })
+        .strict(),
+    ])
+    .optional(),
+  toolApproval: z
+    .custom<ToolApproval>()
+    .superRefine((value, context) => {
+      if (typeof value === 'function') return;
+      if (!isObject(value)) {
+        context.addIssue({ code: 'custom', message: 'expected a function for every call, or a ToolApprovalStatus or function per tool name' });
+        return;
+      }
+      for (const [name, entry] of Object.entries(value)) {
+        if (isToolApprovalEntry(entry)) continue;
+        context.addIssue({
+          code: 'custom',
+          path: [name],
+          message: "expected a ToolApprovalStatus ('not-applicable', 'approved', 'denied', 'user-approval', or { type, reason }) or a function of the tool's input",
+        });
+      }
+    })
+    .optional(),
+  onDeny: z.enum(['continue', 'stop']).optional(),
+  approvalTimeoutMs: positiveMs.optional(),
+  steeringMode: z.enum(['one-at-a-time', 'all']).optional(),
+  followUpMode: z.enum(['one-at-a-time', 'all']).optional(),
+  toolExecution: z.enum(['parallel', 'sequential']).optional(),
+  maxToolCallsPerStep: z.number().int().positive().optional(),
+  retry: z
+    .object({
+      maxAttempts: z.number().int().min(1).optional(),
+      baseDelayMs: z.number().nonnegative().optional(),
+      maxDelayMs: z.number().nonnegative().optional(),
+    })
+    .strict()
+    .optional(),
+  timeout: z
+    .union([
+      positiveMs,
+      z
+        .object({
+          totalMs: positiveMs.optional(),
+          stepMs: positiveMs.optional(),
+          firstChunkMs: positiveMs.optional(),
+          chunkMs: positiveMs.optional(),
+          toolMs: positiveMs.optional(),
+          tools: z
+            .record(z.string().regex(/Ms$/, 'a per-tool limit is named <tool name>Ms, as in the AI SDK (for example bashMs)'), positiveMs.optional())
+            .optional(),
+          hookMs: positiveMs.optional(),
+        })
+        .strict(),
+    ])
+    .optional(),
+  truncation: z
+    .union([
+      z.literal(false),
+      truncationLimitsSchema.extend({ tools: z.record(z.string(), truncationLimitsSchema).optional() }).strict(),
+    ])
+    .optional(),
+  compaction: z
+    .union([
+      z.literal(false),
+      z
+        .object({
+          contextWindow: z.number().int().positive(),
+          reserveTokens: z.number().int().nonnegative().optional(),
+          keepRecentTokens: z.number().int().nonnegative().optional(),
+          protectToolOutputTokens: z.number().int().nonnegative().optional(),
+          maxCompactions: z.number().int().nonnegative().optional(),
+          model: modelSchema.optional(),
+          instructions: z.string().optional(),
+        })
+        .strict()
+        .refine((value) => value.contextWindow > (value.reserveTokens ?? defaultCompactionConfig.reserveTokens), {
+          message: 'contextWindow must be larger than reserveTokens',
+          path: ['contextWindow'],
+        }),
+    ])
+    .optional(),
+  transformPrompt: z.custom<PromptTransform>((value) => typeof value === 'function', { message: 'expected a function' }).optional(),
+  transformContext: z.custom<ContextTransform>((value) => typeof value === 'function', { message: 'expected a function' }).optional(),
+  prepareStep: z.custom<PrepareStepFunction<ToolSet>>((value) => typeof value === 'function', { message: 'expected a function, as ToolLoopAgent takes it' }).optional(),
+  hooks: z
+    .object({
+      beforeLLMCall: hookList.optional(),
+      afterLLMCall: hookList.optional(),
+      beforeToolCall: hookList.optional(),
+      afterToolCall: hookList.optional(),
+    })
+    .strict()
+    .optional(),
+  store: z
+    .custom<SessionStore>(
+      (value) => isObject(value) && ['read', 'create', 'append'].every((method) => typeof value[method] === 'function'),
+      { message: 'expected a SessionStore (read, create, append), for example fileStore(dir)' },
+    )
+    .optional(),
+  sessionId: sessionIdSchema.optional(),
+  lease: z
+    .object({
+      owner: z.string().min(1, 'expected the name of this worker or process'),
+      ttlMs: z.number().int().min(100, 'expected at least 100 ms').optional(),
+    })
+    .strict()
+    .optional(),
+  inspect: z
+    .custom<InspectionObserver>((value) => typeof value === 'function' || (isObject(value) && typeof value.next === 'function'), {
+      message: 'expected an XState inspection observer (a function or an object with next())',
+    })
+    .optional(),
+  step: z.custom<StepFunction>((value) => typeof value === 'function', { message: 'expected a step function' }).optional(),
+  telemetry: telemetryOptionsSchema.optional(),
+  // The value is never in a message: a wrong entry may still be a secret.
+  secrets: z
+    .array(z.union([z.string(), z.undefined()], { error: 'expected a secret (a string), or undefined for one that is not set' }), {
+      error: 'expected an array of secrets (strings)',
+    })
+    .optional(),
+} satisfies OptionSchemas;
+
 export const agentOptionsSchema = z
-  .object({
-    model: modelSchema,
-    instructions: z.union([z.string(), systemMessageSchema, z.array(systemMessageSchema)]).optional(),
-    tools: z.record(z.string(), toolSchema).optional(),
-    maxSteps: z.number().int().positive().optional(),
-    output: z
-      .custom<Output.Output>(
-        (value) => isObject(value) && typeof (value as { parseCompleteOutput?: unknown }).parseCompleteOutput === 'function' && 'responseFormat' in value,
-        { message: "expected the AI SDK's Output: Output.object({ schema }), Output.array({ element }), Output.choice({ options }) or Output.json()" },
-      )
-      .optional(),
-    stopWhen: z
-      .union([stopConditionSchema, z.array(stopConditionSchema)])
-      .optional(),
-    // By shape, not part by part: a long history must not cost a deep validation per message at creation.
-    messages: z.array(messageSchema).optional(),
-    doomLoop: z
-      .union([z.literal(false), z.object({ threshold: z.number().int().min(2).optional(), action: z.enum(['stop', 'ask']).optional() }).strict()])
-      .optional(),
-    approval: z
-      .union([
-        z.custom<ApprovalFunction>((value) => typeof value === 'function'),
-        z
-          .object({
-            deny: approvalRuleList.optional(),
-            ask: approvalRuleList.optional(),
-            allow: approvalRuleList.optional(),
-            default: z.enum(['allow', 'deny', 'ask']).optional(),
-          })
-          .strict(),
-      ])
-      .optional(),
-    toolApproval: z
-      .custom<ToolApproval>()
-      .superRefine((value, context) => {
-        if (typeof value === 'function') return;
-        if (!isObject(value)) {
-          context.addIssue({ code: 'custom', message: 'expected a function for every call, or a ToolApprovalStatus or function per tool name' });
-          return;
-        }
-        for (const [name, entry] of Object.entries(value)) {
-          if (isToolApprovalEntry(entry)) continue;
-          context.addIssue({
-            code: 'custom',
-            path: [name],
-            message: "expected a ToolApprovalStatus ('not-applicable', 'approved', 'denied', 'user-approval', or { type, reason }) or a function of the tool's input",
-          });
-        }
-      })
-      .optional(),
-    onDeny: z.enum(['continue', 'stop']).optional(),
-    approvalTimeoutMs: positiveMs.optional(),
-    steeringMode: z.enum(['one-at-a-time', 'all']).optional(),
-    followUpMode: z.enum(['one-at-a-time', 'all']).optional(),
-    toolExecution: z.enum(['parallel', 'sequential']).optional(),
-    maxToolCallsPerStep: z.number().int().positive().optional(),
-    retry: z
-      .object({
-        maxAttempts: z.number().int().min(1).optional(),
-        baseDelayMs: z.number().nonnegative().optional(),
-        maxDelayMs: z.number().nonnegative().optional(),
-      })
-      .strict()
-      .optional(),
-    timeout: z
-      .union([
-        positiveMs,
-        z
-          .object({
-            totalMs: positiveMs.optional(),
-            stepMs: positiveMs.optional(),
-            firstChunkMs: positiveMs.optional(),
-            chunkMs: positiveMs.optional(),
-            toolMs: positiveMs.optional(),
-            tools: z
-              .record(z.string().regex(/Ms$/, 'a per-tool limit is named <tool name>Ms, as in the AI SDK (for example bashMs)'), positiveMs.optional())
-              .optional(),
-            hookMs: positiveMs.optional(),
-          })
-          .strict(),
-      ])
-      .optional(),
-    truncation: z
-      .union([
-        z.literal(false),
-        truncationLimitsSchema.extend({ tools: z.record(z.string(), truncationLimitsSchema).optional() }).strict(),
-      ])
-      .optional(),
-    compaction: z
-      .union([
-        z.literal(false),
-        z
-          .object({
-            contextWindow: z.number().int().positive(),
-            reserveTokens: z.number().int().nonnegative().optional(),
-            keepRecentTokens: z.number().int().nonnegative().optional(),
-            protectToolOutputTokens: z.number().int().nonnegative().optional(),
-            maxCompactions: z.number().int().nonnegative().optional(),
-            model: modelSchema.optional(),
-            instructions: z.string().optional(),
-          })
-          .strict()
-          .refine((value) => value.contextWindow > (value.reserveTokens ?? defaultCompactionConfig.reserveTokens), {
-            message: 'contextWindow must be larger than reserveTokens',
-            path: ['contextWindow'],
-          }),
-      ])
-      .optional(),
-    transformPrompt: z.custom<PromptTransform>((value) => typeof value === 'function', { message: 'expected a function' }).optional(),
-    transformContext: z.custom<ContextTransform>((value) => typeof value === 'function', { message: 'expected a function' }).optional(),
-    prepareStep: z.custom<PrepareStepFunction<ToolSet>>((value) => typeof value === 'function', { message: 'expected a function, as ToolLoopAgent takes it' }).optional(),
-    hooks: z
-      .object({
-        beforeLLMCall: hookList.optional(),
-        afterLLMCall: hookList.optional(),
-        beforeToolCall: hookList.optional(),
-        afterToolCall: hookList.optional(),
-      })
-      .strict()
-      .optional(),
-    store: z
-      .custom<SessionStore>(
-        (value) => isObject(value) && ['read', 'create', 'append'].every((method) => typeof value[method] === 'function'),
-        { message: 'expected a SessionStore (read, create, append), for example fileStore(dir)' },
-      )
-      .optional(),
-    sessionId: sessionIdSchema.optional(),
-    lease: z
-      .object({
-        owner: z.string().min(1, 'expected the name of this worker or process'),
-        ttlMs: z.number().int().min(100, 'expected at least 100 ms').optional(),
-      })
-      .strict()
-      .optional(),
-    inspect: z
-      .custom<InspectionObserver>((value) => typeof value === 'function' || (isObject(value) && typeof value.next === 'function'), {
-        message: 'expected an XState inspection observer (a function or an object with next())',
-      })
-      .optional(),
-    step: z.custom<StepFunction>((value) => typeof value === 'function', { message: 'expected a step function' }).optional(),
-    telemetry: telemetryOptionsSchema.optional(),
-  })
+  .object(agentOptionSchemas)
   .strict()
   .refine((options) => options.sessionId === undefined || options.store !== undefined, {
     message: 'sessionId needs a store to keep the session in',

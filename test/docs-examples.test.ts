@@ -70,6 +70,25 @@ function examples(): Example[] {
 }
 
 /**
+ * The `@example`s of the sources' JSDoc that import from the package (`from 'loopchart'` or a
+ * subpath): what an app would copy, so they are checked as the docs' blocks are, against the built
+ * package (a name imported from the root that only a subpath exports fails here).
+ */
+function jsdocExamples(): Example[] {
+  const files = readdirSync('src', { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('.ts'));
+  return files.flatMap((name) => {
+    const file = join('src', name);
+    const source = readFileSync(file, 'utf8');
+    return [...source.matchAll(/@example\n\s*\* ```ts\n([\s\S]*?)\n\s*\* ```/g)].flatMap((match, index) => {
+      const code = match[1]!.replace(/^\s*\* ?/gm, '');
+      if (!/^import .* from 'loopchart(\/[a-z-]+)?';$/m.test(code)) return [];
+      const line = source.slice(0, match.index).split('\n').length + 2;
+      return [{ where: `${file}:${line}`, fileName: resolve(`.docs-examples/${file.replace(/[/.]/g, '-')}-${index}.ts`), source: code, offset: 0 }];
+    });
+  });
+}
+
+/**
  * Type-checks every block in memory with the project's compiler options, as an app that installed
  * the package would: without the project's `paths`, `loopchart` and its subpaths resolve through
  * package.json "exports" (the blocks sit inside the package, so by its own name) to the built
@@ -118,5 +137,11 @@ describe('the examples in README.md and docs/', () => {
     // The package as installed: its declarations, never its sources.
     expect(projectFiles).toContain('dist/index.d.ts');
     expect(projectFiles.filter((file) => file.startsWith('src/'))).toEqual([]);
+  }, 120_000);
+
+  it("every JSDoc @example that imports from the package type-checks, its names imported from the subpath that exports them", () => {
+    const blocks = jsdocExamples();
+    expect(blocks.length).toBeGreaterThan(5);
+    expect(typeCheck(blocks).errors).toEqual([]);
   }, 120_000);
 });

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createActor } from 'xstate';
 import { z } from 'zod';
 import { ApprovalError, createAgent, type AgentEvent } from '../src/index.js';
-import { agentImplementations, agentMachine } from 'loopchart/machine';
+import { agentImplementations, agentMachine, bindImplementations } from 'loopchart/machine';
 import { expectValidHistory, toolOutputs } from './support/history.js';
 import { mockModel } from './support/mock-model.js';
 import { recordEvents, recordStates } from './support/record.js';
@@ -346,11 +346,11 @@ describe('approval across a restart', () => {
     let executions = 0;
     const deploy = tool({ description: 'deploy', inputSchema: z.object({}), execute: async () => `deployed ${++executions}` });
     const turns = [{ toolCalls: [{ id: 'd1', name: 'deploy', input: {} }] }, { text: ['deployed it'] }];
-    const implementationsFor = (model: ReturnType<typeof mockModel>) =>
-      agentMachine.provide(agentImplementations({ model, tools: { deploy }, approval: { ask: ['deploy'] } }));
+    const implementationsFor = (model: ReturnType<typeof mockModel>) => agentImplementations({ model, tools: { deploy }, approval: { ask: ['deploy'] } });
     const input = { config: { hasApprovalPolicy: true } };
 
-    const first = createActor(implementationsFor(mockModel(turns)), { input });
+    const first = createActor(agentMachine, { input });
+    bindImplementations(first, implementationsFor(mockModel(turns)));
     first.start();
     const asked = new Promise<void>((resolve) => first.on('approval-request', () => resolve()));
     first.send({ type: 'agent.prompt', messages: [{ role: 'user', content: 'ship it' }] });
@@ -360,7 +360,8 @@ describe('approval across a restart', () => {
     first.stop();
 
     const secondModel = mockModel(turns.slice(1));
-    const second = createActor(implementationsFor(secondModel), { input, snapshot: persisted as never });
+    const second = createActor(agentMachine, { input, snapshot: persisted as never });
+    bindImplementations(second, implementationsFor(secondModel));
     const ended = new Promise<Extract<AgentEvent, { type: 'run-end' }>>((resolve) => second.on('run-end', resolve));
     second.start();
     expect(second.getSnapshot().matches({ running: 'awaitingApproval' })).toBe(true);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createActor, fromCallback, waitFor } from 'xstate';
 import { createAgent, type AgentEvent } from '../src/index.js';
-import { agentImplementations, agentMachine } from 'loopchart/machine';
+import { agentImplementations, agentMachine, bindImplementations } from 'loopchart/machine';
 import type { LlmActorCommand, LlmActorEvent, LlmActorInput } from '../src/actors/llm-actor.js';
 import type { ToolRunnerCommand, ToolRunnerEvent, ToolRunnerInput } from '../src/actors/tool-runner.js';
 import { expectValidHistory, toolOutputs } from './support/history.js';
@@ -15,10 +15,9 @@ function runEnd(actor: ReturnType<typeof createActor<typeof agentMachine>>): Pro
 }
 
 describe('agentMachine composed by hand', () => {
-  it('runs with agentImplementations and reports through actor.on', async () => {
-    const actor = createActor(agentMachine.provide(agentImplementations({ model: mockModel([{ text: ['hi'] }]) })), {
-      input: { config: { maxSteps: 3 } },
-    });
+  it('runs with agentImplementations bound to the actor and reports through actor.on', async () => {
+    const actor = createActor(agentMachine, { input: { config: { maxSteps: 3 } } });
+    bindImplementations(actor, agentImplementations({ model: mockModel([{ text: ['hi'] }]) }));
     actor.start();
     const ended = runEnd(actor);
     actor.send(prompt);
@@ -28,14 +27,14 @@ describe('agentMachine composed by hand', () => {
     expect(actor.getSnapshot().value).toBe('idle');
   });
 
-  it('without a model, a run fails with a message that says how to provide one', async () => {
+  it('without implementations bound, a run fails with a message that says how to bind them', async () => {
     const actor = createActor(agentMachine, { input: {} });
     actor.start();
     const ended = runEnd(actor);
     actor.send(prompt);
     const { result } = await ended;
     expect(result.outcome).toBe('failed');
-    expect(result.error?.message).toMatch(/agentMachine\.provide\(agentImplementations/);
+    expect(result.error?.message).toMatch(/bindImplementations\(actor, agentImplementations\(\{ model, tools \}\)\) before actor\.start\(\)/);
   });
 
   it('a second abort ends the run even when a custom llm actor never answers the first', async () => {

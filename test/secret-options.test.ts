@@ -7,7 +7,6 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createWebSocketReceiver, type StatelyInspectionEvent } from '@statelyai/inspect';
-import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createAgent, fileStore, SecretsOptionError } from 'loopchart';
 import {
@@ -18,8 +17,6 @@ import {
   startInspectorRelay,
   type InspectorRelay,
 } from 'loopchart/inspect';
-import { pgStore } from 'loopchart/postgres';
-import { redisEventPublisher, type RedisClient } from 'loopchart/redis';
 import { scriptedModel } from 'loopchart/test';
 import { bashTool, builtinTools } from 'loopchart/tools';
 import { inspectionBatches } from '../src/inspect/inspection-batch.js';
@@ -57,9 +54,6 @@ describe('secretList', () => {
 describe('every option that takes secrets', () => {
   const unusedAdapter = { send: () => undefined, start: () => undefined, stop: () => undefined };
   const seams: Array<[string, (secrets: unknown) => unknown]> = [
-    ['fileStore options.redact', (redact) => fileStore(os.tmpdir(), { redact: redact as string[] })],
-    ['pgStore options.redact', (redact) => pgStore(new pg.Pool({ host: '127.0.0.1', port: 1 }), { redact: redact as string[] })],
-    ['redisEventPublisher options.redact', (redact) => redisEventPublisher({ redis: fakeRedisClient([]), redact: redact as string[] })],
     ['createWebSocketInspector options.secrets', (secrets) => createWebSocketInspector({ url: 'ws://127.0.0.1:1/', autoStart: false, secrets: secrets as string[] })],
     ['createBrowserInspector options.secrets', (secrets) => createBrowserInspector({ autoStart: false, secrets: secrets as string[] })],
     ['agentInspectorOptions options.secrets', (secrets) => agentInspectorOptions({ secrets: secrets as string[] })],
@@ -106,8 +100,8 @@ describe('a secret that is not set, where secrets are used', () => {
       }),
     );
     const unset: string | undefined = undefined;
-    const inspector = createWebSocketInspector({ url: relay.webSocketUrl, secrets: [unset, '', KEY] });
-    const agent = createAgent({ model: scriptedModel([{ text: `Your key is ${KEY}.` }]), inspect: inspector.inspect });
+    const inspector = createWebSocketInspector({ url: relay.webSocketUrl });
+    const agent = createAgent({ model: scriptedModel([{ text: `Your key is ${KEY}.` }]), inspect: inspector.inspect, secrets: [unset, '', KEY] });
     const result = await agent.run('What is my key?');
     expect(result.outcome).toBe('completed');
     await ended;
@@ -116,22 +110,14 @@ describe('a secret that is not set, where secrets are used', () => {
     expect(raw.some((text) => text.includes('[redacted]'))).toBe(true);
   });
 
-  it('fileStore writes the session with the set secrets redacted', async () => {
+  it("the agent's secrets keep the set ones out of the session file", async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'loopchart-secret-options-'));
     dirs.push(dir);
-    const agent = createAgent({ model: scriptedModel([{ text: `Your key is ${KEY}.` }]), store: fileStore(dir, { redact: [undefined, '', KEY] }), sessionId: 's1' });
+    const agent = createAgent({ model: scriptedModel([{ text: `Your key is ${KEY}.` }]), store: fileStore(dir), sessionId: 's1', secrets: [undefined, '', KEY] });
     expect((await agent.run('What is my key?')).outcome).toBe('completed');
     const file = readFileSync(path.join(dir, 's1.jsonl'), 'utf8');
     expect(file).toContain('Your key is [redacted].');
     expect(file).not.toContain(KEY);
-  });
-
-  it('redisEventPublisher publishes with the set secrets redacted', async () => {
-    const entries: string[] = [];
-    const events = redisEventPublisher({ redis: fakeRedisClient(entries), redact: [undefined, KEY] });
-    await events.publish('s1', { type: 'text-delta', runId: 'r', step: 1, attempt: 1, id: 't', text: `key ${KEY}` }, { epoch: 1 });
-    expect(entries).toHaveLength(1);
-    expect(entries[0]).toContain('key [redacted]');
   });
 
   it('bash redacts the set secrets from its output', async () => {
@@ -142,11 +128,3 @@ describe('a secret that is not set, where secrets are used', () => {
   });
 });
 
-function fakeRedisClient(entries: string[]): RedisClient {
-  return {
-    xAdd: async (_key, _id, message) => entries.push(message.entry ?? ''),
-    expire: async () => 1,
-    xRead: async () => null,
-    quit: async () => 'OK',
-  };
-}

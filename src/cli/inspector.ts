@@ -19,23 +19,21 @@ export interface CliInspector {
 
 /**
  * Starts the inspector relay on 127.0.0.1 and a WebSocket inspector connected
- * to it, with `secrets` redacted from every event.
+ * to it. The agent it is given to shares its `secrets` with it: they are redacted from every event.
  *
  * @example
- * const inspector = await startCliInspector({ port: 0, secrets: [apiKey] });
- * const agent = createAgent({ model, inspect: inspector.inspect });
+ * const inspector = await startCliInspector({ port: 0 });
+ * const agent = createAgent({ model, inspect: inspector.inspect, secrets: [apiKey] });
  * // … run …
  * await inspector.close();
  * @throws UsageError when the port is taken.
  */
 export async function startCliInspector({
   port,
-  secrets,
   onInspectorUnavailable,
   onClientClosed,
 }: {
   port: number;
-  secrets: readonly string[];
   /** Called when the page says the Stately inspector it embeds did not load (offline). */
   onInspectorUnavailable?: (reason: string) => void;
   /** Called when the relay closed a client for a bad frame or a failed connection; the run goes on. */
@@ -48,7 +46,7 @@ export async function startCliInspector({
   });
   if (onInspectorUnavailable) relay.onInspectorUnavailable(onInspectorUnavailable);
   if (onClientClosed) relay.onClientClosed(onClientClosed);
-  const inspector = createWebSocketInspector({ url: relay.webSocketUrl, secrets: [...secrets] });
+  const inspector = createWebSocketInspector({ url: relay.webSocketUrl });
   return {
     pageUrl: relay.pageUrl,
     inspect: inspector.inspect,

@@ -3,7 +3,6 @@ import { machineGraph } from '../machine/machine-graph.js';
 import { renderTraceReport } from '../report/index.js';
 import type { RunTrace } from '../core/run-trace.js';
 import { writeOutputFile } from './output-files.js';
-import { redact } from './redact.js';
 
 export interface RunArtifacts {
   /** `--trace FILE` */
@@ -13,18 +12,18 @@ export interface RunArtifacts {
 }
 
 /**
- * Writes the trace (`--trace`) and the HTML report (`--report`) of a run, with
- * every secret redacted. Returns a line for people about each file written,
+ * Writes the trace (`--trace`) and the HTML report (`--report`) of a run (the
+ * agent, given the run's secrets, has redacted them from its trace). Returns a line for people about each file written,
  * and, when there is no trace to write, why.
  *
  * @example
- * await writeRunArtifacts({ trace: 'run.json', report: 'run.html' }, result.trace, { title: 'demo.yaml', secrets: [] })
+ * await writeRunArtifacts({ trace: 'run.json', report: 'run.html' }, result.trace, { title: 'demo.yaml' })
  * // { written: ['trace: run.json', 'report: run.html'] }
  */
 export async function writeRunArtifacts(
   files: RunArtifacts,
   trace: RunTrace | undefined,
-  { title, secrets }: { title: string; secrets: readonly string[] },
+  { title }: { title: string },
 ): Promise<{ written: string[]; missing?: string }> {
   if (files.trace === undefined && files.report === undefined) return { written: [] };
   if (!trace) {
@@ -32,11 +31,11 @@ export async function writeRunArtifacts(
   }
   const lines: string[] = [];
   if (files.trace !== undefined) {
-    await writeOutputFile('--trace', files.trace, redact(`${JSON.stringify(trace, null, 2)}\n`, secrets));
+    await writeOutputFile('--trace', files.trace, `${JSON.stringify(trace, null, 2)}\n`);
     lines.push(`trace: ${files.trace}`);
   }
   if (files.report !== undefined) {
-    await writeOutputFile('--report', files.report, redact(renderTraceReport(trace, machineGraph(agentMachine), { title }), secrets));
+    await writeOutputFile('--report', files.report, renderTraceReport(trace, machineGraph(agentMachine), { title }));
     lines.push(`report: ${files.report}`);
   }
   return { written: lines };

@@ -150,7 +150,7 @@ async function run(given: RunCommandOptions, reporter: Reporter, secrets: string
   const session = options.sessionStore
     ? { store: options.sessionStore.store, ...(resume !== undefined ? { resumeId: resume } : {}) }
     : options.session !== undefined
-      ? await openCliSession(options.session, resume, secrets)
+      ? await openCliSession(options.session, resume)
       : undefined;
   const workspace = await prepareWorkspace({
     ...(options.cwd !== undefined ? { cwd: options.cwd } : {}),
@@ -207,7 +207,6 @@ async function run(given: RunCommandOptions, reporter: Reporter, secrets: string
       options.inspectPort !== undefined
         ? await startCliInspector({
             port: options.inspectPort,
-            secrets,
             onInspectorUnavailable: (reason) => reporter.warn(`inspector: ${reason}; the run goes on without it (--trace or --report record the same states)`),
             onClientClosed: (reason) => reporter.warn(`inspector: ${reason}; the run goes on`),
           })
@@ -251,6 +250,8 @@ async function run(given: RunCommandOptions, reporter: Reporter, secrets: string
         ...(session ? { store: session.store, ...(session.resumeId !== undefined ? { sessionId: session.resumeId } : {}) } : {}),
         ...(inspector ? { inspect: inspector.inspect } : {}),
         ...(output ? { output } : {}),
+        // The keys the run knows, given once: the session files, the inspector, the trace and the report get them redacted.
+        secrets,
       });
       outcome = await runPrompts(agent, prompts, options, reporter, session, secrets);
     } finally {
@@ -386,9 +387,10 @@ interface RunSetup {
 /** `--trace`, `--report` and `--record`: the files that tell what the run did, written whatever its outcome. */
 async function writeResultFiles(result: RunResult, recording: ModelRecording | undefined, setup: RunSetup, reporter: Reporter): Promise<void> {
   const { options, prompts, secrets } = setup;
-  const title = `loopchart · ${options.script !== undefined ? path.basename(options.script) : shorten(prompts.at(-1) ?? 'resumed session', 60)}`;
+  // The prompt is the CLI's own: the agent redacted its trace, the title is redacted here.
+  const title = redact(`loopchart · ${options.script !== undefined ? path.basename(options.script) : shorten(prompts.at(-1) ?? 'resumed session', 60)}`, secrets);
   const files = { ...(options.trace !== undefined ? { trace: options.trace } : {}), ...(options.report !== undefined ? { report: options.report } : {}) };
-  const artifacts = await writeRunArtifacts(files, result.trace, { title, secrets });
+  const artifacts = await writeRunArtifacts(files, result.trace, { title });
   for (const line of artifacts.written) reporter.info(line);
   if (artifacts.missing) reporter.warn(artifacts.missing);
   if (recording && options.record !== undefined) await writeRecording(options.record, recording, result, setup, reporter);

@@ -1,4 +1,5 @@
 import { fileStore } from '../persistence/file-store.js';
+import { redactingStore } from '../persistence/redacting-store.js';
 import type { SessionStore } from '../persistence/session-store.js';
 import { UsageError } from './usage-error.js';
 
@@ -23,7 +24,7 @@ export interface OpenedSessionSource {
  * @throws UsageError when `pg` is not installed.
  */
 export async function openSessionSource(place: SessionPlace, secrets: readonly string[]): Promise<OpenedSessionSource> {
-  if ('dir' in place) return { store: fileStore(place.dir, { redact: secrets }), where: place.dir, close: async () => undefined };
+  if ('dir' in place) return { store: redactingStore(fileStore(place.dir), secrets), where: place.dir, close: async () => undefined };
   let pg: typeof import('pg');
   try {
     pg = await import('pg');
@@ -33,7 +34,7 @@ export async function openSessionSource(place: SessionPlace, secrets: readonly s
   const { pgStore } = await import('../postgres/pg-store.js');
   const Pool = pg.Pool ?? (pg as unknown as { default: typeof import('pg') }).default.Pool;
   const pool = new Pool({ connectionString: place.pg, max: 2 });
-  return { store: pgStore(pool, { redact: secrets }), where: 'Postgres', close: () => pool.end() };
+  return { store: redactingStore(pgStore(pool), secrets), where: 'Postgres', close: () => pool.end() };
 }
 
 /** The session's log, or a usage error that says where it was looked for. */

@@ -10,16 +10,15 @@ export interface CliSession {
 }
 
 /**
- * The file store in `dir` (redacting `secrets`) and, with `resume`, a check that the session exists
+ * The file store in `dir` (the agent, given the run's secrets, redacts what it writes there) and, with `resume`, a check that the session exists
  * there (the store would otherwise start a new, empty one under that id).
  *
  * @example
  * await openCliSession('.sessions', 'chat-42') // { store, resumeId: 'chat-42' }
  * @throws UsageError when the session to resume is not in `dir`.
  */
-export async function openCliSession(dir: string, resume?: string, secrets: readonly string[] = []): Promise<CliSession> {
-  // The keys the run knows are redacted from what the session files keep.
-  const store = fileStore(dir, { redact: secrets });
+export async function openCliSession(dir: string, resume?: string): Promise<CliSession> {
+  const store = fileStore(dir);
   if (resume === undefined) return { store };
   const log = await store.read(resume);
   if (!log) throw new UsageError(`--resume ${resume}: there is no such session in ${dir} (no ${resume}.jsonl)`);

@@ -29,23 +29,32 @@ export function estimateMessageTokens(message: ModelMessage): number {
 
 function estimatePartsTokens(content: Exclude<ModelMessage['content'], string>): number {
   let characters = 0;
-  for (const part of content) {
-    switch (part.type) {
-      case 'text':
-      case 'reasoning':
-        characters += part.text.length;
-        break;
-      case 'tool-call':
-        characters += part.toolName.length + jsonLength(part.input);
-        break;
-      case 'tool-result':
-        characters += part.toolName.length + outputLength(part.output);
-        break;
-      default:
-        characters += jsonLength(part);
-    }
-  }
+  for (const part of content) characters += partCharacters(part);
   return tokensForCharacters(characters) + 4;
+}
+
+/** A message part as both prompt shapes have it: a `ModelMessage`'s and a provider prompt's (`LanguageModelV4Prompt`). */
+export type EstimatedPart =
+  | { type: 'text' | 'reasoning'; text: string }
+  | { type: 'tool-call'; toolName: string; input: unknown }
+  | { type: 'tool-result'; toolName: string; output: { type: string; value?: unknown } }
+  | { type: string };
+
+/**
+ * The characters one part counts for, by the one rule every estimate uses (the context's, and the
+ * scripted model's usage): text and reasoning as written, a tool call's name and JSON input, a
+ * tool result's name and output, anything else (a file, an image) as its JSON.
+ *
+ * @example
+ * ```ts
+ * tokensForCharacters(partCharacters({ type: 'text', text: 'Hello, world' })) // 3
+ * ```
+ */
+export function partCharacters(part: EstimatedPart): number {
+  if ((part.type === 'text' || part.type === 'reasoning') && 'text' in part) return part.text.length;
+  if (part.type === 'tool-call' && 'input' in part && 'toolName' in part) return part.toolName.length + jsonLength(part.input);
+  if (part.type === 'tool-result' && 'output' in part && 'toolName' in part) return part.toolName.length + outputLength(part.output);
+  return jsonLength(part);
 }
 
 export function estimateTokens(messages: readonly ModelMessage[], from = 0): number {

@@ -1,4 +1,5 @@
-import type { Pool, PoolClient } from 'pg';
+import type { Pool } from 'pg';
+import { listenOn, type PgListening } from '../persistence/pg-listen.js';
 import type { SessionInput } from '../scale/session-request.js';
 import { tolerateIdleConnectionErrors } from '../postgres/pg-connection-errors.js';
 
@@ -41,7 +42,7 @@ export interface ControlChannel {
 export function pgControlChannel(pool: Pool): ControlChannel {
   tolerateIdleConnectionErrors(pool);
   const listeners = new Map<string, Set<(input: SessionInput, requestId: string) => void>>();
-  let listening: Promise<PoolClient> | undefined;
+  let listening: Promise<PgListening> | undefined;
   let closed = false;
   let retryMs = 100;
   let retryTimer: ReturnType<typeof setTimeout> | undefined;
@@ -55,55 +56,45 @@ export function pgControlChannel(pool: Pool): ControlChannel {
     retryTimer.unref?.();
     retryMs = Math.min(retryMs * 2, 2_000);
   };
-  /** The LISTEN connection broke. */
-  const relisten = (client: PoolClient, error: Error) => {
-    if (listening === undefined) return;
-    listening = undefined;
-    client.release(error);
-    listenAgainLater();
+  const deliver = (payload: string) => {
+    let message: ControlMessage;
+    try {
+      message = JSON.parse(payload) as ControlMessage;
+    } catch {
+      return;
+    }
+    for (const listener of listeners.get(message.sessionId) ?? []) listener(message.input, message.requestId);
   };
   const listen = () =>
-    (listening ??= pool
-      .connect()
-      .then(async (client) => {
-        client.on('notification', (notification) => {
-          if (notification.channel !== CHANNEL || !notification.payload) return;
-          let message: ControlMessage;
-          try {
-            message = JSON.parse(notification.payload) as ControlMessage;
-          } catch {
-            return;
-          }
-          for (const deliver of listeners.get(message.sessionId) ?? []) deliver(message.input, message.requestId);
-        });
-        client.on('error', (error) => relisten(client, error));
-        client.on('end', () => relisten(client, new Error('the LISTEN connection ended')));
-        try {
-          await client.query(`LISTEN ${CHANNEL}`);
-        } catch (error) {
-          client.release(error instanceof Error ? error : true);
-          throw error;
-        }
+    (listening ??= listenOn(pool, CHANNEL, {
+      onNotification: deliver,
+      onBroken: () => {
+        listening = undefined;
+        listenAgainLater();
+      },
+    }).then(
+      (handle) => {
         retryMs = 100;
-        return client;
-      })
-      .catch((error: unknown) => {
+        return handle;
+      },
+      (error: unknown) => {
         listening = undefined;
         listenAgainLater();
         throw error;
-      }));
+      },
+    ));
   return {
     async publish(sessionId, input, requestId) {
       const payload = JSON.stringify({ sessionId, input, requestId } satisfies ControlMessage);
       if (Buffer.byteLength(payload) > MAX_PAYLOAD_BYTES) return; // Too large to signal live: the durable copy carries it.
       await pool.query('SELECT pg_notify($1, $2)', [CHANNEL, payload]);
     },
-    async subscribe(sessionId, deliver) {
+    async subscribe(sessionId, deliverInput) {
       const set = listeners.get(sessionId) ?? new Set();
-      set.add(deliver);
+      set.add(deliverInput);
       listeners.set(sessionId, set);
       const unsubscribe = () => {
-        set.delete(deliver);
+        set.delete(deliverInput);
         if (set.size === 0) listeners.delete(sessionId);
       };
       try {
@@ -117,12 +108,9 @@ export function pgControlChannel(pool: Pool): ControlChannel {
     async close() {
       closed = true;
       clearTimeout(retryTimer);
-      const client = await listening?.catch(() => undefined);
+      const handle = await listening?.catch(() => undefined);
       listening = undefined;
-      if (client) {
-        await client.query(`UNLISTEN ${CHANNEL}`).catch(() => undefined);
-        client.release();
-      }
+      await handle?.stop();
     },
   };
 }

@@ -82,10 +82,13 @@ export function sessionWorkerConfig(config: Omit<DBOSConfig, 'applicationVersion
  * @example
  * ```ts
  * import { DBOS } from '@dbos-inc/dbos-sdk';
- * import { registerSessionWorkflows, registerSessionQueue, sessionWorkerConfig } from 'loopchart/dbos';
+ * import pg from 'pg';
+ * import { dbosSystemDatabaseUrl, registerSessionWorkflows, registerSessionQueue, sessionWorkerConfig } from 'loopchart/dbos';
+ * import { pgStore } from 'loopchart/postgres';
  *
- * registerSessionWorkflows({ store, agent: { model, tools, approval: { ask: ['bash'] } } });
- * DBOS.setConfig(sessionWorkerConfig({ name: 'chat', systemDatabaseUrl }));
+ * const databaseUrl = process.env.DATABASE_URL!;
+ * registerSessionWorkflows({ store: pgStore(new pg.Pool({ connectionString: databaseUrl })), agent: { model, tools } });
+ * DBOS.setConfig(sessionWorkerConfig({ name: 'chat', systemDatabaseUrl: dbosSystemDatabaseUrl(databaseUrl) }));
  * await DBOS.launch();
  * await registerSessionQueue();
  * ```

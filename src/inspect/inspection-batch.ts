@@ -3,6 +3,7 @@ import type { AnyActorRef, InspectionEvent, Observer } from 'xstate';
 import { ActorCreations, readSnapshot } from './actor-creations.js';
 import { redact } from '../secrets/redact.js';
 import { secretList, type SecretList } from '../secrets/secret-list.js';
+import { sharedSecrets } from '../secrets/shared-secrets.js';
 import { withBackReferences } from './back-references.js';
 import { eventText } from './inspection-frame.js';
 import { redactSecrets, sanitizeContext, sanitizeEvent, type SanitizeMemo } from './sanitize.js';
@@ -64,17 +65,19 @@ export function inspectionBatches(
   adapter: InspectionAdapter,
   options: { secrets?: SecretList; filter?: (event: StatelyInspectionEvent) => boolean } = {},
 ): Observer<InspectionEvent> {
-  const secrets = secretList(options.secrets, 'inspectionBatches options.secrets');
+  const own = secretList(options.secrets, 'inspectionBatches options.secrets');
   const { filter } = options;
   let batch: ShownInspectionEvent[] = [];
   const memo: SanitizeMemo = new WeakMap();
   const creations = new ActorCreations();
-  const converted = (events: ShownInspectionEvent[]) => {
+  const converted = (events: ShownInspectionEvent[], secrets: readonly string[]) => {
     const all = events.map((event) => toStatelyEvent(event, secrets, memo, creations.snapshotOf(event)));
     return filter ? all.filter(filter) : all;
   };
   const flush = () => {
-    const events = converted(batch);
+    // Read per batch: the agent this observer is given to shares its `secrets` once it is created.
+    const secrets = sharedSecrets(observer, own);
+    const events = converted(batch, secrets);
     batch = [];
     if (adapter.sendBatch) {
       // Serialised once; secrets are redacted in the text itself.
@@ -90,13 +93,14 @@ export function inspectionBatches(
     }
     for (const event of events) adapter.send(secrets.length > 0 ? redactSecrets(event, secrets) : event);
   };
-  return {
+  const observer: Observer<InspectionEvent> = {
     next(event) {
       creations.observe(event);
       if (!isShown(event)) return;
       if (batch.push(event) === 1) setImmediate(flush);
     },
   };
+  return observer;
 }
 
 /**

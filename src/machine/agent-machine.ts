@@ -2,22 +2,22 @@ import { and } from 'xstate';
 import { agentSetup, approvalInput, compactionInput, llmInput, prepareInput, TOOL_RUNNER_ID } from './agent-setup.js';
 import { stopConditionSteps } from './stop-condition-steps.js';
 import { errorMessage } from '../core/error-message.js';
-import { defaultConfig } from './context.js';
+import { withConfigDefaults } from './config-defaults.js';
 
 export { type AgentMachineEvent } from './agent-setup.js';
 
 /**
  * The agent loop as a statechart. See docs/architecture.md for the diagram;
- * guards and actions live in `agent-setup.ts`.
+ * guards and actions live in `agent-setup.ts`. `loopchart/machine` publishes it with its actors
+ * delegating to the implementations bound to each actor (`sharedAgentMachine`).
  *
  * @example
  * ```ts
  * import { createActor } from 'xstate';
- * import { agentMachine, agentImplementations } from 'loopchart';
+ * import { agentImplementations, agentMachine, bindImplementations } from 'loopchart/machine';
  *
- * const actor = createActor(agentMachine.provide(agentImplementations({ model, tools })), {
- *   input: { config: { maxSteps: 10 } },
- * });
+ * const actor = createActor(agentMachine, { input: { config: { maxSteps: 10 } } });
+ * bindImplementations(actor, agentImplementations({ model, tools }));
  * actor.on('run-end', ({ result }) => console.log(result.outcome));
  * actor.start();
  * actor.send({ type: 'agent.prompt', messages: [{ role: 'user', content: 'Hello' }] });
@@ -26,7 +26,7 @@ export { type AgentMachineEvent } from './agent-setup.js';
 export const agentMachine = agentSetup.createMachine({
   id: 'agent',
   context: ({ input }) => ({
-    config: { ...defaultConfig, ...input.config },
+    config: withConfigDefaults(input.config),
     messages: input.messages ?? [],
     queues: { steering: [], followUps: [] },
     prunedToolCallIds: [],

@@ -47,9 +47,9 @@ export type AgentMachineEvent =
   | { type: `xstate.error.actor.${string}`; error: unknown };
 
 const missingRuntime =
-  'agentMachine has no model: provide one with agentMachine.provide(agentImplementations({ model, tools })) or use createAgent().';
+  'agentMachine has no model: bind one with bindImplementations(actor, agentImplementations({ model, tools })) before actor.start(), or use createAgent().';
 
-/** Placeholder actors: `agentMachine` must be provided with real ones (see `agentImplementations`). */
+/** Placeholder actors: an `agentMachine` actor needs real ones bound (see `bindImplementations`, `agentImplementations`). */
 const unprovidedLlm = fromCallback<LlmActorCommand, LlmActorInput, LlmActorEvent>(({ sendBack }) => {
   sendBack({ type: 'llm.error', error: { kind: 'invalid-request', message: missingRuntime } });
 });

@@ -62,16 +62,21 @@ export function recordApprovalVerdicts(context: AgentContext, verdicts: Approval
 
 /** A policy's denial, reported with its verdict; `beginToolExec` answers the call without reporting it again. */
 function policyDenialResult(run: RunState, call: StepToolCall, approval: ApprovalState): AgentEvent {
+  return unrunCallResult(run, call, denialMessage(approval), denialOf(approval));
+}
+
+/** The `tool-result` event of a call answered without running (denied, skipped, over the cap). */
+export function unrunCallResult(run: RunState, call: StepToolCall, message: string, denied?: ToolDenial): AgentEvent {
   return {
     type: 'tool-result',
     runId: run.id,
     step: run.steps,
     toolCallId: call.toolCallId,
     toolName: call.toolName,
-    output: denialMessage(approval),
+    output: message,
     isError: true,
     durationMs: 0,
-    denied: denialOf(approval),
+    ...(denied ? { denied } : {}),
   };
 }
 

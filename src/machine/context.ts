@@ -184,8 +184,16 @@ export type StepOutcome =
   | { status: 'failed'; error: RunError }
   | { status: 'aborted' };
 
+/** A configuration as given: any field may be left out, and `retry`, `truncation` and `compaction` may be given in part (`withConfigDefaults` completes it). */
+export type AgentConfigInput = Partial<Omit<AgentConfig, 'retry' | 'truncation' | 'compaction'>> & {
+  retry?: Partial<RetryConfig>;
+  truncation?: Partial<TruncationConfig> | false;
+  compaction?: (Partial<CompactionConfig> & Pick<CompactionConfig, 'contextWindow'>) | false;
+};
+
 export interface AgentMachineInput {
-  config?: Partial<AgentConfig>;
+  /** Completed by `withConfigDefaults` (`retry`, `truncation` and `compaction` may be given in part). */
+  config?: AgentConfigInput;
   messages?: ModelMessage[];
 }
 

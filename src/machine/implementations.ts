@@ -15,12 +15,16 @@ import type { PromptTransform } from '../context/at-mentions.js';
 import type { AgentRuntime } from '../core/runtime.js';
 
 /**
- * The actor implementations that bind `agentMachine` to a model and tools,
- * for `agentMachine.provide(...)`. `createAgent` does this for you.
+ * The actor implementations that bind an `agentMachine` actor to a model and tools, for
+ * `bindImplementations(actor, …)`. `createAgent` does this for you.
  *
  * @example
  * ```ts
- * const machine = agentMachine.provide(agentImplementations({ model, tools, emit: (e) => console.log(e) }));
+ * import { createActor } from 'xstate';
+ * import { agentImplementations, agentMachine, bindImplementations } from 'loopchart/machine';
+ *
+ * const actor = createActor(agentMachine, { input: {} });
+ * bindImplementations(actor, agentImplementations({ model, tools, emit: (event) => console.log(event.type) }));
  * ```
  */
 export function agentImplementations(

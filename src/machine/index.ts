@@ -1,5 +1,7 @@
 // `loopchart/machine`: the statechart itself, for use without createAgent (your own actor, the inspector, diagrams).
-export { agentMachine, type AgentMachine, type AgentMachineEvent } from './agent-machine.js';
+// The one definition every agent shares: an actor of it gets its model and tools from bindImplementations.
+export { sharedAgentMachine as agentMachine, bindImplementations, type AgentImplementations } from './shared-agent-machine.js';
+export type { AgentMachine, AgentMachineEvent } from './agent-machine.js';
 export type { AgentContext, AgentConfig, AgentMachineInput, RunState } from './context.js';
 export { agentImplementations } from './implementations.js';
 export type { AgentRuntime } from '../core/runtime.js';

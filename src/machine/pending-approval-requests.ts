@@ -1,5 +1,5 @@
 import type { AgentEvent } from '../core/events.js';
-import { isUnanswered, stepCalls } from './approval-updates.js';
+import { pendingApprovals } from './approval-updates.js';
 import type { AgentContext } from './context.js';
 
 type ApprovalRequest = Extract<AgentEvent, { type: 'approval-request' }>;
@@ -14,11 +14,6 @@ type ApprovalRequest = Extract<AgentEvent, { type: 'approval-request' }>;
  */
 export function pendingApprovalRequests(context: AgentContext): ApprovalRequest[] {
   const run = context.run;
-  if (!run?.approvals) return [];
-  const calls = stepCalls(run);
-  return run.approvals.flatMap((approval, index) => {
-    const call = calls[index];
-    if (!call || !isUnanswered(approval)) return [];
-    return [{ type: 'approval-request' as const, runId: run.id, step: run.steps, toolCallId: call.toolCallId, toolName: call.toolName, input: call.input, reason: approval.reason }];
-  });
+  if (!run) return [];
+  return pendingApprovals(context).map((pending) => ({ type: 'approval-request' as const, runId: run.id, step: run.steps, ...pending }));
 }

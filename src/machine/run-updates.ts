@@ -9,9 +9,8 @@ import { nextDoomStreaks } from '../resilience/doom-loop.js';
 import { appendMessages, errorAnswer, toolCrashMessage, toolMessage, unansweredToolCalls, type ToolAnswer } from '../core/history.js';
 import { addUsage, emptyUsage } from '../core/usage.js';
 import { addCosts, type UsageCost } from '../core/cost.js';
-import { denialMessage, denialOf, isDenied, stepCalls } from './approval-updates.js';
+import { denialMessage, denialOf, isDenied, stepCalls, unrunCallResult } from './approval-updates.js';
 import type { ToolDenial } from '../core/events.js';
-import type { StepToolCall } from '../core/step.js';
 import { deliverSteering } from './queue-updates.js';
 import { activeRun, withRun, type Update } from './update.js';
 import { retryDelayMs } from '../resilience/retry-policy.js';
@@ -218,23 +217,8 @@ export function requestStop(context: AgentContext, outcome: RunStop['outcome'], 
 /** Answers a call without running it, reporting the answer as an error `tool-result` (unless `reported` already). */
 function answerWithoutRunning(run: RunState, index: number, message: string, events: AgentEvent[], denied?: ToolDenial, reported = false): ToolAnswer {
   const call = run.calls[index]!;
-  if (!reported) events.push(denialResult(run, call, message, denied));
+  if (!reported) events.push(unrunCallResult(run, call, message, denied));
   return errorAnswer(call, message);
-}
-
-/** The `tool-result` event of a call answered without running (denied, skipped, over the cap). */
-function denialResult(run: RunState, call: StepToolCall, message: string, denied?: ToolDenial): AgentEvent {
-  return {
-    type: 'tool-result',
-    runId: run.id,
-    step: run.steps,
-    toolCallId: call.toolCallId,
-    toolName: call.toolName,
-    output: message,
-    isError: true,
-    durationMs: 0,
-    ...(denied ? { denied } : {}),
-  };
 }
 
 /** The step's calls become pending; denied calls are answered at once with their denial. */

@@ -2,8 +2,7 @@ import { closeSync, constants, existsSync, fstatSync, fsyncSync, ftruncateSync, 
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { assertSessionId } from './session-id.js';
-import { redact } from '../secrets/redact.js';
-import { secretList, type SecretList } from '../secrets/secret-list.js';
+import { refuseMovedRedactOption } from '../secrets/moved-secrets-option.js';
 import { decodeLog, encodeLine } from './jsonl.js';
 import { withFileLock } from './file-lock.js';
 import { leaseRules, type LeaseRow } from './lease-rules.js';
@@ -23,12 +22,6 @@ import {
 export interface FileStoreOptions {
   /** fsync after every append, for durability against power loss (a killed process needs only the write). Default false. */
   fsync?: boolean;
-  /**
-   * Secrets (API keys) to keep out of the files: every occurrence in what is written — assistant
-   * text, tool inputs and outputs, checkpoint data — is replaced by `[redacted]`. An `undefined`
-   * or empty entry (a variable that is not set) is left out; anything else but a string throws.
-   */
-  redact?: SecretList;
 }
 
 /** Session files hold conversations and tool output: only their owner may read them. */
@@ -116,11 +109,8 @@ function fileOf(dir: string, sessionId: string): string {
  * ```
  */
 export function fileStore(dir: string, options: FileStoreOptions = {}): SessionStore {
-  const secrets = secretList(options.redact, 'fileStore options.redact');
-  const encode = (records: Array<SessionHeader | SessionRecord>) => {
-    const text = records.map(encodeLine).join('');
-    return Buffer.from(secrets.length > 0 ? redact(text, secrets) : text);
-  };
+  refuseMovedRedactOption(options, 'fileStore');
+  const encode = (records: Array<SessionHeader | SessionRecord>) => Buffer.from(records.map(encodeLine).join(''));
   return {
     async read(sessionId: string): Promise<SessionLog | undefined> {
       const file = fileOf(dir, sessionId);

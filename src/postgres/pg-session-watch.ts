@@ -1,5 +1,6 @@
 import type { Pool } from 'pg';
 import { SESSION_CHANGED_CHANNEL } from './pg-store.js';
+import { listenOn } from '../persistence/pg-listen.js';
 import type { SessionStore } from '../persistence/session-store.js';
 import { readSessionView, type SessionView } from '../persistence/session-view.js';
 
@@ -27,26 +28,24 @@ export interface WatchSessionOptions {
  * ```
  */
 export async function* watchSession(options: WatchSessionOptions): AsyncGenerator<SessionView | undefined> {
-  const client = await options.pool.connect();
   let wake: (() => void) | undefined;
   // A cut connection fails the next read (the generator throws) instead of ending the process.
   let broken: Error | undefined;
-  const onError = (error: Error) => {
-    broken = error;
-    wake?.();
-  };
-  client.on('error', onError);
   let changed = true;
-  const onNotification = (message: { channel: string; payload?: string }) => {
-    if (message.channel !== SESSION_CHANGED_CHANNEL || message.payload?.split(' ')[0] !== options.sessionId) return;
-    changed = true;
-    wake?.();
-  };
+  const listening = await listenOn(options.pool, SESSION_CHANGED_CHANNEL, {
+    onNotification: (payload) => {
+      if (payload.split(' ')[0] !== options.sessionId) return;
+      changed = true;
+      wake?.();
+    },
+    onBroken: (error) => {
+      broken = error;
+      wake?.();
+    },
+  });
   const onAbort = () => wake?.();
-  client.on('notification', onNotification);
   options.signal?.addEventListener('abort', onAbort);
   try {
-    await client.query(`LISTEN ${SESSION_CHANGED_CHANNEL}`);
     while (!options.signal?.aborted) {
       if (broken) throw new Error(`watching session ${options.sessionId}: the connection to Postgres broke (${broken.message})`, { cause: broken });
       if (!changed) {
@@ -59,9 +58,6 @@ export async function* watchSession(options: WatchSessionOptions): AsyncGenerato
     }
   } finally {
     options.signal?.removeEventListener('abort', onAbort);
-    client.off('notification', onNotification);
-    if (!broken) await client.query(`UNLISTEN ${SESSION_CHANGED_CHANNEL}`).catch(() => undefined);
-    client.off('error', onError);
-    client.release(broken);
+    await listening.stop();
   }
 }

@@ -1,31 +1,14 @@
 import type { Pool, PoolClient } from 'pg';
-import { redact } from '../secrets/redact.js';
-import { secretList, type SecretList } from '../secrets/secret-list.js';
+import { refuseMovedRedactOption } from '../secrets/moved-secrets-option.js';
 import { checkSessionHeader } from '../persistence/jsonl.js';
 import { assertSessionId } from '../persistence/session-id.js';
 import { tolerateIdleConnectionErrors, withPoolClient } from './pg-connection-errors.js';
 import { leaseRules, type LeaseRow } from '../persistence/lease-rules.js';
-import {
-  SessionConflictError,
-  SessionMissingError,
-  type AppendOptions,
-  type SessionHeader,
-  type SessionLease,
-  type SessionLeases,
-  type SessionLog,
-  type SessionRecord,
-  type SessionStore,
-  type SessionVersion,
-} from '../persistence/session-store.js';
+import { SessionConflictError, SessionMissingError, type AppendOptions, type SessionHeader, type SessionLease, type SessionLeases, type SessionLog, type SessionRecord, type SessionStore, type SessionVersion } from '../persistence/session-store.js';
 
 export interface PgStoreOptions {
   /** The Postgres schema that holds loopchart's three tables (created when missing). Default `public`. */
   schema?: string;
-  /**
-   * Secrets (API keys) to keep out of the rows: every occurrence in what is written is replaced by
-   * `[redacted]`. An `undefined` or empty entry (a variable that is not set) is left out.
-   */
-  redact?: SecretList;
   /**
    * Called when a connection the pool holds idle breaks (the server restarted, a proxy cut it).
    * `pgStore` listens for these on the pool, so they never end the process; the next query gets
@@ -86,7 +69,8 @@ const SCHEMA_LOCK_KEY = 0x6c6f6f70; // "loop"
  * @example
  * ```ts
  * import pg from 'pg';
- * import { createAgent, pgStore } from 'loopchart';
+ * import { createAgent } from 'loopchart';
+ * import { pgStore } from 'loopchart/postgres';
  *
  * const store = pgStore(new pg.Pool({ connectionString: process.env.DATABASE_URL }));
  * const agent = createAgent({ model, store, sessionId: 'chat-42', lease: { owner: 'worker-1' } });
@@ -96,11 +80,8 @@ export function pgStore(pool: Pool, options: PgStoreOptions = {}): SessionStore 
   const schema = options.schema ?? 'public';
   if (!IDENTIFIER.test(schema)) throw new TypeError(`pgStore: invalid schema name "${schema}" (lowercase letters, digits and underscores)`);
   tolerateIdleConnectionErrors(pool, options.onConnectionError);
-  const secrets = secretList(options.redact, 'pgStore options.redact');
-  const encode = (value: unknown) => {
-    const text = JSON.stringify(value);
-    return secrets.length > 0 ? redact(text, secrets) : text;
-  };
+  refuseMovedRedactOption(options, 'pgStore');
+  const encode = (value: unknown) => JSON.stringify(value);
   let ready: Promise<void> | undefined;
   const ensureSchema = () =>
     (ready ??= transaction(pool, async (client) => {

@@ -1,6 +1,5 @@
 import type { AgentEvent } from '../core/events.js';
-import { redact } from '../secrets/redact.js';
-import { secretList, type SecretList } from '../secrets/secret-list.js';
+import { refuseMovedRedactOption } from '../secrets/moved-secrets-option.js';
 import { FENCED_APPEND_SCRIPT } from './fenced-append.js';
 import { decodeStreamedEvent, EpochFilter, encodeStreamedEvent, type StreamedEvent } from './streamed-event.js';
 
@@ -54,13 +53,6 @@ export interface EventPublisherOptions {
   include?: (event: AgentEvent) => boolean;
   /** A write that failed (Redis down): the run goes on; the client misses those events. */
   onError?: (error: unknown) => void;
-  /**
-   * Secrets (API keys) to keep out of the stream, as `pgStore` and `fileStore` keep them out of
-   * the session: every occurrence in an entry is replaced by `[redacted]` before it is written.
-   * Each entry is redacted on its own, so a secret a model streams split across two text deltas
-   * is not caught. An `undefined` or empty entry (a variable that is not set) is left out.
-   */
-  redact?: SecretList;
 }
 
 export interface EventPublisher {
@@ -92,14 +84,14 @@ export function redisEventPublisher(options: EventPublisherOptions): EventPublis
   const maxLength = options.maxLength ?? 10_000;
   const ttlSeconds = options.ttlSeconds ?? 86_400;
   const include = options.include ?? ((event: AgentEvent) => event.type !== 'trace');
-  const secrets = secretList(options.redact, 'redisEventPublisher options.redact');
+  // Secrets are the agent's (`createAgent({ secrets })`): its events reach the stream redacted.
+  refuseMovedRedactOption(options, 'redisEventPublisher');
   let chain: Promise<void> = Promise.resolve();
   return {
     publish(sessionId, event, lease) {
       if (!include(event)) return chain;
       const key = sessionEventsKey(sessionId);
-      const text = encodeStreamedEvent({ sessionId, epoch: lease.epoch, event } satisfies StreamedEvent);
-      const entry = secrets.length > 0 ? redact(text, secrets) : text;
+      const entry = encodeStreamedEvent({ sessionId, epoch: lease.epoch, event } satisfies StreamedEvent);
       const redis = options.redis;
       chain = chain
         .then(async () => {

@@ -39,7 +39,8 @@ const LEGEND = [
  * @example
  * ```ts
  * import { writeFile } from 'node:fs/promises';
- * import { agentMachine, machineGraph, renderTraceReport } from 'loopchart';
+ * import { agentMachine, machineGraph } from 'loopchart/machine';
+ * import { renderTraceReport } from 'loopchart/report';
  *
  * const result = await agent.run('Fix the typo in README.md.');
  * await writeFile('run.html', renderTraceReport(result.trace!, machineGraph(agentMachine)));

@@ -150,11 +150,10 @@ function compoundState(state: LaidOutState, visits: number): string {
 function targetAlias(laidOut: LaidOutTransitionGroup, total: number, finalEdge: number | undefined): string {
   const { group, alias } = laidOut;
   if (!alias) return '';
-  const final = group.transitions.some((transition) => transition.index === finalEdge);
   return element(
     'g',
     {
-      class: ['alias', total > 0 ? 'visited' : 'unvisited', final ? 'final' : ''].filter(Boolean).join(' '),
+      class: visitClass('alias', total, isFinalGroup(laidOut, finalEdge)),
       'data-alias-of': group.to,
       'data-from': group.from,
       'data-visited': String(total > 0),
@@ -165,15 +164,25 @@ function targetAlias(laidOut: LaidOutTransitionGroup, total: number, finalEdge: 
   );
 }
 
+/** Whether the group holds the run's last transition. */
+function isFinalGroup(laidOut: LaidOutTransitionGroup, finalEdge: number | undefined): boolean {
+  return laidOut.group.transitions.some((transition) => transition.index === finalEdge);
+}
+
+/** A drawn element's classes: what it is, whether the run took it (`visited`/`unvisited`), and `final` for the run's last transition. */
+function visitClass(kind: string, taken: number, final: boolean): string {
+  return [kind, taken > 0 ? 'visited' : 'unvisited', final ? 'final' : ''].filter(Boolean).join(' ');
+}
+
 function transitionArrow(laidOut: LaidOutTransitionGroup, taken: (transition: GroupedTransition) => number, finalEdge: number | undefined): string {
   const { group, points } = laidOut;
   const total = groupTaken(laidOut, taken);
-  const final = group.transitions.some((transition) => transition.index === finalEdge);
+  const final = isFinalGroup(laidOut, finalEdge);
   const marker = final ? 'lc-arrow-final' : total > 0 ? 'lc-arrow-visited' : 'lc-arrow';
   return element(
     'g',
     {
-      class: ['transition-group', total > 0 ? 'visited' : 'unvisited', final ? 'final' : ''].filter(Boolean).join(' '),
+      class: visitClass('transition-group', total, final),
       'data-from': group.from,
       'data-to': group.to,
       'data-visited': String(total > 0),

@@ -1,6 +1,6 @@
 /**
- * What every option that takes secrets accepts (`fileStore`'s and `pgStore`'s `redact`,
- * `redisEventPublisher({ redact })`, the inspector helpers' `secrets`, `bashTool({ redact })`):
+ * What every option that takes secrets accepts (`createAgent({ secrets })`, the inspector
+ * helpers' `secrets`, `bashTool({ redact })`):
  * strings, and `undefined` for a secret that is not set, so that
  * `[process.env.OPENAI_API_KEY]` can be passed as it is.
  */
@@ -8,7 +8,7 @@ export type SecretList = ReadonlyArray<string | undefined>;
 
 /**
  * Thrown where a secrets option is not a list of strings. `option` names it
- * (`fileStore options.redact[1]`); the message gives the type of the bad value,
+ * (`bashTool options.redact[1]`); the message gives the type of the bad value,
  * never the value itself, which may be a secret.
  */
 export class SecretsOptionError extends TypeError {
@@ -28,8 +28,8 @@ export class SecretsOptionError extends TypeError {
  * {@link SecretsOptionError} naming `option`. Pure.
  *
  * @example
- * secretList([process.env.OPENAI_API_KEY, 'sk-live-123456'], 'fileStore options.redact') // ['sk-live-123456'] when the variable is unset
- * secretList(undefined, 'pgStore options.redact')                                        // []
+ * secretList([process.env.OPENAI_API_KEY, 'sk-live-123456'], 'bashTool options.redact') // ['sk-live-123456'] when the variable is unset
+ * secretList(undefined, 'bashTool options.redact')                                       // []
  * secretList(['sk-live-123456', 42], 'createWebSocketInspector options.secrets')          // throws: createWebSocketInspector options.secrets[1]: …
  */
 export function secretList(value: unknown, option: string): string[] {

@@ -15,6 +15,8 @@ import { errorText, finishReasonValue, GEN_AI_OPERATION, jsonAttribute, provider
 import { loadOtelApi, type OtelApi } from './otel-api.js';
 import { modelIdentity } from '../core/model-identity.js';
 import type { TelemetryOptions } from './telemetry-options.js';
+import { redactingTracer, type SpanStarter } from './redacting-tracer.js';
+import type { RunObserver } from '../trace/run-observer.js';
 
 /** A span's `isRecording`, true for a tracer whose spans do not say (a tracer that throws is ignored elsewhere). */
 function isRecording(span: Span): boolean {
@@ -34,6 +36,8 @@ export interface SpanRecorderScope {
   /** The agent's root actor now (a restored or recovered agent changes it). */
   root: () => AnyActorRef | undefined;
   sessionId: () => string | undefined;
+  /** The agent's `secrets`: redacted from every attribute, status and exception of its spans. */
+  secrets?: readonly string[];
 }
 
 /** A model call in progress; its span is made when it ends, with the provider's part of the time. */
@@ -87,7 +91,7 @@ interface RunSpans {
  * span covers the provider's time only: from the request (after `beforeLLMCall` hooks) to the
  * stream's finish (before `afterLLMCall` hooks). Never throws: a failing tracer is ignored.
  */
-export class SpanRecorder {
+export class SpanRecorder implements RunObserver {
   private run: RunSpans | undefined;
   /** A run being resumed from a checkpoint, and the root span it had before: its new root links to it. */
   private resumedFrom: { runId: string; context: TraceContextRecord } | undefined;
@@ -97,7 +101,7 @@ export class SpanRecorder {
 
   constructor(
     private readonly api: OtelApi,
-    private readonly tracer: Tracer,
+    private readonly tracer: SpanStarter,
     private readonly options: TelemetryOptions,
     private readonly scope: SpanRecorderScope,
   ) {
@@ -459,5 +463,6 @@ export function createSpanRecorder(options: TelemetryOptions, scope: SpanRecorde
   } catch (error) {
     throw new AgentOptionsError([{ path: 'telemetry', message: error instanceof Error ? error.message : String(error) }]);
   }
-  return new SpanRecorder(api, (options.tracer as Tracer | undefined) ?? api.trace.getTracer('loopchart'), options, scope);
+  const tracer = (options.tracer as Tracer | undefined) ?? api.trace.getTracer('loopchart');
+  return new SpanRecorder(api, redactingTracer(tracer, scope.secrets ?? []), options, scope);
 }

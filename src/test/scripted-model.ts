@@ -12,7 +12,7 @@ import {
 } from '@ai-sdk/provider';
 import { abortableDelay, abortErrorFor, pullStream, untilAborted } from './pull-stream.js';
 import { scriptTurnSchema, type ScriptedError, type ScriptTurn } from './script-schema.js';
-import { tokensForCharacters } from '../context/token-estimate.js';
+import { partCharacters, tokensForCharacters } from '../context/token-estimate.js';
 
 export interface ScriptedModelOptions {
   /** Default: `'scripted'`. */
@@ -307,27 +307,8 @@ function usageOf(turn: ScriptTurn, prompt: LanguageModelV4Prompt, output: Output
 function promptCharacters(prompt: LanguageModelV4Prompt): number {
   let characters = 0;
   for (const message of prompt) {
-    if (typeof message.content === 'string') {
-      characters += message.content.length;
-      continue;
-    }
-    for (const part of message.content) {
-      switch (part.type) {
-        case 'text':
-        case 'reasoning':
-          characters += part.text.length;
-          break;
-        case 'tool-call':
-          characters += toolInputText(part.input).length;
-          break;
-        case 'tool-result':
-          characters +=
-            part.output.type === 'text' || part.output.type === 'error-text'
-              ? part.output.value.length
-              : JSON.stringify(part.output).length;
-          break;
-      }
-    }
+    if (typeof message.content === 'string') characters += message.content.length;
+    else for (const part of message.content) characters += partCharacters(part);
   }
   return characters;
 }

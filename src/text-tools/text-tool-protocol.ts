@@ -35,10 +35,12 @@ interface CallPlan {
  * @example
  * ```ts
  * import { wrapLanguageModel } from 'ai';
- * import { createAgent, textToolProtocol } from 'loopchart';
+ * import { createAgent } from 'loopchart';
+ * import { textToolProtocol } from 'loopchart/text-tools';
  *
- * const model = wrapLanguageModel({ model: ollama('gemma3'), middleware: textToolProtocol() });
- * const agent = createAgent({ model, tools: { weather }, instructions: 'Answer briefly.' });
+ * // someTextOnlyModel: a model without native tool calls, e.g. ollama('gemma3')
+ * const model = wrapLanguageModel({ model: someTextOnlyModel, middleware: textToolProtocol() });
+ * const agent = createAgent({ model, tools, instructions: 'Answer briefly.' });
  * const result = await agent.run('How warm is it in Oslo?');
  * ```
  */

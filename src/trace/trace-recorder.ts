@@ -7,6 +7,7 @@ import type { HookTiming } from '../core/run-trace.js';
 import { distinctWarnings } from './call-warnings.js';
 import { toolOutputPreview } from './tool-output-preview.js';
 import { TRACE_VERSION, type RunTrace, type TraceStep } from '../core/run-trace.js';
+import type { RunObserver } from './run-observer.js';
 
 /** Each state node's dotted path, joined once per node (the machine definition is shared by every agent). */
 const statePaths = new WeakMap<object, string>();
@@ -25,8 +26,10 @@ function pathOf(node: { path: string[] }): string {
  * and transitions, transient ones included), the agent's events and the hook
  * timings. Constant work per event; nothing per streamed chunk.
  */
-export class TraceRecorder {
+export class TraceRecorder implements RunObserver {
   private trace: RunTrace | undefined;
+  /** The trace of the run that ended last, until it is taken. */
+  private finished: RunTrace | undefined;
   private origin = 0;
   private state: { name: string; enteredAt: number; isModelCall: boolean } | undefined;
   /** When the machine entered `running.llm` for the current call. */
@@ -121,7 +124,14 @@ export class TraceRecorder {
     this.state = { name: 'idle', enteredAt: 0, isModelCall: false };
   }
 
-  /** An agent event, as the machine emits it. Returns the finished trace on `run-end`. */
+  /** The trace of the run whose `run-end` this recorder was told of last, once. */
+  takeFinished(): RunTrace | undefined {
+    const trace = this.finished;
+    this.finished = undefined;
+    return trace;
+  }
+
+  /** An agent event, as the machine emits it. Returns the finished trace on `run-end` (also kept for `takeFinished`). */
   event(event: AgentEvent): RunTrace | undefined {
     if (event.type === 'run-start') {
       if (!this.trace) this.begin();
@@ -194,6 +204,7 @@ export class TraceRecorder {
         if (event.result.error) trace.error = event.result.error;
         this.trace = undefined;
         this.state = undefined;
+        this.finished = trace;
         return trace;
       }
       default:

@@ -206,11 +206,11 @@ describe('one writer per session, loud failures, private files', () => {
     await expect(forkSession({ store, from: 't', at: lastId })).resolves.toEqual(expect.any(String));
   });
 
-  it('session files are private (0600, directory 0700) and keep no secret the store is told to redact', async () => {
+  it("session files are private (0600, directory 0700) and keep none of the agent's secrets", async () => {
     const key = 'sk-test-SECRETSECRETSECRET123';
     const sessions = path.join(dir, 'private');
-    const store = fileStore(sessions, { redact: [key] });
-    await createAgent({ model: mockModel([{ text: [`the key is ${key}`] }]), store, sessionId: 'k' }).run(`remember ${key}`);
+    const store = fileStore(sessions);
+    await createAgent({ model: mockModel([{ text: [`the key is ${key}`] }]), store, sessionId: 'k', secrets: [key] }).run(`remember ${key}`);
     const file = path.join(sessions, 'k.jsonl');
     expect((await stat(file)).mode & 0o777).toBe(0o600);
     expect((await stat(sessions)).mode & 0o777).toBe(0o700);

@@ -1,4 +1,5 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { redactingStore } from '../../src/persistence/redacting-store.js';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -41,11 +42,11 @@ const stores: Array<[string, () => SessionStore, boolean]> = [
     () => {
       const dir = mkdtempSync(path.join(tmpdir(), 'loopchart-record-'));
       dirs.push(dir);
-      return fileStore(dir, { redact: [SECRET] });
+      return redactingStore(fileStore(dir), [SECRET]);
     },
     false,
   ],
-  ['pgStore', () => pgStore(pool!, { redact: [SECRET] }), postgresBin === undefined],
+  ['pgStore', () => redactingStore(pgStore(pool!), [SECRET]), postgresBin === undefined],
 ];
 
 describe.each(stores)('a session recorded in %s', (_name, makeStore, skip) => {
@@ -129,7 +130,7 @@ describe('a recorded session and its secrets', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'loopchart-record-'));
     dirs.push(dir);
     // The note's input: in the model call's response, the trace's tool call and the history.
-    const store = fileStore(dir, { redact: ['8000 characters'] });
+    const store = redactingStore(fileStore(dir), ['8000 characters']);
     const { sessionId } = await recordSession(store, 'redacted');
     const text = readFileSync(path.join(dir, `${sessionId}.jsonl`), 'utf8');
     const runRecords = text.split('\n').filter((line) => /^\{"type":"(model-call|trace|timeline)"/.test(line));

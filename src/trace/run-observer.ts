@@ -1,0 +1,43 @@
+import type { InspectionEvent } from 'xstate';
+import type { AgentEvent } from '../core/events.js';
+import type { HookTiming } from '../core/run-trace.js';
+
+/**
+ * What watches an agent's runs from the side — the run trace, telemetry spans, an inspector — is
+ * told the same three things: the actors' XState inspection events, the events the machine emits
+ * (at the moment it emits them, before any store write) and each hook's timing. Each method is
+ * optional and must not throw.
+ */
+export interface RunObserver {
+  inspect?(event: InspectionEvent): void;
+  event?(event: AgentEvent): void;
+  hook?(timing: HookTiming): void;
+}
+
+/**
+ * One observer that tells each of `observers` in turn, leaving out the ones that are undefined: the
+ * agent wires this one observer to its actor, its events and its hooks, once.
+ *
+ * @example
+ * ```ts
+ * const observer = runObservers([traceRecorder, telemetry?.spans, { inspect: options.inspect }]);
+ * observer.event({ type: 'run-start', runId: 'r1' });
+ * ```
+ */
+export function runObservers(observers: ReadonlyArray<RunObserver | undefined>): Required<RunObserver> {
+  const present = observers.filter((observer): observer is RunObserver => observer !== undefined);
+  const inspecting = present.filter((observer) => observer.inspect !== undefined);
+  const hearing = present.filter((observer) => observer.event !== undefined);
+  const timing = present.filter((observer) => observer.hook !== undefined);
+  return {
+    inspect: (event) => {
+      for (const observer of inspecting) observer.inspect!(event);
+    },
+    event: (event) => {
+      for (const observer of hearing) observer.event!(event);
+    },
+    hook: (given) => {
+      for (const observer of timing) observer.hook!(given);
+    },
+  };
+}

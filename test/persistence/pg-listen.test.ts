@@ -1,0 +1,103 @@
+/**
+ * LISTEN/NOTIFY is written once (`listenOn`): `watchSession` and `pgControlChannel` listen through
+ * it, so a connection that breaks is handled the same way by both: said once, never a crash.
+ */
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pgControlChannel } from '../../src/dbos/pg-control-channel.js';
+import { listenOn } from '../../src/persistence/pg-listen.js';
+import { watchSession } from '../../src/postgres/pg-session-watch.js';
+import { pgStore } from '../../src/postgres/pg-store.js';
+import { sessionHeader } from '../../src/persistence/session-store.js';
+import type { SessionInput } from '../../src/scale/session-request.js';
+import { postgresBinary, startPostgres, type PostgresServer } from '../support/postgres-server.js';
+
+const postgresBin = postgresBinary();
+let server: PostgresServer | undefined;
+const pools: pg.Pool[] = [];
+const newPool = () => {
+  const pool = new pg.Pool({ connectionString: server!.url, max: 4 });
+  pool.on('error', () => undefined);
+  pools.push(pool);
+  return pool;
+};
+
+beforeAll(async () => {
+  if (postgresBin !== undefined) server = await startPostgres(postgresBin);
+}, 60_000);
+afterAll(async () => {
+  await Promise.all(pools.map((pool) => pool.end()));
+  await server?.stop();
+});
+
+/** Ends every other connection that listens on `channel`, as a server restart or a proxy would. */
+async function cutListeners(pool: pg.Pool, channel: string): Promise<number> {
+  const { rowCount } = await pool.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query = $1 AND pid <> pg_backend_pid()`, [`LISTEN ${channel}`]);
+  return rowCount ?? 0;
+}
+
+/** Resolves with the first value `next` gives that `accept` takes. */
+function until<T>(subscribe: (next: (value: T) => void) => void, accept: (value: T) => boolean): Promise<T> {
+  return new Promise((resolve) => subscribe((value) => accept(value) && resolve(value)));
+}
+
+describe.skipIf(postgresBin === undefined)('listenOn', () => {
+  it('hears what is notified on its channel once it resolves, and gives its connection back when stopped', async () => {
+    const pool = newPool();
+    const heard: string[] = [];
+    const listening = await listenOn(pool, 'test_channel', { onNotification: (payload) => heard.push(payload), onBroken: () => undefined });
+    expect(pool.totalCount - pool.idleCount).toBe(1);
+    await pool.query(`SELECT pg_notify('other_channel', 'no')`);
+    await pool.query(`SELECT pg_notify('test_channel', 'yes')`);
+    await expect.poll(() => heard).toEqual(['yes']);
+    await listening.stop();
+    await listening.stop();
+    expect(pool.totalCount - pool.idleCount).toBe(0);
+    await pool.query(`SELECT pg_notify('test_channel', 'after')`);
+    const { rows } = await pool.query<{ count: string }>(`SELECT count(*) FROM pg_stat_activity WHERE query = 'LISTEN test_channel' AND state <> 'idle'`);
+    expect(rows[0]!.count).toBe('0');
+    expect(heard).toEqual(['yes']);
+  });
+
+  it('says a cut connection once, drops it, and the process goes on', async () => {
+    const pool = newPool();
+    const broken: Error[] = [];
+    const listening = await listenOn(pool, 'cut_channel', { onNotification: () => undefined, onBroken: (error) => broken.push(error) });
+    expect(await cutListeners(newPool(), 'cut_channel')).toBe(1);
+    await expect.poll(() => broken.length).toBe(1);
+    await listening.stop();
+    expect(pool.totalCount).toBe(0);
+  });
+});
+
+describe.skipIf(postgresBin === undefined)('the users of listenOn', () => {
+  it('watchSession fails its next read with a clear error when its connection is cut', async () => {
+    const pool = newPool();
+    const store = pgStore(pool);
+    await store.create(sessionHeader('watched-cut'));
+    const views = watchSession({ pool, store, sessionId: 'watched-cut' });
+    await views.next();
+    const failing = expect(views.next()).rejects.toThrow(/watching session watched-cut: the connection to Postgres broke/);
+    expect(await cutListeners(newPool(), 'loopchart_session_changed')).toBe(1);
+    await failing;
+    expect(pool.totalCount - pool.idleCount).toBe(0);
+  });
+
+  it('pgControlChannel listens again after its connection is cut, and delivers what is published then', async () => {
+    const pool = newPool();
+    const channel = pgControlChannel(pool);
+    const received: Array<(input: SessionInput) => void> = [];
+    const unsubscribe = await channel.subscribe('chat-1', (input) => received.forEach((hear) => hear(input)));
+    expect(await cutListeners(newPool(), 'loopchart_session_control')).toBe(1);
+    // Published until the channel listens again: what is sent meanwhile is lost live, as documented.
+    const heard = until<SessionInput>((next) => received.push(next), (input) => input.type === 'abort');
+    const publishing = setInterval(() => void channel.publish('chat-1', { type: 'abort' }, 'abort-1').catch(() => undefined), 50);
+    try {
+      await expect(heard).resolves.toEqual({ type: 'abort' });
+    } finally {
+      clearInterval(publishing);
+      unsubscribe();
+      await channel.close();
+    }
+  });
+});
