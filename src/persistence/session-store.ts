@@ -87,16 +87,22 @@ export interface TimelineRecord {
 /** `[ms after the record's at, event type, from, to, step]`, and the guard when the transition had one. */
 export type TimelineTuple = [number, string, string, string, number] | [number, string, string, string, number, string];
 
-/** One attempt of one model call: a summary of the request, and the response or the error. */
-export interface ModelCallLogRecord {
-  type: 'model-call';
-  runId: string;
+/** One attempt of one step: the model call's request in summary, and its response or error. */
+export interface ModelCallRecord {
   step: number;
+  /** 1 for the first try, 2 for the first retry. */
   attempt: number;
   /** Epoch milliseconds. */
   startedAt: number;
   durationMs?: number;
-  request: { messageCount: number; tools: string[]; settings: Record<string, unknown> };
+  request: {
+    /** Messages in the history when the call was made. */
+    messageCount: number;
+    /** The names of the tools the model was offered. */
+    tools: string[];
+    /** The call's settings: the model (`provider:modelId`) and the limits and options it was sent. */
+    settings: Record<string, unknown>;
+  };
   response?: {
     text: string;
     reasoning?: string;
@@ -105,6 +111,12 @@ export interface ModelCallLogRecord {
     usage?: unknown;
   };
   error?: { kind: string; message: string; status?: number };
+}
+
+/** A {@link ModelCallRecord} as a line of the session log: with its type and the run it belongs to. */
+export interface ModelCallLogRecord extends ModelCallRecord {
+  type: 'model-call';
+  runId: string;
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { Outcome } from '../core/result.js';
 import type { RunTrace } from '../core/run-trace.js';
-import type { SessionHeader } from '../persistence/session-store.js';
+import type { ModelCallRecord, SessionHeader } from '../persistence/session-store.js';
 
 /** Everything a step-through view needs of one session, from any store. */
 export interface SessionRecordView {
@@ -69,28 +69,5 @@ export interface TimelinePoint {
   checkpointId?: number;
 }
 
-/** One attempt of one step: the model call's request in summary, and its response or error. */
-export interface ModelCallRecord {
-  step: number;
-  /** 1 for the first try, 2 for the first retry. */
-  attempt: number;
-  /** Epoch milliseconds. */
-  startedAt: number;
-  durationMs?: number;
-  request: {
-    /** Messages in the history when the call was made. */
-    messageCount: number;
-    /** The names of the tools the model was offered. */
-    tools: string[];
-    /** The call's settings: the model (`provider:modelId`) and the limits and options it was sent. */
-    settings: Record<string, unknown>;
-  };
-  response?: {
-    text: string;
-    reasoning?: string;
-    toolCalls: Array<{ toolCallId: string; toolName: string; input: unknown }>;
-    finishReason?: string;
-    usage?: unknown;
-  };
-  error?: { kind: string; message: string; status?: number };
-}
+/** One attempt of one step: the model call's request in summary, and its response or error (as stored). */
+export type { ModelCallRecord } from '../persistence/session-store.js';
