@@ -1,6 +1,6 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { listenOnLoopback } from '../net/listen-on-loopback.js';
 import { createServer, type IncomingMessage } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { WebSocket, WebSocketServer } from 'ws';
 import { backReferenceResolverSource } from './back-references.js';
 import { BATCH_FRAMES_PARAMETER, BATCH_HEADER, REFERRING_BATCH_HEADER, standaloneEventTexts } from './inspection-frame.js';
@@ -154,14 +154,7 @@ export async function startInspectorRelay(options: InspectorRelayOptions = {}): 
     response.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' });
     response.end(bridgePage(pageSocketUrl, inspectorUrl, options.inspectorLoadTimeoutMs ?? 15_000));
   });
-  await new Promise<void>((resolve, reject) => {
-    http.once('error', reject);
-    http.listen(options.port ?? 0, '127.0.0.1', () => {
-      http.off('error', reject);
-      resolve();
-    });
-  });
-  const { port } = http.address() as AddressInfo;
+  const port = await listenOnLoopback(http, options.port);
   origin = `http://127.0.0.1:${port}`;
   pageSocketUrl = `ws://127.0.0.1:${port}/?token=${token}`;
 

@@ -1,6 +1,6 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { listenOnLoopback } from '../net/listen-on-loopback.js';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { ModelMessage } from 'ai';
 import { replaySession } from '../persistence/session-replay.js';
 import { sessionIdProblem } from '../persistence/session-id.js';
@@ -238,14 +238,7 @@ export async function startPlaybackServer(options: PlaybackServerOptions): Promi
       sendJson(response, status, { error: error instanceof Error ? error.message : String(error) });
     });
   });
-  await new Promise<void>((resolve, reject) => {
-    http.once('error', reject);
-    http.listen(options.port ?? 0, '127.0.0.1', () => {
-      http.off('error', reject);
-      resolve();
-    });
-  });
-  const { port } = http.address() as AddressInfo;
+  const port = await listenOnLoopback(http, options.port);
   origin = `http://127.0.0.1:${port}`;
   return {
     pageUrl: `${origin}/?token=${token}&session=${encodeURIComponent(options.sessionId)}`,
