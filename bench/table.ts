@@ -27,7 +27,7 @@ export function printFigures(rows: readonly SummaryRow[]): void {
 export function printHeadlines(rows: readonly SummaryRow[]): void {
   const headlines = rows.filter((row) => row.headline !== undefined && row.measure !== undefined);
   if (headlines.length === 0) return;
-  console.log('\nTargets (issue 32, item 5), each judged on its median over the runs, each run a fresh process:\n');
+  console.log('\nTargets (docs/performance.md says where each comes from), each judged on its median over the runs, each run a fresh process:\n');
   printMarkdown(
     ['target', 'median', 'spread', 'runs', 'target', ''],
     headlines.map((row) => [
