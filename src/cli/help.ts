@@ -22,7 +22,7 @@ const MAIN = `loopchart — run an LLM agent's tool loop as an XState statechart
 Usage:
   loopchart run <script.yaml | "prompt"> [options]   run an agent; see loopchart run --help
   loopchart report <trace.json> [-o report.html]    an HTML report of a saved run trace
-  loopchart chart                                   print the agent statechart as Mermaid
+  loopchart chart                                   print the session and run statecharts as Mermaid
   loopchart config [--cwd DIR] [--json]             the default model and options in force
   loopchart help [run | report | chart | config]    help for a command
   loopchart --help                                  this help
@@ -187,9 +187,10 @@ problem is named); 1 the page could not be written.`;
 
 const CHART = `Usage: loopchart chart
 
-Prints the agent statechart as a Mermaid stateDiagram-v2 on stdout: every
-state, the actor each state invokes, and every transition with its event,
-guard and, for transitions that end the run, the outcome.
+Prints the session statechart, with the run statechart it invokes drawn inside
+its live state, as one Mermaid stateDiagram-v2 on stdout: every state, the
+actor each state invokes, and every transition with its event, guard and, for
+transitions that end the run, the outcome.
 
 Options:
   -h, --help   this help`;
