@@ -253,6 +253,7 @@ export const sessionMachine = sessionSetup.createMachine({
     leasing: {
       description: "The session's lease is acquired; inputs wait until the session is open.",
       invoke: {
+        id: 'acquireLease',
         src: 'acquireLease',
         input: ({ context }) => ({ host: context.host }),
         onDone: { target: 'holding', actions: { type: 'assignEpoch', params: ({ event }) => ({ epoch: event.output.epoch }) } },
@@ -272,11 +273,11 @@ export const sessionMachine = sessionSetup.createMachine({
         opening: {
           description: 'Without a store the run chart starts at once, from the `messages` option.',
           always: [{ guard: not('hasStore'), target: 'live', actions: 'startFresh' }, { target: 'loading' }],
-          on: deferInputs,
         },
         loading: {
           description: 'The stored session (or a fork of one) is read; none by that id: a new one is created.',
           invoke: {
+            id: 'loadSession',
             src: 'loadSession',
             input: ({ context }) => ({ host: context.host }),
             onDone: [
@@ -290,6 +291,7 @@ export const sessionMachine = sessionSetup.createMachine({
         creating: {
           description: "A new session's header is written.",
           invoke: {
+            id: 'createSession',
             src: 'createSession',
             input: ({ context }) => ({ host: context.host }),
             onDone: { target: 'live', actions: { type: 'startFrom', params: ({ event }) => event.output } },
@@ -376,13 +378,14 @@ export const sessionMachine = sessionSetup.createMachine({
         closing: {
           description: 'Disposing: every boundary handed to the writer lands; a run that waits for approval stays in the session.',
           entry: { type: 'abandonRun', params: { kind: 'disposed' } },
-          invoke: { src: 'settleWrites', input: ({ context }) => ({ host: context.host }), onDone: '#session.releasing', onError: '#session.releasing' },
+          invoke: { id: 'settleWrites', src: 'settleWrites', input: ({ context }) => ({ host: context.host }), onDone: '#session.releasing', onError: '#session.releasing' },
           on: { ...refuseAll(closed), 'session.halt': 'halting' },
         },
         halting: {
           description: 'Stopped as a crash would stop it: nothing more is written, the run stays where its last checkpoint left it.',
           entry: { type: 'abandonRun', params: ({ event }) => ({ kind: 'halted' as const, error: event.type === 'session.halt' ? event.error : new Error('the session was halted') }) },
           invoke: {
+            id: 'haltWrites',
             src: 'haltWrites',
             input: ({ context, event }) => ({ host: context.host, reason: event.type === 'session.halt' ? event.error : new Error('the session was halted') }),
             onDone: '#session.releasing',
@@ -403,7 +406,7 @@ export const sessionMachine = sessionSetup.createMachine({
     },
     releasing: {
       description: 'The lease is let go (a store out of reach cannot take it: it lapses by itself).',
-      invoke: { src: 'releaseLease', input: ({ context }) => ({ host: context.host }), onDone: 'disposed', onError: 'disposed' },
+      invoke: { id: 'releaseLease', src: 'releaseLease', input: ({ context }) => ({ host: context.host }), onDone: 'disposed', onError: 'disposed' },
       on: refuseAll(closed),
     },
     disposed: {
