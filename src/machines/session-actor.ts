@@ -32,11 +32,6 @@ export class AgentSession {
     return (this.#actor ??= this.#start());
   }
 
-  /** Whether the session chart's actor exists yet (reading it does not start it). */
-  get isStarted(): boolean {
-    return this.#actor !== undefined;
-  }
-
   #start(): Actor<SessionMachine> {
     const host = this.host;
     const user = host.options.inspect;

@@ -44,7 +44,6 @@ export interface RunStart {
   state: 'idle' | 'running' | 'waiting' | 'ending';
 }
 
-/** What the session chart's actors and actions do to the outside world, for one agent. */
 export type { CheckpointInfo };
 
 /**

@@ -49,9 +49,9 @@ const RUN_ID = 'agent';
 
 type PromptLike = Extract<SessionInputEvent, { type: 'session.prompt' | 'session.steer' | 'session.follow-up' }>;
 
-/** The messages a run starts with: a prompt's, or a steer's or follow-up's one message (on an idle session). */
-function promptOf(event: PromptLike): { messages: AgentMachineEvent & { type: 'agent.prompt' } } {
-  return { messages: { type: 'agent.prompt', messages: event.type === 'session.prompt' ? event.messages : [event.message] } };
+/** The run chart's prompt for a run a prompt starts (or, on an idle session, a steer's or follow-up's one message). */
+function promptOf(event: PromptLike): AgentMachineEvent {
+  return { type: 'agent.prompt', messages: event.type === 'session.prompt' ? event.messages : [event.message] };
 }
 
 /** The run chart's event for an input applied to a run that works or waits. */
@@ -139,10 +139,11 @@ export const sessionSetup = setup({
     },
     applied: emit(({ event }) => ({ type: 'session.inputApplied' as const, input: event as SessionInputEvent })),
     refuse: emit(({ event }, reason: SessionRefusal) => ({ type: 'session.inputRefused' as const, input: event as SessionInputEvent, reason })),
+    /** A run starts; the prompt's `inputId` (a steer or follow-up has none) tells its sender of its end. */
     startRun: enqueueActions(({ event, enqueue }) => {
-      const prompt = promptOf(event as PromptLike);
-      enqueue.sendTo(RUN_ID, prompt.messages);
-      enqueue.assign({ runInputId: (event as PromptLike).type === 'session.prompt' ? (event as Extract<SessionInputEvent, { type: 'session.prompt' }>).inputId : undefined });
+      const input = event as PromptLike;
+      enqueue.sendTo(RUN_ID, promptOf(input));
+      enqueue.assign({ runInputId: input.type === 'session.prompt' ? input.inputId : undefined });
     }),
     forward: sendTo(RUN_ID, ({ event }) => runEventOf(event as SessionInputEvent)!),
     /** The run's `run-end` was delivered: whoever sent its prompt (or waits for the resumed run) hears of it. */
