@@ -14,8 +14,8 @@ const layers = [
   { name: 'records', holds: 'what a run leaves: stores, session records, traces, results, reading a session back (time travel)', paths: ['^src/persistence/', '^src/trace/', '^src/results/', '^src/time-travel/'] },
   {
     name: 'agent',
-    holds: 'the agent facade, its options and observers',
-    paths: ['^src/(?!index\\.ts$|cli\\.ts$)[^/]+\\.ts$', '^src/telemetry/', '^src/subagents/'],
+    holds: 'the agent facade, its options and observers, the session chart and its host',
+    paths: ['^src/(?!index\\.ts$|cli\\.ts$)[^/]+\\.ts$', '^src/session/', '^src/telemetry/', '^src/subagents/'],
   },
   { name: 'scale', holds: 'sessions advanced turn by turn across processes', paths: ['^src/scale/'] },
   {

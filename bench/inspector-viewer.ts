@@ -30,7 +30,8 @@ socket.on('message', (data: Buffer) => {
       event.type === '@xstate.snapshot' &&
       event.rootId === event.sessionId &&
       event.event.type !== 'xstate.init' &&
-      stateName((event.snapshot as unknown as { value: unknown }).value) === 'idle';
+      // The root actor is the agent's session chart: idle again once the run's end is delivered.
+      stateName((event.snapshot as unknown as { value: unknown }).value) === 'holding.live.idle';
     if (isRootIdle) process.stdout.write(`ended ${events} ${frames}\n`);
   }
 });

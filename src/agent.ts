@@ -1,42 +1,16 @@
 import type { ModelMessage, Output, ToolSet } from 'ai';
-import { Observable, Subject } from 'rxjs';
-import { generateId } from 'ai';
-import { createActor, type Actor, type AnyActorRef, type Snapshot } from 'xstate';
-import { machineSetup, type MachineSetup } from './machine-setup.js';
-import { EventOutbox } from './event-outbox.js';
-import { TraceRecorder } from './trace/trace-recorder.js';
-import { runObservers, type RunObserver } from './trace/run-observer.js';
-import { createSpanRecorder, type SpanRecorder } from './telemetry/span-recorder.js';
-import { isTelemetryEnabled } from './telemetry/telemetry-options.js';
-import { restoreSnapshot } from './persistence/checkpoint-snapshot.js';
+import type { Observable } from 'rxjs';
+import type { Actor } from 'xstate';
 import type { CheckpointInfo } from './persistence/session-recorder.js';
-import { SessionRecorder } from './persistence/session-recorder.js';
-import { RunJournal } from './time-travel/run-journal.js';
-import { replaySession } from './persistence/session-replay.js';
-import { sessionHeader, type SessionStore } from './persistence/session-store.js';
-import { holdLease, type HeldLease } from './persistence/lease-keeper.js';
-import { isConnectionError } from './persistence/connection-error.js';
 import type { AgentEvent } from './core/events.js';
 import type { AgentMachine } from './machine/agent-machine.js';
-import { bindImplementations, sharedAgentMachine } from './machine/shared-agent-machine.js';
-import type { AgentConfig, AgentMachineInput } from './machine/context.js';
-import { pendingApprovalIds } from './machine/approval-updates.js';
-import { pendingApprovalRequests } from './machine/pending-approval-requests.js';
 import { contextTokensOf } from './machine/compaction-updates.js';
-import { endRun, requestStop } from './machine/run-updates.js';
 import { messageShapeProblem } from './core/message-shape.js';
+import { AgentSession, sendInput, untilSession } from './session/session-actor.js';
+import type { AgentEmbedding } from './session/session-host.js';
+import type { RunAbandonment, SessionInputEvent, SessionRefusal } from './session/session-events.js';
 import { parseAgentOptions, type AgentOptions } from './options.js';
-import { errorMessage } from './core/error-message.js';
-import type { RunError, RunResult } from './core/result.js';
-import { persistedWithoutHistory } from './persistence/checkpoint-snapshot.js';
-import { StepResultRecorder } from './results/step-result-recorder.js';
-import { generateTextResult } from './results/generate-text-result.js';
-import { stableActor, type StableActor } from './stable-actor.js';
-import { warnOfUnheardApproval } from './unheard-approval.js';
-import { secretList } from './secrets/secret-list.js';
-import { redactValue } from './secrets/redact.js';
-import { redactingStore } from './persistence/redacting-store.js';
-import { shareSecrets } from './secrets/shared-secrets.js';
+import type { RunResult } from './core/result.js';
 
 /** What `agent.run` accepts: a user text, one message, or several. */
 export type Prompt = string | ModelMessage | ModelMessage[];
@@ -163,554 +137,197 @@ export function createAgent<TOOLS extends ToolSet = ToolSet, OUTPUT = unknown>(o
   return new StatechartAgent(validated) as unknown as Agent<TOOLS, OUTPUT>;
 }
 
-/** What `advanceSession` needs of an agent beyond its public API: the session's request ids and the lease's epoch. */
-export interface SessionControl {
-  /** Whether an input with this request id was already applied to the session. */
-  hasApplied(requestId: string): boolean;
-  /** Records that the input with this request id is being applied: the next checkpoint stores it. */
-  noteRequest(requestId: string): void;
-  /** The epoch of the lease the agent acquired, if any: also once the lease is lost, so what it did is known by it. */
-  readonly epoch: number | undefined;
-  /** Why the session's last step boundary is not in the store, if it is not (call after `settled()`). */
-  readonly writeFailure: unknown;
-  /**
-   * Whether what the agent does now is the session's: `held` (the lease is within its time to
-   * live), `unverified` (its time has passed: `confirmLease()` tells), or `lost`.
-   */
-  leaseStatus(): 'held' | 'unverified' | 'lost';
-  /** Resolves true when the lease is (still, or again) held, false when it is lost. */
-  confirmLease(): Promise<boolean>;
-  /**
-   * Stops the agent as a crash would, for another attempt to take the session over: nothing more
-   * is written (the run stays in the session as its last checkpoint left it), the actor and
-   * every model call and tool it runs are stopped, a pending `run()` rejects with `reason`, and
-   * the lease is released. `dispose()` afterwards does nothing.
-   */
-  halt(reason: Error): Promise<void>;
-}
-
-/** The session control of an agent made by `createAgent` with a store (after `ready()`). */
-export function sessionControlOf(agent: Agent): SessionControl {
-  if (!(agent instanceof StatechartAgent)) throw new TypeError('expected an agent made by createAgent');
-  return agent.sessionControl();
-}
-
 /** Where a sub-agent runs: as a child of the tool runner that calls it, one level deeper. */
-export interface AgentEmbedding {
-  parent: AnyActorRef | undefined;
-  depth: number;
-}
+export type { AgentEmbedding } from './session/session-host.js';
 
 /** A sub-agent: its actor is a child of the calling tool runner, so the inspector shows the hierarchy. Used by `agentTool`. */
 export function createChildAgent(options: AgentOptions, embedding: AgentEmbedding): Agent {
   return new StatechartAgent(parseAgentOptions(options), embedding);
 }
 
+/** Each agent's session (its chart's actor and host), kept beside the agent rather than in it: the facade holds no state. */
+const sessions = new WeakMap<StatechartAgent, AgentSession>();
+
+function sessionOf(agent: StatechartAgent): AgentSession {
+  return sessions.get(agent)!;
+}
+
+let inputIds = 0;
+
+/**
+ * The `Agent` facade: a promise adapter over the session chart's actor, as `ToolLoopAgent` is over
+ * `streamText`. Every call becomes an event of the session chart (`session.prompt`,
+ * `session.approve`, …), and every answer is read from the chart: what it emits (a run settled, an
+ * input refused) and its snapshots. The facade has no fields of its own (a test keeps it so).
+ */
 class StatechartAgent implements Agent {
-  private readonly subject = new Subject<AgentEvent>();
-  readonly events$ = this.subject.asObservable();
-  private readonly outbox = new EventOutbox((event) => this.deliver(event));
-  private readonly tracer = new TraceRecorder(() => this.started);
-  /** OpenTelemetry spans of the runs; undefined (and nothing of it loaded) unless the `telemetry` option is on. */
-  private readonly spans: SpanRecorder | undefined;
-  /** Everything that watches the runs from the side (the trace, telemetry, the `inspect` option), wired once. */
-  private readonly observer: Required<RunObserver>;
-  /** This agent's actor implementations once built, bound to each actor it starts (the machine definition is shared). */
-  private actors: ReturnType<MachineSetup['implementations']>['actors'] | undefined;
-  private readonly setup: MachineSetup;
-  private readonly config: AgentConfig;
-  /** The `secrets` option: redacted from every event, store write, inspection and span that leaves the agent. */
-  private readonly secrets: readonly string[];
-  private started: Actor<AgentMachine> | undefined;
-  /** Resolves the `run()` promise of the active run when its `run-end` arrives. */
-  private pending: ((result: RunResult) => void) | undefined;
-  readonly sessionId: string | undefined;
-  private recorder: SessionRecorder | undefined;
-  /** What the session keeps of each run besides its messages and checkpoints (with a store only). */
-  private readonly journal: RunJournal | undefined;
-  private readonly opened: Promise<void>;
-  /** The session is loaded (always true without a store): runs start synchronously. */
-  private isOpen = false;
-  /** What was asked of the agent before its session was open, in call order; carried out once it is. */
-  private readonly beforeOpen: Array<() => void> = [];
-  /** The run a restored session was in the middle of. */
-  private resumed: Promise<RunResult> | undefined;
-  /** The session's lease while this agent holds it (`lease` option). */
-  private lease: HeldLease | undefined;
-  private disposed: Promise<void> | undefined;
-  private rejectPending: ((error: Error) => void) | undefined;
-  /** Set by `halt`: the agent stopped as if its process had died. */
-  private halted: Promise<void> | undefined;
-  private announceHalt: () => void = () => undefined;
-  /** Resolves when `halt` is called: what waits for the actor stops waiting. */
-  private readonly haltCalled = new Promise<void>((resolve) => (this.announceHalt = resolve));
-
-  constructor(
-    private readonly options: AgentOptions,
-    private readonly embedding: AgentEmbedding = { parent: undefined, depth: 0 },
-  ) {
-    this.setup = machineSetup(options);
-    this.config = this.setup.config;
-    this.secrets = secretList(options.secrets, 'secrets');
-    if (options.inspect) shareSecrets(options.inspect, this.secrets);
-    this.spans = isTelemetryEnabled(options.telemetry)
-      ? createSpanRecorder(options.telemetry, { model: options.model, root: () => this.started, sessionId: () => this.sessionId, secrets: this.secrets })
-      : undefined;
-    const user = options.inspect;
-    this.journal = options.store
-      ? new RunJournal({
-          root: () => this.started,
-          toolNames: () => Object.keys(this.options.tools ?? {}),
-          settings: () => ({ maxSteps: this.config.maxSteps, toolExecution: this.config.toolExecution }),
-        })
-      : undefined;
-    this.observer = runObservers([this.tracer, this.journal, this.spans, user && { inspect: typeof user === 'function' ? user : (event) => user.next?.(event) }]);
-    if (options.store) {
-      this.sessionId = options.sessionId ?? generateId();
-      this.current = this.createActorFrom({ messages: options.messages ?? [] });
-      this.opened = this.openSession(redactingStore(options.store, this.secrets), options.sessionId ?? this.sessionId).then(() => {
-        this.isOpen = true;
-        for (const operation of this.beforeOpen.splice(0)) operation();
-      });
-      // A session that cannot be opened rejects ready() and every run(); nothing else waits for it.
-      this.opened.catch(() => undefined);
-    } else {
-      this.sessionId = undefined;
-      // An inspector (or a parent actor) expects to see the actor as the agent is created; otherwise
-      // it starts when first used, so that an idle agent holds no actor at all.
-      if (options.inspect !== undefined || embedding.parent !== undefined) this.current = this.startActor({ messages: options.messages ?? [] });
-      this.opened = Promise.resolve();
-      this.isOpen = true;
-    }
+  constructor(options: AgentOptions, embedding: AgentEmbedding = { parent: undefined, depth: 0 }) {
+    const session = new AgentSession(options, embedding);
+    sessions.set(this, session);
+    // A session opens at once; an inspector (or a parent actor) expects to see the actors as the agent is created.
+    // Otherwise the chart starts when first used, so that an idle agent holds no actor at all.
+    if (options.store || options.inspect !== undefined || embedding.parent !== undefined) void session.actor;
   }
 
-  /** The agent's actor, started on first use when the agent has no store. */
-  private get current(): Actor<AgentMachine> {
-    return (this.started ??= this.startActor({ messages: this.options.messages ?? [] }));
+  get events$(): Observable<AgentEvent> {
+    return sessionOf(this).host.events$;
   }
 
-  private set current(actor: Actor<AgentMachine>) {
-    const replacing = this.started !== undefined && this.started !== actor;
-    this.started = actor;
-    if (replacing) this.stable?.replaced();
+  get sessionId(): string | undefined {
+    return sessionOf(this).host.sessionId;
   }
 
-  /** `agent.actor`: one object whatever actor is current. */
-  private stable: StableActor<AgentMachine> | undefined;
+  get actor(): Actor<AgentMachine> {
+    const session = sessionOf(this);
+    void session.actor;
+    return session.host.actorView;
+  }
 
-  ready(): Promise<void> {
-    return this.opened;
+  get tools(): ToolSet {
+    return sessionOf(this).host.options.tools ?? {};
+  }
+
+  get output(): Output.Output | undefined {
+    return sessionOf(this).host.options.output;
+  }
+
+  get messages(): ModelMessage[] {
+    return sessionOf(this).host.messages;
+  }
+
+  get contextTokens(): number {
+    return contextTokensOf(this.actor.getSnapshot().context);
+  }
+
+  get isRunning(): boolean {
+    return sessionOf(this).host.isRunActive;
+  }
+
+  get pendingApprovals(): string[] {
+    return sessionOf(this).host.pendingApprovals;
+  }
+
+  async ready(): Promise<void> {
+    const snapshot = await untilSession(sessionOf(this).actor, ({ context }) => context.opened || context.openError !== undefined);
+    if (!snapshot.context.opened) throw asError(snapshot.context.openError);
   }
 
   async resume(): Promise<RunResult | undefined> {
-    await this.opened;
-    return this.resumed;
+    await this.ready();
+    const { context } = await untilSession(sessionOf(this).actor, ({ context }) => context.resumed?.status !== 'pending');
+    const resumed = context.resumed;
+    if (resumed === undefined) return undefined;
+    if (resumed.status === 'ended') return resumed.result;
+    throw resumed.status === 'abandoned' ? abandonmentError(resumed.reason) : new Error('loopchart: the resumed run did not end');
   }
 
   checkpoints(): CheckpointInfo[] {
-    return this.recorder?.checkpoints ?? [];
-  }
-
-  /** This agent's actor implementations, built when its actor first invokes one (an idle agent never needs them). */
-  private implementations() {
-    return (this.actors ??= this.setup.implementations({
-      emit: (event) => {
-        // A call's warnings belong in the trace; the other actor events (deltas, tool input) do not.
-        if (event.type === 'model-call-start') this.observer.event(event);
-        this.outbox.push(event);
-      },
-      ...(this.options.store ? { admit: () => this.admitEffect() } : {}),
-      runSteps: () => ({ steps: this.stepResults?.steps ?? [], responseMessages: this.stepResults?.responseMessages ?? [] }),
-      traceHook: (timing) => this.observer.hook(timing),
-      depth: this.embedding.depth,
-      ...(this.spans ? { runToolCall: this.spans.runToolCall } : {}),
-    }).actors);
-  }
-
-  sessionControl(): SessionControl {
-    const recorder = () => {
-      if (!this.recorder) throw new Error('the agent has no open session: create it with a store and await ready()');
-      return this.recorder;
-    };
-    const agent = () => this;
-    return {
-      hasApplied: (requestId) => recorder().hasApplied(requestId),
-      noteRequest: (requestId) => recorder().noteRequest(requestId),
-      get epoch() {
-        return agent().lease?.epoch;
-      },
-      get writeFailure() {
-        return agent().recorder?.writeFailure;
-      },
-      halt: (reason) => (this.halted ??= this.haltOnce(reason)),
-      leaseStatus: () => (!this.lease ? 'held' : this.lease.lost ? 'lost' : this.lease.isCurrent() ? 'held' : 'unverified'),
-      confirmLease: () => (this.lease ? this.lease.ensureHeld().then(() => true, () => false) : Promise.resolve(true)),
-    };
+    return sessionOf(this).host.checkpoints;
   }
 
   settled(): Promise<void> {
-    return this.opened.then(
-      () => this.recorder?.settled(),
+    return this.ready().then(
+      () => sessionOf(this).host.settled(),
       () => undefined,
     );
   }
 
-  dispose(): Promise<void> {
-    return (this.disposed ??= this.halted ?? this.disposeOnce());
-  }
-
-  private async haltOnce(reason: Error): Promise<void> {
-    this.announceHalt();
-    await this.opened.catch(() => undefined);
-    // The actor first: no step boundary, model call or tool after this; the writes already handed over land.
-    this.started?.stop();
-    this.rejectPending?.(reason);
-    this.pending = undefined;
-    this.rejectPending = undefined;
-    await this.recorder?.settled();
-    this.recorder?.close(reason);
-    await this.lease?.release().catch(() => undefined);
-  }
-
-  private async disposeOnce(): Promise<void> {
-    await this.opened.catch(() => undefined);
-    if (this.halted) return this.halted;
-    if (this.isRunning && !this.current.getSnapshot().matches({ running: 'awaitingApproval' })) {
-      const ended = new Promise<void>((resolve) => {
-        const subscription = this.events$.subscribe((event) => {
-          if (event.type !== 'run-end') return;
-          subscription.unsubscribe();
-          resolve();
-        });
-      });
-      this.abort('the agent was disposed');
-      await Promise.race([ended, this.haltCalled]);
-      if (this.halted) return this.halted;
-    }
-    await this.settled();
-    this.started?.stop();
-    this.rejectPending?.(new AgentDisposedError('the agent was disposed while its run waited for approval; the run stays in the session, to be continued where it is opened next'));
-    this.pending = undefined;
-    this.rejectPending = undefined;
-    // A store out of reach now cannot take the release: the lease lapses by itself, and the work is done.
-    await this.lease?.release().catch(() => undefined);
-  }
-
-  /**
-   * Takes the session's lease and keeps renewing it. A lease found lost — taken by another owner,
-   * or run out while the store could not be reached — closes the session's writer and stops the
-   * run at once: nothing more is written, and no model call or tool starts (`admitEffect`).
-   */
-  private async holdLease(store: SessionStore, sessionId: string): Promise<number | undefined> {
-    const leaseOptions = this.options.lease;
-    if (!leaseOptions || !store.leases) return undefined;
-    this.lease = await holdLease({
-      leases: store.leases,
-      sessionId,
-      owner: leaseOptions.owner,
-      ttlMs: leaseOptions.ttlMs ?? 30_000,
-      onLost: (error) => {
-        this.recorder?.close(error);
-        this.onWriteFailure(this.current, error);
-      },
-    });
-    return this.lease.epoch;
-  }
-
-  /**
-   * Resolves when a model call or a tool may start: the session's last step boundary is in the
-   * store and the lease (if any) is still held. Otherwise the run has been told to stop (`failed`,
-   * `session-write`) and this rejects, so the effect never starts: a refused write or a lost lease
-   * is never followed by more work that a resumed run would do again.
-   */
-  private async admitEffect(): Promise<void> {
-    // The boundary just entered is handed to the writer when its macrostep ends, after the actor that asks has started.
-    await Promise.resolve();
-    await this.recorder?.settled();
-    const failure = this.recorder?.writeFailure;
-    if (failure !== undefined) throw failure instanceof Error ? failure : new Error(errorMessage(failure));
-    await this.lease?.ensureHeld();
-  }
-
-  /** A write that failed on a cut connection is tried again while the lease holds (or, without a lease, for 30 s). */
-  private readonly retryWrite = async (error: unknown, _attempt: number, elapsedMs: number): Promise<boolean> => {
-    if (!isConnectionError(error)) return false;
-    if (!this.lease) return elapsedMs < 30_000;
-    await this.lease.ensureHeld();
-    return true;
-  };
-
-  /** The root span of a run telemetry records, for the session's checkpoints. */
-  private readonly traceContextOf = (runId: string) => this.spans?.traceContext(runId);
-
-  /** Loads the session (or starts it), then starts the actor from its last checkpoint. */
-  private async openSession(store: SessionStore, sessionId: string): Promise<void> {
-    const epoch = await this.holdLease(store, sessionId);
-    const fence = epoch !== undefined ? { epoch } : {};
-    const log = await store.read(sessionId);
-    if (!log) {
-      const version = await store.create(sessionHeader(sessionId));
-      this.recorder = new SessionRecorder(store, sessionId, { messages: [], checkpoints: [], ...(version !== undefined ? { version } : {}), ...fence }, this.traceContextOf, this.retryWrite, this.journal);
-      this.current = this.startActor({ messages: this.options.messages ?? [] });
-      return;
-    }
-    for (const warning of log.warnings) this.outbox.push({ type: 'session-warning', sessionId, message: warning });
-    const replayed = replaySession(log.records);
-    // A version-1 session stays readable by the loopchart that wrote it: it gets no run records.
-    const runRecords = log.header.version >= 2 ? this.journal : undefined;
-    this.recorder = new SessionRecorder(store, sessionId, { ...replayed, version: log.version, ...fence }, this.traceContextOf, this.retryWrite, runRecords);
-    if (!replayed.last) {
-      this.current = this.startActor({ messages: replayed.messages });
-      return;
-    }
-    const snapshot = restoreSnapshot(replayed.last.snapshot, replayed.messages, this.config);
-    if (replayed.last.state !== 'idle') {
-      const { runId, traceContext } = replayed.last;
-      if (runId !== undefined && traceContext !== undefined) this.spans?.resumeFrom(runId, traceContext);
-      this.resumed = new Promise<RunResult>((resolve, reject) => {
-        this.pending = resolve;
-        this.rejectPending = reject;
-      });
-      this.resumed.catch(() => undefined);
-    }
-    this.current = this.startActor({ messages: replayed.messages, snapshot }, (actor) => this.recorder?.restoredAt(actor.getSnapshot()));
-    // The first requests went to the process that stopped: whoever answers now hears of them too.
-    const restored = this.current.getSnapshot();
-    if (restored.matches({ running: 'awaitingApproval' })) for (const request of pendingApprovalRequests(restored.context)) this.outbox.push(request);
-  }
-
-  get actor(): Actor<AgentMachine> {
-    return (this.stable ??= stableActor(() => this.current)).view;
-  }
-
-  get tools(): ToolSet {
-    return this.options.tools ?? {};
-  }
-
-  get output(): Output.Output | undefined {
-    return this.options.output;
-  }
-
-  get messages(): ModelMessage[] {
-    return this.started?.getSnapshot().context.messages ?? this.options.messages ?? [];
-  }
-
-  get contextTokens(): number {
-    return contextTokensOf(this.current.getSnapshot().context);
-  }
-
-  get isRunning(): boolean {
-    return this.started?.getSnapshot().context.run !== undefined;
+  async dispose(): Promise<void> {
+    const { actor } = sessionOf(this);
+    actor.send({ type: 'session.dispose' });
+    await untilSession(actor, (snapshot) => snapshot.status === 'done');
   }
 
   run(prompt: Prompt): Promise<RunResult> {
-    if (this.disposed) return Promise.reject(new AgentDisposedError('the agent was disposed: create another to go on with the session'));
     let messages: ModelMessage[];
     try {
       messages = toMessages(prompt);
     } catch (error) {
       return Promise.reject(error instanceof Error ? error : new Error(String(error)));
     }
-    if (!this.isOpen) {
-      // Queued with the other calls made before the session is open, so that their order holds
-      // (a follow-up before this run, an abort after it) and a resumed run counts as active.
-      return new Promise<RunResult>((resolve, reject) => {
-        this.beforeOpen.push(() => this.begin(messages, resolve, reject));
-        this.opened.catch((error: unknown) => reject(error instanceof Error ? error : new Error(String(error))));
-      });
-    }
-    return new Promise<RunResult>((resolve, reject) => this.begin(messages, resolve, reject));
-  }
-
-  private begin(messages: ModelMessage[], resolve: (result: RunResult) => void, reject: (error: Error) => void): void {
-    if (this.isRunning || this.pending) {
-      reject(new AgentBusyError());
-      return;
-    }
-    this.pending = resolve;
-    this.rejectPending = reject;
-    this.startRun(messages);
-  }
-
-  /** Runs `operation` now, or once the session is open, in call order with `run()`. */
-  private whenOpen(operation: () => void): void {
-    if (this.isOpen) operation();
-    else this.beforeOpen.push(operation);
-  }
-
-  private startRun(messages: ModelMessage[]): void {
-    this.current.send({ type: 'agent.prompt', messages });
+    const { actor } = sessionOf(this);
+    if (actor.getSnapshot().status !== 'active') return Promise.reject(new AgentDisposedError(DISPOSED));
+    const inputId = `prompt-${++inputIds}`;
+    const event: SessionInputEvent = { type: 'session.prompt', messages, inputId };
+    return new Promise<RunResult>((resolve, reject) => {
+      const subscriptions = [
+        actor.on('session.runSettled', (settled) => settled.inputId === inputId && finish(() => resolve(settled.result))),
+        actor.on('session.runAbandoned', (abandoned) => abandoned.inputId === inputId && finish(() => reject(abandonmentError(abandoned.reason)))),
+        actor.on('session.inputRefused', (refused) => refused.input === event && finish(() => reject(refusalError(refused.reason)))),
+      ];
+      const finish = (settle: () => void) => {
+        for (const subscription of subscriptions) subscription.unsubscribe();
+        settle();
+      };
+      actor.send(event);
+    });
   }
 
   abort(reason?: string): void {
-    if (!this.isOpen) {
-      this.whenOpen(() => this.abort(reason));
-      return;
-    }
-    if (!this.isRunning) return;
-    this.current.send({ type: 'agent.abort', ...(reason !== undefined ? { reason } : {}) });
-  }
-
-  get pendingApprovals(): string[] {
-    const snapshot = this.current.getSnapshot();
-    return snapshot.matches({ running: 'awaitingApproval' }) ? pendingApprovalIds(snapshot.context) : [];
+    // Refused while idle: an abort then has nothing to do.
+    sendInput(sessionOf(this).actor, { type: 'session.abort', ...(reason !== undefined ? { reason } : {}) });
   }
 
   approve(toolCallId: string): void {
-    this.assertWaiting(toolCallId);
-    this.current.send({ type: 'agent.approve', toolCallId });
+    this.answer({ type: 'session.approve', toolCallId });
   }
 
   deny(toolCallId: string, reason?: string): void {
-    this.assertWaiting(toolCallId);
-    this.current.send({ type: 'agent.deny', toolCallId, ...(reason !== undefined ? { reason } : {}) });
+    this.answer({ type: 'session.deny', toolCallId, ...(reason !== undefined ? { reason } : {}) });
   }
 
   steer(message: string | ModelMessage): void {
     const [steering] = toMessages(message);
-    this.whenOpen(() => this.current.send({ type: 'agent.steer', message: steering! }));
+    sessionOf(this).actor.send({ type: 'session.queue', queue: 'steering', message: steering! });
   }
 
   followUp(message: string | ModelMessage): void {
     const [followUp] = toMessages(message);
-    this.whenOpen(() => this.current.send({ type: 'agent.followUp', message: followUp! }));
+    sessionOf(this).actor.send({ type: 'session.queue', queue: 'followUp', message: followUp! });
   }
 
-  private assertWaiting(toolCallId: string): void {
-    const pending = this.pendingApprovals;
-    if (pending.includes(toolCallId)) return;
+  /** Sends an answer; one the session refuses (or, sent while the session is busy, would refuse) throws. */
+  private answer(event: Extract<SessionInputEvent, { type: 'session.approve' | 'session.deny' }>): void {
+    const session = sessionOf(this);
+    const pending = session.host.pendingApprovals;
+    const outcome = sendInput(session.actor, event);
+    if (outcome?.applied ?? pending.includes(event.toolCallId)) return;
     const waiting = pending.length > 0 ? `waiting: ${pending.join(', ')}` : 'no tool call is waiting for approval';
-    throw new ApprovalError(`Tool call "${toolCallId}" is not waiting for approval (unknown or already answered; ${waiting}).`);
-  }
-
-  private createActorFrom(from: { messages: ModelMessage[]; snapshot?: unknown }): Actor<AgentMachine> {
-    const input: AgentMachineInput = { messages: from.messages, config: this.config };
-    const actor = createActor(sharedAgentMachine, {
-      input,
-      ...(this.embedding.parent ? { parent: this.embedding.parent } : {}),
-      ...(from.snapshot ? { snapshot: from.snapshot as Snapshot<unknown> } : {}),
-      inspect: this.observer.inspect,
-    });
-    bindImplementations(actor, () => ({ actors: this.implementations() }));
-    return actor;
-  }
-
-  private startActor(from: { messages: ModelMessage[]; snapshot?: unknown }, beforeStart?: (actor: Actor<AgentMachine>) => void): Actor<AgentMachine> {
-    const actor = this.createActorFrom(from);
-    beforeStart?.(actor);
-    actor.on('*', (event) => this.onMachineEvent(event));
-    actor.subscribe({
-      next: (snapshot) => {
-        if (!this.recorder || actor !== this.started) return;
-        const write = this.recorder.observe(snapshot, () => persistedWithoutHistory(actor));
-        write?.catch((error: unknown) => this.onWriteFailure(actor, error));
-        this.outbox.settleMacrostep(write);
-      },
-      error: (error) => {
-        this.outbox.flush();
-        this.recoverFromCrash(actor, error);
-      },
-    });
-    this.current = actor;
-    actor.start();
-    return actor;
-  }
-
-  /** An event the machine emitted: traced, and with `run-end` the run's trace is attached. */
-  private onMachineEvent(event: AgentEvent): void {
-    this.observer.event(event);
-    const trace = event.type === 'run-end' ? this.tracer.takeFinished() : undefined;
-    if (event.type === 'run-end') {
-      if (trace) this.journal?.noteTrace(trace);
-      this.recorder?.noteRunEnd(event.result.outcome, event.runId);
-      if (trace) {
-        event.result.trace = trace;
-        this.emitMachineEvent({ type: 'trace', runId: event.runId, trace });
-      }
-    }
-    this.emitMachineEvent(event);
-  }
-
-  /** An event from the machine: with a store it waits for the macrostep's write. */
-  private emitMachineEvent(event: AgentEvent): void {
-    if (this.recorder) this.outbox.enqueue(event);
-    else this.deliver(event);
-  }
-
-  private deliver(given: AgentEvent): void {
-    const event = redactValue(given, this.secrets);
-    this.recordStep(event);
-    if (event.type === 'run-end') this.settle(event.result);
-    // A request no one hears of would wait for ever in silence; with approvalTimeoutMs the wait ends by itself.
-    if (event.type === 'approval-request' && !this.subject.observed && this.options.approvalTimeoutMs === undefined) warnOfUnheardApproval(event);
-    this.subject.next(event);
-  }
-
-  /** The run's steps as the AI SDK's `StepResult`s, from its events; they join the result at its end. */
-  private stepResults: StepResultRecorder | undefined;
-
-  private recordStep(event: AgentEvent): void {
-    if (event.type === 'run-start') this.stepResults = new StepResultRecorder(this.tools);
-    const recorder = (this.stepResults ??= new StepResultRecorder(this.tools));
-    recorder.event(event);
-    if (event.type !== 'run-end') return;
-    this.stepResults = undefined;
-    const generated = generateTextResult(recorder, undefined);
-    Object.assign(event.result, {
-      steps: recorder.steps,
-      toolCalls: generated.toolCalls,
-      toolResults: generated.toolResults,
-      reasoning: recorder.steps.length > 0 ? generated.reasoning : [],
-      reasoningText: generated.reasoningText,
-      warnings: generated.warnings,
-    });
-  }
-
-  /**
-   * A step boundary could not be written (disk full, read-only or deleted file, another writer):
-   * the run must not go on as if it were durable, or a resume would run its tools again. It is
-   * stopped, ends `failed` with error kind `session-write`, and a `session-warning` says why.
-   */
-  private onWriteFailure(actor: Actor<AgentMachine>, error: unknown): void {
-    const message = `writing the session failed: ${errorMessage(error)}`;
-    this.outbox.push({ type: 'session-warning', sessionId: this.sessionId!, message });
-    if (actor === this.started) actor.send({ type: 'session.writeFailed', message });
-  }
-
-  private settle(result: RunResult): void {
-    const resolve = this.pending;
-    this.pending = undefined;
-    this.rejectPending = undefined;
-    resolve?.(result);
-  }
-
-  /**
-   * A crash inside the machine (a bug, or a throwing custom actor) must not
-   * lose the history or leave `run` pending: the run ends `failed` through the
-   * machine's own pure `endRun` (dangling tool calls get results, `run-end`
-   * carries the result and its trace), and a fresh actor continues from that
-   * history.
-   */
-  private recoverFromCrash(crashed: Actor<AgentMachine>, error: unknown): void {
-    const { context } = crashed.getSnapshot();
-    const runError: RunError = { kind: 'unknown', message: `loopchart internal error: ${errorMessage(error)}` };
-    if (!context.run) {
-      this.current = this.startActor({ messages: context.messages });
-      return;
-    }
-    const stopped = requestStop(context, 'failed', 'the agent crashed', runError).context;
-    const ended = endRun(stopped, 'failed', runError, Date.now());
-    // The events first, so that the fresh actor's first snapshot is the ended run's checkpoint and they go out once it is written.
-    for (const event of ended.events) this.onMachineEvent(event);
-    this.current = this.startActor({ messages: ended.context.messages });
+    throw new ApprovalError(`Tool call "${event.toolCallId}" is not waiting for approval (unknown or already answered; ${waiting}).`);
   }
 }
 
+const DISPOSED = 'the agent was disposed: create another to go on with the session';
+
+/** The error a `run()` rejects with when the session refuses its prompt. */
+function refusalError(reason: SessionRefusal): Error {
+  switch (reason.kind) {
+    case 'busy':
+      return new AgentBusyError();
+    case 'closed':
+      return new AgentDisposedError(DISPOSED);
+    case 'not-open':
+      return asError(reason.error);
+    default:
+      return new Error(reason.message);
+  }
+}
+
+function abandonmentError(reason: RunAbandonment): Error {
+  return reason.kind === 'halted'
+    ? reason.error
+    : new AgentDisposedError('the agent was disposed while its run waited for approval; the run stays in the session, to be continued where it is opened next');
+}
+
+function asError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(String(error));
+}
+
 /**
- * The prompt as messages. A malformed prompt is the caller's error, reported as a `TypeError` that
+ * The prompt as messages (for the session's inputs; not part of the package's API). A malformed prompt is the caller's error, reported as a `TypeError` that
  * says what is wrong; it never reaches the machine.
  */
-function toMessages(prompt: Prompt): ModelMessage[] {
+export function toMessages(prompt: Prompt): ModelMessage[] {
   if (prompt === '' || (Array.isArray(prompt) && prompt.length === 0)) throw new TypeError('The prompt is empty.');
   if (typeof prompt === 'string') return [{ role: 'user', content: prompt }];
   const messages: unknown[] = Array.isArray(prompt) ? prompt : [prompt];

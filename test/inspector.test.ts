@@ -49,17 +49,26 @@ describe('the Stately inspector over a local WebSocket relay', () => {
     const result = await agent.run(`the key is ${KEY}, add 2 and 3`);
     expect(result.outcome).toBe('completed');
 
-    const rootSnapshots = () =>
-      received.filter((event) => event.type === '@xstate.snapshot' && event.rootId === event.sessionId) as Array<StatelyInspectionEvent & { snapshot: { value: unknown } }>;
-    await until(() => rootSnapshots().some((event) => stateName(event.snapshot.value) === 'idle' && rootSnapshots().indexOf(event) > 0), 'the final idle snapshot');
+    // The root actor is the session chart; the run chart is its invoked child, named `agent`.
+    const actors = () => received.filter((event) => event.type === '@xstate.actor') as Array<StatelyInspectionEvent & { name: string; parentId?: string }>;
+    const runChartId = () => actors().find((event) => event.name === 'agent' && event.parentId === event.rootId)?.sessionId;
+    const snapshotsOf = (sessionId: string | undefined) =>
+      received.filter((event) => event.type === '@xstate.snapshot' && event.sessionId === sessionId) as Array<StatelyInspectionEvent & { snapshot: { value: unknown } }>;
+    const runSnapshots = () => snapshotsOf(runChartId());
+    await until(() => runSnapshots().some((event) => stateName(event.snapshot.value) === 'idle' && runSnapshots().indexOf(event) > 0), 'the final idle snapshot');
+    await until(() => snapshotsOf(actors()[0]?.sessionId).some((event) => stateName(event.snapshot.value) === 'holding.live.idle' && snapshotsOf(actors()[0]?.sessionId).indexOf(event) > 0), 'the session back in idle');
     inspector.stop();
 
     expect(new Set(received.map((event) => event.type))).toEqual(new Set(['@xstate.actor', '@xstate.event', '@xstate.snapshot']));
-    const states = rootSnapshots().map((event) => stateName(event.snapshot.value));
+    const states = runSnapshots().map((event) => stateName(event.snapshot.value));
     const visited = states.join(' > ');
     expect(visited).toMatch(/running\.llm\.calling.*running\.llm\.streaming.*running\.toolExec.*running\.llm\.calling.*idle$/);
+    // The session chart's states are there too: a real actor system, the session at its root.
+    const sessionStates = snapshotsOf(actors()[0]?.sessionId).map((event) => stateName(event.snapshot.value));
+    expect(actors()[0]?.name).toBe('session');
+    expect(sessionStates.join(' > ')).toMatch(/holding\.live\.idle.*holding\.live\.running.*holding\.live\.idle/);
     const actorNames = received.filter((event) => event.type === '@xstate.actor').map((event) => (event as { name: string }).name);
-    expect(actorNames).toEqual(expect.arrayContaining(['agent', 'llm', 'tools']));
+    expect(actorNames).toEqual(expect.arrayContaining(['session', 'leaseRenewer', 'sessionWriter', 'agent', 'llm', 'tools']));
     expect(raw.some((message) => message.includes(KEY))).toBe(false);
     expect(raw.some((message) => message.includes('[redacted]'))).toBe(true);
   });

@@ -88,15 +88,15 @@ describe('a secret that is not set, where secrets are used', () => {
     relay = await startInspectorRelay();
     const raw: string[] = [];
     const receiver = createWebSocketReceiver({ server: relay.webSocketUrl });
-    // The run is over for the inspector once the agent's snapshot is idle again after running.
+    // The run is over for the inspector once the session (the root actor) is idle again after running.
     let ran = false;
     const ended = new Promise<void>((resolve) =>
       receiver.subscribe((event: StatelyInspectionEvent) => {
         raw.push(JSON.stringify(event));
         if (event.type !== '@xstate.snapshot' || event.rootId !== event.sessionId) return;
-        const state = (event.snapshot as { value?: unknown }).value;
-        if (typeof state === 'object') ran = true;
-        else if (state === 'idle' && ran) resolve();
+        const live = ((event.snapshot as { value?: { holding?: { live?: unknown } } }).value?.holding)?.live;
+        if (live === 'running') ran = true;
+        else if (live === 'idle' && ran) resolve();
       }),
     );
     const unset: string | undefined = undefined;

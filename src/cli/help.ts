@@ -23,7 +23,7 @@ Usage:
   loopchart run <script.yaml | "prompt"> [options]   run an agent; see loopchart run --help
   loopchart report <trace.json> [-o report.html]    an HTML report of a saved run trace
   loopchart open <session> --session DIR | --pg URL  play a session back in a local page, fork it
-  loopchart chart                                   print the agent statechart as Mermaid
+  loopchart chart                                   print the session and run statecharts as Mermaid
   loopchart config [--cwd DIR] [--json]             the default model and options in force
   loopchart fork <session> --at N [--prompt TEXT]   a new session from checkpoint N of another
   loopchart script <session> -o case.yaml           a session as a script that replays it offline
@@ -228,9 +228,10 @@ stopped; 2 usage error or no such session; 1 anything else.`;
 
 const CHART = `Usage: loopchart chart
 
-Prints the agent statechart as a Mermaid stateDiagram-v2 on stdout: every
-state, the actor each state invokes, and every transition with its event,
-guard and, for transitions that end the run, the outcome.
+Prints the session statechart, with the run statechart it invokes drawn inside
+its live state, as one Mermaid stateDiagram-v2 on stdout: every state, the
+actor each state invokes, and every transition with its event, guard and, for
+transitions that end the run, the outcome.
 
 Options:
   -h, --help   this help`;

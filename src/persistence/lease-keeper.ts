@@ -11,43 +11,53 @@ export interface HeldLease {
   isCurrent(): boolean;
   /**
    * Resolves when the lease is still held: renewed within its time to live, or renewed now if that
-   * time has passed (a paused process). Rejects with `LeaseLostError` otherwise, after `onLost` ran.
+   * time has passed (a paused process). Rejects with `LeaseLostError` otherwise, after the `onLost` listeners ran.
    */
   ensureHeld(): Promise<void>;
+  /** Renews the lease once (one renewal at a time); rejects with `LeaseLostError` when that finds it lost. */
+  renew(): Promise<void>;
+  /** Calls `listener` once when the lease is found lost (at once if it already is); returns the unsubscribe. Listeners must not throw. */
+  onLost(listener: (error: LeaseLostError) => void): () => void;
   /** Stops renewing and lets the lease go (a lost lease is left alone). */
   release(): Promise<void>;
 }
 
-export interface HoldLeaseOptions {
+export interface AcquireLeaseOptions {
   leases: SessionLeases;
   sessionId: string;
   owner: string;
   ttlMs: number;
-  /** Called once, when the lease is found lost: taken by another owner, or lapsed and not renewable. Must not throw. */
-  onLost: (error: LeaseLostError) => void;
   /** The local monotonic clock, in ms. Default `performance.now`. */
   now?: () => number;
 }
 
+export interface HoldLeaseOptions extends AcquireLeaseOptions {
+  /** Called once, when the lease is found lost: taken by another owner, or lapsed and not renewable. Must not throw. */
+  onLost: (error: LeaseLostError) => void;
+}
+
 /**
- * Acquires a session's lease and keeps it: renewed every third of its time to live. The store's
- * expiry is on the store's clock; this holder counts its own from the moment it *sent* each
- * successful acquisition or renewal, which can only be earlier than the store's, so it never
- * believes a lease held that the store has let lapse.
+ * Acquires a session's lease, without renewing it ({@link renewLeasePeriodically} does, and
+ * {@link holdLease} does both). The store's expiry is on the store's clock; this holder counts its
+ * own from the moment it *sent* each successful acquisition or renewal, which can only be earlier
+ * than the store's, so it never believes a lease held that the store has let lapse.
  *
  * The lease is lost when a renewal is refused (`LeaseLostError`: another owner took it), or when
  * its time to live has passed and a renewal cannot be made (the store unreachable): from then on
- * another worker may own the session, so `onLost` stops the run and `ensureHeld` rejects.
+ * another worker may own the session, so the `onLost` listeners stop the run and `ensureHeld` rejects.
  *
  * @example
  * ```ts
- * const lease = await holdLease({ leases: store.leases!, sessionId: 'chat-42', owner: 'worker-1', ttlMs: 30_000, onLost: stopRun });
+ * const lease = await acquireLease({ leases: store.leases!, sessionId: 'chat-42', owner: 'worker-1', ttlMs: 30_000 });
+ * const stopRenewing = renewLeasePeriodically(lease, 10_000);
+ * lease.onLost(stopRun);
  * await lease.ensureHeld(); // before a model call or a tool
+ * stopRenewing();
  * await lease.release();
  * ```
  * @throws LeaseHeldError when another owner holds an unexpired lease.
  */
-export async function holdLease(options: HoldLeaseOptions): Promise<HeldLease> {
+export async function acquireLease(options: AcquireLeaseOptions): Promise<HeldLease> {
   const { leases, ttlMs } = options;
   const now = options.now ?? (() => performance.now());
   const sentAt = now();
@@ -56,12 +66,13 @@ export async function holdLease(options: HoldLeaseOptions): Promise<HeldLease> {
   let lost: LeaseLostError | undefined;
   let released = false;
   let renewing: Promise<void> | undefined;
+  const listeners = new Set<(error: LeaseLostError) => void>();
 
   const loseWith = (error: LeaseLostError): LeaseLostError => {
     if (lost) return lost;
     lost = error;
-    clearInterval(timer);
-    options.onLost(error);
+    for (const listener of [...listeners]) listener(error);
+    listeners.clear();
     return error;
   };
   const expired = (cause: unknown): LeaseLostError =>
@@ -85,20 +96,21 @@ export async function holdLease(options: HoldLeaseOptions): Promise<HeldLease> {
       }
     })());
 
-  const timer = setInterval(
-    () => {
-      if (!lost && !released) renew().catch(() => undefined);
-    },
-    Math.max(50, Math.floor(ttlMs / 3)),
-  );
-  timer.unref?.();
-
   return {
     epoch: lease.epoch,
     get lost() {
       return lost;
     },
     isCurrent: () => !lost && !released && now() < validUntil,
+    renew: () => (lost || released ? Promise.resolve() : renew()),
+    onLost(listener) {
+      if (lost) {
+        listener(lost);
+        return () => undefined;
+      }
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
     async ensureHeld() {
       if (lost) throw lost;
       if (released) throw new LeaseLostError(`session ${options.sessionId}: the lease was released`);
@@ -111,9 +123,63 @@ export async function holdLease(options: HoldLeaseOptions): Promise<HeldLease> {
     async release() {
       if (released) return;
       released = true;
-      clearInterval(timer);
+      listeners.clear();
       await renewing?.catch(() => undefined);
       if (!lost) await leases.release(lease);
+    },
+  };
+}
+
+/**
+ * Renews `lease` every `intervalMs` (at least 50) until the returned function is called or the
+ * lease is lost. A renewal that fails is left to the lease's own rules (see {@link acquireLease}).
+ *
+ * @example
+ * ```ts
+ * const stop = renewLeasePeriodically(lease, Math.floor(ttlMs / 3));
+ * ```
+ */
+export function renewLeasePeriodically(lease: HeldLease, intervalMs: number): () => void {
+  const timer = setInterval(() => {
+    if (!lease.lost) lease.renew().catch(() => undefined);
+  }, Math.max(50, Math.floor(intervalMs)));
+  timer.unref?.();
+  const stopOnLoss = lease.onLost(() => clearInterval(timer));
+  return () => {
+    clearInterval(timer);
+    stopOnLoss();
+  };
+}
+
+/** How often a lease of `ttlMs` is renewed: every third of its time to live. */
+export function renewalInterval(ttlMs: number): number {
+  return Math.floor(ttlMs / 3);
+}
+
+/**
+ * Acquires a session's lease and keeps it: renewed every third of its time to live
+ * ({@link acquireLease} says when it is lost). `onLost` runs once when it is.
+ *
+ * @example
+ * ```ts
+ * const lease = await holdLease({ leases: store.leases!, sessionId: 'chat-42', owner: 'worker-1', ttlMs: 30_000, onLost: stopRun });
+ * await lease.ensureHeld(); // before a model call or a tool
+ * await lease.release();
+ * ```
+ * @throws LeaseHeldError when another owner holds an unexpired lease.
+ */
+export async function holdLease(options: HoldLeaseOptions): Promise<HeldLease> {
+  const lease = await acquireLease(options);
+  lease.onLost(options.onLost);
+  const stopRenewing = renewLeasePeriodically(lease, renewalInterval(options.ttlMs));
+  return {
+    ...lease,
+    get lost() {
+      return lease.lost;
+    },
+    async release() {
+      stopRenewing();
+      await lease.release();
     },
   };
 }

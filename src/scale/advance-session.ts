@@ -1,9 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { ToolSet } from 'ai';
-import { createAgent, sessionControlOf, type Agent } from '../agent.js';
+import type { ModelMessage } from 'ai';
+import type { Observable } from 'rxjs';
+import { toMessages } from '../agent.js';
+import { AgentSession, sendInput, untilSession } from '../session/session-actor.js';
+import type { SessionInputEvent } from '../session/session-events.js';
 import type { AgentEvent } from '../core/events.js';
 import { pendingApprovals, type PendingApproval } from '../machine/approval-updates.js';
-import type { AgentOptions } from '../options.js';
+import { parseAgentOptions, type AgentOptions } from '../options.js';
 import type { RunResult } from '../core/result.js';
 import type { SessionStore } from '../persistence/session-store.js';
 import { assertSessionRequest, SessionRequestError, type SessionInput } from './session-request.js';
@@ -99,19 +103,24 @@ export async function advanceSession<TOOLS extends ToolSet = ToolSet>(options: A
   // kept apart by the lease, which each attempt holds under a name of its own: a stale attempt
   // waits for the current one instead of stopping it.
   const attempt = await takeOverFromEarlierAttempt(options.store, options.sessionId, options.requestId);
-  const agent = createAgent<TOOLS>({
+  const agentOptions = parseAgentOptions({
     ...(options.agent as AgentOptions<TOOLS>),
     store: options.store,
     sessionId: options.sessionId,
     lease: { owner: `${options.owner}/${randomUUID().slice(0, 8)}`, ...(options.leaseTtlMs !== undefined ? { ttlMs: options.leaseTtlMs } : {}) },
   });
+  const { host, actor: session } = new AgentSession(agentOptions, { parent: undefined, depth: 0 });
+  /** Stops the session as a crash would stop it (nothing more is written, the lease is let go) and waits until it has. */
+  const halt = async (error: Error): Promise<void> => {
+    if (session.getSnapshot().status === 'active') session.send({ type: 'session.halt', error });
+    await untilSession(session, (snapshot) => snapshot.status === 'done');
+  };
+  attempt.onSuperseded(halt);
   let lastResult: RunResult | undefined;
-  const control = sessionControlOf(agent);
-  attempt.onSuperseded((error) => control.halt(error));
   const publishing = new Set<Promise<unknown>>();
   const publish = (event: AgentEvent<TOOLS>) => {
-    // The epoch the agent acquired: a client orders what workers said by it.
-    const epoch = control.epoch;
+    // The epoch the session's lease was acquired with: a client orders what workers said by it.
+    const epoch = host.epoch;
     const published = epoch === undefined ? undefined : options.onEvent?.(event, { epoch });
     if (published instanceof Promise) {
       const settled = published.catch(() => undefined).finally(() => publishing.delete(settled));
@@ -122,18 +131,18 @@ export async function advanceSession<TOOLS extends ToolSet = ToolSet>(options: A
   // held back until the lease is confirmed, dropped once it is known lost, so no stale event
   // follows the new owner's in a stream.
   let heldBack: Array<AgentEvent<TOOLS>> | undefined;
-  const subscription = agent.events$.subscribe((event) => {
+  const subscription = (host.events$ as Observable<AgentEvent<TOOLS>>).subscribe((event) => {
     if (event.type === 'run-end') lastResult = event.result;
     if (!options.onEvent) return;
     if (heldBack) {
       heldBack.push(event);
       return;
     }
-    const status = control.leaseStatus();
+    const status = host.leaseStatus();
     if (status === 'held') return publish(event);
     if (status === 'lost') return;
     const waiting = (heldBack = [event]);
-    const confirmed = control.confirmLease().then((held) => {
+    const confirmed = host.confirmLease().then((held) => {
       heldBack = undefined;
       if (held) for (const each of waiting) publish(each);
     });
@@ -142,35 +151,41 @@ export async function advanceSession<TOOLS extends ToolSet = ToolSet>(options: A
   });
   let unsubscribeControl: (() => void) | undefined;
   const unlessSuperseded = <T>(promise: Promise<T>) => attempt.unlessSuperseded(promise);
+  /** Resolves when the session is idle or its run waits for approval. */
+  const untilQuiet = () =>
+    unlessSuperseded(
+      untilSession(
+        session,
+        (snapshot) => snapshot.matches({ holding: { live: 'idle' } }) || snapshot.matches({ holding: { live: 'awaitingApproval' } }) || !snapshot.matches({ holding: 'live' }),
+      ),
+    );
   try {
-    await unlessSuperseded(agent.ready());
+    const opened = await unlessSuperseded(untilSession(session, ({ context }) => context.opened || context.openError !== undefined));
+    if (!opened.context.opened) throw opened.context.openError instanceof Error ? opened.context.openError : new Error(String(opened.context.openError));
     // Live control is at most once: without it (a channel that cannot connect now) inputs arrive by their durable copies.
     unsubscribeControl = await unlessSuperseded(
       Promise.resolve(
         options.subscribeControl?.((input, requestId) => {
-          if (input.type === 'prompt' || !agent.isRunning || control.hasApplied(requestId)) return;
-          try {
-            apply(agent, input, () => control.noteRequest(requestId))?.catch(() => undefined);
-          } catch {
-            // Does not fit the state the session is in now: left to its durable copy.
-          }
+          // The session applies it if it fits a run under way and was not applied yet; otherwise its durable copy will be.
+          const event = sessionEventOf(input, requestId, true);
+          if (event) sendInput(session, event);
         }),
       ).catch(() => undefined),
     );
-    await unlessSuperseded(untilWaitingOrIdle(agent));
-    const applied = !control.hasApplied(options.requestId);
-    if (applied) {
-      const started = apply(agent, options.input, () => control.noteRequest(options.requestId));
-      started?.catch(() => undefined);
-      await unlessSuperseded(untilWaitingOrIdle(agent));
-    }
+    await untilQuiet();
+    const event = sessionEventOf(options.input, options.requestId, false);
+    if (!event) throw new SessionInputError(`cannot apply "${options.input.type}" to the session: the prompt is malformed`);
+    const outcome = sendInput(session, event);
+    if (outcome && !outcome.applied && outcome.reason.kind !== 'duplicate') throw new SessionInputError(`cannot apply "${options.input.type}" to the session: ${outcome.reason.message}`);
+    const applied = outcome?.applied ?? false;
+    if (applied) await untilQuiet();
     // No live input from here on (their durable copies go to whoever advances the session next),
     // and one that arrived just before may have set the run going again: wait for it to stop.
     unsubscribeControl?.();
     unsubscribeControl = undefined;
-    await unlessSuperseded(untilWaitingOrIdle(agent));
-    await unlessSuperseded(agent.settled());
-    const failure = control.writeFailure;
+    await untilQuiet();
+    await unlessSuperseded(host.settled());
+    const failure = host.writeFailure;
     if (failure !== undefined) {
       // The store holds the session only up to an earlier boundary: reporting this one done would strand it there.
       throw new SessionNotDurableError(`session ${options.sessionId}: its last step boundary is not in the store (${errorMessage(failure)}); advance it again to continue from the last one that is`, {
@@ -178,80 +193,48 @@ export async function advanceSession<TOOLS extends ToolSet = ToolSet>(options: A
       });
     }
     await unlessSuperseded(Promise.all(publishing));
-    const waiting = pendingApprovals(agent.actor.getSnapshot().context);
+    const run = host.run?.getSnapshot();
+    const waiting = run ? pendingApprovals(run.context) : [];
     if (waiting.length > 0) {
-      const deadline = agent.actor.getSnapshot().context.run?.approvalDeadline;
+      const deadline = run?.context.run?.approvalDeadline;
       return { status: 'awaiting-approval', pending: waiting, applied, ...(deadline !== undefined ? { deadline } : {}) };
     }
     return { status: 'idle', result: lastResult, applied };
   } catch (error) {
     // Stopped as a crash would stop it, not aborted: the session stays where its last checkpoint left it, for the next attempt.
-    if (!(error instanceof SessionInputError)) await control.halt(error instanceof Error ? error : new Error(String(error)));
+    if (!(error instanceof SessionInputError)) await halt(error instanceof Error ? error : new Error(String(error)));
     throw error;
   } finally {
     unsubscribeControl?.();
-    await agent.dispose();
+    if (session.getSnapshot().status === 'active') session.send({ type: 'session.dispose' });
+    await untilSession(session, (snapshot) => snapshot.status === 'done');
     subscription.unsubscribe();
     attempt.end();
   }
 }
 
-/** Applies the input (after `note`, so the run's first checkpoint records its id); a run's promise when it starts one. */
-function apply(agent: Agent<ToolSet>, input: SessionInput, note: () => void): Promise<RunResult> | undefined {
-  const waiting = agent.pendingApprovals;
-  const refuse = (why: string): never => {
-    throw new SessionInputError(`cannot apply "${input.type}" to the session: ${why}`);
-  };
-  switch (input.type) {
-    case 'resume':
-      return undefined;
-    case 'prompt':
-      if (waiting.length > 0) refuse(`its run waits for approval of ${waiting.join(', ')}: answer or abort it first`);
-      if (agent.isRunning) refuse('a run is active: send a steer or a follow-up, or wait for it to end');
-      note();
-      return agent.run(input.prompt);
-    case 'follow-up':
-      if (waiting.length > 0) refuse(`its run waits for approval of ${waiting.join(', ')}: answer or abort it first`);
-      note();
-      // A run under way takes it when it would otherwise complete; an idle session starts one with it.
-      if (agent.isRunning) {
-        agent.followUp(input.message);
-        return undefined;
-      }
-      return agent.run(input.message);
-    case 'steer':
-      note();
-      if (agent.isRunning) {
-        agent.steer(input.message);
-        return undefined;
-      }
-      return agent.run(input.message);
-    case 'approve':
-    case 'deny':
-      if (!waiting.includes(input.toolCallId)) {
-        refuse(`tool call "${input.toolCallId}" is not waiting for approval (${waiting.length > 0 ? `waiting: ${waiting.join(', ')}` : 'none is'})`);
-      }
-      note();
-      if (input.type === 'approve') agent.approve(input.toolCallId);
-      else agent.deny(input.toolCallId, input.reason);
-      return undefined;
-    case 'abort':
-      if (!agent.isRunning) refuse('no run is active to abort (it ended before the abort arrived)');
-      note();
-      agent.abort(input.reason);
-      return undefined;
+/** The input as the session chart's event; undefined for a prompt that is not a prompt (empty, or not messages). */
+function sessionEventOf(input: SessionInput, requestId: string, live: boolean): SessionInputEvent | undefined {
+  const message = (value: string | ModelMessage) => toMessages(value)[0]!;
+  try {
+    switch (input.type) {
+      case 'prompt':
+        return { type: 'session.prompt', messages: toMessages(input.prompt), requestId, ...(live ? { live } : {}) };
+      case 'steer':
+        return { type: 'session.steer', message: message(input.message), requestId, ...(live ? { live } : {}) };
+      case 'follow-up':
+        return { type: 'session.follow-up', message: message(input.message), requestId, ...(live ? { live } : {}) };
+      case 'approve':
+        return { type: 'session.approve', toolCallId: input.toolCallId, requestId };
+      case 'deny':
+        return { type: 'session.deny', toolCallId: input.toolCallId, ...(input.reason !== undefined ? { reason: input.reason } : {}), requestId };
+      case 'abort':
+        return { type: 'session.abort', ...(input.reason !== undefined ? { reason: input.reason } : {}), requestId };
+      case 'resume':
+        return { type: 'session.resume', requestId };
+    }
+  } catch (error) {
+    if (error instanceof TypeError) return undefined;
+    throw error;
   }
-}
-
-/** Resolves when the agent is idle or its run waits for approval. */
-function untilWaitingOrIdle(agent: Agent<ToolSet>): Promise<void> {
-  const quiet = () => !agent.isRunning || agent.pendingApprovals.length > 0;
-  if (quiet()) return Promise.resolve();
-  return new Promise((resolve) => {
-    const subscription = agent.events$.subscribe(() => {
-      if (!quiet()) return;
-      subscription.unsubscribe();
-      resolve();
-    });
-  });
 }

@@ -72,8 +72,8 @@ export function agentTool(child: AgentOptions | Agent, options: AgentToolOptions
         } finally {
           abortSignal?.removeEventListener('abort', abort);
           subscription.unsubscribe();
-          // A child actor cannot be stopped from outside its parent; the stop event ends it the way its parent would.
-          if (owned) agent.actor.send({ type: 'xstate.stop' } as never);
+          // The child's session chart ends (its run chart with it): nothing of it stays under the tool runner.
+          if (owned) await agent.dispose();
         }
       };
       if (isAgent(child)) return oneAtATime(() => runOnce(child, false));

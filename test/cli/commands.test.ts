@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runOptionNames } from '../../src/cli/args.js';
+import { sessionMachine } from '../../src/session/session-machine.js';
 import { agentMachine } from '../../src/machine/agent-machine.js';
 import { toMermaid } from '../../src/machine/mermaid.js';
 import { buildCli, runCli } from './support/cli-process.js';
@@ -7,12 +8,14 @@ import { buildCli, runCli } from './support/cli-process.js';
 beforeAll(() => buildCli(), 60_000);
 
 describe.concurrent('loopchart commands', () => {
-  it('chart prints the agent statechart as Mermaid, generated from the machine', async () => {
+  it('chart prints the session statechart with the run chart it invokes as Mermaid, generated from the machines', async () => {
     const { code, stdout, stderr } = await runCli(['chart']);
     expect(code).toBe(0);
     expect(stderr).toBe('');
-    expect(stdout).toBe(toMermaid(agentMachine));
+    expect(stdout).toBe(toMermaid(sessionMachine, { invoked: { runChart: agentMachine } }));
     expect(stdout).toMatch(/^stateDiagram-v2\n/);
+    expect(stdout).toContain('holding_live_awaitingApproval');
+    expect(stdout).toContain('runChart__running_llm_streaming');
   });
 
   it('chart rejects arguments', async () => {

@@ -1,0 +1,60 @@
+import { fromCallback, fromPromise, type Actor, type ActorScope, type EventObject } from 'xstate';
+import { sharedAgentMachine } from '../machine/shared-agent-machine.js';
+import type { AgentMachine } from '../machine/agent-machine.js';
+import type { RunStart, SessionHost } from './session-host.js';
+import type { SessionSignalEvent } from './session-events.js';
+
+/** Only the host: the history and the checkpoint it restores stay out of the input, which the inspector sees. */
+type RunChartInput = { host: SessionHost };
+
+/**
+ * The run chart as the session invokes it: the shared agent machine, started from the stored
+ * checkpoint when its input carries one (XState's own `restoreSnapshot`, as `createActor({ snapshot })`
+ * does), and bound to its agent's implementations and event stream before it starts.
+ */
+export const runChart: AgentMachine = Object.create(sharedAgentMachine, {
+  getInitialSnapshot: {
+    value(this: AgentMachine, scope: ActorScope<never, never>, input: RunChartInput) {
+      const { host } = input;
+      const { input: machineInput, snapshot } = host.takeRunStart();
+      const self = scope.self as unknown as Actor<AgentMachine>;
+      const initial =
+        snapshot === undefined
+          ? sharedAgentMachine.getInitialSnapshot(scope as never, machineInput)
+          : sharedAgentMachine.restoreSnapshot(snapshot as never, scope as never);
+      host.attachRun(self, snapshot === undefined ? undefined : { getSnapshot: () => initial });
+      return initial;
+    },
+  },
+}) as AgentMachine;
+
+/** Acquires the session's lease. */
+export const acquireLeaseActor = fromPromise<{ epoch: number }, { host: SessionHost }>(({ input }) => input.host.acquireLease());
+
+/** Reads the session from the store: where the run chart starts, or undefined for a new session. */
+export const loadSessionActor = fromPromise<RunStart | undefined, { host: SessionHost }>(({ input }) => input.host.loadSession());
+
+/** Writes a new session's header. */
+export const createSessionActor = fromPromise<RunStart, { host: SessionHost }>(({ input }) => input.host.createSession());
+
+/** Renews the lease while the session holds it; a lease found lost is `session.leaseLost`. */
+export const leaseRenewerActor = fromCallback<EventObject, { host: SessionHost }, SessionSignalEvent>(({ input, sendBack }) =>
+  input.host.renewLease((error) => sendBack({ type: 'session.leaseLost', error })),
+);
+
+/** Writes the run chart's step boundaries to the store; a write that fails is `session.writeFailed`. */
+export const sessionWriterActor = fromCallback<EventObject, { host: SessionHost }, SessionSignalEvent>(({ input, sendBack }) =>
+  input.host.writeBoundaries((error) => sendBack({ type: 'session.writeFailed', error })),
+);
+
+/** Resolves once every boundary handed to the writer has landed or failed. */
+export const settleWritesActor = fromPromise<void, { host: SessionHost }>(({ input }) => input.host.settled());
+
+/** Stops writing as a crash would: the writes handed over land, nothing after them does. */
+export const haltWritesActor = fromPromise<void, { host: SessionHost; reason: Error }>(async ({ input }) => {
+  await input.host.settled();
+  input.host.closeWriter(input.reason);
+});
+
+/** Lets the lease go (a store out of reach cannot take it: the lease lapses by itself). */
+export const releaseLeaseActor = fromPromise<void, { host: SessionHost }>(({ input }) => input.host.releaseLease());
