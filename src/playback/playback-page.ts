@@ -1,7 +1,7 @@
 import { agentMachine } from '../machine/agent-machine.js';
 import { machineGraph } from '../machine/machine-graph.js';
 import { escapeHtml } from '../report/html-escape.js';
-import { element } from '../report/markup.js';
+import { documentStart, element } from '../report/markup.js';
 import { REPORT_STYLE } from '../report/report-style.js';
 import { statechartSvg } from '../report/statechart-svg.js';
 import { PLAYBACK_STYLE } from './playback-style.js';
@@ -86,16 +86,7 @@ export function playbackPageHtml({ sessionId, scriptUrl, canRun }: { sessionId: 
         ),
     ),
   ].join('\n');
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
-<link rel="icon" href="data:,">
-<title>${escapeHtml(`loopchart · ${sessionId}`)}</title>
-<style>${REPORT_STYLE}${PLAYBACK_STYLE}</style>
-</head>
+  return `${documentStart({ title: `loopchart · ${sessionId}`, style: REPORT_STYLE + PLAYBACK_STYLE, meta: ['<link rel="icon" href="data:,">'] })}
 <body data-session="${escapeHtml(sessionId)}" data-can-run="${String(canRun)}">
 <main class="pb-main">
 ${body}

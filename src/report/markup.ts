@@ -28,3 +28,25 @@ export function attributes(values: Record<string, AttributeValue>): string {
 export function element(name: string, values: Record<string, AttributeValue>, content = ''): string {
   return `<${name}${attributes(values)}>${content}</${name}>`;
 }
+
+/**
+ * The start of a self-contained loopchart page, up to its `<body>`: UTF-8, a viewport, the given
+ * extra head lines (a Content-Security-Policy, an icon), no referrer, the title (escaped) and the style.
+ *
+ * @example
+ * documentStart({ title: 'Run report', style: 'body { margin: 0 }' }) + '<body>…</body>\n</html>\n'
+ */
+export function documentStart({ title, style, meta = [] }: { title: string; style: string; meta?: readonly string[] }): string {
+  return [
+    '<!doctype html>',
+    '<html lang="en">',
+    '<head>',
+    '<meta charset="utf-8">',
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    ...meta,
+    '<meta name="referrer" content="no-referrer">',
+    `<title>${escapeHtml(title)}</title>`,
+    `<style>${style}</style>`,
+    '</head>',
+  ].join('\n');
+}
