@@ -4,25 +4,15 @@
  */
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { expectValidHistory } from '../support/history.js';
-import { errorResponse, openAIError, startOpenAIServer, streamResponse, type OpenAIServer, type ScriptedHttpResponse } from '../support/openai-sse-server.js';
+import { errorResponse, openAIError, streamResponse, useOpenAIServers, type OpenAIServer } from '../support/openai-sse-server.js';
 import { buildCli, cleanEnv, runCli, startCli } from './support/cli-process.js';
 import { asJsonArray, tempDir, writeScript } from './support/scripts.js';
 
 const KEY = 'sk-test-e2e-4f9a1c0b7d3e';
-const servers: OpenAIServer[] = [];
-
 beforeAll(() => buildCli(), 60_000);
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-});
-
-async function serve(responses: ScriptedHttpResponse[]): Promise<OpenAIServer> {
-  const server = await startOpenAIServer(responses);
-  servers.push(server);
-  return server;
-}
+const serve = useOpenAIServers();
 
 const modelArgs = (server: OpenAIServer, provider = 'openai') => ['--model', `${provider}:gpt-test`, '--base-url', server.baseURL, '--api-key-env', 'LOOPCHART_TEST_KEY'];
 const withKey = cleanEnv({ LOOPCHART_TEST_KEY: KEY });

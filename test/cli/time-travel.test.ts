@@ -7,29 +7,19 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ModelMessage } from 'ai';
 import pg from 'pg';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pgStore } from '../../src/postgres/pg-store.js';
 import { postgresBinary, startPostgres, type PostgresServer } from '../support/postgres-server.js';
 import { fileStore } from '../../src/persistence/file-store.js';
 import { openSessionRecord } from '../../src/time-travel/session-record.js';
-import { startOpenAIServer, streamResponse, type OpenAIServer, type ScriptedHttpResponse } from '../support/openai-sse-server.js';
+import { streamResponse, useOpenAIServers, type OpenAIServer } from '../support/openai-sse-server.js';
 import { RECORDED_ANSWER, recordSession } from '../support/recorded-session.js';
 import { buildCli, cleanEnv, runCli } from './support/cli-process.js';
 import { tempDir, writeScript } from './support/scripts.js';
 
 const KEY = 'sk-test-time-travel-7c1e9a04';
-const servers: OpenAIServer[] = [];
-
 beforeAll(() => buildCli(), 60_000);
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-});
-
-async function serve(responses: ScriptedHttpResponse[]): Promise<OpenAIServer> {
-  const server = await startOpenAIServer(responses);
-  servers.push(server);
-  return server;
-}
+const serve = useOpenAIServers();
 
 const modelArgs = (server: OpenAIServer) => ['--model', 'openai-compatible:gpt-test', '--base-url', server.baseURL, '--api-key-env', 'LOOPCHART_TEST_KEY'];
 const withKey = cleanEnv({ LOOPCHART_TEST_KEY: KEY });

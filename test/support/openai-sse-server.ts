@@ -18,6 +18,7 @@
  * expect(server.requests[1]?.body.messages).toContainEqual(expect.objectContaining({ role: 'tool' }));
  * await server.close();
  */
+import { afterEach } from 'vitest';
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -310,4 +311,24 @@ export function streamResponse(turn: StreamedTurn, options: Omit<StreamHttpRespo
 /** An HTTP error response; the body defaults to an OpenAI-style error. */
 export function errorResponse(status: number, options: Omit<ErrorHttpResponse, 'kind' | 'status'> = {}): ErrorHttpResponse {
   return { kind: 'error', status, ...options };
+}
+
+/**
+ * For a test file: `serve(responses)` starts a scripted server, and each one is closed after the test
+ * that started it. Call at the file's top level.
+ *
+ * @example
+ * const serve = useOpenAIServers();
+ * const server = await serve([streamResponse({ text: 'Hi.' })]);
+ */
+export function useOpenAIServers(): (responses: readonly ScriptedHttpResponse[], route?: ServerRoute) => Promise<OpenAIServer> {
+  const servers: OpenAIServer[] = [];
+  afterEach(async () => {
+    await Promise.all(servers.splice(0).map((server) => server.close()));
+  });
+  return async (responses, route) => {
+    const server = await startOpenAIServer(responses, route);
+    servers.push(server);
+    return server;
+  };
 }
