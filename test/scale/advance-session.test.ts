@@ -37,6 +37,23 @@ function deletingAgent(executions: string[]) {
   return { model, tools: { remove }, approval: { ask: ['remove'] } };
 }
 
+/** A tool that says when it has started and holds its call until `release()`. */
+function heldTool() {
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  let started: () => void = () => undefined;
+  const inTool = new Promise<void>((resolve) => (started = resolve));
+  const work = tool({
+    inputSchema: z.object({}),
+    execute: async () => {
+      started();
+      await held;
+      return 'worked';
+    },
+  });
+  return { work, inTool, release: () => release() };
+}
+
 describe('advanceSession', () => {
   it('runs a prompt to its end and applies a retried request only once', async () => {
     const store = fileStore(dir);
@@ -159,18 +176,7 @@ describe('advanceSession at its seams', () => {
   it('applies a steer and a follow-up sent live while the run works, and records both as applied', async () => {
     const store = fileStore(dir);
     let deliver: ((input: SessionInput, requestId: string) => void) | undefined;
-    let release: () => void = () => undefined;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    let started: () => void = () => undefined;
-    const inTool = new Promise<void>((resolve) => (started = resolve));
-    const work = tool({
-      inputSchema: z.object({}),
-      execute: async () => {
-        started();
-        await held;
-        return 'worked';
-      },
-    });
+    const { work, inTool, release } = heldTool();
     const model = scriptedModel([{ toolCalls: [{ name: 'work', input: {} }] }, { text: 'Steered.' }, { text: 'Followed up.' }]);
     const advanced = advanceSession({
       store,
@@ -197,18 +203,7 @@ describe('advanceSession at its seams', () => {
 
   it('an attempt at another input of the same session waits for the one under way (the lease keeps them apart) instead of stopping it', async () => {
     const store = fileStore(dir);
-    let release: () => void = () => undefined;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    let started: () => void = () => undefined;
-    const inTool = new Promise<void>((resolve) => (started = resolve));
-    const work = tool({
-      inputSchema: z.object({}),
-      execute: async () => {
-        started();
-        await held;
-        return 'worked';
-      },
-    });
+    const { work, inTool, release } = heldTool();
     const model = scriptedModel([{ toolCalls: [{ name: 'work', input: {} }] }, { text: 'Done.' }]);
     const first = advanceSession({ store, sessionId: 'apart', owner: 'worker-a', agent: { model, tools: { work } }, input: { type: 'prompt', prompt: 'go' }, requestId: 'msg-1' });
     await inTool;
