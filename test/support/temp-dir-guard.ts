@@ -20,8 +20,9 @@ export default function setup(): () => void {
   process.env[MARK] = dir;
   return () => {
     delete process.env[MARK];
-    // tsx keeps its compile cache in the temporary directory (tsx-<uid>) on purpose; it goes with the run's directory.
-    const left = readdirSync(dir).filter((name) => !/^tsx-\d+$/.test(name));
+    // Compile caches kept in the temporary directory on purpose go with the run's directory: tsx's
+    // (tsx-<uid>), and Node 22's that npm turns on (module.enableCompileCache) when a test runs npm.
+    const left = readdirSync(dir).filter((name) => !/^tsx-\d+$/.test(name) && name !== 'node-compile-cache');
     rmSync(dir, { recursive: true, force: true });
     if (previous === undefined) delete process.env.TMPDIR;
     else process.env.TMPDIR = previous;
