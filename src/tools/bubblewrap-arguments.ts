@@ -8,6 +8,12 @@ export interface BubblewrapConfinement {
   workspace: string;
   /** More directories the command may write. */
   writable: readonly string[];
+  /**
+   * Directories inside `/tmp` that the private `/tmp` would hide, shown read-only at the same path:
+   * the ones on the command's `PATH` and the command's own (`programDirectories`).
+   * @default []
+   */
+  readOnly?: readonly string[];
   /** Keep the host's network; otherwise the command gets a network namespace with only its own loopback. */
   network: boolean;
   /** Forbid user namespaces inside (`--disable-userns`, bubblewrap 0.8 and later). */
@@ -24,8 +30,9 @@ const KEPT_MOUNTS = ['/proc', '/dev'];
  * arguments follow. What they do:
  *
  * - the whole file system read-only (`--ro-bind / /`), with a fresh `/dev`, a
- *   private empty `/tmp` (and `TMPDIR=/tmp`), and the workspace and the
- *   `writable` directories bound read-write over it;
+ *   private empty `/tmp` (and `TMPDIR=/tmp`), the `readOnly` directories
+ *   bound read-only in it, and the workspace and the `writable` directories
+ *   bound read-write over it all;
  * - a fresh `/proc` in a new PID namespace: only the command's own processes
  *   exist there, so no other process's environment or command line can be
  *   read; new user, IPC, UTS and cgroup namespaces too, and a new network
@@ -44,8 +51,9 @@ const KEPT_MOUNTS = ['/proc', '/dev'];
  * @throws Error for a writable directory that is `/` or inside `/proc` or `/dev`: the sandbox cannot make it writable and still hide other processes.
  */
 export function bubblewrapArguments(confinement: BubblewrapConfinement): string[] {
-  const { workspace, writable, network, disableUserNamespaces, cwd = workspace } = confinement;
+  const { workspace, writable, readOnly = [], network, disableUserNamespaces, cwd = workspace } = confinement;
   const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp'];
+  for (const directory of readOnly) args.push('--ro-bind', directory, directory);
   // After the /tmp mount, so that a workspace inside /tmp is the real one, not a directory of the empty /tmp.
   for (const directory of [workspace, ...writable]) {
     if (directory === '/' || KEPT_MOUNTS.some((mount) => directory === mount || directory.startsWith(`${mount}/`))) {

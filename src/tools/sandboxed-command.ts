@@ -6,6 +6,7 @@ import { realpath, stat } from 'node:fs/promises';
 import { withoutProviderKeys } from '../secrets/provider-key-variables.js';
 import { bubblewrapArguments } from './bubblewrap-arguments.js';
 import { findSandbox, type FoundSandbox } from './find-sandbox.js';
+import { programDirectories } from './program-directories.js';
 import type { SandboxSettings } from './sandbox-settings.js';
 
 export interface CommandToConfine {
@@ -50,8 +51,15 @@ export async function sandboxedCommand(settings: SandboxSettings, target: Comman
   const workspace = await existingDirectory(target.workspace, 'workspace');
   const writable = await Promise.all(settings.writable.map((directory) => existingDirectory(directory, 'writable directory')));
   const cwd = target.cwd !== undefined ? await existingDirectory(target.cwd, 'working directory') : workspace;
-  const args = bubblewrapArguments({ workspace, writable, network: settings.network, disableUserNamespaces: sandbox.disableUserNamespaces, cwd });
+  const readOnly = await existingDirectories(programDirectories(target.command, env.PATH, cwd));
+  const args = bubblewrapArguments({ workspace, writable, readOnly, network: settings.network, disableUserNamespaces: sandbox.disableUserNamespaces, cwd });
   return { command: sandbox.path, args: [...args, target.command, ...target.args], env, sandbox };
+}
+
+/** The directories of `candidates` that exist (bubblewrap refuses to bind one that does not). */
+async function existingDirectories(candidates: readonly string[]): Promise<string[]> {
+  const found = await Promise.all(candidates.map(async (directory) => ((await stat(directory).catch(() => undefined))?.isDirectory() ? directory : undefined)));
+  return found.filter((directory): directory is string => directory !== undefined);
 }
 
 /** The real path of a directory that must exist, since bubblewrap binds it. */

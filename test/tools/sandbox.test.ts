@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -8,6 +9,7 @@ import { bashTool } from '../../src/tools/bash.js';
 import { bubblewrapArguments } from '../../src/tools/bubblewrap-arguments.js';
 import { builtinTools } from '../../src/tools/index.js';
 import { sandboxSettings, type SandboxSetting } from '../../src/tools/sandbox-settings.js';
+import { sandboxedCommand } from '../../src/tools/sandboxed-command.js';
 import { externalBinary } from '../support/external-binary.js';
 import { runTool, useTempWorkspace } from './helpers.js';
 
@@ -29,6 +31,11 @@ describe('bubblewrapArguments', () => {
     expect(args.join(' ')).toContain('--cap-drop ALL');
     expect(args.at(-1)).toBe('--');
     expect(args.join(' ')).toContain('--chdir /tmp/ws --');
+  });
+
+  it('shows the read-only directories inside the private /tmp, under the workspace\'s read-write bind', () => {
+    const args = bubblewrapArguments({ ...base, readOnly: ['/tmp/node22/bin'] }).join(' ');
+    expect(args).toContain('--tmpfs /tmp --ro-bind /tmp/node22/bin /tmp/node22/bin --bind /tmp/ws /tmp/ws');
   });
 
   it('takes the network away unless it is allowed', () => {
@@ -146,6 +153,25 @@ describe.skipIf(bwrap === undefined)('bash in bubblewrap', () => {
     expect(existsSync(path.join('/tmp', name))).toBe(false);
   });
 
+  it('runs a program that lies in the host\'s /tmp, found on the PATH, yet still sees none of the rest of /tmp', async () => {
+    const programs = await mkdtemp('/tmp/loopchart-programs-');
+    const secret = path.join(path.dirname(programs), `${path.basename(programs)}-secret`);
+    try {
+      await writeFile(path.join(programs, 'greet'), '#!/bin/sh\necho "hello from $0"\n', { mode: 0o755 });
+      await writeFile(secret, 'not for the sandbox');
+      const run = await sandboxedCommand(sandboxSettings('bubblewrap'), { command: 'greet', args: [], workspace: ws.root, env: { PATH: `${programs}:/usr/bin:/bin` } });
+      const result = await execFileOutput(run.command, run.args, run.env);
+      expect(result).toEqual({ code: 0, stdout: `hello from ${programs}/greet\n` });
+      const peek = await sandboxedCommand(sandboxSettings('bubblewrap'), { command: 'sh', args: ['-c', `ls ${programs}; cat ${secret}`], workspace: ws.root, env: { PATH: `${programs}:/usr/bin:/bin` } });
+      const seen = await execFileOutput(peek.command, peek.args, peek.env);
+      expect(seen.stdout).toBe('greet\n');
+      expect(seen.code).not.toBe(0);
+    } finally {
+      await rm(programs, { recursive: true, force: true });
+      await rm(secret, { force: true });
+    }
+  });
+
   it('cannot reach the network, not even a server on the host loopback', async () => {
     const output = await bash(`exec 3<>/dev/tcp/127.0.0.1/${port} && cat <&3`);
     expect(output).toContain('Connection refused');
@@ -171,3 +197,10 @@ describe.skipIf(bwrap === undefined)('bash in bubblewrap', () => {
     expect(existsSync('/etc/loopchart-sandbox-probe')).toBe(false);
   });
 });
+
+/** A command's exit code and stdout, whether it succeeds or not. */
+function execFileOutput(command: string, args: readonly string[], env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string }> {
+  return new Promise((resolve) => {
+    execFile(command, args, { env }, (error, stdout) => resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : 1, stdout }));
+  });
+}
