@@ -137,10 +137,10 @@ export function createAgent<TOOLS extends ToolSet = ToolSet, OUTPUT = unknown>(o
   return new StatechartAgent(validated) as unknown as Agent<TOOLS, OUTPUT>;
 }
 
-/** Where a sub-agent runs: as a child of the tool runner that calls it, one level deeper. */
+/** Where a sub-agent runs: as a child of the calling agent's session, one level deeper. */
 export type { AgentEmbedding } from './session/session-host.js';
 
-/** A sub-agent: its actor is a child of the calling tool runner, so the inspector shows the hierarchy. Used by `agentTool`. */
+/** A sub-agent: its actor is a child of the calling agent's session, so the inspector shows the hierarchy. Used by `agentTool`. */
 export function createChildAgent(options: AgentOptions, embedding: AgentEmbedding): Agent {
   return new StatechartAgent(parseAgentOptions(options), embedding);
 }

@@ -23,6 +23,8 @@ export interface AgentWiring {
   admit?: AgentRuntime['admit'];
   /** The run's steps so far, for `prepareStep`. */
   runSteps?: AgentRuntime['runSteps'];
+  /** Where the sub-agents its tools start live (the agent's session). */
+  subagents?: AgentRuntime['subagents'];
 }
 
 /** The machine's two halves for one agent's options; see {@link machineSetup}. */

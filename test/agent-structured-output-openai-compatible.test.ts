@@ -4,20 +4,16 @@
  */
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { Output } from 'ai';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createAgent } from '../src/index.js';
-import { startOpenAIServer, streamResponse, type OpenAIServer } from './support/openai-sse-server.js';
+import { streamResponse, useOpenAIServers } from './support/openai-sse-server.js';
 
 const weather = Output.object({ schema: z.object({ city: z.string(), celsius: z.number() }) });
-const servers: OpenAIServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-});
+const serve = useOpenAIServers();
 
 async function runAgainstServer(supportsStructuredOutputs: boolean | undefined) {
-  const server = await startOpenAIServer([streamResponse({ text: ['{"city":"Oslo",', '"celsius":4}'] })]);
-  servers.push(server);
+  const server = await serve([streamResponse({ text: ['{"city":"Oslo",', '"celsius":4}'] })]);
   const provider = createOpenAICompatible({ name: 'local', baseURL: server.baseURL, ...(supportsStructuredOutputs !== undefined ? { supportsStructuredOutputs } : {}) });
   const agent = createAgent({ model: provider.chatModel('qwen'), instructions: 'Answer briefly.', output: weather });
   const result = await agent.run('How warm is it in Oslo?');

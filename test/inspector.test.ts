@@ -7,18 +7,16 @@ import { WebSocket } from 'ws';
 import { batchFrame } from '../src/inspect/inspection-frame.js';
 import { redactSecrets, safeJson, sanitizeContext, type SanitizeMemo } from '../src/inspect/sanitize.js';
 import { stateName } from '../src/machine/state-name.js';
-import { startOpenAIServer, streamResponse, type OpenAIServer } from './support/openai-sse-server.js';
+import { streamResponse, useOpenAIServers } from './support/openai-sse-server.js';
 import { addTool } from './support/tools.js';
 import { expandingFrame } from './support/expanding-frame.js';
 
 const KEY = 'sk-inspect-test-91e2b7c4d0';
 let relay: InspectorRelay | undefined;
-let server: OpenAIServer | undefined;
+const serve = useOpenAIServers();
 afterEach(async () => {
   await relay?.close();
-  await server?.close();
   relay = undefined;
-  server = undefined;
 });
 
 async function until(condition: () => boolean, what: string): Promise<void> {
@@ -38,7 +36,7 @@ describe('the Stately inspector over a local WebSocket relay', () => {
       raw.push(JSON.stringify(event));
     });
 
-    server = await startOpenAIServer([
+    const server = await serve([
       streamResponse({ text: 'Adding.', toolCalls: [{ id: 'call_1', name: 'add', arguments: { a: 2, b: 3 } }] }),
       streamResponse({ text: 'It is 5.' }),
     ]);

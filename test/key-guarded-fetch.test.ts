@@ -2,20 +2,15 @@
  * keyGuardedFetch: a request carrying an API key follows redirects only within
  * its origin, and never goes over plain http to another machine.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { credentialIn, KeyExposureError, keyGuardedFetch } from '../src/ai-sdk/key-guarded-fetch.js';
-import { errorResponse, startOpenAIServer, streamResponse, type OpenAIServer, type ScriptedHttpResponse } from './support/openai-sse-server.js';
+import { errorResponse, streamResponse, useOpenAIServers, type OpenAIServer, type ScriptedHttpResponse } from './support/openai-sse-server.js';
 
-const servers: OpenAIServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-});
+const serveOn = useOpenAIServers();
 
 /** A server on 127.0.0.1 answering every path with the scripted responses in turn (a 500 after them); it records every request. */
 async function serve(responses: ScriptedHttpResponse[] = []): Promise<OpenAIServer> {
-  const server = await startOpenAIServer(responses, { path: /.*/ });
-  servers.push(server);
-  return server;
+  return serveOn(responses, { path: /.*/ });
 }
 
 const redirect = (status: number, location: string) => errorResponse(status, { headers: { location } });

@@ -1,16 +1,17 @@
 import { createOpenAI } from '@ai-sdk/openai';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createAgent, type AgentEvent } from '../src/index.js';
 import { jsonErrorAwareFetch } from 'loopchart/ai-sdk';
 import { expectValidHistory } from './support/history.js';
-import { errorResponse, startOpenAIServer, streamChunks, streamResponse, type OpenAIServer, type ScriptedHttpResponse } from './support/openai-sse-server.js';
+import { errorResponse, streamChunks, useOpenAIServers, streamResponse, type OpenAIServer, type ScriptedHttpResponse } from './support/openai-sse-server.js';
 import { recordEvents } from './support/record.js';
 
+const serve = useOpenAIServers();
 let server: OpenAIServer | undefined;
 
 /** An agent on `@ai-sdk/openai`'s chat model against the local server, retrying fast. */
 async function agentOn(responses: ScriptedHttpResponse[], options: { maxAttempts?: number } = {}) {
-  server = await startOpenAIServer(responses);
+  server = await serve(responses);
   const model = createOpenAI({ baseURL: server.baseURL, apiKey: 'test-key' }).chat('gpt-test');
   const agent = createAgent({ model, retry: { baseDelayMs: 1, maxDelayMs: 20, ...(options.maxAttempts ? { maxAttempts: options.maxAttempts } : {}) } });
   return { agent, events: recordEvents(agent) };
@@ -24,14 +25,10 @@ function ofType<T extends AgentEvent['type']>(events: AgentEvent[], type: T): Ar
 function cutOff(text: string[]): object[] {
   return streamChunks({ text, finishReason: null, usage: null });
 }
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
 
 describe('resilience over HTTP through @ai-sdk/openai', () => {
   it('a 429 with retry-after-ms: 200 is retried exactly once after the asked wait, then streams the answer', async () => {
-    server = await startOpenAIServer([
+    server = await serve([
       errorResponse(429, { headers: { 'retry-after-ms': '200' }, body: { error: { message: 'Rate limit reached', type: 'rate_limit' } } }),
       streamResponse({ text: 'Hello from the second attempt.' }),
     ]);
@@ -101,7 +98,7 @@ describe('resilience over HTTP through @ai-sdk/openai', () => {
   });
 
   it('with jsonErrorAwareFetch, a 200 JSON error document keeps the server’s message and status in result.error', async () => {
-    server = await startOpenAIServer([
+    server = await serve([
       errorResponse(200, { body: { error: { message: 'model qwen2.5 not found on this server', code: 404 } } }),
       streamResponse({ text: 'never sent' }),
     ]);
@@ -114,7 +111,7 @@ describe('resilience over HTTP through @ai-sdk/openai', () => {
   });
 
   it('with jsonErrorAwareFetch, a 200 JSON error document without a status is a retried server error carrying its message', async () => {
-    server = await startOpenAIServer([
+    server = await serve([
       errorResponse(200, { body: { error: { message: 'upstream crashed' } } }),
       errorResponse(200, { body: { error: { message: 'upstream crashed' } } }),
     ]);

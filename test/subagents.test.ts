@@ -1,11 +1,44 @@
 import { tool } from 'ai';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi, type MockInstance } from 'vitest';
+import { waitFor, type AnyActor, type InspectionEvent } from 'xstate';
 import { z } from 'zod';
-import { agentTool, createAgent, type AgentEvent, type AgentOptions } from '../src/index.js';
+import { agentTool, createAgent, type Agent, type AgentEvent, type AgentOptions } from '../src/index.js';
+import { inspectedActor, machineOf, parentOf } from '../src/machine/xstate-internals.js';
 import { expectValidHistory, toolOutputs } from './support/history.js';
 import { mockModel } from './support/mock-model.js';
 import { recordEvents } from './support/record.js';
 import { addTool } from './support/tools.js';
+
+/** The session actors an agent's inspector sees created: its own (the root) and its sub-agents'. */
+function sessionActors(): { root(): AnyActor | undefined; subagents(): AnyActor[]; observe(event: InspectionEvent): void } {
+  const sessions: AnyActor[] = [];
+  return {
+    root: () => sessions.find((actor) => parentOf(actor) === undefined),
+    subagents: () => sessions.filter((actor) => parentOf(actor) !== undefined),
+    observe(event) {
+      if (event.type !== '@xstate.actor') return;
+      const actor = inspectedActor(event.actorRef);
+      if (actor && machineOf(actor)?.id === 'session') sessions.push(actor);
+    },
+  };
+}
+
+/** Resolves once the agent's sub-agent has begun writing its answer. */
+function untilChildWrites(agent: Agent): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const subscription = agent.events$.subscribe((event) => {
+      if (event.type === 'subagent' && event.event.type === 'text-delta') {
+        subscription.unsubscribe();
+        resolve();
+      }
+    });
+  });
+}
+
+/** XState's warnings of an event sent to a stopped actor, among those `console.warn` was given. */
+function stoppedActorWarnings(warn: MockInstance<typeof console.warn>): string[] {
+  return warn.mock.calls.map((call) => String(call[0])).filter((message) => message.includes('stopped actor'));
+}
 
 function subagentEvents(events: AgentEvent[]): Array<Extract<AgentEvent, { type: 'subagent' }>> {
   return events.filter((event): event is Extract<AgentEvent, { type: 'subagent' }> => event.type === 'subagent');
@@ -36,32 +69,55 @@ describe('sub-agents', () => {
     expect(JSON.stringify(result.messages)).not.toContain('child-add');
   });
 
-  it('abort during the child aborts both, with valid histories', async () => {
-    const childModel = mockModel([{ text: ['thinking'], holdAfter: 3 }]);
-    const worker = agentTool({ model: childModel }, { description: 'Works slowly' });
-    const parent = createAgent({ model: mockModel([{ toolCalls: [{ id: 'w', name: 'worker', input: { task: 'work' } }] }]), tools: { worker } });
-    const events = recordEvents(parent);
-    const run = parent.run('go');
-    await new Promise<void>((resolve) => {
-      const subscription = parent.events$.subscribe((event) => {
-        if (event.type === 'subagent' && event.event.type === 'text-delta') {
-          subscription.unsubscribe();
-          resolve();
-        }
+  it('abort during the child aborts both, with valid histories, and the child ends without a word to the stopped tool runner', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    try {
+      const childModel = mockModel([{ text: ['thinking'], holdAfter: 3 }]);
+      const worker = agentTool({ model: childModel }, { description: 'Works slowly' });
+      const sessions = sessionActors();
+      const parent = createAgent({
+        model: mockModel([{ toolCalls: [{ id: 'w', name: 'worker', input: { task: 'work' } }] }]),
+        tools: { worker },
+        inspect: sessions.observe,
       });
-    });
-    parent.abort('user stopped everything');
-    const result = await run;
+      const events = recordEvents(parent);
+      const run = parent.run('go');
+      await untilChildWrites(parent);
+      parent.abort('user stopped everything');
+      const result = await run;
 
-    expect(result.outcome).toBe('aborted');
-    await expectValidHistory(result.messages);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    const childEnd = subagentEvents(events).find((event) => event.event.type === 'run-end');
-    expect(childModel.doStreamCalls[0]!.abortSignal?.aborted).toBe(true);
-    if (childEnd) {
+      expect(result.outcome).toBe('aborted');
+      await expectValidHistory(result.messages);
+      expect(childModel.doStreamCalls[0]!.abortSignal?.aborted).toBe(true);
+      // The child's session is disposed once its aborted run has ended, after the parent's run ended.
+      expect(sessions.subagents()).toHaveLength(1);
+      await waitFor(sessions.subagents()[0]!, (snapshot) => snapshot.status === 'done');
+      const childEnd = subagentEvents(events).find((event) => event.event.type === 'run-end')!;
       const { result: childResult } = childEnd.event as Extract<AgentEvent, { type: 'run-end' }>;
       expect(childResult.outcome).toBe('aborted');
       await expectValidHistory(childResult.messages);
+      // XState warns of an event sent to a stopped actor: the child's end must not go to the runner the abort stopped.
+      expect(stoppedActorWarnings(warn)).toEqual([]);
+    } finally {
+      warn.mockRestore();
+    }
+  });
+
+  it('disposing the caller during the child aborts the child, and is done only once the child is disposed', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    try {
+      const worker = agentTool({ model: mockModel([{ text: ['thinking'], holdAfter: 3 }]) }, { description: 'Works slowly' });
+      const sessions = sessionActors();
+      const parent = createAgent({ model: mockModel([{ toolCalls: [{ id: 'w', name: 'worker', input: { task: 'work' } }] }]), tools: { worker }, inspect: sessions.observe });
+      const run = parent.run('go');
+      await untilChildWrites(parent);
+      await parent.dispose();
+
+      expect((await run).outcome).toBe('aborted');
+      expect(sessions.subagents().map((actor) => (actor.getSnapshot() as { status: string }).status)).toEqual(['done']);
+      expect(stoppedActorWarnings(warn)).toEqual([]);
+    } finally {
+      warn.mockRestore();
     }
   });
 
@@ -89,26 +145,20 @@ describe('sub-agents', () => {
     );
   });
 
-  it('the child agent’s actor is a child of the tool runner of the calling step, and is stopped when done', async () => {
-    const parents: Array<string | undefined> = [];
-    const children: Array<{ getSnapshot(): { status: string } }> = [];
+  it('the child agent’s actor is a child of the calling agent’s session, and reaches its final state when done', async () => {
+    const sessions = sessionActors();
     const child = agentTool({ model: mockModel([{ text: ['hi'] }]) }, { description: 'says hi' });
     const parent = createAgent({
       model: mockModel([{ toolCalls: [{ id: 'c', name: 'child', input: { task: 'greet' } }] }, { text: ['ok'] }]),
       tools: { child },
-      inspect: (event) => {
-        const actor = event.actorRef as unknown as { _parent?: { id: string }; getSnapshot(): { status: string } };
-        if (event.type === '@xstate.actor' && actor._parent?.id === 'tools') {
-          parents.push(actor._parent.id);
-          children.push(actor);
-        }
-      },
+      inspect: sessions.observe,
     });
     await parent.run('go');
-    expect(parents).toEqual(['tools']);
-    expect(children).toHaveLength(1);
+    expect(sessions.subagents()).toHaveLength(1);
+    const [childSession] = sessions.subagents();
+    expect(parentOf(childSession!)).toBe(sessions.root());
     // The child agent's session chart, disposed once its run ended: it reaches its final state.
-    await expect.poll(() => children.map((actor) => actor.getSnapshot().status), { timeout: 10_000 }).toEqual(children.map(() => 'done'));
+    await waitFor(childSession!, (snapshot) => snapshot.status === 'done');
   });
 
   it('a tool that calls a sub-agent tool with a copy of its options keeps the call’s scope: the child’s events reach the caller', async () => {

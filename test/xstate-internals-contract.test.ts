@@ -1,6 +1,18 @@
-import { createActor, createMachine, fromCallback, fromPromise, setup, waitFor } from 'xstate';
+import { createActor, createMachine, fromCallback, fromPromise, setup, waitFor, type InspectionEvent } from 'xstate';
 import { describe, expect, it } from 'vitest';
-import { callbackOf, parentOf, promiseCreatorOf, type PersistedChild } from '../src/machine/xstate-internals.js';
+import {
+  callbackOf,
+  hasPersistedChild,
+  inspectedActor,
+  machineOf,
+  parentOf,
+  promiseCreatorOf,
+  withChildInputs,
+  withPersistedChild,
+  type WithPersistedChildren,
+} from '../src/machine/xstate-internals.js';
+
+const persistedOf = (actor: { getPersistedSnapshot(): unknown }) => actor.getPersistedSnapshot() as WithPersistedChildren;
 
 /** The installed xstate still behaves as loopchart reads it (src/machine/xstate-internals.ts). */
 describe('what loopchart reads of XState beyond its documented API (contract with the installed xstate)', () => {
@@ -24,16 +36,54 @@ describe('what loopchart reads of XState beyond its documented API (contract wit
     expect(() => callbackOf(createMachine({}))).toThrow(/expected fromCallback logic/);
   });
 
+  it("an inspection event's actor is XState's own Actor: its id, its parent and the machine it runs (with its config) can be read", () => {
+    const worker = fromCallback(() => undefined);
+    const inner = createMachine({ id: 'inner', invoke: { id: 'w', src: worker } });
+    const outer = setup({ actors: { inner } }).createMachine({ id: 'outer', invoke: { id: 'child', src: 'inner' } });
+    const created: InspectionEvent[] = [];
+    const root = createActor(outer, { inspect: (event) => event.type === '@xstate.actor' && created.push(event) }).start();
+    const actors = created.map((event) => inspectedActor(event.actorRef));
+    expect(actors.map((actor) => actor?.id)).toEqual([root.id, 'child', 'w']);
+    const [rootActor, child, callback] = actors;
+    expect(machineOf(rootActor!)).toBe(outer);
+    expect(machineOf(rootActor!)?.config.id).toBe('outer');
+    expect(machineOf(child!)?.config.id).toBe('inner');
+    expect(machineOf(callback!)).toBeUndefined();
+    expect(parentOf(child!)).toBe(root);
+    expect(parentOf(callback!)).toBe(child);
+    expect(inspectedActor({ sessionId: 'x', send: () => undefined, getSnapshot: () => undefined })).toBeUndefined();
+    root.stop();
+  });
+
   it('a persisted snapshot names each invoked child with its snapshot (and input) and its src, and restores from that', () => {
     const worker = fromCallback<{ type: 'ping' }, { job: string }>(() => undefined);
     const machine = setup({ actors: { worker } }).createMachine({ initial: 'busy', states: { busy: { invoke: { id: 'w', src: 'worker', input: { job: 'j1' } } } } });
     const actor = createActor(machine).start();
-    const persisted = actor.getPersistedSnapshot() as unknown as { children: Record<string, PersistedChild> };
-    expect(persisted.children.w).toMatchObject({ src: 'worker', snapshot: { status: 'active', input: { job: 'j1' } } });
+    const persisted = persistedOf(actor);
+    expect(persisted.children?.w).toMatchObject({ src: 'worker', snapshot: { status: 'active', input: { job: 'j1' } } });
+    expect(hasPersistedChild(persisted, 'w')).toBe(true);
+    expect(hasPersistedChild(persisted, 'other')).toBe(false);
     actor.stop();
-    const changed = { ...persisted, children: { w: { ...persisted.children.w, snapshot: { ...persisted.children.w!.snapshot, input: { job: 'j2' } } } } };
+    const changed = withChildInputs(persisted, (input, id) => (id === 'w' ? { ...input, job: 'j2' } : input));
     const restored = createActor(machine, { snapshot: changed as never }).start();
-    expect((restored.getPersistedSnapshot() as unknown as { children: Record<string, PersistedChild> }).children.w?.snapshot?.input).toEqual({ job: 'j2' });
+    expect(persistedOf(restored).children?.w?.snapshot?.input).toEqual({ job: 'j2' });
+    restored.stop();
+  });
+
+  it('a child added to a persisted snapshot is started on restore, from the input it was given', async () => {
+    const started: unknown[] = [];
+    const worker = fromCallback<{ type: 'ping' }, { job: string }>(({ input }) => {
+      started.push(input);
+    });
+    const machine = setup({ actors: { worker } }).createMachine({ initial: 'busy', states: { busy: {} } });
+    const actor = createActor(machine).start();
+    const persisted = persistedOf(actor);
+    actor.stop();
+    const withWorker = withPersistedChild(persisted, 'w', 'worker', { job: 'added' });
+    const restored = createActor(machine, { snapshot: withWorker as never }).start();
+    await waitFor(restored, () => started.length > 0);
+    expect(started).toEqual([{ job: 'added' }]);
+    expect(persistedOf(restored).children?.w).toMatchObject({ src: 'worker', snapshot: { input: { job: 'added' } } });
     restored.stop();
   });
 });

@@ -51,7 +51,8 @@ class ToolTimeoutError extends Error {}
  * tool's time limit. It never rejects: an unknown tool, invalid input, a block
  * by a `beforeToolCall` hook, a throw or a timeout becomes an error result that
  * the model sees on the next step. `actor` is the actor running the call: a
- * sub-agent started by the tool becomes its child.
+ * sub-agent started by the tool becomes its child where the agent has no
+ * session to hold it (`runtime.subagents`).
  */
 export async function runToolCall(
   runtime: AgentRuntime,
@@ -127,7 +128,8 @@ export async function runToolCall(
     runtime.emit({ type: 'tool-execution-start', ...scope, toolCallId: call.toolCallId, toolName: call.toolName, input: toolInput });
     try {
       const callScope: ToolScope = {
-        actor,
+        actor: runtime.subagents?.parent() ?? actor,
+        hold: (ending) => runtime.subagents?.hold(ending),
         depth: runtime.depth ?? 0,
         toolCallId: call.toolCallId,
         report: (event) => runtime.emit(asSubagentEvent(event, { ...scope, toolCallId: call.toolCallId, toolName: call.toolName })),

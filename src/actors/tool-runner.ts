@@ -62,7 +62,7 @@ export function createToolRunner(runtime: AgentRuntime) {
       return current;
     };
     receive((command) => {
-      // A sub-agent's session chart is a child of this runner: its end (`xstate.done.actor.…`) reaches here too, and is no command.
+      // Where the agent has no session, a sub-agent's session chart is a child of this runner: its end (`xstate.done.actor.…`) reaches here too, and is no command.
       if (command.type !== 'tools.start') return;
       const { scope } = command;
       const calls = stepFor(scope.step);

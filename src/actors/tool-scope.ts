@@ -1,10 +1,12 @@
 import type { AnyActorRef } from 'xstate';
 import type { AgentEvent } from '../core/events.js';
 
-/** Where a tool call runs: its actor, how deep in a tree of sub-agents, and how to report a child's events. */
+/** Where a tool call runs: the actor its sub-agents live under, how deep in a tree of sub-agents, and how to report a child's events. */
 export interface ToolScope {
-  /** The tool runner executing the call; a sub-agent's actor becomes its child. */
+  /** The parent of a sub-agent's actor: the calling agent's session (the tool runner where there is none). */
   actor: AnyActorRef;
+  /** Keeps the calling agent's session from closing until `ending` (a sub-agent, disposed when it ends) settles. */
+  hold(ending: Promise<unknown>): void;
   /** 0 for the tools of a top-level agent, 1 for a sub-agent's tools, … */
   depth: number;
   toolCallId: string;

@@ -1,4 +1,5 @@
 import type { LanguageModel, ModelMessage, Output, PrepareStepFunction, StepResult, ToolSet } from 'ai';
+import type { AnyActorRef } from 'xstate';
 import type { StepFunction } from './step.js';
 import type { AgentEvent } from './events.js';
 import type { AgentHooks, ContextTransform } from './callbacks.js';
@@ -42,6 +43,20 @@ export interface AgentRuntime {
   prepareStep?: PrepareStepFunction<ToolSet>;
   /** The run's steps so far as the AI SDK's `StepResult`s, and the messages they added to the history, for `prepareStep`. */
   runSteps?: () => { steps: Array<StepResult<ToolSet>>; responseMessages: ModelMessage[] };
+  /** Where the sub-agents this agent's tools start live; without it (the agent machine run on its own), under the tool runner. */
+  subagents?: SubagentHome;
+}
+
+/**
+ * Where an agent's sub-agents live: their actors are children of its session, which outlives them.
+ * The tool runner does not: an abort stops it at once, while the sub-agent it aborts ends a moment
+ * later, and XState tells a child's end to its parent.
+ */
+export interface SubagentHome {
+  /** The agent's session actor: the parent of each sub-agent's actor. */
+  parent(): AnyActorRef | undefined;
+  /** Keeps the session from closing until `ending` settles (a sub-agent's run and its disposal). */
+  hold(ending: Promise<unknown>): void;
 }
 
 /** Which tool call of which run and step. */

@@ -1,6 +1,7 @@
 import type { StatelyInspectionEvent } from '@statelyai/inspect';
-import type { AnyActorRef, InspectionEvent, Observer } from 'xstate';
+import type { InspectionEvent, Observer } from 'xstate';
 import { ActorCreations, readSnapshot } from './actor-creations.js';
+import { inspectedActor, machineOf, parentOf } from '../machine/xstate-internals.js';
 import { redact } from '../secrets/redact.js';
 import { secretList, type SecretList } from '../secrets/secret-list.js';
 import { sharedSecrets } from '../secrets/shared-secrets.js';
@@ -122,10 +123,12 @@ export function toStatelyEvent(event: ShownInspectionEvent, secrets: readonly st
     case '@xstate.event':
       return { _version: PROTOCOL_VERSION, createdAt, id, rootId, sessionId, type: '@xstate.event', event: sanitizeEvent(event.event, secrets, memo), sourceId: event.sourceRef?.sessionId };
     case '@xstate.actor': {
-      const actorRef = event.actorRef as AnyActorRef & { logic?: { config?: unknown }; _parent?: AnyActorRef };
-      const config = actorRef.logic?.config;
-      const machineId = typeof config === 'object' && config !== null ? (config as { id?: string }).id : undefined;
-      const name = actorRef.id === actorRef.sessionId && machineId !== undefined ? machineId : actorRef.id;
+      const { actorRef } = event;
+      const actor = inspectedActor(actorRef);
+      const config = actor && machineOf(actor)?.config;
+      const ownId = actor?.id ?? sessionId;
+      // A root actor's id is its session id: the machine's id names it better.
+      const name = ownId === sessionId && config?.id !== undefined ? config.id : ownId;
       return {
         _version: PROTOCOL_VERSION,
         createdAt,
@@ -134,8 +137,8 @@ export function toStatelyEvent(event: ShownInspectionEvent, secrets: readonly st
         sessionId,
         type: '@xstate.actor',
         name,
-        definition: typeof config === 'object' && config !== null ? machineDefinition(config) : JSON.stringify({ id: name }),
-        parentId: actorRef._parent?.sessionId,
+        definition: config === undefined ? JSON.stringify({ id: name }) : machineDefinition(config),
+        parentId: actor && parentOf(actor)?.sessionId,
         snapshot: plainSnapshot(createdWith ?? readSnapshot(actorRef) ?? { status: 'active' }, secrets, memo) as never,
       };
     }

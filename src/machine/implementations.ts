@@ -28,7 +28,7 @@ import type { AgentRuntime } from '../core/runtime.js';
  * ```
  */
 export function agentImplementations(
-  runtime: Partial<Pick<AgentRuntime, 'step' | 'emit' | 'tools' | 'hooks' | 'transformContext' | 'traceHook' | 'depth' | 'output' | 'runToolCall' | 'admit' | 'prepareStep' | 'runSteps'>> &
+  runtime: Partial<Pick<AgentRuntime, 'step' | 'emit' | 'tools' | 'hooks' | 'transformContext' | 'traceHook' | 'depth' | 'output' | 'runToolCall' | 'admit' | 'prepareStep' | 'runSteps' | 'subagents'>> &
     Pick<AgentRuntime, 'model'> & {
       approval?: ApprovalPolicy;
       toolApproval?: ToolApproval;
@@ -51,6 +51,7 @@ export function agentImplementations(
     ...(runtime.admit ? { admit: runtime.admit } : {}),
     ...(runtime.prepareStep ? { prepareStep: runtime.prepareStep } : {}),
     ...(runtime.runSteps ? { runSteps: runtime.runSteps } : {}),
+    ...(runtime.subagents ? { subagents: runtime.subagents } : {}),
   };
   return {
     actors: {

@@ -1,22 +1,35 @@
-import type { AnyActorLogic, AnyActorRef, CallbackLogicFunction, EventObject, NonReducibleUnknown } from 'xstate';
+import { Actor, StateMachine, type ActorRefLike, type AnyActor, type AnyActorLogic, type AnyActorRef, type AnyStateMachine, type CallbackLogicFunction, type EventObject, type NonReducibleUnknown } from 'xstate';
 
 /**
- * The three things loopchart reads of XState beyond its documented API, in one place, each held to
- * the installed xstate by `test/xstate-internals-contract.test.ts` (tested with xstate 5.33):
+ * What loopchart reads of XState beyond the `ActorRef` interface, in one place, each held to the
+ * installed xstate by `test/xstate-internals-contract.test.ts` (tested with xstate 5.33):
  *
  * - an actor's `_parent` (typed on `ActorRef`, undocumented): the shared agent machine's actors find
  *   the agent that invoked them, and so its own model and tools, without a machine copy per agent
  *   (`agentMachine.provide()` per agent copied the whole state-node tree: most of an idle agent's
- *   memory and of `createAgent`'s time);
+ *   memory and of `createAgent`'s time); the inspector names each actor's parent with it;
  * - a `fromCallback` / `fromPromise` logic's `config` (typed `unknown` on `ActorLogic`): the function
  *   it was made from, which the shared actors call with the invoking agent's own implementation;
- * - the persisted snapshot's `children` (`{ [id]: { snapshot, src, syncSnapshot } }`): a checkpoint
- *   leaves the history out of the children's inputs and puts it back on restore.
+ * - the actor behind an inspection event (typed `ActorRefLike`: a session id, `send` and
+ *   `getSnapshot`; XState sends its own `Actor`, whose `id`, `_parent` and `logic` the inspector
+ *   shows), and the machine an actor runs (public: `Actor.logic`, a `StateMachine` with its `config`);
+ * - the persisted snapshot's `children` (`{ [id]: { snapshot: { input, … }, src, syncSnapshot } }`): a
+ *   checkpoint leaves the history out of the children's inputs and puts it back on restore.
  */
 
 /** The actor that invoked (or spawned) `actor`, if any. */
 export function parentOf(actor: AnyActorRef): AnyActorRef | undefined {
   return actor._parent;
+}
+
+/** The actor an inspection event is about, when it is XState's own `Actor` (as every actor XState creates is). */
+export function inspectedActor(actorRef: ActorRefLike): AnyActor | undefined {
+  return actorRef instanceof Actor ? (actorRef as AnyActor) : undefined;
+}
+
+/** The state machine `actor` runs; undefined for an actor of other logic (a callback, a promise). */
+export function machineOf(actor: AnyActor): AnyStateMachine | undefined {
+  return actor.logic instanceof StateMachine ? (actor.logic as AnyStateMachine) : undefined;
 }
 
 /** The callback a `fromCallback` logic was made from. */
@@ -36,8 +49,40 @@ function functionConfig(logic: AnyActorLogic, creator: string): unknown {
 }
 
 /** One child in a persisted snapshot, as XState writes it. */
-export interface PersistedChild {
+interface PersistedChild {
   snapshot?: { status?: string; input?: Record<string, unknown> };
   src?: unknown;
   syncSnapshot?: boolean;
+}
+
+/** A persisted machine snapshot, as far as its children go (XState's `getPersistedSnapshot`). */
+export interface WithPersistedChildren {
+  children?: Record<string, PersistedChild>;
+}
+
+/** True when the persisted snapshot has an invoked child `id` (restored, XState starts only the children it names). */
+export function hasPersistedChild(persisted: WithPersistedChildren, id: string): boolean {
+  return persisted.children?.[id] !== undefined;
+}
+
+/**
+ * The persisted snapshot with each child's input replaced by what `map` makes of it (a child
+ * without an input is kept as it is): restored, each child starts from its new input.
+ */
+export function withChildInputs<T extends WithPersistedChildren>(persisted: T, map: (input: Record<string, unknown>, id: string) => Record<string, unknown>): T {
+  const children: Record<string, PersistedChild> = {};
+  for (const [id, child] of Object.entries(persisted.children ?? {})) {
+    const input = child.snapshot?.input;
+    const mapped = input === undefined ? input : map(input, id);
+    children[id] = mapped === input ? child : { ...child, snapshot: { ...child.snapshot, input: mapped } };
+  }
+  return { ...persisted, children };
+}
+
+/**
+ * The persisted snapshot with one more invoked child, `id`, running logic `src` (the name the
+ * machine's `actors` give it) from `input`: restored, XState starts it as if it had been running.
+ */
+export function withPersistedChild<T extends WithPersistedChildren>(persisted: T, id: string, src: string, input: Record<string, unknown>): T {
+  return { ...persisted, children: { ...persisted.children, [id]: { snapshot: { status: 'active', input }, src, syncSnapshot: false } } };
 }

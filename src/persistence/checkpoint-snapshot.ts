@@ -3,12 +3,11 @@ import type { Actor } from 'xstate';
 import type { AgentMachine } from '../machine/agent-machine.js';
 import { llmInput, TOOL_RUNNER_ID } from '../machine/agent-setup.js';
 import type { AgentContext } from '../machine/context.js';
-import type { PersistedChild } from '../machine/xstate-internals.js';
+import { hasPersistedChild, withChildInputs, withPersistedChild, type WithPersistedChildren } from '../machine/xstate-internals.js';
 
-interface PersistedAgentSnapshot {
+interface PersistedAgentSnapshot extends WithPersistedChildren {
   value: unknown;
   context: AgentContext;
-  children?: Record<string, PersistedChild>;
 }
 
 /**
@@ -17,13 +16,8 @@ interface PersistedAgentSnapshot {
  * inputs that carry the history lose it too; {@link restoreSnapshot} puts it back.
  */
 export function checkpointSnapshot(persisted: unknown): unknown {
-  const snapshot = persisted as PersistedAgentSnapshot;
-  const children: Record<string, PersistedChild> = {};
-  for (const [id, child] of Object.entries(snapshot.children ?? {})) {
-    const input = child.snapshot?.input;
-    children[id] = input && 'messages' in input ? { ...child, snapshot: { ...child.snapshot, input: { ...input, messages: [] } } } : child;
-  }
-  return { ...snapshot, context: { ...snapshot.context, messages: [] }, children };
+  const snapshot = withChildInputs(persisted as PersistedAgentSnapshot, (input) => ('messages' in input ? { ...input, messages: [] } : input));
+  return { ...snapshot, context: { ...snapshot.context, messages: [] } };
 }
 
 /**
@@ -46,11 +40,8 @@ export function persistedWithoutHistory(actor: Actor<AgentMachine>): unknown {
 export function restoreSnapshot(stored: unknown, messages: ModelMessage[], config: AgentContext['config']): unknown {
   const snapshot = stored as PersistedAgentSnapshot;
   const context: AgentContext = { ...snapshot.context, messages, config };
-  const children: Record<string, PersistedChild> = { ...snapshot.children };
-  const llm = children.llm;
-  if (llm?.snapshot && context.run) children.llm = { ...llm, snapshot: { ...llm.snapshot, input: { ...llmInput(context) } } };
-  if (context.run && children[TOOL_RUNNER_ID] === undefined) {
-    children[TOOL_RUNNER_ID] = { snapshot: { status: 'active', input: { runId: context.run.id } }, src: 'tools', syncSnapshot: false };
-  }
-  return { ...snapshot, context, children };
+  const { run } = context;
+  if (run === undefined) return { ...snapshot, context };
+  const restored = withChildInputs({ ...snapshot, context }, (input, id) => (id === 'llm' ? { ...llmInput(context) } : input));
+  return hasPersistedChild(restored, TOOL_RUNNER_ID) ? restored : withPersistedChild(restored, TOOL_RUNNER_ID, 'tools', { runId: run.id });
 }

@@ -40,7 +40,7 @@ export class AgentSession {
       ...(parent ? { parent } : {}),
       inspect: (event) => host.inspect(event),
     });
-    host.connect((event) => actor.send(event));
+    host.connect(actor);
     actor.start();
     return actor;
   }

@@ -47,11 +47,15 @@ export const sessionWriterActor = fromCallback<EventObject, { host: SessionHost 
   input.host.writeBoundaries((error) => sendBack({ type: 'session.writeFailed', error })),
 );
 
-/** Resolves once every boundary handed to the writer has landed or failed. */
-export const settleWritesActor = fromPromise<void, { host: SessionHost }>(({ input }) => input.host.settled());
+/** Resolves once the session's sub-agents have ended and every boundary handed to the writer has landed or failed. */
+export const settleWritesActor = fromPromise<void, { host: SessionHost }>(async ({ input }) => {
+  await input.host.subagentsEnded();
+  await input.host.settled();
+});
 
-/** Stops writing as a crash would: the writes handed over land, nothing after them does. */
+/** Stops writing as a crash would: the sub-agents end (the run that called them is stopped), the writes handed over land, nothing after them does. */
 export const haltWritesActor = fromPromise<void, { host: SessionHost; reason: Error }>(async ({ input }) => {
+  await input.host.subagentsEnded();
   await input.host.settled();
   input.host.closeWriter(input.reason);
 });

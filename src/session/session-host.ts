@@ -17,6 +17,7 @@ import { redactingStore } from '../persistence/redacting-store.js';
 import { acquireLease, renewalInterval, renewLeasePeriodically, type HeldLease } from '../persistence/lease-keeper.js';
 import { isConnectionError } from '../persistence/connection-error.js';
 import type { AgentEvent } from '../core/events.js';
+import type { SubagentHome } from '../core/runtime.js';
 import type { AgentMachine } from '../machine/agent-machine.js';
 import type { AgentConfig, AgentMachineInput } from '../machine/context.js';
 import { pendingApprovalIds } from '../machine/approval-updates.js';
@@ -35,7 +36,7 @@ import { redactValue } from '../secrets/redact.js';
 import { shareSecrets } from '../secrets/shared-secrets.js';
 import type { SessionSignalEvent } from './session-events.js';
 
-/** Where a sub-agent runs: as a child of the tool runner that calls it, one level deeper. */
+/** Where a sub-agent runs: as a child of the calling agent's session, one level deeper. */
 export interface AgentEmbedding {
   parent: AnyActorRef | undefined;
   depth: number;
@@ -96,6 +97,20 @@ export class SessionHost {
   #start: RunStart = { messages: [], state: 'idle' };
   /** Tells the session chart what its run and its writer did. */
   #notify: (event: SessionSignalEvent) => void = () => undefined;
+  /** The session chart's actor, the parent of the sub-agents its tool calls start. */
+  #session: AnyActorRef | undefined;
+  /** The sub-agents still running or being disposed, each as the promise that settles once it is. */
+  readonly #subagents = new Set<Promise<void>>();
+  readonly #subagentHome: SubagentHome = {
+    parent: () => this.#session,
+    hold: (ending) => {
+      const held: Promise<void> = ending.then(
+        () => void this.#subagents.delete(held),
+        () => void this.#subagents.delete(held),
+      );
+      this.#subagents.add(held);
+    },
+  };
 
   constructor(options: AgentOptions, embedding: AgentEmbedding) {
     this.#options = options;
@@ -144,9 +159,10 @@ export class SessionHost {
     return this.#events$;
   }
 
-  /** Where the chart's signals go (set once, as the session actor is created). */
-  connect(notify: (event: SessionSignalEvent) => void): void {
-    this.#notify = notify;
+  /** The session chart's actor, which the chart's signals go to (set once, as it is created). */
+  connect(session: AnyActorRef): void {
+    this.#session = session;
+    this.#notify = (event) => session.send(event);
   }
 
   /** Every XState inspection event of the session's actors: the trace, the run journal and telemetry read the run chart's; the `inspect` option hears them all. */
@@ -345,6 +361,15 @@ export class SessionHost {
     return this.#recorder?.checkpoints ?? [];
   }
 
+  /**
+   * Resolves once every sub-agent started by the session's tool calls has ended and been disposed:
+   * their actors are the session's children, and a child that ended after its parent closed would
+   * tell its end to a stopped actor.
+   */
+  async subagentsEnded(): Promise<void> {
+    while (this.#subagents.size > 0) await Promise.all(this.#subagents);
+  }
+
   /** Resolves once every write started so far has landed or failed. */
   settled(): Promise<void> {
     return this.#recorder?.settled() ?? Promise.resolve();
@@ -417,6 +442,7 @@ export class SessionHost {
       runSteps: () => ({ steps: this.#stepResults?.steps ?? [], responseMessages: this.#stepResults?.responseMessages ?? [] }),
       traceHook: (timing) => this.#observer.hook(timing),
       depth: this.#embedding.depth,
+      subagents: this.#subagentHome,
       ...(this.#spans ? { runToolCall: this.#spans.runToolCall } : {}),
     }).actors);
   }

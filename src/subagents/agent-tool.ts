@@ -28,9 +28,10 @@ function isAgent(value: AgentOptions | Agent): value is Agent {
  * its own outcome, and its outcome and final text become the tool result.
  *
  * Given agent options, each call runs a fresh sub-agent whose actor is a
- * child of the calling tool's actor (the inspector shows the hierarchy) and
- * which is stopped when it is done. Given an existing agent, calls continue
- * its history, one at a time. Either way: aborting the caller aborts the
+ * child of the calling agent's session (the inspector shows the hierarchy),
+ * which does not close before it; the sub-agent is disposed when it is done.
+ * Given an existing agent, calls continue its history, one at a time.
+ * Either way: aborting the caller aborts the
  * sub-agent, its events reach the caller's `events$` as `subagent` events
  * tagged with the path of tool calls, and nesting deeper than `maxDepth` is
  * refused with an error result.
@@ -77,7 +78,9 @@ export function agentTool(child: AgentOptions | Agent, options: AgentToolOptions
         }
       };
       if (isAgent(child)) return oneAtATime(() => runOnce(child, false));
-      return runOnce(createChildAgent(child, { parent: scope?.actor, depth }), true);
+      const ending = runOnce(createChildAgent(child, { parent: scope?.actor, depth }), true);
+      scope?.hold(ending);
+      return ending;
     },
   });
 }

@@ -1,19 +1,16 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { mergeConfigLayers } from '../../src/cli/config-layers.js';
 import { withConfigDefaults, type ConfigurableSettings } from '../../src/cli/config-defaults.js';
 import { parseScript } from '../../src/cli/script.js';
-import { startOpenAIServer, streamResponse, type OpenAIServer } from '../support/openai-sse-server.js';
+import { streamResponse, useOpenAIServers } from '../support/openai-sse-server.js';
 import { buildCli, cleanEnv, runCli } from './support/cli-process.js';
 import { tempDir, writeScript } from './support/scripts.js';
 
 beforeAll(() => buildCli(), 60_000);
 
-const servers: OpenAIServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-});
+const serve = useOpenAIServers();
 
 /** A config home with a user config file, and a workspace with its own .loopchart.json. */
 async function configured(user: object, workspace?: object) {
@@ -63,8 +60,7 @@ describe('loopchart config and the default model', () => {
   });
 
   it('a prompt without --model runs on the configured model and provider; --model wins', async () => {
-    const server = await startOpenAIServer([streamResponse({ text: 'From config.' }), streamResponse({ text: 'From the flag.' })]);
-    servers.push(server);
+    const server = await serve([streamResponse({ text: 'From config.' }), streamResponse({ text: 'From the flag.' })]);
     const { home, cwd } = await configured({ model: 'openai:gpt-from-config', providers: { openai: { baseURL: server.baseURL, apiKeyEnv: 'CONFIG_TEST_KEY' } } });
     const env = cleanEnv({ XDG_CONFIG_HOME: home, CONFIG_TEST_KEY: 'sk-config-test' });
 
@@ -85,8 +81,7 @@ describe('loopchart config and the default model', () => {
   });
 
   it("a config file's rules are general: allow bash(git *) does not refuse a run without bash, a flag's rule still does", async () => {
-    const server = await startOpenAIServer([streamResponse({ text: 'Hello.' })]);
-    servers.push(server);
+    const server = await serve([streamResponse({ text: 'Hello.' })]);
     const { home, cwd } = await configured({ model: 'openai:gpt-from-config', allow: ['bash(git *)'], providers: { openai: { baseURL: server.baseURL, apiKeyEnv: 'CONFIG_TEST_KEY' } } });
     const env = cleanEnv({ XDG_CONFIG_HOME: home, CONFIG_TEST_KEY: 'sk-config-test' });
     const run = await runCli(['run', 'Hi', '--cwd', cwd, '--tools', 'read', '--json'], { env });

@@ -4,23 +4,18 @@
  * wherever the base URL came from (`--base-url` or the provider's variable).
  */
 import { generateText } from 'ai';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { parseModelSpec, resolveModel } from '../../src/cli/model.js';
 import { anthropicStreamResponse } from '../support/anthropic-stream.js';
-import { errorResponse, startOpenAIServer, streamResponse, type OpenAIServer, type ScriptedHttpResponse } from '../support/openai-sse-server.js';
+import { errorResponse, streamResponse, useOpenAIServers, type OpenAIServer, type ScriptedHttpResponse } from '../support/openai-sse-server.js';
 import { buildCli, cleanEnv, runCli } from './support/cli-process.js';
 import { tempDir } from './support/scripts.js';
 
-const servers: OpenAIServer[] = [];
 beforeAll(() => buildCli(), 60_000);
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-});
+const serveOn = useOpenAIServers();
 
 async function serve(responses: ScriptedHttpResponse[] = [], path: string | RegExp = /.*/): Promise<OpenAIServer> {
-  const server = await startOpenAIServer(responses, { path });
-  servers.push(server);
-  return server;
+  return serveOn(responses, { path });
 }
 
 const KEY = 'sk-test-destination-7f3a9c1e5b';

@@ -1,18 +1,9 @@
 import { createOpenAI } from '@ai-sdk/openai';
 import { APICallError, jsonSchema, streamText, tool } from 'ai';
-import { afterEach, describe, expect, it } from 'vitest';
-import { errorResponse, startOpenAIServer, streamResponse, type OpenAIServer, type ScriptedHttpResponse } from '../support/openai-sse-server.js';
+import { describe, expect, it } from 'vitest';
+import { errorResponse, streamResponse, useOpenAIServers, type OpenAIServer } from '../support/openai-sse-server.js';
 
-let server: OpenAIServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
-
-async function start(responses: ScriptedHttpResponse[]): Promise<OpenAIServer> {
-  server = await startOpenAIServer(responses);
-  return server;
-}
+const start = useOpenAIServers();
 
 const modelOf = (openAIServer: OpenAIServer) => createOpenAI({ baseURL: openAIServer.baseURL, apiKey: 'test-key' }).chat('gpt-test');
 

@@ -1,21 +1,17 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startOpenAIServer, streamResponse, type OpenAIServer, type ScriptedHttpResponse } from '../support/openai-sse-server.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { streamResponse, useOpenAIServers, type ScriptedHttpResponse } from '../support/openai-sse-server.js';
 import { buildCli, cleanEnv, runCli } from './support/cli-process.js';
 import { tempDir } from './support/scripts.js';
 
-const servers: OpenAIServer[] = [];
 beforeAll(() => buildCli(), 60_000);
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-});
+const serve = useOpenAIServers();
 
 const schema = { type: 'object', properties: { city: { type: 'string' }, celsius: { type: 'number' } }, required: ['city', 'celsius'], additionalProperties: false };
 
 async function run(responses: ScriptedHttpResponse[], schemaText = JSON.stringify(schema)) {
-  const server = await startOpenAIServer(responses);
-  servers.push(server);
+  const server = await serve(responses);
   const cwd = await tempDir();
   const file = path.join(cwd, 'answer.schema.json');
   await writeFile(file, schemaText);
@@ -65,8 +61,7 @@ describe('loopchart run --output-schema with an openai-compatible model', () => 
   const providerWarning = 'warning from openai-compatible.chat / qwen: The feature "responseFormat" is not supported. JSON response format schema is only supported with structuredOutputs';
 
   async function runCompatible(responses: ScriptedHttpResponse[], extra: string[] = []) {
-    const server = await startOpenAIServer(responses);
-    servers.push(server);
+    const server = await serve(responses);
     const cwd = await tempDir();
     const file = path.join(cwd, 'answer.schema.json');
     await writeFile(file, JSON.stringify(schema));

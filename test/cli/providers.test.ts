@@ -5,25 +5,16 @@
  */
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { anthropicStreamResponse } from '../support/anthropic-stream.js';
 import { googleStreamResponse } from '../support/google-stream.js';
 import { expectValidHistory } from '../support/history.js';
-import { startOpenAIServer, streamResponse, type OpenAIServer, type ScriptedHttpResponse, type ServerRoute } from '../support/openai-sse-server.js';
+import { streamResponse, useOpenAIServers } from '../support/openai-sse-server.js';
 import { buildCli, cleanEnv, runCli } from './support/cli-process.js';
 import { tempDir } from './support/scripts.js';
 
-const servers: OpenAIServer[] = [];
 beforeAll(() => buildCli(), 60_000);
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-});
-
-async function serve(responses: ScriptedHttpResponse[], route?: ServerRoute): Promise<OpenAIServer> {
-  const server = await startOpenAIServer(responses, route);
-  servers.push(server);
-  return server;
-}
+const serve = useOpenAIServers();
 
 /** A workspace with `notes.txt`, and a run that reads it with the `read` tool and answers. */
 async function runReadingNotes(modelArgs: string[], env: Record<string, string>) {

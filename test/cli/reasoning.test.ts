@@ -1,25 +1,16 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { reasoningCallSettings } from '../../src/cli/reasoning-settings.js';
 import { anthropicStreamResponse } from '../support/anthropic-stream.js';
 import { googleStreamResponse } from '../support/google-stream.js';
-import { startOpenAIServer, streamResponse, type OpenAIServer, type ScriptedHttpResponse, type ServerRoute } from '../support/openai-sse-server.js';
+import { streamResponse, useOpenAIServers } from '../support/openai-sse-server.js';
 import { buildCli, cleanEnv, runCli } from './support/cli-process.js';
 import { asJsonArray, tempDir, writeScript } from './support/scripts.js';
 
 beforeAll(() => buildCli(), 60_000);
 
-const servers: OpenAIServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-});
-
-async function serve(responses: ScriptedHttpResponse[], route?: ServerRoute) {
-  const server = await startOpenAIServer(responses, route);
-  servers.push(server);
-  return server;
-}
+const serve = useOpenAIServers();
 
 /** What the provider's server was sent for one prompt run with `flags`. */
 async function requestBody(model: string, baseURL: string, flags: string[], env: Record<string, string>) {

@@ -4,25 +4,21 @@
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { parseScript } from '../../src/cli/script.js';
-import { startOpenAIServer, streamResponse, type OpenAIServer } from '../support/openai-sse-server.js';
+import { streamResponse, useOpenAIServers } from '../support/openai-sse-server.js';
 import { buildCli, cleanEnv, runCli } from './support/cli-process.js';
 import { tempDir, writeScript } from './support/scripts.js';
 
 const KEY = 'sk-test-record-5e1d9a7c3b';
-let server: OpenAIServer | undefined;
 
 beforeAll(() => buildCli(), 60_000);
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const serve = useOpenAIServers();
 
 describe('loopchart run --record', () => {
   it('records a real model run as a script that replays it offline with the same outcome and messages', async () => {
-    server = await startOpenAIServer([
+    const server = await serve([
       streamResponse({ text: 'Reading the notes.', toolCalls: [{ id: 'call_read', name: 'read', arguments: { path: 'notes.txt' } }] }),
       streamResponse({ text: ['The notes say: ', 'buy milk', '.'], usage: { prompt_tokens: 30, completion_tokens: 6 } }),
     ]);
@@ -54,7 +50,6 @@ describe('loopchart run --record', () => {
     });
     expect(script.turns.map((turn: { text: string[] }) => turn.text.join(''))).toEqual(['Reading the notes.', 'The notes say: buy milk.']);
     await server.close();
-    server = undefined;
 
     const replayed = await runCli(['run', recording, '--cwd', cwd, '--json']);
     expect(replayed.stderr).toBe('');

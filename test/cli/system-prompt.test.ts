@@ -1,19 +1,16 @@
 import { execFileSync } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { composeInstructions } from '../../src/cli/system-prompt.js';
-import { startOpenAIServer, streamResponse, type OpenAIServer } from '../support/openai-sse-server.js';
+import { streamResponse, useOpenAIServers } from '../support/openai-sse-server.js';
 import { buildCli, cleanEnv, runCli } from './support/cli-process.js';
 import { tempDir, writeScript } from './support/scripts.js';
 
 beforeAll(() => buildCli(), 60_000);
 
-const servers: OpenAIServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-});
+const serve = useOpenAIServers();
 
 describe('composeInstructions', () => {
   it('puts the base first, then each project file under its name, then the appended text', () => {
@@ -40,8 +37,7 @@ describe('composeInstructions', () => {
 
 describe('loopchart run --system, --system-file, --append-system, --agents-md', () => {
   it('sends the system prompt from a file, the workspace AGENTS.md and CLAUDE.md, and the appended text to the model', async () => {
-    const server = await startOpenAIServer([streamResponse({ text: 'Done.' })]);
-    servers.push(server);
+    const server = await serve([streamResponse({ text: 'Done.' })]);
     const cwd = await tempDir();
     await writeFile(path.join(cwd, 'AGENTS.md'), 'Run npm test before you finish.\n');
     await writeFile(path.join(cwd, 'CLAUDE.md'), 'Never touch dist/.\n');

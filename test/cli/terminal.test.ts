@@ -3,18 +3,15 @@
  * spinner naming what runs, colours that follow NO_COLOR, each step's text on its own line, and
  * the closing summary.
  */
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startOpenAIServer, streamResponse, type OpenAIServer } from '../support/openai-sse-server.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { streamResponse, useOpenAIServers } from '../support/openai-sse-server.js';
 import { buildCli, cleanEnv, runCli } from './support/cli-process.js';
 import { runCliInPty, SCRIPT } from './support/pty.js';
 import { tempDir, writeScript, type ScriptFile } from './support/scripts.js';
 
 beforeAll(() => buildCli(), 60_000);
 
-const servers: OpenAIServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-});
+const serve = useOpenAIServers();
 
 /** A model that takes a while to answer, then a tool that takes a while: long enough for the spinner's 0.4 s. */
 const slow: ScriptFile = {
@@ -58,8 +55,7 @@ describe.skipIf(SCRIPT === undefined).concurrent('loopchart run on a terminal', 
   }, 60_000);
 
   it('gives the cost in the summary when the model has a price', async () => {
-    const server = await startOpenAIServer([streamResponse({ text: 'Hello.', usage: { prompt_tokens: 1200, completion_tokens: 300 } })]);
-    servers.push(server);
+    const server = await serve([streamResponse({ text: 'Hello.', usage: { prompt_tokens: 1200, completion_tokens: 300 } })]);
     const { code, stdout: screen } = await runCliInPty(
       ['run', 'Hi', '--model', 'openai:gpt-4o-mini', '--base-url', server.baseURL, '--api-key-env', 'PTY_KEY', '--tools', '', '--cwd', await tempDir()],
       { env: cleanEnv({ PTY_KEY: 'sk-pty-test' }) },

@@ -1,22 +1,16 @@
 /** The CLI's summary and --json show what a run cost when the model's price is known. */
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startOpenAIServer, streamResponse, type OpenAIServer } from '../support/openai-sse-server.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { streamResponse, useOpenAIServers, type OpenAIServer } from '../support/openai-sse-server.js';
 import { buildCli, cleanEnv, runCli } from '../cli/support/cli-process.js';
 import { tempDir } from '../cli/support/scripts.js';
 
-const servers: OpenAIServer[] = [];
-
 beforeAll(() => buildCli(), 60_000);
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-});
+const serveScripted = useOpenAIServers();
 
 async function serve(model: string): Promise<OpenAIServer> {
-  const server = await startOpenAIServer([streamResponse({ text: 'Hello.', model, usage: { prompt_tokens: 1000, completion_tokens: 100 } })]);
-  servers.push(server);
-  return server;
+  return serveScripted([streamResponse({ text: 'Hello.', model, usage: { prompt_tokens: 1000, completion_tokens: 100 } })]);
 }
 
 const env = cleanEnv({ LOOPCHART_TEST_KEY: 'sk-test-cost-1b2c' });
@@ -63,8 +57,7 @@ describe('loopchart run --max-cost', () => {
   const toolStep = (index: number) => streamResponse({ toolCalls: [{ name: 'read', arguments: { path: `missing-${index}.txt` } }], model: 'gpt-4o-mini', usage: { prompt_tokens: 1000, completion_tokens: 100 } });
 
   it('ends the run at the step boundary after its cost goes over the budget, and says so', async () => {
-    const server = await startOpenAIServer(Array.from({ length: 8 }, (_, index) => toolStep(index)));
-    servers.push(server);
+    const server = await serveScripted(Array.from({ length: 8 }, (_, index) => toolStep(index)));
     const { code, stderr, stdout } = await runCli(
       ['run', 'Read files.', '--model', 'openai:gpt-4o-mini', '--base-url', server.baseURL, '--api-key-env', 'LOOPCHART_TEST_KEY', '--cwd', await tempDir(), '--tools', 'read', '--max-cost', '0.0005', '--json'],
       { env },

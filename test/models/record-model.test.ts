@@ -9,7 +9,7 @@ import {
 import { createOpenAI } from '@ai-sdk/openai';
 import { tool } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createAgent } from '../../src/agent.js';
 import { classifyError } from '../../src/errors/classify-error.js';
@@ -17,7 +17,7 @@ import { pullStream, untilAborted } from '../../src/test/pull-stream.js';
 import { recordModel } from '../../src/test/record-model.js';
 import { scriptTurnSchema } from '../../src/test/script-schema.js';
 import { scriptedModel } from '../../src/test/scripted-model.js';
-import { errorResponse, startOpenAIServer, streamResponse, type OpenAIServer } from '../support/openai-sse-server.js';
+import { errorResponse, streamResponse, useOpenAIServers } from '../support/openai-sse-server.js';
 
 const callOptions: LanguageModelV4CallOptions = {
   prompt: [{ role: 'user', content: [{ type: 'text', text: 'How warm is it in Oslo?' }] }],
@@ -607,14 +607,10 @@ describe('recording an agent run', () => {
   });
 
   describe('through a real provider over HTTP', () => {
-    let server: OpenAIServer | undefined;
-    afterEach(async () => {
-      await server?.close();
-      server = undefined;
-    });
+    const serve = useOpenAIServers();
 
     it('replays an @ai-sdk/openai run, rate limit and retry included, with the same messages and outcome', async () => {
-      server = await startOpenAIServer([
+      const server = await serve([
         errorResponse(429, { headers: { 'retry-after-ms': '5' } }),
         streamResponse({ text: 'Let me check.', toolCalls: [{ id: 'call_http_1', name: 'weather', arguments: { city: 'Oslo' } }] }),
         streamResponse({ text: ['It is ', '4 °C.'], usage: { prompt_tokens: 70, completion_tokens: 6 } }),
