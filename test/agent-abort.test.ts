@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createAgent } from '../src/index.js';
 import { expectValidHistory, toolOutputs } from './support/history.js';
 import { mockModel } from './support/mock-model.js';
@@ -18,9 +18,9 @@ function waitForEvent(agent: ReturnType<typeof createAgent>, type: string): Prom
   });
 }
 
+/** Waits as long as a loaded machine needs (short of the test's own limit). */
 async function until(condition: () => boolean): Promise<void> {
-  for (let i = 0; i < 200 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 1));
-  expect(condition()).toBe(true);
+  await vi.waitFor(() => expect(condition()).toBe(true), { timeout: 50_000, interval: 1 });
 }
 
 describe('abort', () => {

@@ -1,6 +1,6 @@
 import { createOpenAI } from '@ai-sdk/openai';
 import { createWebSocketReceiver, type StatelyInspectionEvent } from '@statelyai/inspect';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createAgent } from '../src/index.js';
 import { createWebSocketInspector, startInspectorRelay, type InspectorRelay } from 'loopchart/inspect';
 import { WebSocket } from 'ws';
@@ -19,9 +19,11 @@ afterEach(async () => {
   relay = undefined;
 });
 
+/** Waits for frames that arrive over WebSockets, as long as a loaded machine needs (short of the test's own limit). */
 async function until(condition: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 300 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
-  if (!condition()) throw new Error(`timed out waiting for ${what}`);
+  await vi.waitFor(() => {
+    if (!condition()) throw new Error(`still waiting for ${what}`);
+  }, { timeout: 50_000, interval: 10 });
 }
 
 describe('the Stately inspector over a local WebSocket relay', () => {
