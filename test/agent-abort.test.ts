@@ -96,7 +96,8 @@ describe('abort', () => {
     agent.abort('enough');
     const result = await run;
 
-    expect(performance.now() - started).toBeLessThan(1_000);
+    // The stubborn tool sleeps 60 s; the run does not wait for it.
+    expect(performance.now() - started).toBeLessThan(20_000);
     expect(result.outcome).toBe('aborted');
     expect(result.toolCallCount).toBe(1);
     const outputs = toolOutputs(result.messages);

@@ -93,17 +93,18 @@ describe('regressions found by the property tests', () => {
   // construction — with firstChunkMs set, the first-chunk deadline. chunk() re-arms only when no
   // timer is pending (`if (this.timer === undefined) this.arm()`), so after the first chunk the
   // first-chunk timer stays armed, and a stream that stalls after its first chunk is ended at
-  // startedAt + firstChunkMs instead of lastChunkAt + chunkMs. With firstChunkMs 1000 and chunkMs 30
-  // the stall below ends after ~1000 ms ("No chunk for 30 ms"); with the usual firstChunkMs >
+  // startedAt + firstChunkMs instead of lastChunkAt + chunkMs. With firstChunkMs 30 s and chunkMs 30
+  // the stall below ends after ~30 s ("No chunk for 30 ms"); with the usual firstChunkMs >
   // chunkMs (say 60 s and 10 s) a stall right after the first chunk waits 60 s, not 10 s.
   it('ends a stream that stalls after its first chunk chunkMs after that chunk, also when firstChunkMs is longer', async () => {
     const agent = createAgent({
       model: scriptedModel([{ text: 'Hello.', stall: true }]),
       retry: { maxAttempts: 1 },
-      timeout: { firstChunkMs: 1000, chunkMs: 30 },
+      timeout: { firstChunkMs: 30_000, chunkMs: 30 },
     });
     const result = await agent.run('Say hello.');
     expect(result.error?.message).toBe('No chunk for 30 ms (timeout.chunkMs).');
-    expect(result.durationMs).toBeLessThan(500);
+    // Half of firstChunkMs: a stall ended by the first-chunk timer would take all of it.
+    expect(result.durationMs).toBeLessThan(15_000);
   });
 });
