@@ -8,12 +8,13 @@
  * Scenarios: stream-default, stream-direct (100,000-delta runs through
  * agent.run), loop-default, loop-direct, loop-machine (the 50-step tool loop;
  * loop-machine with a step that has no model), step-direct (directStep alone
- * over the loop's 51 histories).
+ * over the loop's 51 histories), history-10 and history-10000 (the 10-step tool loop without a
+ * store of bench/history-growth.ts, from 10 and from 10,000 messages of history).
  */
 import type { ModelMessage } from 'ai';
 import { directStep } from '../src/model-call/direct-step.js';
 import { createAgent, type StepFunction } from '../src/index.js';
-import { check, echoTool, modelFreeToolStep, textDeltaModel, toolLoopModel } from './support.js';
+import { check, echoTool, forgetfulToolLoopModel, history as historyOf, modelFreeToolStep, textDeltaModel, toolLoopModel } from './support.js';
 
 const seconds = Number(process.argv[3] ?? 8);
 const tools = { echo: echoTool };
@@ -29,6 +30,17 @@ async function loop(step?: StepFunction): Promise<number> {
   const result = await createAgent({ model: toolLoopModel(50), tools, maxSteps: 51, ...(step ? { step } : {}) }).run('go');
   check(result.stepCount === 51, `loop run went wrong: ${result.outcome}`);
   return 51;
+}
+
+const startingHistories = new Map<number, ModelMessage[]>();
+
+/** Seven runs of a 10-step loop on one agent from `count` messages of history, as bench/history-growth.ts runs them. */
+async function fromHistory(count: number): Promise<number> {
+  const messages = startingHistories.get(count) ?? historyOf(count);
+  startingHistories.set(count, messages);
+  const agent = createAgent({ model: forgetfulToolLoopModel(10), tools, maxSteps: 11, messages });
+  for (let run = 0; run < 7; run++) check((await agent.run('go')).stepCount === 11, 'history run went wrong');
+  return 7 * 11;
 }
 
 const histories: ModelMessage[][] = [];
@@ -56,6 +68,8 @@ const scenarios: Record<string, [unit: string, run: () => Promise<number>]> = {
   'loop-direct': ['step', () => loop(directStep)],
   'loop-machine': ['step', () => loop(modelFreeToolStep(50))],
   'step-direct': ['call', stepAlone],
+  'history-10': ['step', () => fromHistory(10)],
+  'history-10000': ['step', () => fromHistory(10_000)],
 };
 
 const name = process.argv[2] ?? 'loop-direct';

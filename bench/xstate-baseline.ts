@@ -15,14 +15,15 @@
  *   the run's tool runner;
  * - the same children: an invoked llm actor started and stopped per step, whose events arrive
  *   from a promise as a stream's would; one tool runner per run, invoked by `running`, that
- *   answers each `tools.start` from a promise; the run's `prepare` and deadline actors.
+ *   answers each `tools.start` from a promise; the run's `prepare` and deadline actors;
+ * - the session chart around it, bare, as an agent without a store walks it (`sessionBaseline`).
  *
  * What it leaves out is loopchart's own: the history and its messages, the trace (and with it the
  * inspection observer), the event outbox, the step's model work and the tool's validation. With
  * `inspect`, an inspection observer that does nothing is attached, as loopchart's trace attaches
  * one: XState then builds an inspection event for every action, microstep and snapshot.
  */
-import { and, assign, createActor, emit, enqueueActions, fromCallback, setup, type InspectionEvent } from 'xstate';
+import { and, assign, createActor, emit, enqueueActions, fromCallback, not, setup, type Actor, type InspectionEvent } from 'xstate';
 import { check } from './support.js';
 
 interface BaselineContext {
@@ -224,22 +225,88 @@ const baselineMachine = baselineSetup.createMachine({
   },
 });
 
+type SessionBaselineEvent = { type: 'session.prompt'; text: string } | { type: 'run.ended' };
+
 /**
- * One run of the baseline: `toolSteps` tool steps and a last step that answers, from a new actor
- * (as the loop benchmark creates an agent per run); resolves when the actor is back in `idle`.
+ * loopchart's session chart (`src/session/session-machine.ts`) as an agent without a store or a
+ * lease walks it, bare: starting, holding (a lease renewer that does nothing), opening, live (the
+ * run chart and a session writer invoked, the deferred inputs applied), its `idle` and `running`.
+ * Per run it adds three actors and five microsteps (the prompt in, the run's end out), none per step.
+ */
+const sessionBaseline = setup({
+  types: {
+    context: {} as { toolSteps: number; deferred: unknown[]; runInputId: string | undefined; opened: boolean },
+    input: {} as { toolSteps: number },
+    events: {} as SessionBaselineEvent,
+    emitted: {} as Emitted,
+  },
+  actors: { run: baselineMachine, leaseRenewer: fromCallback(() => undefined), sessionWriter: fromCallback(() => undefined) },
+  guards: { hasLease: noGuard, hasStore: noGuard, wasWaiting: noGuard, wasRunning: noGuard, isAlreadyApplied: noGuard, isLive: noGuard },
+  actions: {
+    startFresh: assign({ opened: true }),
+    applyDeferred: enqueueActions(({ enqueue }) => enqueue.assign({ deferred: [] })),
+    noteRequest: () => undefined,
+    startRun: enqueueActions(({ event, enqueue }) => {
+      if (event.type !== 'session.prompt') return;
+      enqueue.sendTo('agent', { type: 'agent.prompt', text: event.text });
+      enqueue.assign({ runInputId: 'prompt' });
+    }),
+    applied: emit({ type: 'session.inputApplied' }),
+    settleRun: enqueueActions(({ enqueue }) => {
+      enqueue.emit({ type: 'session.runSettled' });
+      enqueue.assign({ runInputId: undefined });
+    }),
+  },
+}).createMachine({
+  id: 'session',
+  context: ({ input }) => ({ toolSteps: input.toolSteps, deferred: [], runInputId: undefined, opened: false }),
+  initial: 'starting',
+  states: {
+    starting: { always: [{ guard: 'hasLease', target: 'holding' }, { target: 'holding' }] },
+    holding: {
+      invoke: { id: 'leaseRenewer', src: 'leaseRenewer' },
+      initial: 'opening',
+      states: {
+        opening: { always: [{ guard: not('hasStore'), target: 'live', actions: 'startFresh' }, { target: 'live' }] },
+        live: {
+          entry: 'applyDeferred',
+          invoke: [
+            { id: 'agent', src: 'run', input: ({ context }) => ({ toolSteps: context.toolSteps }) },
+            { id: 'sessionWriter', src: 'sessionWriter' },
+          ],
+          initial: 'resuming',
+          on: { 'run.ended': { target: '.idle', actions: 'settleRun' } },
+          states: {
+            resuming: { always: [{ guard: 'wasWaiting', target: 'idle' }, { guard: 'wasRunning', target: 'idle' }, { target: 'idle' }] },
+            idle: { on: { 'session.prompt': [{ guard: 'isAlreadyApplied' }, { guard: 'isLive' }, { target: 'running', actions: ['noteRequest', 'startRun', 'applied'] }] } },
+            running: {},
+          },
+        },
+      },
+    },
+  },
+});
+
+/**
+ * One run of the baseline: `toolSteps` tool steps and a last step that answers, from a new session
+ * actor (as the loop benchmark creates an agent per run) whose run chart is the baseline machine;
+ * resolves when the session says the run settled, as `agent.run` does.
  */
 export async function xstateToolLoop(toolSteps: number, { inspect }: { inspect?: (event: InspectionEvent) => void } = {}): Promise<void> {
-  const actor = createActor(baselineMachine, { input: { toolSteps }, ...(inspect ? { inspect } : {}) });
+  const session = createActor(sessionBaseline, { input: { toolSteps }, ...(inspect ? { inspect } : {}) });
   let emitted = 0;
-  actor.on('*', () => emitted++);
-  const ended = new Promise<void>((resolve, reject) => {
-    actor.subscribe({ next: (snapshot) => snapshot.matches('idle') && snapshot.context.steps > 0 && resolve(), error: reject });
+  const settled = new Promise<void>((resolve) => session.on('session.runSettled', () => resolve()));
+  session.start();
+  const run = session.getSnapshot().children.agent as Actor<typeof baselineMachine>;
+  // As the session host hears every event of the run chart, and tells the session of the run's end.
+  run.on('*', (event) => {
+    emitted++;
+    if (event.type === 'run-end') session.send({ type: 'run.ended' });
   });
-  actor.start();
-  actor.send({ type: 'agent.prompt', text: 'go' });
-  await ended;
-  // Not stopped, as loopchart's agent is not: its actor waits in idle for the next prompt.
-  const { steps } = actor.getSnapshot().context;
+  session.send({ type: 'session.prompt', text: 'go' });
+  await settled;
+  // Not stopped, as loopchart's agent is not: its actors wait in idle for the next prompt.
+  const { steps } = run.getSnapshot().context;
   // run-start and the prompt's message, six per tool step, four in the last step (with run-end): 306 for 50 tool steps, as loopchart.
   const expected = 2 + 6 * toolSteps + 4;
   check(steps === toolSteps + 1 && emitted === expected, `the XState baseline went wrong: ${steps} steps, ${emitted} events emitted (expected ${expected})`);
