@@ -172,6 +172,12 @@ describe.skipIf(bwrap === undefined)('bash in bubblewrap', () => {
     }
   });
 
+  it('still runs a command when a PATH entry in /tmp is gone (bubblewrap refuses to mount a directory that does not exist)', async () => {
+    const gone = path.join('/tmp', `loopchart-gone-${process.pid}-${Date.now()}`);
+    const run = await sandboxedCommand(sandboxSettings('bubblewrap'), { command: 'sh', args: ['-c', 'echo ran'], workspace: ws.root, env: { PATH: `${gone}:/usr/bin:/bin` } });
+    await expect(execFileOutput(run.command, run.args, run.env)).resolves.toEqual({ code: 0, stdout: 'ran\n' });
+  });
+
   it('cannot reach the network, not even a server on the host loopback', async () => {
     const output = await bash(`exec 3<>/dev/tcp/127.0.0.1/${port} && cat <&3`);
     expect(output).toContain('Connection refused');
