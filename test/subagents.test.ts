@@ -65,6 +65,9 @@ describe('sub-agents', () => {
     expect(fromChild.map((event) => event.event.type)).toEqual(expect.arrayContaining(['run-start', 'tool-call', 'tool-result', 'run-end']));
     const childEnd = fromChild.find((event) => event.event.type === 'run-end')!.event as Extract<AgentEvent, { type: 'run-end' }>;
     await expectValidHistory(childEnd.result.messages);
+    // The child's trace is its own chart's: it ran a tool step and an answer.
+    expect(childEnd.result.trace?.steps.map((step) => step.finishReason)).toEqual(['tool-calls', 'stop']);
+    expect(childEnd.result.trace?.transitions.filter((transition) => transition.to === 'running.toolExec')).toHaveLength(1);
     // The child's messages are the child's: none of them reach the parent's history.
     expect(JSON.stringify(result.messages)).not.toContain('child-add');
   });

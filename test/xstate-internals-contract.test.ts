@@ -1,4 +1,4 @@
-import { createActor, createMachine, fromCallback, fromPromise, setup, waitFor, type InspectionEvent } from 'xstate';
+import { createActor, createMachine, fromCallback, fromPromise, setup, waitFor, type AnyActorScope, type AnyStateMachine, type InspectionEvent } from 'xstate';
 import { describe, expect, it } from 'vitest';
 import {
   callbackOf,
@@ -7,6 +7,8 @@ import {
   machineOf,
   parentOf,
   promiseCreatorOf,
+  tapMicrosteps,
+  tappedScope,
   withChildInputs,
   withPersistedChild,
   type WithPersistedChildren,
@@ -85,5 +87,57 @@ describe('what loopchart reads of XState beyond its documented API (contract wit
     expect(started).toEqual([{ job: 'added' }]);
     expect(persistedOf(restored).children?.w).toMatchObject({ src: 'worker', snapshot: { input: { job: 'added' } } });
     restored.stop();
+  });
+
+  it("a machine's microsteps reach a tap with their transitions, with nothing inspecting the system, and still reach the system's observers", async () => {
+    const worker = fromCallback(({ sendBack }) => {
+      sendBack({ type: 'done' });
+    });
+    const machine = setup({ actors: { worker }, guards: { ready: () => true } }).createMachine({
+      id: 'm',
+      initial: 'idle',
+      states: {
+        idle: { on: { go: 'checking' } },
+        checking: { always: { guard: 'ready', target: 'working' } },
+        working: { invoke: { src: 'worker' }, on: { done: 'finished' } },
+        finished: {},
+      },
+    });
+    const tapped: InspectionEvent[] = [];
+    const guardName = (guard: unknown) => (guard === undefined ? undefined : typeof guard === 'string' ? guard : (guard as { type?: string }).type);
+    const tapping = (inner: AnyStateMachine) =>
+      Object.create(inner, {
+        getInitialSnapshot: { value: (scope: AnyActorScope, input: unknown) => inner.getInitialSnapshot(tapMicrosteps(scope, (event) => tapped.push(event)), input) },
+        transition: { value: (snapshot: never, event: never, scope: AnyActorScope) => inner.transition(snapshot, event, tappedScope(scope)) },
+      }) as AnyStateMachine;
+    const transitionsOf = (events: InspectionEvent[]) =>
+      events.flatMap((event) =>
+        event.type === '@xstate.microstep'
+          ? event._transitions.map((transition) => ({ event: transition.eventType, to: transition.target?.map((node) => node.path.join('.')), guard: guardName(transition.guard) }))
+          : [],
+      );
+    const expected = [
+      { event: 'go', to: ['checking'], guard: undefined },
+      { event: '', to: ['working'], guard: 'ready' },
+      { event: 'done', to: ['finished'], guard: undefined },
+    ];
+
+    const quiet = createActor(tapping(machine)).start();
+    quiet.send({ type: 'go' });
+    await waitFor(quiet, (snapshot) => snapshot.matches('finished'));
+    expect(transitionsOf(tapped)).toEqual(expected);
+    expect(tapped.every((event) => event.actorRef === quiet)).toBe(true);
+    quiet.stop();
+
+    tapped.length = 0;
+    const inspected: InspectionEvent[] = [];
+    const watched = createActor(tapping(machine), { inspect: (event) => inspected.push(event) }).start();
+    watched.send({ type: 'go' });
+    await waitFor(watched, (snapshot) => snapshot.matches('finished'));
+    expect(transitionsOf(tapped)).toEqual(expected);
+    expect(transitionsOf(inspected.filter((event) => event.actorRef === watched))).toEqual(expected);
+    expect(inspected.some((event) => event.type === '@xstate.actor' && event.actorRef !== watched)).toBe(true);
+    watched.stop();
+    expect(tappedScope({} as AnyActorScope)).toEqual({});
   });
 });

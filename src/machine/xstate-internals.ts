@@ -1,4 +1,17 @@
-import { Actor, StateMachine, type ActorRefLike, type AnyActor, type AnyActorLogic, type AnyActorRef, type AnyStateMachine, type CallbackLogicFunction, type EventObject, type NonReducibleUnknown } from 'xstate';
+import {
+  Actor,
+  StateMachine,
+  type ActorRefLike,
+  type AnyActor,
+  type AnyActorLogic,
+  type AnyActorRef,
+  type AnyActorScope,
+  type AnyStateMachine,
+  type CallbackLogicFunction,
+  type EventObject,
+  type InspectionEvent,
+  type NonReducibleUnknown,
+} from 'xstate';
 
 /**
  * What loopchart reads of XState beyond the `ActorRef` interface, in one place, each held to the
@@ -14,7 +27,13 @@ import { Actor, StateMachine, type ActorRefLike, type AnyActor, type AnyActorLog
  *   `getSnapshot`; XState sends its own `Actor`, whose `id`, `_parent` and `logic` the inspector
  *   shows), and the machine an actor runs (public: `Actor.logic`, a `StateMachine` with its `config`);
  * - the persisted snapshot's `children` (`{ [id]: { snapshot: { input, … }, src, syncSnapshot } }`): a
- *   checkpoint leaves the history out of the children's inputs and puts it back on restore.
+ *   checkpoint leaves the history out of the children's inputs and puts it back on restore;
+ * - the actor system's `_sendInspectionEvent` (not typed), through which a machine's macrostep reports
+ *   each microstep it takes with the transitions it took: the run trace, the run journal and telemetry
+ *   read one machine's microsteps from there ({@link tapMicrosteps}). XState's public inspection
+ *   (`createActor(…, { inspect })`, `system.inspect`) is system-wide: once an observer is attached,
+ *   every action, snapshot, event and actor of every actor in the system becomes an inspection event,
+ *   which cost a tool step 12–15% of its time when the trace was built that way.
  */
 
 /** The actor that invoked (or spawned) `actor`, if any. */
@@ -85,4 +104,47 @@ export function withChildInputs<T extends WithPersistedChildren>(persisted: T, m
  */
 export function withPersistedChild<T extends WithPersistedChildren>(persisted: T, id: string, src: string, input: Record<string, unknown>): T {
   return { ...persisted, children: { ...persisted.children, [id]: { snapshot: { status: 'active', input }, src, syncSnapshot: false } } };
+}
+
+/** The part of XState's actor system a machine's macrostep reports its microsteps through. */
+interface InspectingSystem {
+  _sendInspectionEvent: (event: InspectionEvent) => void;
+}
+
+/** Each actor scope {@link tapMicrosteps} has seen, with the scope its machine is given instead. */
+const tappedScopes = new WeakMap<AnyActorScope, AnyActorScope>();
+
+/**
+ * Tells `tap` of each microstep the machine of `scope` takes (XState's `@xstate.microstep` inspection
+ * event: the snapshot after it and the transitions taken), whether or not anything inspects the
+ * actor's system, and of nothing else. Returns the scope to give the machine's `getInitialSnapshot`
+ * and `transition` in place of `scope` (see {@link tappedScope}); every other inspection event goes to
+ * the system as before.
+ *
+ * @example
+ * ```ts
+ * const tapped = Object.create(machine, {
+ *   transition: { value: (snapshot, event, scope) => machine.transition(snapshot, event, tappedScope(scope)) },
+ * });
+ * // in its getInitialSnapshot: machine.getInitialSnapshot(tapMicrosteps(scope, (event) => trace(event)), input)
+ * ```
+ */
+export function tapMicrosteps(scope: AnyActorScope, tap: (event: InspectionEvent) => void): AnyActorScope {
+  const system = scope.system as AnyActorScope['system'] & Partial<InspectingSystem>;
+  const send = system._sendInspectionEvent;
+  if (typeof send !== 'function') throw new TypeError('loopchart: the actor system has no _sendInspectionEvent to read microsteps from (xstate changed?)');
+  const self = scope.self;
+  const sendInspectionEvent = (event: InspectionEvent): void => {
+    if (event.type === '@xstate.microstep' && event.actorRef === self) tap(event);
+    send(event);
+  };
+  const tappedSystem: unknown = Object.create(system, { _sendInspectionEvent: { value: sendInspectionEvent } });
+  const tapped = Object.create(scope, { system: { value: tappedSystem } }) as AnyActorScope;
+  tappedScopes.set(scope, tapped);
+  return tapped;
+}
+
+/** The scope {@link tapMicrosteps} made of `scope`, or `scope` itself when it made none. */
+export function tappedScope(scope: AnyActorScope): AnyActorScope {
+  return tappedScopes.get(scope) ?? scope;
 }

@@ -27,7 +27,7 @@ export class AgentSession {
     this.host = new SessionHost(options, embedding);
   }
 
-  /** The session chart's actor, started on first use: one inspection stream with the run chart it invokes. */
+  /** The session chart's actor, started on first use: one inspection stream with the run chart it invokes (for the `inspect` option). */
   get actor(): Actor<SessionMachine> {
     return (this.#actor ??= this.#start());
   }
@@ -35,10 +35,11 @@ export class AgentSession {
   #start(): Actor<SessionMachine> {
     const host = this.host;
     const parent = host.embedding.parent;
+    const inspect = host.inspect;
     const actor = createActor(sessionMachine, {
       input: { host },
       ...(parent ? { parent } : {}),
-      inspect: (event) => host.inspect(event),
+      ...(inspect ? { inspect } : {}),
     });
     host.connect(actor);
     actor.start();

@@ -1,4 +1,5 @@
-import { fromCallback, fromPromise, type Actor, type ActorScope, type EventObject } from 'xstate';
+import { fromCallback, fromPromise, type Actor, type ActorScope, type AnyActorRef, type AnyActorScope, type EventObject } from 'xstate';
+import { tapMicrosteps, tappedScope } from '../machine/xstate-internals.js';
 import { sharedAgentMachine } from '../machine/shared-agent-machine.js';
 import type { AgentMachine } from '../machine/agent-machine.js';
 import type { RunStart, SessionHost } from './session-host.js';
@@ -10,7 +11,9 @@ type RunChartInput = { host: SessionHost };
 /**
  * The run chart as the session invokes it: the shared agent machine, started from the stored
  * checkpoint when its input carries one (XState's own `restoreSnapshot`, as `createActor({ snapshot })`
- * does), and bound to its agent's implementations and event stream before it starts.
+ * does), and bound to its agent's implementations and event stream before it starts. The trace, the
+ * run journal and telemetry hear of each event it takes and each microstep it makes from here
+ * (`tapMicrosteps`), not through XState's system-wide inspection.
  */
 export const runChart: AgentMachine = Object.create(sharedAgentMachine, {
   getInitialSnapshot: {
@@ -18,15 +21,26 @@ export const runChart: AgentMachine = Object.create(sharedAgentMachine, {
       const { host } = input;
       const { input: machineInput, snapshot } = host.takeRunStart();
       const self = scope.self as unknown as Actor<AgentMachine>;
+      hosts.set(self, host);
+      const tapped = tapMicrosteps(scope as unknown as AnyActorScope, (event) => host.runMicrostep(event));
       const initial =
         snapshot === undefined
-          ? sharedAgentMachine.getInitialSnapshot(scope as never, machineInput)
-          : sharedAgentMachine.restoreSnapshot(snapshot as never, scope as never);
+          ? sharedAgentMachine.getInitialSnapshot(tapped as never, machineInput)
+          : sharedAgentMachine.restoreSnapshot(snapshot as never, tapped as never);
       host.attachRun(self, snapshot === undefined ? undefined : { getSnapshot: () => initial });
       return initial;
     },
   },
+  transition: {
+    value(this: AgentMachine, snapshot: never, event: EventObject, scope: AnyActorScope) {
+      hosts.get(scope.self)?.runTakes(event);
+      return sharedAgentMachine.transition(snapshot, event as never, tappedScope(scope) as never);
+    },
+  },
 }) as AgentMachine;
+
+/** The host of each run chart actor: it hears of every event the chart takes and every microstep. */
+const hosts = new WeakMap<AnyActorRef, SessionHost>();
 
 /** Acquires the session's lease. */
 export const acquireLeaseActor = fromPromise<{ epoch: number }, { host: SessionHost }>(({ input }) => input.host.acquireLease());

@@ -1,7 +1,7 @@
 import type { ModelMessage } from 'ai';
 import { generateId } from 'ai';
 import { Subject, type Observable } from 'rxjs';
-import { createActor, type Actor, type AnyActorRef, type InspectionEvent } from 'xstate';
+import { createActor, type Actor, type AnyActorRef, type EventObject, type InspectionEvent } from 'xstate';
 import { machineSetup, type MachineSetup } from '../machine-setup.js';
 import { EventOutbox } from '../event-outbox.js';
 import { TraceRecorder } from '../trace/trace-recorder.js';
@@ -79,8 +79,10 @@ export class SessionHost {
   readonly #spans: SpanRecorder | undefined;
   /** What the session keeps of each run besides its messages and checkpoints (with a store only). */
   readonly #journal: RunJournal | undefined;
-  /** Everything that watches the runs from the side (the trace, the run journal, telemetry, the `inspect` option), wired once. */
+  /** Everything that watches the runs from the side (the trace, the run journal, telemetry), wired once; it reads the run chart's own events and microsteps. */
   readonly #observer: Required<RunObserver>;
+  /** The `inspect` option: every inspection event of the session's actors (the system's), when given. */
+  readonly #userInspect: ((event: InspectionEvent) => void) | undefined;
   #actors: ReturnType<MachineSetup['implementations']>['actors'] | undefined;
   /** The run chart actor the session invoked (the current one: a crash replaces it). */
   #run: Actor<AgentMachine> | undefined;
@@ -132,7 +134,8 @@ export class SessionHost {
         })
       : undefined;
     const user = options.inspect;
-    this.#observer = runObservers([this.#tracer, this.#journal, this.#spans, user && { inspect: typeof user === 'function' ? user : (event) => user.next?.(event) }]);
+    this.#userInspect = user && (typeof user === 'function' ? user : (event) => user.next?.(event));
+    this.#observer = runObservers([this.#tracer, this.#journal, this.#spans]);
   }
 
   get options(): AgentOptions {
@@ -165,8 +168,27 @@ export class SessionHost {
     this.#notify = (event) => session.send(event);
   }
 
-  /** Every XState inspection event of the session's actors: the trace, the run journal and telemetry read the run chart's; the `inspect` option hears them all. */
-  inspect(event: InspectionEvent): void {
+  /**
+   * The `inspect` option as the session's actor system hears it, or undefined when it is not given:
+   * nothing inspects the system then (an observer makes XState report every action, snapshot and
+   * event of every actor).
+   */
+  get inspect(): ((event: InspectionEvent) => void) | undefined {
+    return this.#userInspect;
+  }
+
+  /**
+   * The run chart takes `event`: the trace, the run journal and telemetry hear of it as of an
+   * `@xstate.event` inspection event, as the chart starts on it (the actor still has the snapshot
+   * it finds). Its microsteps follow ({@link runMicrostep}).
+   */
+  runTakes(event: EventObject): void {
+    const run = this.#run;
+    if (run) this.#observer.inspect({ type: '@xstate.event', actorRef: run, sourceRef: undefined, event, rootId: run.sessionId });
+  }
+
+  /** A microstep of the run chart (its `@xstate.microstep` inspection event), for the trace, the run journal and telemetry. */
+  runMicrostep(event: InspectionEvent): void {
     this.#observer.inspect(event);
   }
 

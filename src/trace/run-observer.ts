@@ -3,10 +3,12 @@ import type { AgentEvent } from '../core/events.js';
 import type { HookTiming } from '../core/run-trace.js';
 
 /**
- * What watches an agent's runs from the side — the run trace, telemetry spans, an inspector — is
- * told the same three things: the actors' XState inspection events, the events the machine emits
- * (at the moment it emits them, before any store write) and each hook's timing. Each method is
- * optional and must not throw.
+ * What watches an agent's runs from the side — the run trace, the run journal, telemetry spans — is
+ * told the same three things: the run chart's own steps as XState inspection events (each event it
+ * takes, as `@xstate.event` when it starts on it, and each `@xstate.microstep`; nothing of other
+ * actors), the events the machine emits (at the moment it emits them, before any store write) and
+ * each hook's timing. Each method is optional and must not throw. (The `inspect` option is not one:
+ * it hears the actor system's every inspection event.)
  */
 export interface RunObserver {
   inspect?(event: InspectionEvent): void;
@@ -20,7 +22,7 @@ export interface RunObserver {
  *
  * @example
  * ```ts
- * const observer = runObservers([traceRecorder, telemetry?.spans, { inspect: options.inspect }]);
+ * const observer = runObservers([traceRecorder, runJournal, telemetry?.spans]);
  * observer.event({ type: 'run-start', runId: 'r1' });
  * ```
  */
