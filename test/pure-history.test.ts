@@ -78,6 +78,30 @@ describe('StepAccumulator', () => {
     });
   });
 
+  it('puts each delta in the block of its kind and id, when blocks interleave, share an id across kinds, or an id starts again after its end', () => {
+    const step = new StepAccumulator();
+    step.add({ type: 'text-start', id: 'a' });
+    step.add({ type: 'reasoning-start', id: 'a' });
+    step.add({ type: 'text-start', id: 'b' });
+    step.add({ type: 'text-delta', id: 'a', text: 'A1' });
+    step.add({ type: 'reasoning-delta', id: 'a', text: 'R1' });
+    step.add({ type: 'text-delta', id: 'b', text: 'B1' });
+    step.add({ type: 'text-delta', id: 'a', text: 'A2' });
+    step.add({ type: 'text-delta', id: 'a', text: 'A3' });
+    step.add({ type: 'text-end', id: 'a' });
+    step.add({ type: 'text-start', id: 'a' });
+    step.add({ type: 'text-delta', id: 'a', text: 'C1' });
+    step.add({ type: 'text-start', id: 'a' });
+    step.add({ type: 'text-delta', id: 'a', text: 'D1' });
+    expect(step.toMessage()?.content).toEqual([
+      { type: 'text', text: 'A1A2A3' },
+      { type: 'reasoning', text: 'R1' },
+      { type: 'text', text: 'B1' },
+      { type: 'text', text: 'C1' },
+      { type: 'text', text: 'D1' },
+    ]);
+  });
+
   it('gives a call whose id the history already has the history length as a suffix, and a repeat within the step a counter', () => {
     const step = new StepAccumulator(new Set(['call_0', 'call_1']), 14);
     for (const id of ['call_0', 'call_0', 'call_2', 'call_2']) step.add({ type: 'tool-call', toolCall: { toolCallId: id, toolName: 'ls', input: {} } });

@@ -231,7 +231,8 @@ export function createLlmActor(runtime: AgentRuntime) {
           case 'text-delta':
           case 'reasoning-delta':
             accumulator.add(part);
-            runtime.emit({ type: part.type, ...scope, id: part.id, text: part.text, attempt: input.attempt });
+            // Spelled out, not spread from `scope`: this runs for every delta.
+            runtime.emit({ type: part.type, runId: scope.runId, step: scope.step, id: part.id, text: part.text, attempt: input.attempt });
             break;
           case 'stream-start':
             warnings = [...part.warnings, ...structured.warnings];

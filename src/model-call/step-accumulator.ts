@@ -20,6 +20,8 @@ export class StepAccumulator {
   private readonly blocks: Block[] = [];
   private readonly open = new Map<string, TextBlock>();
   private readonly toolCallIds = new Set<string>();
+  /** The block the last delta went to, with its id: the next delta of a stream mostly goes there too. */
+  private last: { type: TextBlock['type']; id: string; block: TextBlock } | undefined;
   readonly toolCalls: StepToolCall[] = [];
 
   /** `earlierIds`: the ids of the tool calls already in the history (see {@link withUniqueId}). */
@@ -38,7 +40,13 @@ export class StepAccumulator {
       case 'text-delta':
       case 'reasoning-delta': {
         const kind = part.type === 'text-delta' ? 'text' : 'reasoning';
-        const block = this.open.get(`${kind}:${part.id}`) ?? this.startBlock(kind, part.id, undefined);
+        const last = this.last;
+        let block: TextBlock;
+        if (last !== undefined && last.type === kind && last.id === part.id) block = last.block;
+        else {
+          block = this.open.get(`${kind}:${part.id}`) ?? this.startBlock(kind, part.id, undefined);
+          this.last = { type: kind, id: part.id, block };
+        }
         block.chunks.push(part.text);
         if (part.providerMetadata) block.providerMetadata = { ...block.providerMetadata, ...part.providerMetadata };
         break;
@@ -49,6 +57,7 @@ export class StepAccumulator {
         const block = this.open.get(key);
         if (block && part.providerMetadata) block.providerMetadata = { ...block.providerMetadata, ...part.providerMetadata };
         this.open.delete(key);
+        if (this.last?.block === block) this.last = undefined;
         break;
       }
       case 'tool-call': {
@@ -117,6 +126,7 @@ export class StepAccumulator {
     const block: TextBlock = { type, chunks: [], ...(providerMetadata ? { providerMetadata } : {}) };
     this.blocks.push(block);
     this.open.set(`${type}:${id}`, block);
+    this.last = undefined;
     return block;
   }
 }

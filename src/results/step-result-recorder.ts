@@ -24,11 +24,16 @@ interface OpenStep {
   step: number;
   content: Content[];
   /** Text and reasoning blocks by `<kind>:<attempt>:<id>`, to append deltas to. */
-  blocks: Map<string, { type: 'text' | 'reasoning'; text: string }>;
+  blocks: Map<string, TextContent>;
+  /** The block the last delta went to: the next delta mostly goes there too. */
+  lastDelta?: { type: TextContent['type']; attempt: number; id: string; block: TextContent };
   inputs: Map<string, unknown>;
   messages: ResponseMessage[];
   warnings: CallWarning[];
 }
+
+/** A text or reasoning block of a step's content, as its deltas build it. */
+type TextContent = { type: 'text' | 'reasoning'; text: string };
 
 const isDynamic = (tools: ToolSet, name: string) => !Object.hasOwn(tools, name) || tools[name]?.type === 'dynamic';
 
@@ -99,12 +104,19 @@ export class StepResultRecorder {
       case 'text-delta':
       case 'reasoning-delta': {
         const kind = event.type === 'text-delta' ? 'text' : 'reasoning';
-        const key = `${kind}:${event.attempt}:${event.id}`;
-        let block = step.blocks.get(key);
-        if (!block) {
-          block = { type: kind, text: '' };
-          step.blocks.set(key, block);
-          step.content.push(block);
+        const last = step.lastDelta;
+        let block: TextContent;
+        if (last !== undefined && last.type === kind && last.attempt === event.attempt && last.id === event.id) block = last.block;
+        else {
+          const key = `${kind}:${event.attempt}:${event.id}`;
+          let found = step.blocks.get(key);
+          if (!found) {
+            found = { type: kind, text: '' };
+            step.blocks.set(key, found);
+            step.content.push(found);
+          }
+          block = found;
+          step.lastDelta = { type: kind, attempt: event.attempt, id: event.id, block };
         }
         block.text += event.text;
         break;
@@ -142,6 +154,7 @@ export class StepResultRecorder {
   private restart(step: OpenStep): void {
     step.content = [];
     step.blocks.clear();
+    step.lastDelta = undefined;
     step.inputs.clear();
   }
 
