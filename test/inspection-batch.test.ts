@@ -46,6 +46,37 @@ describe('inspectionBatches', () => {
     expect(JSON.parse(actor.definition)).toMatchObject({ id: 'agent', initial: 'idle' });
   });
 
+  it("leaves out a snapshot an actor shows again unchanged, and shows a run's result by its outcome, counts and final text, not its steps and trace", async () => {
+    const sent: StatelyInspectionEvent[] = [];
+    const batches = inspectionBatches({ send: (event) => sent.push(event) });
+    const repeated: string[] = [];
+    const last = new Map<string, unknown>();
+    const echo = tool({ inputSchema: z.object({ n: z.number() }), execute: async ({ n }) => n });
+    const model = mockModel([{ toolCalls: [{ name: 'echo', input: { n: 1 } }] }, { toolCalls: [{ name: 'echo', input: { n: 2 } }] }, { text: ['done'] }]);
+    const agent = createAgent({
+      model,
+      tools: { echo },
+      inspect: (event) => {
+        if (event.type === '@xstate.snapshot') {
+          if (last.get(event.actorRef.sessionId) === event.snapshot) repeated.push(event.event.type);
+          last.set(event.actorRef.sessionId, event.snapshot);
+        }
+        batches.next?.(event);
+      },
+    });
+    await agent.run('go');
+    await nextTurn();
+
+    // The tool runner takes each step's calls without a snapshot of its own to show.
+    expect(repeated).toEqual(['tools.start', 'tools.start']);
+    const snapshots = sent.filter((event): event is Extract<StatelyInspectionEvent, { type: '@xstate.snapshot' }> => event.type === '@xstate.snapshot');
+    const eventsShown = sent.filter((event) => event.type === '@xstate.event').map((event) => (event as { event: { type: string } }).event.type);
+    expect(eventsShown.filter((type) => type === 'tools.start')).toHaveLength(2);
+    expect(snapshots.filter((event) => (event.event as { type: string }).type === 'tools.start')).toEqual([]);
+    const ended = sent.find((event) => event.type === '@xstate.event' && (event.event as { type: string }).type === 'run.ended') as { event: { result: Record<string, unknown> } };
+    expect(ended.event.result).toEqual({ outcome: 'completed', stepCount: 3, toolCallCount: 2, usage: expect.any(Object), text: 'done', messages: { messages: 6, last: expect.stringContaining('done') } });
+  });
+
   it('shows each actor with the snapshot it began with, not the one it has when the batch is sent (an llm actor has stopped by then)', async () => {
     const sent: StatelyInspectionEvent[] = [];
     const batches = inspectionBatches({ send: (event) => sent.push(event) });

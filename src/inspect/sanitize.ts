@@ -40,7 +40,38 @@ export function sanitizeContext(context: MachineContext, secrets: readonly strin
 }
 
 export function sanitizeEvent(event: AnyEventObject, secrets: readonly string[] = [], memo?: SanitizeMemo): AnyEventObject {
+  if (event.type === 'run.ended' && isPlainRecord(event.result)) return { ...event, result: summariseRunResult(event.result, secrets) };
   return summariseMessages(event, secrets, 0, memo) as AnyEventObject;
+}
+
+/** What the inspector sees of a run's result (the session chart's `run.ended`): a third of a 50-step run's inspection bytes were its steps, trace and tool results. */
+export interface RunResultSummary {
+  outcome?: unknown;
+  stepCount?: unknown;
+  toolCallCount?: unknown;
+  usage?: unknown;
+  error?: unknown;
+  /** The final text, cut to 200 characters. */
+  text?: string;
+  messages: unknown;
+}
+
+/** A run's result with its outcome, counts, usage, error and final text (cut short); its steps, trace and tool results left out. */
+function summariseRunResult(result: Record<string, unknown>, secrets: readonly string[]): RunResultSummary {
+  const { outcome, stepCount, toolCallCount, usage, error, text } = result;
+  return {
+    outcome,
+    stepCount,
+    toolCallCount,
+    usage,
+    ...(error !== undefined ? { error: summariseMessages(error, secrets, 1, undefined) } : {}),
+    ...(text !== undefined ? { text: preview(text, secrets) } : {}),
+    messages: summariseHistory(result.messages, secrets),
+  };
+}
+
+function isPlainRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 /** Where a `messages` array's summary is remembered: it does not depend on depth. */
