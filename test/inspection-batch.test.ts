@@ -73,7 +73,7 @@ describe('inspectionBatches', () => {
     const eventsShown = sent.filter((event) => event.type === '@xstate.event').map((event) => (event as { event: { type: string } }).event.type);
     expect(eventsShown.filter((type) => type === 'tools.start')).toHaveLength(2);
     expect(snapshots.filter((event) => (event.event as { type: string }).type === 'tools.start')).toEqual([]);
-    const ended = sent.find((event) => event.type === '@xstate.event' && (event.event as { type: string }).type === 'run.ended') as { event: { result: Record<string, unknown> } };
+    const ended = sent.find((event) => event.type === '@xstate.event' && (event.event as { type: string }).type === 'run.ended') as unknown as { event: { result: Record<string, unknown> } };
     expect(ended.event.result).toEqual({ outcome: 'completed', stepCount: 3, toolCallCount: 2, usage: expect.any(Object), text: 'done', messages: { messages: 6, last: expect.stringContaining('done') } });
   });
 

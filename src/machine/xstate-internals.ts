@@ -111,22 +111,26 @@ interface InspectingSystem {
   _sendInspectionEvent: (event: InspectionEvent) => void;
 }
 
-/** Each actor scope {@link tapMicrosteps} has seen, with the scope its machine is given instead. */
-const tappedScopes = new WeakMap<AnyActorScope, AnyActorScope>();
-
 /**
  * Tells `tap` of each microstep the machine of `scope` takes (XState's `@xstate.microstep` inspection
  * event: the snapshot after it and the transitions taken), whether or not anything inspects the
  * actor's system, and of nothing else. Returns the scope to give the machine's `getInitialSnapshot`
- * and `transition` in place of `scope` (see {@link tappedScope}); every other inspection event goes to
- * the system as before.
+ * and every `transition` in place of `scope` (the caller keeps it, by `scope`); every other
+ * inspection event goes to the system as before.
  *
  * @example
  * ```ts
+ * const tappedScopes = new WeakMap<AnyActorScope, AnyActorScope>();
  * const tapped = Object.create(machine, {
- *   transition: { value: (snapshot, event, scope) => machine.transition(snapshot, event, tappedScope(scope)) },
+ *   getInitialSnapshot: {
+ *     value: (scope: AnyActorScope, input: unknown) => {
+ *       const view = tapMicrosteps(scope, (event) => trace(event));
+ *       tappedScopes.set(scope, view);
+ *       return machine.getInitialSnapshot(view, input);
+ *     },
+ *   },
+ *   transition: { value: (snapshot, event, scope) => machine.transition(snapshot, event, tappedScopes.get(scope) ?? scope) },
  * });
- * // in its getInitialSnapshot: machine.getInitialSnapshot(tapMicrosteps(scope, (event) => trace(event)), input)
  * ```
  */
 export function tapMicrosteps(scope: AnyActorScope, tap: (event: InspectionEvent) => void): AnyActorScope {
@@ -139,12 +143,5 @@ export function tapMicrosteps(scope: AnyActorScope, tap: (event: InspectionEvent
     send(event);
   };
   const tappedSystem: unknown = Object.create(system, { _sendInspectionEvent: { value: sendInspectionEvent } });
-  const tapped = Object.create(scope, { system: { value: tappedSystem } }) as AnyActorScope;
-  tappedScopes.set(scope, tapped);
-  return tapped;
-}
-
-/** The scope {@link tapMicrosteps} made of `scope`, or `scope` itself when it made none. */
-export function tappedScope(scope: AnyActorScope): AnyActorScope {
-  return tappedScopes.get(scope) ?? scope;
+  return Object.create(scope, { system: { value: tappedSystem } }) as AnyActorScope;
 }

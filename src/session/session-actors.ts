@@ -1,5 +1,5 @@
-import { fromCallback, fromPromise, type Actor, type ActorScope, type AnyActorRef, type AnyActorScope, type EventObject } from 'xstate';
-import { tapMicrosteps, tappedScope } from '../machine/xstate-internals.js';
+import { fromCallback, fromPromise, type Actor, type ActorScope, type AnyActorScope, type EventObject } from 'xstate';
+import { tapMicrosteps } from '../machine/xstate-internals.js';
 import { sharedAgentMachine } from '../machine/shared-agent-machine.js';
 import type { AgentMachine } from '../machine/agent-machine.js';
 import type { RunStart, SessionHost } from './session-host.js';
@@ -21,8 +21,8 @@ export const runChart: AgentMachine = Object.create(sharedAgentMachine, {
       const { host } = input;
       const { input: machineInput, snapshot } = host.takeRunStart();
       const self = scope.self as unknown as Actor<AgentMachine>;
-      hosts.set(self, host);
       const tapped = tapMicrosteps(scope as unknown as AnyActorScope, (event) => host.runMicrostep(event));
+      runs.set(scope as unknown as AnyActorScope, { host, tapped });
       const initial =
         snapshot === undefined
           ? sharedAgentMachine.getInitialSnapshot(tapped as never, machineInput)
@@ -33,14 +33,15 @@ export const runChart: AgentMachine = Object.create(sharedAgentMachine, {
   },
   transition: {
     value(this: AgentMachine, snapshot: never, event: EventObject, scope: AnyActorScope) {
-      hosts.get(scope.self)?.runTakes(event);
-      return sharedAgentMachine.transition(snapshot, event as never, tappedScope(scope) as never);
+      const run = runs.get(scope);
+      run?.host.runTakes(event);
+      return sharedAgentMachine.transition(snapshot, event as never, (run?.tapped ?? scope) as never);
     },
   },
 }) as AgentMachine;
 
-/** The host of each run chart actor: it hears of every event the chart takes and every microstep. */
-const hosts = new WeakMap<AnyActorRef, SessionHost>();
+/** Each run chart actor's scope, with its host (which hears of every event the chart takes and every microstep) and the scope its microsteps are tapped through. */
+const runs = new WeakMap<AnyActorScope, { host: SessionHost; tapped: AnyActorScope }>();
 
 /** Acquires the session's lease. */
 export const acquireLeaseActor = fromPromise<{ epoch: number }, { host: SessionHost }>(({ input }) => input.host.acquireLease());
