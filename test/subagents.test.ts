@@ -72,6 +72,30 @@ describe('sub-agents', () => {
     expect(JSON.stringify(result.messages)).not.toContain('child-add');
   });
 
+  it("a sub-agent's own inspect option hears its own actors (its session, its run chart and their children), none of the caller's", async () => {
+    const childEvents: InspectionEvent[] = [];
+    const childModel = mockModel([{ toolCalls: [{ id: 'child-add', name: 'add', input: { a: 1, b: 2 } }] }, { text: ['3'] }]);
+    const helper = agentTool({ model: childModel, tools: { add: addTool }, inspect: (event) => childEvents.push(event) }, { description: 'Adds' });
+    const parentSessions = sessionActors();
+    const parent = createAgent({
+      model: mockModel([{ toolCalls: [{ id: 'ask', name: 'helper', input: { task: '1 + 2?' } }] }, { text: ['3.'] }]),
+      tools: { helper },
+      inspect: parentSessions.observe,
+    });
+    const result = await parent.run('Delegate.');
+
+    expect(result.outcome).toBe('completed');
+    const childSession = parentSessions.subagents()[0]!;
+    const created = childEvents.filter((event) => event.type === '@xstate.actor').map((event) => inspectedActor(event.actorRef)!);
+    expect(created[0]).toBe(childSession);
+    const belongsToChild = (actor: AnyActor | undefined): boolean => actor !== undefined && (actor === childSession || belongsToChild(parentOf(actor) as AnyActor | undefined));
+    expect(childEvents.length).toBeGreaterThan(0);
+    expect(childEvents.every((event) => belongsToChild(inspectedActor(event.actorRef)))).toBe(true);
+    expect(created.map((actor) => actor.id)).toEqual(expect.arrayContaining(['agent', 'llm', 'tools']));
+    const childTransitions = childEvents.filter((event) => event.type === '@xstate.microstep' && inspectedActor(event.actorRef)?.id === 'agent');
+    expect(childTransitions.length).toBeGreaterThan(0);
+  });
+
   it('abort during the child aborts both, with valid histories, and the child ends without a word to the stopped tool runner', async () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     try {

@@ -1,4 +1,5 @@
-import { createActor, type Actor, type Subscription } from 'xstate';
+import { createActor, type Actor, type AnyActorRef, type InspectionEvent, type Subscription } from 'xstate';
+import { inspectedActor, parentOf } from '../machine/xstate-internals.js';
 import type { AgentOptions } from '../options.js';
 import { SessionHost, type AgentEmbedding } from './session-host.js';
 import { sessionMachine, type SessionMachine } from './session-machine.js';
@@ -36,11 +37,14 @@ export class AgentSession {
     const host = this.host;
     const parent = host.embedding.parent;
     const inspect = host.inspect;
+    // XState hands `inspect` to the system only for a root actor: a sub-agent's session (a child) watches its own part of the system.
+    const ownInspection = parent && inspect ? inspectOwnActors(parent, inspect) : undefined;
     const actor = createActor(sessionMachine, {
       input: { host },
       ...(parent ? { parent } : {}),
-      ...(inspect ? { inspect } : {}),
+      ...(inspect && !parent ? { inspect } : {}),
     });
+    ownInspection?.created(actor);
     host.connect(actor);
     actor.start();
     return actor;
@@ -89,4 +93,36 @@ export function untilSession(session: Actor<SessionMachine>, predicate: (snapsho
       },
     });
   });
+}
+
+/**
+ * Hands `inspect` the inspection events of the session actor about to be created as a child of
+ * `parent` and of every actor under it, from the system they share with the calling agent (none of
+ * the caller's own). Call `created` with the session actor as soon as it exists: its own creation
+ * event arrives before, as the first actor created under `parent` from now on. The watch ends when
+ * the session actor stops.
+ */
+function inspectOwnActors(parent: AnyActorRef, inspect: (event: InspectionEvent) => void): { created(session: Actor<SessionMachine>): void } {
+  let session: AnyActorRef | undefined;
+  let creating = true;
+  const isOwn = (actorRef: InspectionEvent['actorRef']): boolean => {
+    for (let actor = inspectedActor(actorRef) as AnyActorRef | undefined; actor !== undefined; actor = parentOf(actor)) {
+      if (actor === session) return true;
+      if (actor === parent) return false;
+    }
+    return false;
+  };
+  const subscription = parent.system.inspect({
+    next: (event: InspectionEvent) => {
+      if (creating && session === undefined && event.type === '@xstate.actor' && parentOf(event.actorRef as AnyActorRef) === parent) session = event.actorRef as AnyActorRef;
+      if (session !== undefined && isOwn(event.actorRef)) inspect(event);
+    },
+  });
+  return {
+    created(actor) {
+      creating = false;
+      session = actor;
+      actor.subscribe({ complete: () => subscription.unsubscribe(), error: () => subscription.unsubscribe() });
+    },
+  };
 }
