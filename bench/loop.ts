@@ -182,7 +182,7 @@ export async function loopBench(): Promise<Row[]> {
       measure: amount(perStep(times.xstate) * 1000, 'µs', 0),
     },
     {
-      figure: '  the same baseline with an inspection observer that does nothing (loopchart\'s trace has one)',
+      figure: '  the same baseline with an inspection observer that does nothing (as an inspect option adds)',
       value: us(times.xstateInspected),
       ratio: `${ratio(pairedRatio(times.xstateInspected, times.xstate))} the baseline`,
       measure: amount(perStep(times.xstateInspected) * 1000, 'µs', 0),
