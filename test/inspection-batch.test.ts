@@ -33,8 +33,10 @@ describe('inspectionBatches', () => {
 
     expect(observed).toContain('@xstate.action');
     expect(observed).toContain('@xstate.microstep');
-    const shown = observed.filter((type) => type === '@xstate.snapshot' || type === '@xstate.event' || type === '@xstate.actor');
-    expect(sent.map((event) => event.type)).toEqual(shown);
+    // Every actor and event, in order; snapshots only where they show something new (the next test).
+    const shown = observed.filter((type) => type === '@xstate.event' || type === '@xstate.actor');
+    expect(sent.map((event) => event.type).filter((type) => type !== '@xstate.snapshot')).toEqual(shown);
+    expect(sent.filter((event) => event.type === '@xstate.snapshot').length).toBeGreaterThan(0);
     const text = JSON.stringify(sent);
     expect(text).not.toContain('sk-secret-77');
     expect(text).toContain('[redacted]');
@@ -46,7 +48,7 @@ describe('inspectionBatches', () => {
     expect(JSON.parse(actor.definition)).toMatchObject({ id: 'agent', initial: 'idle' });
   });
 
-  it("leaves out a snapshot an actor shows again unchanged, and shows a run's result by its outcome, counts and final text, not its steps and trace", async () => {
+  it("leaves out a snapshot an actor shows again unchanged (after the one it was created with, too), and shows a run's result by its outcome, counts and final text, not its steps and trace", async () => {
     const sent: StatelyInspectionEvent[] = [];
     const batches = inspectionBatches({ send: (event) => sent.push(event) });
     const repeated: string[] = [];
@@ -70,6 +72,18 @@ describe('inspectionBatches', () => {
     // The tool runner takes each step's calls without a snapshot of its own to show.
     expect(repeated).toEqual(['tools.start', 'tools.start']);
     const snapshots = sent.filter((event): event is Extract<StatelyInspectionEvent, { type: '@xstate.snapshot' }> => event.type === '@xstate.snapshot');
+    // Consecutive snapshots of one actor, its creation's included, always differ.
+    const lastShown = new Map<string, string>();
+    for (const event of sent) {
+      if (event.type !== '@xstate.actor' && event.type !== '@xstate.snapshot') continue;
+      const text = JSON.stringify(event.snapshot);
+      if (event.type === '@xstate.snapshot') expect(text).not.toBe(lastShown.get(event.sessionId));
+      lastShown.set(event.sessionId, text);
+    }
+    // The llm actor of a step is shown as it began and as it stopped, not again as it took xstate.init.
+    const llmSessions = new Set(sent.filter((event) => event.type === '@xstate.actor' && (event as { name: string }).name === 'llm').map((event) => event.sessionId));
+    expect(llmSessions.size).toBe(3);
+    expect(snapshots.filter((event) => llmSessions.has(event.sessionId)).map((event) => (event.snapshot as unknown as { status: string }).status)).toEqual(['stopped', 'stopped', 'stopped']);
     const eventsShown = sent.filter((event) => event.type === '@xstate.event').map((event) => (event as { event: { type: string } }).event.type);
     expect(eventsShown.filter((type) => type === 'tools.start')).toHaveLength(2);
     expect(snapshots.filter((event) => (event.event as { type: string }).type === 'tools.start')).toEqual([]);

@@ -64,7 +64,9 @@ describe('the Stately inspector over a local WebSocket relay', () => {
     const visited = states.join(' > ');
     expect(visited).toMatch(/running\.llm\.calling.*running\.llm\.streaming.*running\.toolExec.*running\.llm\.calling.*idle$/);
     // The session chart's states are there too: a real actor system, the session at its root.
-    const sessionStates = snapshotsOf(actors()[0]?.sessionId).map((event) => stateName(event.snapshot.value));
+    // The state it was created in is on its actor event; its snapshots show each change after that.
+    const sessionCreated = actors()[0] as unknown as { snapshot: { value: unknown } };
+    const sessionStates = [sessionCreated.snapshot, ...snapshotsOf(actors()[0]?.sessionId).map((event) => event.snapshot)].map((snapshot) => stateName(snapshot.value));
     expect(actors()[0]?.name).toBe('session');
     expect(sessionStates.join(' > ')).toMatch(/holding\.live\.idle.*holding\.live\.running.*holding\.live\.idle/);
     const actorNames = received.filter((event) => event.type === '@xstate.actor').map((event) => (event as { name: string }).name);

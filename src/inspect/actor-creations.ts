@@ -12,18 +12,20 @@ export class ActorCreations {
   private readonly waiting = new Map<ActorRefLike, InspectionEvent>();
   private readonly snapshots = new WeakMap<InspectionEvent, unknown>();
 
-  observe(event: InspectionEvent): void {
+  /** Notes `event`; returns the snapshot an actor is shown to have begun with, when this event is where it was taken. */
+  observe(event: InspectionEvent): unknown {
     if (event.type === '@xstate.actor') {
       this.waiting.set(event.actorRef, event);
-      return;
+      return undefined;
     }
-    if (this.waiting.size === 0 || (event.type !== '@xstate.snapshot' && event.type !== '@xstate.event')) return;
+    if (this.waiting.size === 0 || (event.type !== '@xstate.snapshot' && event.type !== '@xstate.event')) return undefined;
     const creation = this.waiting.get(event.actorRef);
-    if (creation === undefined) return;
+    if (creation === undefined) return undefined;
     const snapshot: unknown = event.type === '@xstate.snapshot' ? event.snapshot : readSnapshot(event.actorRef);
-    if (snapshot === undefined) return;
+    if (snapshot === undefined) return undefined;
     this.snapshots.set(creation, snapshot);
     this.waiting.delete(event.actorRef);
+    return snapshot;
   }
 
   /** The snapshot an `@xstate.actor` event's actor had when it began, if it has been seen. */

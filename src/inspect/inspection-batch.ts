@@ -44,8 +44,9 @@ const definitions = new WeakMap<object, string>();
  *
  * - the XState events the Stately inspector drops anyway (`@xstate.action`,
  *   `@xstate.microstep`: half of a tool loop's events) are dropped at once, and
- *   so is a snapshot that is the same object as its actor's last one (an actor
- *   that took an event without changing: the event itself is shown);
+ *   so is a snapshot that is the same object as the one its actor was last
+ *   shown with, by its creation or an earlier snapshot (an actor that took an
+ *   event without changing: the event itself is shown);
  * - the rest are converted together on the next turn of the event loop (one
  *   `setImmediate` per batch, not one timer per event), after the run's
  *   synchronous work;
@@ -96,11 +97,12 @@ export function inspectionBatches(
     }
     for (const event of events) adapter.send(secrets.length > 0 ? redactSecrets(event, secrets) : event);
   };
-  /** Each actor's last snapshot shown: a snapshot that is the very same object shows nothing new. */
+  /** Each actor's last snapshot shown (its creation shows the one it began with): a snapshot that is the very same object shows nothing new. */
   const shownSnapshots = new WeakMap<object, unknown>();
   const observer: Observer<InspectionEvent> = {
     next(event) {
-      creations.observe(event);
+      const began = creations.observe(event);
+      if (began !== undefined) shownSnapshots.set(event.actorRef, began);
       if (!isShown(event)) return;
       if (event.type === '@xstate.snapshot') {
         if (shownSnapshots.get(event.actorRef) === event.snapshot) return;
