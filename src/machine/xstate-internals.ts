@@ -31,9 +31,10 @@ import {
  * - the actor system's `_sendInspectionEvent` (not typed), through which a machine's macrostep reports
  *   each microstep it takes with the transitions it took: the run trace, the run journal and telemetry
  *   read one machine's microsteps from there ({@link tapMicrosteps}). XState's public inspection
- *   (`createActor(…, { inspect })`, `system.inspect`) is system-wide: once an observer is attached,
- *   every action, snapshot, event and actor of every actor in the system becomes an inspection event,
- *   which cost a tool step 12–15% of its time when the trace was built that way.
+ *   (`createActor(…, { inspect })`, `system.inspect`) is system-wide, and XState gives it only to a
+ *   root actor: a sub-agent's session, a child actor, could not watch its own run chart that way (its
+ *   trace had no transitions), and an observer makes every action, snapshot, event and actor of the
+ *   system an inspection event.
  */
 
 /** The actor that invoked (or spawned) `actor`, if any. */
