@@ -64,7 +64,7 @@ function summariseRunResult(result: Record<string, unknown>, secrets: readonly s
     stepCount,
     toolCallCount,
     usage,
-    ...(error !== undefined ? { error: summariseMessages(error, secrets, 1, undefined) } : {}),
+    ...(error !== undefined ? { error } : {}),
     ...(text !== undefined ? { text: preview(text, secrets) } : {}),
     messages: summariseHistory(result.messages, secrets),
   };

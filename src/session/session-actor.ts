@@ -104,7 +104,6 @@ export function untilSession(session: Actor<SessionMachine>, predicate: (snapsho
  */
 function inspectOwnActors(parent: AnyActorRef, inspect: (event: InspectionEvent) => void): { created(session: Actor<SessionMachine>): void } {
   let session: AnyActorRef | undefined;
-  let creating = true;
   const isOwn = (actorRef: InspectionEvent['actorRef']): boolean => {
     for (let actor = inspectedActor(actorRef) as AnyActorRef | undefined; actor !== undefined; actor = parentOf(actor)) {
       if (actor === session) return true;
@@ -114,13 +113,12 @@ function inspectOwnActors(parent: AnyActorRef, inspect: (event: InspectionEvent)
   };
   const subscription = parent.system.inspect({
     next: (event: InspectionEvent) => {
-      if (creating && session === undefined && event.type === '@xstate.actor' && parentOf(event.actorRef as AnyActorRef) === parent) session = event.actorRef as AnyActorRef;
+      if (session === undefined && event.type === '@xstate.actor' && parentOf(event.actorRef as AnyActorRef) === parent) session = event.actorRef as AnyActorRef;
       if (session !== undefined && isOwn(event.actorRef)) inspect(event);
     },
   });
   return {
     created(actor) {
-      creating = false;
       session = actor;
       actor.subscribe({ complete: () => subscription.unsubscribe(), error: () => subscription.unsubscribe() });
     },
