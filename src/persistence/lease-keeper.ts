@@ -1,3 +1,4 @@
+import { answerWithin } from '../core/answer-within.js';
 import { errorMessage } from '../core/error-message.js';
 import { LeaseLostError, type SessionLease, type SessionLeases } from './session-store.js';
 
@@ -61,7 +62,10 @@ export async function acquireLease(options: AcquireLeaseOptions): Promise<HeldLe
   const { leases, ttlMs } = options;
   const now = options.now ?? (() => performance.now());
   const sentAt = now();
-  let lease: SessionLease = await leases.acquire(options.sessionId, options.owner, ttlMs);
+  // An acquisition answered later than the lease lasts would give a lease already run out by this holder's count.
+  let lease: SessionLease = await answerWithin(leases.acquire(options.sessionId, options.owner, ttlMs), ttlMs, () =>
+    new Error(unanswered(`acquiring the lease of session ${options.sessionId}`, ttlMs)),
+  );
   let validUntil = sentAt + ttlMs;
   let lost: LeaseLostError | undefined;
   let released = false;
@@ -80,17 +84,23 @@ export async function acquireLease(options: AcquireLeaseOptions): Promise<HeldLe
       `session ${options.sessionId}: the lease of ${options.owner} (epoch ${lease.epoch}) ran out without a renewal (last attempt: ${errorMessage(cause)}); another worker may own the session now`,
       { cause },
     );
-  /** One renewal at a time; a failure past the time to live loses the lease. */
+  /**
+   * One renewal at a time; a failure past the time to live loses the lease. A store that does not
+   * answer at all (paused, a lock never granted, packets dropped) loses it too: when its time to
+   * live runs out with the renewal unanswered, or, for a renewal sent after that (a paused
+   * process), once the renewal has taken as long as a lease lasts.
+   */
   const renew = (): Promise<void> =>
     (renewing ??= (async () => {
       const sent = now();
+      const answerBy = validUntil > sent ? validUntil : sent + ttlMs;
       try {
-        lease = await leases.renew(lease, ttlMs);
+        lease = await answerWithin(leases.renew(lease, ttlMs), answerBy - sent, () => new UnansweredRenewal(unanswered('the renewal', answerBy - sent)));
         if (!lost) validUntil = sent + ttlMs;
       } catch (error) {
         if (error instanceof LeaseLostError) throw loseWith(error);
         // The store is unreachable: the lease holds until its time to live has passed.
-        if (now() >= validUntil) throw loseWith(expired(error));
+        if (error instanceof UnansweredRenewal || now() >= validUntil) throw loseWith(expired(error));
       } finally {
         renewing = undefined;
       }
@@ -125,9 +135,20 @@ export async function acquireLease(options: AcquireLeaseOptions): Promise<HeldLe
       released = true;
       listeners.clear();
       await renewing?.catch(() => undefined);
-      if (!lost) await leases.release(lease);
+      // A store that does not answer cannot take the lease back: it lapses by itself when its time to live has passed.
+      const lapsesIn = validUntil - now();
+      if (!lost) await answerWithin(leases.release(lease), lapsesIn, () => new Error(unanswered('releasing the lease', lapsesIn)));
     },
   };
+}
+
+/** A renewal the store did not answer in time: the lease is lost whatever the clock says. */
+class UnansweredRenewal extends Error {
+  override readonly name = 'UnansweredRenewal';
+}
+
+function unanswered(what: string, ms: number): string {
+  return `the store did not answer ${what} within ${Math.max(0, Math.round(ms))} ms`;
 }
 
 /**

@@ -53,6 +53,9 @@ export class SessionRecorder {
   private failure: unknown;
   /** Set once nothing more may be written (the lease is lost): every later write fails with it at once. */
   private closedBy: Error | undefined;
+  /** Rejects with `closedBy` when the writer is closed: a store call in flight then is no longer waited for. */
+  private readonly closing: Promise<never>;
+  private rejectClosing: (reason: Error) => void = () => undefined;
   /** Run records of checkpoints whose write failed: they go with the next one. */
   private unsentRunRecords: SessionRecord[] = [];
 
@@ -68,6 +71,8 @@ export class SessionRecorder {
     /** The run records (timeline, model calls, trace) written with each checkpoint, before it. */
     private readonly runRecords?: RunRecordSource,
   ) {
+    this.closing = new Promise<never>((_, reject) => (this.rejectClosing = reject));
+    this.closing.catch(() => undefined);
     this.written = restored.messages;
     this.version = restored.version;
     this.epoch = restored.epoch;
@@ -96,9 +101,19 @@ export class SessionRecorder {
     return this.failure;
   }
 
-  /** No more writes: the lease is gone. Later boundaries fail at once with `reason`, and nothing reaches the store. */
+  /**
+   * No more writes: the lease is gone. Later boundaries fail at once with `reason`, and nothing
+   * reaches the store; a write in flight fails with it now rather than when (if ever) the store
+   * answers, so a store that stopped answering holds neither the run's events nor its end.
+   */
   close(reason: Error): void {
     this.closedBy ??= reason;
+    this.rejectClosing(this.closedBy);
+  }
+
+  /** A store call, given up on when the writer is closed. */
+  private untilClosed<T>(call: Promise<T>): Promise<T> {
+    return Promise.race([call, this.closing]);
   }
 
   /** Whether an input with this request id was applied: a checkpoint recorded it, or it waits for the next one. */
@@ -181,11 +196,14 @@ export class SessionRecorder {
     let uncertain = false;
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.store.append(this.sessionId, records, {
-          ...(this.version !== undefined ? { after: this.version } : {}),
-          ...(this.epoch !== undefined ? { epoch: this.epoch } : {}),
-        });
+        return await this.untilClosed(
+          this.store.append(this.sessionId, records, {
+            ...(this.version !== undefined ? { after: this.version } : {}),
+            ...(this.epoch !== undefined ? { epoch: this.epoch } : {}),
+          }),
+        );
       } catch (error) {
+        if (error === this.closedBy) throw error;
         if (uncertain && error instanceof SessionConflictError) {
           const landed = await this.landedVersion(checkpoint);
           if (landed !== undefined) return landed;
@@ -200,7 +218,7 @@ export class SessionRecorder {
 
   /** The session's version when its last record is `checkpoint` (an earlier try of this write landed), else undefined. */
   private async landedVersion(checkpoint: CheckpointRecord): Promise<SessionVersion | undefined> {
-    const log = await this.store.read(this.sessionId).catch(() => undefined);
+    const log = await this.untilClosed(this.store.read(this.sessionId)).catch(() => undefined);
     const last = log?.records.at(-1);
     if (!log || last?.type !== 'checkpoint' || last.id !== checkpoint.id || last.at !== checkpoint.at || last.runId !== checkpoint.runId) return undefined;
     return log.version;

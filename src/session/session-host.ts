@@ -95,6 +95,8 @@ export class SessionHost {
   #lease: HeldLease | undefined;
   /** The run's steps as the AI SDK's `StepResult`s, from its events. */
   #stepResults: StepResultRecorder | undefined;
+  /** The write failure or lost lease the last `session-warning` was about. */
+  #warnedOf: unknown;
   /** Where the next run chart starts: the session chart sets it before it invokes one. */
   #start: RunStart = { messages: [], state: 'idle' };
   /** Tells the session chart what its run and its writer did. */
@@ -417,10 +419,14 @@ export class SessionHost {
     this.#recorder?.noteRequest(requestId);
   }
 
-  /** A step boundary could not be written, or the lease is lost: a `session-warning` says why. */
+  /**
+   * A step boundary could not be written, or the lease is lost: a `session-warning` says why, once
+   * for each cause (after a lost lease, every later boundary fails with that same error).
+   */
   warnOfWriteFailure(error: unknown): string {
     const message = `writing the session failed: ${errorMessage(error)}`;
-    this.#outbox.push({ type: 'session-warning', sessionId: this.#sessionId!, message });
+    if (error !== this.#warnedOf) this.#outbox.push({ type: 'session-warning', sessionId: this.#sessionId!, message });
+    this.#warnedOf = error;
     return message;
   }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { holdLease } from '../../src/persistence/lease-keeper.js';
+import { acquireLease, holdLease } from '../../src/persistence/lease-keeper.js';
 import { LeaseLostError, type SessionLease, type SessionLeases } from '../../src/persistence/session-store.js';
 
 /** Leases whose answers the test decides, on a clock the test moves. */
@@ -109,5 +109,43 @@ describe('a held lease', () => {
     await again;
     expect(renewals).toBe(2);
     await lease.release();
+  });
+
+  it('is lost when the store never answers a renewal: at the end of its time to live, not never', async () => {
+    const { leases } = fakeLeases();
+    const silent: SessionLeases = { ...leases, renew: () => new Promise(() => undefined) };
+    const shortTtlMs = 150; // a real clock: the lease is renewed every 50 ms and must be found lost by itself
+    const lostWith = new Promise<LeaseLostError>((resolve) => {
+      void holdLease({ leases: silent, sessionId: 's', owner: 'a', ttlMs: shortTtlMs, onLost: resolve });
+    });
+    const error = await lostWith;
+    expect(error).toBeInstanceOf(LeaseLostError);
+    expect(error.message).toMatch(/ran out without a renewal \(last attempt: the store did not answer the renewal within \d+ ms\)/);
+  });
+
+  it('past its time to live, ensureHeld rejects once a renewal has gone unanswered for as long as a lease lasts', async () => {
+    const { leases } = fakeLeases();
+    let silent = false;
+    const leasesThatFallSilent: SessionLeases = { ...leases, renew: (lease, ms) => (silent ? new Promise(() => undefined) : leases.renew(lease, ms)) };
+    const clock = { now: 0 };
+    const onLost = vi.fn();
+    const lease = await holdLease({ leases: leasesThatFallSilent, sessionId: 's', owner: 'a', ttlMs: 100, onLost, now: () => clock.now });
+    silent = true;
+    clock.now += 1_000; // a paused process: the renewal made now is its only chance, and the store never answers it
+    await expect(lease.ensureHeld()).rejects.toThrow(/did not answer the renewal within 100 ms/);
+    expect(onLost).toHaveBeenCalledTimes(1);
+    await lease.release();
+  });
+
+  it('is refused when the store never answers its acquisition, once the lease would have run out', async () => {
+    const { leases } = fakeLeases();
+    const silent: SessionLeases = { ...leases, acquire: () => new Promise(() => undefined) };
+    await expect(acquireLease({ leases: silent, sessionId: 's', owner: 'a', ttlMs: 100 })).rejects.toThrow(/did not answer acquiring the lease of session s within 100 ms/);
+  });
+
+  it('is let go without waiting for ever on a store that never answers the release: it lapses by itself', async () => {
+    const { leases } = fakeLeases();
+    const lease = await acquireLease({ leases: { ...leases, release: () => new Promise(() => undefined) }, sessionId: 's', owner: 'a', ttlMs: 100 });
+    await expect(lease.release()).rejects.toThrow(/did not answer releasing the lease within \d+ ms/);
   });
 });

@@ -1,0 +1,71 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createAgent, fileStore, type AgentEvent, type SessionStore } from '../../src/index.js';
+import { expectValidHistory } from '../support/history.js';
+import { mockModel } from '../support/mock-model.js';
+import { recordEvents } from '../support/record.js';
+import { addTool } from '../support/tools.js';
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'loopchart-unanswering-'));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** `fileStore` until `fallSilent()`: from then on no append, renewal or release is ever answered (a paused database, a lock never granted). */
+function storeThatFallsSilent(inner: SessionStore): { store: SessionStore; fallSilent(): void } {
+  let silent = false;
+  const never = () => new Promise<never>(() => undefined);
+  const leases = inner.leases!;
+  return {
+    fallSilent: () => (silent = true),
+    store: {
+      read: (sessionId) => inner.read(sessionId),
+      create: (header) => inner.create(header),
+      append: (sessionId, records, options) => (silent ? never() : inner.append(sessionId, records, options)),
+      leases: {
+        acquire: (sessionId, owner, ttlMs) => leases.acquire(sessionId, owner, ttlMs),
+        renew: (lease, ttlMs) => (silent ? never() : leases.renew(lease, ttlMs)),
+        release: (lease) => (silent ? never() : leases.release(lease)),
+      },
+    },
+  };
+}
+
+describe('a store that stops answering', () => {
+  // Silent from the tool's start, a step boundary's write is in flight when the lease runs out (and holds every event after it);
+  // silent from the tool's result, that write landed and the run waits on a model call that never answers.
+  it.each([
+    { from: 'tool-execution-start' as const, stored: { state: 'running.llm.calling', step: 1, messageCount: 1 } },
+    { from: 'tool-result' as const, stored: { state: 'running.llm.calling', step: 2, messageCount: 3 } },
+  ])('silent from $from: the run ends failed (session-write) once the lease runs out unrenewed, with a valid history, and dispose completes', async ({ from, stored }) => {
+    const inner = fileStore(dir);
+    const { store, fallSilent } = storeThatFallsSilent(inner);
+    // The answer never comes either: only the lost lease can end this run.
+    const model = mockModel([{ toolCalls: [{ id: 'a', name: 'add', input: { a: 1, b: 2 } }] }, { text: ['3'], holdBeforeFirst: true }]);
+    const agent = createAgent({ model, tools: { add: addTool }, store, sessionId: 's', lease: { owner: 'worker-a', ttlMs: 600 } });
+    const events = recordEvents(agent);
+    const silence = agent.events$.subscribe((event) => {
+      if (event.type === from) fallSilent();
+    });
+
+    const result = await agent.run('add 1 and 2');
+    silence.unsubscribe();
+
+    expect(result.outcome).toBe('failed');
+    expect(result.error).toMatchObject({ kind: 'session-write', message: expect.stringMatching(/the store did not answer the renewal within \d+ ms/) });
+    await expectValidHistory(result.messages);
+    const warnings = events.filter((event): event is Extract<AgentEvent, { type: 'session-warning' }> => event.type === 'session-warning');
+    expect(warnings.map((warning) => warning.message)).toEqual([result.error!.message]);
+    expect(events.at(-1)?.type).toBe('run-end');
+    await agent.dispose();
+    // What landed before the store fell silent is there for the next worker, which resumes the run from it.
+    const log = await inner.read('s');
+    const checkpoints = log!.records.filter((record) => record.type === 'checkpoint');
+    expect(checkpoints.at(-1)).toMatchObject(stored);
+  });
+});
