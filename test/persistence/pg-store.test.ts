@@ -5,7 +5,11 @@ import { watchSession } from '../../src/postgres/pg-session-watch.js';
 import { createAgent } from '../../src/index.js';
 import { scriptedModel } from '../../src/test/index.js';
 import { SessionFormatError, sessionHeader } from '../../src/persistence/session-store.js';
+import { expectValidHistory } from '../support/history.js';
+import { mockModel } from '../support/mock-model.js';
 import { postgresBinary, startPostgres, type PostgresServer } from '../support/postgres-server.js';
+import { startTcpProxy } from '../support/tcp-proxy.js';
+import { addTool } from '../support/tools.js';
 import { sessionStoreContract } from './store-contract.js';
 
 const postgresBin = postgresBinary();
@@ -77,5 +81,33 @@ describe.skipIf(postgresBin === undefined)('pgStore on its own', () => {
     const { rows } = await newPool().query<{ count: string }>(`SELECT count(*) FROM tenant_a.loopchart_sessions`);
     expect(Number(rows[0]!.count)).toBe(6);
     expect(() => pgStore(newPool(), { schema: 'x; DROP TABLE y' })).toThrow(/invalid schema name/);
+  });
+
+  it('a connection that stops answering (no reset, no error) ends the run failed (session-write) when the lease runs out, and dispose completes', async () => {
+    const proxy = await startTcpProxy({ port: server!.port });
+    const pool = new pg.Pool({ connectionString: server!.url.replace(`:${server!.port}/`, `:${proxy.port}/`), max: 4 });
+    pool.on('error', () => undefined);
+    let stall: Promise<void> | undefined;
+    let stallOver = false;
+    try {
+      const model = mockModel([{ toolCalls: [{ id: 'a', name: 'add', input: { a: 1, b: 2 } }] }, { text: ['3'] }]);
+      const agent = createAgent({ model, tools: { add: addTool }, store: pgStore(pool), sessionId: 'stalled', lease: { owner: 'worker-a', ttlMs: 1_000 } });
+      agent.events$.subscribe((event) => {
+        // From the tool's start the database hears nothing and says nothing, for longer than any test runs.
+        if (event.type === 'tool-execution-start') stall = proxy.stall(600_000).then(() => void (stallOver = true));
+      });
+      const result = await agent.run('add 1 and 2');
+      await agent.dispose();
+
+      expect(stallOver).toBe(false);
+      expect(result.outcome).toBe('failed');
+      expect(result.error).toMatchObject({ kind: 'session-write', message: expect.stringMatching(/the store did not answer the renewal within \d+ ms/) });
+      await expectValidHistory(result.messages);
+    } finally {
+      proxy.heal();
+      await stall;
+      await proxy.close();
+      await pool.end();
+    }
   });
 });
