@@ -1,3 +1,4 @@
+import { answerWithin } from '../core/answer-within.js';
 import type { AgentEvent } from '../core/events.js';
 import { refuseMovedRedactOption } from '../secrets/moved-secrets-option.js';
 import { FENCED_APPEND_SCRIPT } from './fenced-append.js';
@@ -51,8 +52,15 @@ export interface EventPublisherOptions {
   ttlSeconds?: number;
   /** Which events to publish. Default: all but `trace` (a whole run's trace, which `run-end` carries too). */
   include?: (event: AgentEvent) => boolean;
-  /** A write that failed (Redis down): the run goes on; the client misses those events. */
+  /** A write that failed (Redis down) or was not answered in time: the run goes on; the client misses those events. */
   onError?: (error: unknown) => void;
+  /**
+   * How long an event may take to be in Redis, counted from its `publish`: an entry Redis has not
+   * confirmed by then counts as failed (`onError`), so a connection that stops answering (no
+   * reset, no error) holds neither the later events nor a turn that waits for them.
+   * @default 5000
+   */
+  writeTimeoutMs?: number;
 }
 
 export interface EventPublisher {
@@ -84,6 +92,8 @@ export function redisEventPublisher(options: EventPublisherOptions): EventPublis
   const maxLength = options.maxLength ?? 10_000;
   const ttlSeconds = options.ttlSeconds ?? 86_400;
   const include = options.include ?? ((event: AgentEvent) => event.type !== 'trace');
+  const writeTimeoutMs = options.writeTimeoutMs ?? 5_000;
+  if (!Number.isFinite(writeTimeoutMs) || writeTimeoutMs <= 0) throw new RangeError(`redisEventPublisher: writeTimeoutMs must be a positive number of ms, not ${writeTimeoutMs}`);
   // Secrets are the agent's (`createAgent({ secrets })`): its events reach the stream redacted.
   refuseMovedRedactOption(options, 'redisEventPublisher');
   let chain: Promise<void> = Promise.resolve();
@@ -93,20 +103,22 @@ export function redisEventPublisher(options: EventPublisherOptions): EventPublis
       const key = sessionEventsKey(sessionId);
       const entry = encodeStreamedEvent({ sessionId, epoch: lease.epoch, event } satisfies StreamedEvent);
       const redis = options.redis;
-      chain = chain
-        .then(async () => {
-          if (redis.eval) {
-            // Appended only if no newer owner wrote since: checked and written in one step on the server.
-            await redis.eval(FENCED_APPEND_SCRIPT, { keys: [key], arguments: [String(lease.epoch), entry, String(maxLength), String(ttlSeconds)] });
-            return;
-          }
-          // Sent together (the client pipelines commands issued in one tick).
-          await Promise.all([
-            redis.xAdd(key, '*', { entry, epoch: String(lease.epoch) }, { TRIM: { strategy: 'MAXLEN', strategyModifier: '~', threshold: maxLength } }),
-            redis.expire(key, ttlSeconds),
-          ]);
-        })
-        .catch((error: unknown) => options.onError?.(error));
+      // The deadline runs from now, waiting for earlier entries included: behind a stalled connection they all fail within it, not one after another.
+      const written = chain.then(async () => {
+        if (redis.eval) {
+          // Appended only if no newer owner wrote since: checked and written in one step on the server.
+          await redis.eval(FENCED_APPEND_SCRIPT, { keys: [key], arguments: [String(lease.epoch), entry, String(maxLength), String(ttlSeconds)] });
+          return;
+        }
+        // Sent together (the client pipelines commands issued in one tick).
+        await Promise.all([
+          redis.xAdd(key, '*', { entry, epoch: String(lease.epoch) }, { TRIM: { strategy: 'MAXLEN', strategyModifier: '~', threshold: maxLength } }),
+          redis.expire(key, ttlSeconds),
+        ]);
+      });
+      chain = answerWithin(written, writeTimeoutMs, () => new Error(`Redis did not confirm the ${event.type} event of session ${sessionId} within ${writeTimeoutMs} ms (writeTimeoutMs)`)).catch((error: unknown) =>
+        options.onError?.(error),
+      );
       return chain;
     },
     flushed: () => chain,

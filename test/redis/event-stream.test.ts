@@ -8,6 +8,7 @@ import { readSessionEvents, redisEventPublisher, sessionEventsKey } from '../../
 import { formatSseMessage, serveSessionEvents } from '../../src/redis/sse.js';
 import { decodeStreamedEvent, encodeStreamedEvent, EpochFilter, keptText, type StreamedEvent } from '../../src/redis/streamed-event.js';
 import { redisServerBinary, startRedis, type RedisServer } from '../support/redis-server.js';
+import { startTcpProxy } from '../support/tcp-proxy.js';
 
 const delta = (runId: string, step: number, attempt: number, text: string): AgentEvent => ({ type: 'text-delta', runId, step, attempt, id: 't', text });
 const streamed = (event: AgentEvent, epoch = 1): StreamedEvent => ({ sessionId: 's', epoch, event });
@@ -185,6 +186,42 @@ describe.skipIf(redisBin === undefined)('session events through Redis', () => {
     const entries = (await redis.xRange(sessionEventsKey('chat-fenced'), '-', '+')) ?? [];
     const raw = entries.map((entry) => Number(entry?.message.epoch));
     expect(raw).toEqual([2, 2, 3]);
+  });
+
+  it('behind a connection that stops answering, fails each event within writeTimeoutMs of its publish (onError), so flushed() settles; events land in order once it answers again', async () => {
+    const proxy = await startTcpProxy({ port: Number(new URL(server.url).port) });
+    const proxied = createClient({ url: `redis://127.0.0.1:${proxy.port}` });
+    proxied.on('error', () => undefined);
+    let stall: Promise<void> | undefined;
+    try {
+      await proxied.connect();
+      const errors: unknown[] = [];
+      const events = redisEventPublisher({ redis: proxied, writeTimeoutMs: 200, onError: (error) => errors.push(error) });
+      void events.publish('chat-stalled', run[0]!, { epoch: 1 });
+      await events.flushed();
+      expect(errors).toEqual([]);
+      stall = proxy.stall(600_000);
+      for (const event of run.slice(1, 4)) void events.publish('chat-stalled', event, { epoch: 1 });
+      await events.flushed();
+      expect(errors.map((error) => (error as Error).message)).toEqual(
+        ['start-step', 'text-delta', 'text-delta'].map((type) => `Redis did not confirm the ${type} event of session chat-stalled within 200 ms (writeTimeoutMs)`),
+      );
+      proxy.heal();
+      await stall;
+      void events.publish('chat-stalled', run[4]!, { epoch: 1 });
+      await events.flushed();
+      // What timed out may still have landed (it was sent; only its answer was late): in publish order, never after a later event.
+      const landed = ((await redis.xRange(sessionEventsKey('chat-stalled'), '-', '+')) ?? []).map((entry) => decodeStreamedEvent(entry.message.entry!).event);
+      const positions = landed.map((event) => run.findIndex((published) => JSON.stringify(published) === JSON.stringify(event)));
+      expect(positions.at(-1)).toBe(4);
+      expect(positions).toEqual([...new Set(positions)].sort((a, b) => a - b));
+      expect(() => redisEventPublisher({ redis, writeTimeoutMs: 0 })).toThrow(/writeTimeoutMs must be a positive number/);
+    } finally {
+      proxy.heal();
+      await stall;
+      if (proxied.isOpen) await proxied.quit().catch(() => undefined);
+      await proxy.close();
+    }
   });
 
   it('answers 400 to a Last-Event-ID of the right shape but beyond what a stream id can be', async () => {
