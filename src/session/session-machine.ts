@@ -216,6 +216,11 @@ const deferInputs = {
 const duplicate = { guard: 'isAlreadyApplied' as const, actions: { type: 'refuse' as const, params: { kind: 'duplicate' as const, message: 'its request id was applied to the session before' } } };
 const liveOnly = { guard: 'isLive' as const, actions: { type: 'refuse' as const, params: { kind: 'idle' as const, message: 'no run is active to join (a live copy only joins one; its durable copy starts the run)' } } };
 const closed: SessionRefusal = { kind: 'closed', message: 'the agent was disposed: create another to go on with the session' };
+/** A lease lost before the session is open (a store that stopped answering the read): the opening fails with it, and the inputs that waited are refused. */
+const leaseLostWhileOpening = {
+  target: '#session.failed',
+  actions: ['closeWriter', { type: 'assignOpenError' as const, params: ({ event }: { event: SessionEvent }) => ({ error: event.type === 'session.leaseLost' ? event.error : undefined }) }],
+} as const;
 
 /**
  * The session as a statechart: opening (the lease, then the stored session loaded — a fork is
@@ -287,7 +292,7 @@ export const sessionMachine = sessionSetup.createMachine({
             ],
             onError: { target: '#session.failed', actions: { type: 'assignOpenError', params: ({ event }) => ({ error: event.error }) } },
           },
-          on: deferInputs,
+          on: { ...deferInputs, 'session.leaseLost': leaseLostWhileOpening },
         },
         creating: {
           description: "A new session's header is written.",
@@ -298,7 +303,7 @@ export const sessionMachine = sessionSetup.createMachine({
             onDone: { target: 'live', actions: { type: 'startFrom', params: ({ event }) => event.output } },
             onError: { target: '#session.failed', actions: { type: 'assignOpenError', params: ({ event }) => ({ error: event.error }) } },
           },
-          on: deferInputs,
+          on: { ...deferInputs, 'session.leaseLost': leaseLostWhileOpening },
         },
         live: {
           description: 'The run chart is invoked (restored from the last checkpoint) and the session writer writes its step boundaries.',

@@ -17,14 +17,14 @@ afterEach(async () => {
 });
 
 /** `fileStore` until `fallSilent()`: from then on no append, renewal or release is ever answered (a paused database, a lock never granted). */
-function storeThatFallsSilent(inner: SessionStore): { store: SessionStore; fallSilent(): void } {
+function storeThatFallsSilent(inner: SessionStore, { readsToo = false } = {}): { store: SessionStore; fallSilent(): void } {
   let silent = false;
   const never = () => new Promise<never>(() => undefined);
   const leases = inner.leases!;
   return {
     fallSilent: () => (silent = true),
     store: {
-      read: (sessionId) => inner.read(sessionId),
+      read: (sessionId) => (silent && readsToo ? never() : inner.read(sessionId)),
       create: (header) => inner.create(header),
       append: (sessionId, records, options) => (silent ? never() : inner.append(sessionId, records, options)),
       leases: {
@@ -67,5 +67,13 @@ describe('a store that stops answering', () => {
     const log = await inner.read('s');
     const checkpoints = log!.records.filter((record) => record.type === 'checkpoint');
     expect(checkpoints.at(-1)).toMatchObject(stored);
+  });
+
+  it('silent while the session opens (its read never answered): run() is refused with the lost lease, and dispose completes', async () => {
+    const { store, fallSilent } = storeThatFallsSilent(fileStore(dir), { readsToo: true });
+    const agent = createAgent({ model: mockModel([{ text: ['never asked'] }]), store, sessionId: 'opening', lease: { owner: 'worker-a', ttlMs: 300 } });
+    fallSilent(); // the lease is acquired when the agent opens, then nothing more is answered
+    await expect(agent.run('hello')).rejects.toThrow(/the lease of worker-a \(epoch \d+\) ran out without a renewal \(last attempt: the store did not answer the renewal/);
+    await agent.dispose();
   });
 });
