@@ -39,7 +39,16 @@ export interface ControlChannel {
   close(): Promise<void>;
 }
 
-export function pgControlChannel(pool: Pool): ControlChannel {
+export interface PgControlChannelOptions {
+  /**
+   * How often the listening connection is checked, and how long it has to answer: one that stops
+   * answering without a reset is dropped and listened on again, as a cut one is.
+   * @default 10000
+   */
+  heartbeatMs?: number;
+}
+
+export function pgControlChannel(pool: Pool, options: PgControlChannelOptions = {}): ControlChannel {
   tolerateIdleConnectionErrors(pool);
   const listeners = new Map<string, Set<(input: SessionInput, requestId: string) => void>>();
   let listening: Promise<PgListening> | undefined;
@@ -72,7 +81,7 @@ export function pgControlChannel(pool: Pool): ControlChannel {
         listening = undefined;
         listenAgainLater();
       },
-    }).then(
+    }, options.heartbeatMs !== undefined ? { heartbeatMs: options.heartbeatMs } : {}).then(
       (handle) => {
         retryMs = 100;
         return handle;

@@ -1,4 +1,5 @@
 import type { Pool } from 'pg';
+import { answerWithin } from '../core/answer-within.js';
 
 /** A `LISTEN` on a connection of its own; see {@link listenOn}. */
 export interface PgListening {
@@ -16,11 +17,22 @@ export interface PgListenHandlers {
   onBroken(error: Error): void;
 }
 
+export interface PgListenOptions {
+  /**
+   * How often the listening connection is asked a `SELECT 1`, and how long it has to answer it
+   * (and `UNLISTEN` at `stop()`): a connection that stalls without a reset or an error would
+   * otherwise listen for ever and hear nothing. One not answered in time counts as broken.
+   * @default 10000
+   */
+  heartbeatMs?: number;
+}
+
 /**
  * Listens on a Postgres `NOTIFY` channel (`pg_notify(channel, payload)`): checks a connection out
  * of `pool` for as long as it listens, and resolves once `LISTEN` has run, so that what is
- * notified after that arrives. A connection that breaks (the server restarted, a proxy cut it) is
- * said once to `onBroken` instead of ending the process; listening again is the caller's choice.
+ * notified after that arrives. A connection that breaks (the server restarted, a proxy cut it) or
+ * stops answering its heartbeat is said once to `onBroken` instead of ending the process or
+ * hearing nothing for ever; listening again is the caller's choice.
  * The one place loopchart listens: `watchSession` and `pgControlChannel` both use it.
  *
  * @example
@@ -30,16 +42,36 @@ export interface PgListenHandlers {
  * ```
  * @throws the connection's or the `LISTEN`'s error when it cannot listen (nothing is left checked out).
  */
-export async function listenOn(pool: Pool, channel: string, handlers: PgListenHandlers): Promise<PgListening> {
-  const client = await pool.connect();
+export async function listenOn(pool: Pool, channel: string, handlers: PgListenHandlers, options: PgListenOptions = {}): Promise<PgListening> {
+  const heartbeatMs = options.heartbeatMs ?? 10_000;
+  if (!Number.isFinite(heartbeatMs) || heartbeatMs <= 0) throw new RangeError(`listenOn: heartbeatMs must be a positive number of ms, not ${heartbeatMs}`);
+  const connecting = pool.connect();
+  const client = await answerWithin(connecting, heartbeatMs, () => new Error(`no connection to listen on within ${heartbeatMs} ms`)).catch((error: unknown) => {
+    // One that comes after all is not kept from the pool.
+    connecting.then((late) => late.release(true), () => undefined);
+    throw error;
+  });
   let broken: Error | undefined;
   let released = false;
   let stopped = false;
   /** `LISTEN` has run: a break before that is the rejection of `listenOn` itself. */
   let listening = false;
+  /** `query` on the listening connection, given up on (the connection then counts as broken) when not answered within a heartbeat. */
+  const answered = (query: string) => answerWithin(client.query(query), heartbeatMs, () => new Error(`the LISTEN connection did not answer ${query} within ${heartbeatMs} ms`));
+  let beating = false;
+  const heartbeat = setInterval(() => {
+    if (beating || released || !listening) return;
+    beating = true;
+    answered('SELECT 1').then(
+      () => void (beating = false),
+      (error: unknown) => onBreak(error instanceof Error ? error : new Error(String(error))),
+    );
+  }, heartbeatMs);
+  heartbeat.unref?.();
   const release = () => {
     if (released) return;
     released = true;
+    clearInterval(heartbeat);
     client.off('notification', onNotification);
     client.release(broken ?? undefined);
   };
@@ -57,7 +89,7 @@ export async function listenOn(pool: Pool, channel: string, handlers: PgListenHa
   client.on('error', onBreak);
   client.on('end', () => onBreak(new Error('the LISTEN connection ended')));
   try {
-    await client.query(`LISTEN ${channel}`);
+    await answered(`LISTEN ${channel}`);
   } catch (error) {
     stopped = true;
     broken ??= error instanceof Error ? error : new Error(String(error));
@@ -69,7 +101,8 @@ export async function listenOn(pool: Pool, channel: string, handlers: PgListenHa
     async stop() {
       if (stopped) return;
       stopped = true;
-      if (!broken && !released) await client.query(`UNLISTEN ${channel}`).catch(() => undefined);
+      // A connection that does not answer is dropped rather than given back to the pool.
+      if (!broken && !released) await answered(`UNLISTEN ${channel}`).catch((error: unknown) => void (broken ??= error instanceof Error ? error : new Error(String(error))));
       release();
     },
   };

@@ -11,6 +11,12 @@ export interface WatchSessionOptions {
   store: SessionStore;
   sessionId: string;
   signal?: AbortSignal;
+  /**
+   * How often the listening connection is checked, and how long it has to answer: a connection
+   * that stops answering without a reset fails the next read instead of leaving the views stale.
+   * @default 10000
+   */
+  heartbeatMs?: number;
 }
 
 /**
@@ -42,7 +48,7 @@ export async function* watchSession(options: WatchSessionOptions): AsyncGenerato
       broken = error;
       wake?.();
     },
-  });
+  }, options.heartbeatMs !== undefined ? { heartbeatMs: options.heartbeatMs } : {});
   const onAbort = () => wake?.();
   options.signal?.addEventListener('abort', onAbort);
   try {

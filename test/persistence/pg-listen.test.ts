@@ -11,6 +11,7 @@ import { pgStore } from '../../src/postgres/pg-store.js';
 import { sessionHeader } from '../../src/persistence/session-store.js';
 import type { SessionInput } from '../../src/scale/session-request.js';
 import { postgresBinary, startPostgres, type PostgresServer } from '../support/postgres-server.js';
+import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.js';
 
 const postgresBin = postgresBinary();
 let server: PostgresServer | undefined;
@@ -29,6 +30,15 @@ afterAll(async () => {
   await Promise.all(pools.map((pool) => pool.end()));
   await server?.stop();
 });
+
+/** A pool whose connections go through a TCP proxy in front of the server, and the proxy: `stall()` makes them stop answering. */
+async function proxiedPool(): Promise<{ pool: pg.Pool; proxy: TcpProxy }> {
+  const proxy = await startTcpProxy({ port: server!.port });
+  const pool = new pg.Pool({ connectionString: server!.url.replace(`:${server!.port}/`, `:${proxy.port}/`), max: 4 });
+  pool.on('error', () => undefined);
+  pools.push(pool);
+  return { pool, proxy };
+}
 
 /** Ends every other connection that listens on `channel`, as a server restart or a proxy would. */
 async function cutListeners(pool: pg.Pool, channel: string): Promise<number> {
@@ -67,6 +77,91 @@ describe.skipIf(postgresBin === undefined)('listenOn', () => {
     await expect.poll(() => broken.length).toBe(1);
     await listening.stop();
     expect(pool.totalCount).toBe(0);
+  });
+});
+
+describe.skipIf(postgresBin === undefined)('listenOn on a connection that stops answering (a stall: no reset, no error)', () => {
+  it('says it once as broken when a heartbeat goes unanswered, and a new LISTEN is refused within a heartbeat', async () => {
+    const { pool, proxy } = await proxiedPool();
+    let stall: Promise<void> | undefined;
+    try {
+      const broken = new Promise<Error>((resolve) => {
+        void listenOn(pool, 'stalled_channel', { onNotification: () => undefined, onBroken: resolve }, { heartbeatMs: 100 }).then((listening) => {
+          stall = proxy.stall(600_000);
+          return broken.then(() => listening.stop());
+        });
+      });
+      expect((await broken).message).toBe('the LISTEN connection did not answer SELECT 1 within 100 ms');
+      // Listening again through the stalled proxy is refused within a heartbeat, not awaited for ever.
+      await expect(listenOn(pool, 'other_channel', { onNotification: () => undefined, onBroken: () => undefined }, { heartbeatMs: 100 })).rejects.toThrow(
+        'no connection to listen on within 100 ms',
+      );
+    } finally {
+      proxy.heal();
+      await stall;
+      await proxy.close();
+    }
+  });
+
+  it('stop() gives the UNLISTEN up after a heartbeat and drops the connection instead of waiting for ever', async () => {
+    const { pool, proxy } = await proxiedPool();
+    const listening = await listenOn(pool, 'stopped_channel', { onNotification: () => undefined, onBroken: () => undefined }, { heartbeatMs: 300 });
+    const stall = proxy.stall(600_000);
+    try {
+      await listening.stop();
+      expect(pool.totalCount).toBe(0);
+    } finally {
+      proxy.heal();
+      await stall;
+      await proxy.close();
+    }
+  });
+
+  it('watchSession fails its next read with a clear error instead of showing a stale view for ever', async () => {
+    const { pool, proxy } = await proxiedPool();
+    const store = pgStore(newPool());
+    await store.create(sessionHeader('watched-stalled'));
+    let stall: Promise<void> | undefined;
+    try {
+      const views = watchSession({ pool, store, sessionId: 'watched-stalled', heartbeatMs: 100 });
+      await views.next();
+      const failing = expect(views.next()).rejects.toThrow(/watching session watched-stalled: the connection to Postgres broke \(the LISTEN connection did not answer SELECT 1 within 100 ms\)/);
+      stall = proxy.stall(600_000);
+      await failing;
+    } finally {
+      proxy.heal();
+      await stall;
+      await proxy.close();
+    }
+  });
+
+  it('pgControlChannel listens again once the connection answers, and delivers what is published then', async () => {
+    const { pool, proxy } = await proxiedPool();
+    let connects = 0;
+    const connect = pool.connect.bind(pool) as () => Promise<pg.PoolClient>;
+    pool.connect = (() => (connects++, connect())) as typeof pool.connect;
+    const channel = pgControlChannel(pool, { heartbeatMs: 100 });
+    const publisher = pgControlChannel(newPool());
+    const received: Array<(input: SessionInput) => void> = [];
+    const unsubscribe = await channel.subscribe('chat-stalled', (input) => received.forEach((hear) => hear(input)));
+    const stall = proxy.stall(600_000);
+    const heard = until<SessionInput>((next) => received.push(next), (input) => input.type === 'abort');
+    // Published until the channel listens again (through the proxy once it forwards again): what is sent meanwhile is lost live, as documented.
+    const publishing = setInterval(() => void publisher.publish('chat-stalled', { type: 'abort' }, 'abort-1').catch(() => undefined), 50);
+    try {
+      // Stalled until a heartbeat goes unanswered: the listening connection is dropped and the channel tries to listen again.
+      await expect.poll(() => connects, { timeout: 30_000 }).toBeGreaterThanOrEqual(2);
+      proxy.heal();
+      await stall;
+      await expect(heard).resolves.toEqual({ type: 'abort' });
+    } finally {
+      clearInterval(publishing);
+      unsubscribe();
+      proxy.heal();
+      await channel.close();
+      await publisher.close();
+      await proxy.close();
+    }
   });
 });
 
