@@ -18,6 +18,8 @@ export interface RedisClient {
   /** Reads entries by id (`XRANGE`): how a reader that continues after `Last-Event-ID` learns the epoch it had seen. */
   xRange?(key: string, start: string, end: string, options?: { COUNT?: number }): Promise<unknown>;
   quit(): Promise<unknown>;
+  /** Closes the connection at once, failing what it still waits for (`redis` 5 and later): for a connection that does not answer `QUIT`. */
+  destroy?(): void;
   /**
    * The `redis` package reports a broken connection as an `'error'` event (it reconnects by
    * itself), and an event nobody listens to ends the process: loopchart listens on every client
@@ -136,6 +138,12 @@ export interface ReadEventsOptions {
   lastEventId?: string;
   /** How long one read waits for new entries. Default 5,000 ms. */
   blockMs?: number;
+  /**
+   * How long past `blockMs` a read may go unanswered before the reader gives up with an error: a
+   * connection that stalls without a reset would otherwise keep a reader waiting for ever.
+   * @default 5000
+   */
+  readTimeoutMs?: number;
   signal?: AbortSignal;
   /**
    * Also yield entries whose epoch is below the highest one seen: what a worker wrote after
@@ -148,7 +156,7 @@ export interface ReadEventsOptions {
 
 /**
  * A session's events from Redis, in order, from `lastEventId` on, waiting for new ones until
- * `signal` aborts.
+ * `signal` aborts. Throws when Redis does not answer a read within `blockMs + readTimeoutMs`.
  *
  * @example
  * ```ts
@@ -161,15 +169,20 @@ export async function* readSessionEvents(options: ReadEventsOptions): AsyncGener
   tolerateRedisErrors(options.redis);
   const key = sessionEventsKey(options.sessionId);
   let id = options.lastEventId ?? '0';
+  const blockMs = options.blockMs ?? 5_000;
+  const answerMs = blockMs + (options.readTimeoutMs ?? 5_000);
+  const answered = <T>(read: Promise<T>) =>
+    answerWithin(read, answerMs, () => new Error(`Redis did not answer a read of session ${options.sessionId}'s events within ${answerMs} ms (blockMs + readTimeoutMs)`));
   const epochs = new EpochFilter();
   if (options.lastEventId !== undefined && !options.includeStale) {
     // The entry the client had last: the epoch it had seen, so a stale entry after it is dropped too.
-    const seen = (await options.redis.xRange?.(key, options.lastEventId, options.lastEventId, { COUNT: 1 })) as Array<{ message: Record<string, string> }> | undefined;
+    const range = options.redis.xRange?.(key, options.lastEventId, options.lastEventId, { COUNT: 1 });
+    const seen = (range === undefined ? undefined : await answered(range)) as Array<{ message: Record<string, string> }> | undefined;
     const text = seen?.[0]?.message.entry;
     if (text !== undefined) epochs.admit(decodeStreamedEvent(text).epoch);
   }
   while (!options.signal?.aborted) {
-    const reply = (await options.redis.xRead({ key, id }, { BLOCK: options.blockMs ?? 5_000, COUNT: 500 })) as Array<{
+    const reply = (await answered(options.redis.xRead({ key, id }, { BLOCK: blockMs, COUNT: 500 }))) as Array<{
       messages: Array<{ id: string; message: Record<string, string> }>;
     }> | null;
     for (const stream of reply ?? []) {

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { answerWithin } from '../core/answer-within.js';
 import { encodeStreamedEvent } from './streamed-event.js';
 import { readSessionEvents, type RedisClient } from './event-stream.js';
 
@@ -23,6 +24,17 @@ export interface ServeSessionEventsOptions {
    * `Last-Event-ID`. Default 8 MiB.
    */
   maxBufferedBytes?: number;
+  /**
+   * How long past its one-second block a read of Redis may go unanswered: then the client gets an
+   * `error` event and the response ends (its `EventSource` reconnects from its `Last-Event-ID`),
+   * rather than keep-alives over a connection to Redis that stalled. Default 5,000 ms.
+   */
+  readTimeoutMs?: number;
+}
+
+/** Closes the reader's connection: `QUIT`, or at once when Redis does not answer it. */
+async function closeReader(redis: RedisClient, withinMs: number): Promise<void> {
+  await answerWithin(redis.quit(), withinMs, () => new Error('QUIT unanswered')).catch(() => redis.destroy?.());
 }
 
 /** The largest part of a Redis stream id, `<ms>-<seq>`, each an unsigned 64-bit number. */
@@ -55,7 +67,7 @@ export async function serveSessionEvents(request: IncomingMessage, response: Ser
   const lastEventId = request.headers['last-event-id'];
   if (typeof lastEventId === 'string' && lastEventId !== '' && !isStreamId(lastEventId)) {
     response.writeHead(400, { 'content-type': 'text/plain' }).end(`Last-Event-ID "${lastEventId.slice(0, 40)}" is not an event id of this stream`);
-    await options.redis.quit().catch(() => undefined);
+    await closeReader(options.redis, options.readTimeoutMs ?? 5_000);
     return;
   }
   const abort = new AbortController();
@@ -83,6 +95,7 @@ export async function serveSessionEvents(request: IncomingMessage, response: Ser
       sessionId: options.sessionId,
       ...(typeof lastEventId === 'string' && lastEventId !== '' ? { lastEventId } : {}),
       blockMs: 1_000,
+      ...(options.readTimeoutMs !== undefined ? { readTimeoutMs: options.readTimeoutMs } : {}),
       signal: abort.signal,
     })) {
       if (abort.signal.aborted) break;
@@ -99,6 +112,6 @@ export async function serveSessionEvents(request: IncomingMessage, response: Ser
   } finally {
     clearInterval(heartbeat);
     response.end();
-    await options.redis.quit().catch(() => undefined);
+    await closeReader(options.redis, options.readTimeoutMs ?? 5_000);
   }
 }

@@ -224,6 +224,42 @@ describe.skipIf(redisBin === undefined)('session events through Redis', () => {
     }
   });
 
+  it('ends the SSE response with an error event when Redis stops answering its reads, instead of keep-alives for ever, and closes its connection', async () => {
+    const events = redisEventPublisher({ redis });
+    for (const event of run) void events.publish('chat-sse-stalled', event, { epoch: 1 });
+    await events.flushed();
+    const proxy = await startTcpProxy({ port: Number(new URL(server.url).port) });
+    const proxied = createClient({ url: `redis://127.0.0.1:${proxy.port}` });
+    proxied.on('error', () => undefined);
+    await proxied.connect();
+    let served: Promise<void> | undefined;
+    const http: Server = createServer((request, response) => {
+      served = serveSessionEvents(request, response, { redis: proxied, sessionId: 'chat-sse-stalled', heartbeatMs: 60_000, readTimeoutMs: 200 });
+    });
+    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+    let stall: Promise<void> | undefined;
+    try {
+      const response = await fetch(`http://127.0.0.1:${(http.address() as AddressInfo).port}/`);
+      let text = '';
+      const decoder = new TextDecoder();
+      for await (const chunk of response.body!) {
+        text += decoder.decode(chunk, { stream: true });
+        // Everything published has arrived: from here Redis hears nothing and says nothing.
+        if (stall === undefined && (text.match(/\nid: /g)?.length ?? 0) + (text.startsWith('id: ') ? 1 : 0) >= run.length) stall = proxy.stall(600_000);
+      }
+      expect(stall).toBeDefined();
+      expect(text).toMatch(/event: error\ndata: "Redis did not answer a read of session chat-sse-stalled's events within 1200 ms \(blockMs \+ readTimeoutMs\)"/);
+      await served;
+      expect(proxied.isOpen).toBe(false);
+    } finally {
+      proxy.heal();
+      await stall;
+      http.closeAllConnections();
+      await new Promise((resolve) => http.close(resolve));
+      await proxy.close();
+    }
+  });
+
   it('answers 400 to a Last-Event-ID of the right shape but beyond what a stream id can be', async () => {
     const http: Server = createServer((request, response) => {
       void reader().then((connection) => serveSessionEvents(request, response, { redis: connection, sessionId: 'chat-ids', heartbeatMs: 60_000 }));
