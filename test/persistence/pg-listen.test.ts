@@ -3,7 +3,7 @@
  * it, so a connection that breaks is handled the same way by both: said once, never a crash.
  */
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { pgControlChannel } from '../../src/dbos/pg-control-channel.js';
 import { listenOn } from '../../src/persistence/pg-listen.js';
 import { watchSession } from '../../src/postgres/pg-session-watch.js';
@@ -11,7 +11,7 @@ import { pgStore } from '../../src/postgres/pg-store.js';
 import { sessionHeader } from '../../src/persistence/session-store.js';
 import type { SessionInput } from '../../src/scale/session-request.js';
 import { postgresBinary, startPostgres, type PostgresServer } from '../support/postgres-server.js';
-import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.js';
+import { startTcpProxy } from '../support/tcp-proxy.js';
 
 const postgresBin = postgresBinary();
 let server: PostgresServer | undefined;
@@ -31,13 +31,25 @@ afterAll(async () => {
   await server?.stop();
 });
 
-/** A pool whose connections go through a TCP proxy in front of the server, and the proxy: `stall()` makes them stop answering. */
-async function proxiedPool(): Promise<{ pool: pg.Pool; proxy: TcpProxy }> {
+/**
+ * A pool whose connections go through a TCP proxy in front of the server: `stall()` makes them stop
+ * answering (no reset, no error) until `heal()`; the proxy is healed and closed when the test ends.
+ */
+async function proxiedPool(): Promise<{ pool: pg.Pool; stall(): void; heal(): Promise<void> }> {
   const proxy = await startTcpProxy({ port: server!.port });
   const pool = new pg.Pool({ connectionString: server!.url.replace(`:${server!.port}/`, `:${proxy.port}/`), max: 4 });
   pool.on('error', () => undefined);
   pools.push(pool);
-  return { pool, proxy };
+  let stalled: Promise<void> | undefined;
+  const heal = async () => {
+    proxy.heal();
+    await stalled;
+  };
+  onTestFinished(async () => {
+    await heal();
+    await proxy.close();
+  });
+  return { pool, stall: () => void (stalled ??= proxy.stall(600_000)), heal };
 }
 
 /** Ends every other connection that listens on `channel`, as a server restart or a proxy would. */
@@ -82,61 +94,41 @@ describe.skipIf(postgresBin === undefined)('listenOn', () => {
 
 describe.skipIf(postgresBin === undefined)('listenOn on a connection that stops answering (a stall: no reset, no error)', () => {
   it('says it once as broken when a heartbeat goes unanswered, and a new LISTEN is refused within a heartbeat', async () => {
-    const { pool, proxy } = await proxiedPool();
-    let stall: Promise<void> | undefined;
-    try {
-      const broken = new Promise<Error>((resolve) => {
-        void listenOn(pool, 'stalled_channel', { onNotification: () => undefined, onBroken: resolve }, { heartbeatMs: 100 }).then((listening) => {
-          stall = proxy.stall(600_000);
-          return broken.then(() => listening.stop());
-        });
+    const { pool, stall } = await proxiedPool();
+    const broken = new Promise<Error>((resolve) => {
+      void listenOn(pool, 'stalled_channel', { onNotification: () => undefined, onBroken: resolve }, { heartbeatMs: 100 }).then((listening) => {
+        stall();
+        return broken.then(() => listening.stop());
       });
-      expect((await broken).message).toBe('the LISTEN connection did not answer SELECT 1 within 100 ms');
-      // Listening again through the stalled proxy is refused within a heartbeat, not awaited for ever.
-      await expect(listenOn(pool, 'other_channel', { onNotification: () => undefined, onBroken: () => undefined }, { heartbeatMs: 100 })).rejects.toThrow(
-        'no connection to listen on within 100 ms',
-      );
-    } finally {
-      proxy.heal();
-      await stall;
-      await proxy.close();
-    }
+    });
+    expect((await broken).message).toBe('the LISTEN connection did not answer SELECT 1 within 100 ms');
+    // Listening again through the stalled proxy is refused within a heartbeat, not awaited for ever.
+    await expect(listenOn(pool, 'other_channel', { onNotification: () => undefined, onBroken: () => undefined }, { heartbeatMs: 100 })).rejects.toThrow(
+      'no connection to listen on within 100 ms',
+    );
   });
 
   it('stop() gives the UNLISTEN up after a heartbeat and drops the connection instead of waiting for ever', async () => {
-    const { pool, proxy } = await proxiedPool();
+    const { pool, stall } = await proxiedPool();
     const listening = await listenOn(pool, 'stopped_channel', { onNotification: () => undefined, onBroken: () => undefined }, { heartbeatMs: 300 });
-    const stall = proxy.stall(600_000);
-    try {
-      await listening.stop();
-      expect(pool.totalCount).toBe(0);
-    } finally {
-      proxy.heal();
-      await stall;
-      await proxy.close();
-    }
+    stall();
+    await listening.stop();
+    expect(pool.totalCount).toBe(0);
   });
 
   it('watchSession fails its next read with a clear error instead of showing a stale view for ever', async () => {
-    const { pool, proxy } = await proxiedPool();
+    const { pool, stall } = await proxiedPool();
     const store = pgStore(newPool());
     await store.create(sessionHeader('watched-stalled'));
-    let stall: Promise<void> | undefined;
-    try {
-      const views = watchSession({ pool, store, sessionId: 'watched-stalled', heartbeatMs: 100 });
-      await views.next();
-      const failing = expect(views.next()).rejects.toThrow(/watching session watched-stalled: the connection to Postgres broke \(the LISTEN connection did not answer SELECT 1 within 100 ms\)/);
-      stall = proxy.stall(600_000);
-      await failing;
-    } finally {
-      proxy.heal();
-      await stall;
-      await proxy.close();
-    }
+    const views = watchSession({ pool, store, sessionId: 'watched-stalled', heartbeatMs: 100 });
+    await views.next();
+    const failing = expect(views.next()).rejects.toThrow(/watching session watched-stalled: the connection to Postgres broke \(the LISTEN connection did not answer SELECT 1 within 100 ms\)/);
+    stall();
+    await failing;
   });
 
   it('pgControlChannel listens again once the connection answers, and delivers what is published then', async () => {
-    const { pool, proxy } = await proxiedPool();
+    const { pool, stall, heal } = await proxiedPool();
     let connects = 0;
     const connect = pool.connect.bind(pool) as () => Promise<pg.PoolClient>;
     pool.connect = (() => (connects++, connect())) as typeof pool.connect;
@@ -144,23 +136,20 @@ describe.skipIf(postgresBin === undefined)('listenOn on a connection that stops 
     const publisher = pgControlChannel(newPool());
     const received: Array<(input: SessionInput) => void> = [];
     const unsubscribe = await channel.subscribe('chat-stalled', (input) => received.forEach((hear) => hear(input)));
-    const stall = proxy.stall(600_000);
+    stall();
     const heard = until<SessionInput>((next) => received.push(next), (input) => input.type === 'abort');
     // Published until the channel listens again (through the proxy once it forwards again): what is sent meanwhile is lost live, as documented.
     const publishing = setInterval(() => void publisher.publish('chat-stalled', { type: 'abort' }, 'abort-1').catch(() => undefined), 50);
     try {
       // Stalled until a heartbeat goes unanswered: the listening connection is dropped and the channel tries to listen again.
       await expect.poll(() => connects, { timeout: 30_000 }).toBeGreaterThanOrEqual(2);
-      proxy.heal();
-      await stall;
+      await heal();
       await expect(heard).resolves.toEqual({ type: 'abort' });
     } finally {
       clearInterval(publishing);
       unsubscribe();
-      proxy.heal();
       await channel.close();
       await publisher.close();
-      await proxy.close();
     }
   });
 });
