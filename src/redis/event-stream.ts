@@ -170,7 +170,9 @@ export async function* readSessionEvents(options: ReadEventsOptions): AsyncGener
   const key = sessionEventsKey(options.sessionId);
   let id = options.lastEventId ?? '0';
   const blockMs = options.blockMs ?? 5_000;
-  const answerMs = blockMs + (options.readTimeoutMs ?? 5_000);
+  const readTimeoutMs = options.readTimeoutMs ?? 5_000;
+  if (!Number.isFinite(readTimeoutMs) || readTimeoutMs < 0) throw new RangeError(`readSessionEvents: readTimeoutMs must be a number of ms, 0 or more, not ${readTimeoutMs}`);
+  const answerMs = blockMs + readTimeoutMs;
   const answered = <T>(read: Promise<T>) =>
     answerWithin(read, answerMs, () => new Error(`Redis did not answer a read of session ${options.sessionId}'s events within ${answerMs} ms (blockMs + readTimeoutMs)`));
   const epochs = new EpochFilter();

@@ -216,6 +216,7 @@ describe.skipIf(redisBin === undefined)('session events through Redis', () => {
       expect(positions.at(-1)).toBe(4);
       expect(positions).toEqual([...new Set(positions)].sort((a, b) => a - b));
       expect(() => redisEventPublisher({ redis, writeTimeoutMs: 0 })).toThrow(/writeTimeoutMs must be a positive number/);
+      await expect(readSessionEvents({ redis, sessionId: 'chat-stalled', readTimeoutMs: -1 }).next()).rejects.toThrow(/readTimeoutMs must be a number of ms, 0 or more, not -1/);
     } finally {
       proxy.heal();
       await stall;
