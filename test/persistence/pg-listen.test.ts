@@ -120,9 +120,9 @@ describe.skipIf(postgresBin === undefined)('listenOn on a connection that stops 
     const { pool, stall } = await proxiedPool();
     const store = pgStore(newPool());
     await store.create(sessionHeader('watched-stalled'));
-    const views = watchSession({ pool, store, sessionId: 'watched-stalled', heartbeatMs: 100 });
+    const views = watchSession({ pool, store, sessionId: 'watched-stalled', heartbeatMs: 300 });
     await views.next();
-    const failing = expect(views.next()).rejects.toThrow(/watching session watched-stalled: the connection to Postgres broke \(the LISTEN connection did not answer SELECT 1 within 100 ms\)/);
+    const failing = expect(views.next()).rejects.toThrow(/watching session watched-stalled: the connection to Postgres broke \(the LISTEN connection did not answer SELECT 1 within 300 ms\)/);
     stall();
     await failing;
   });

@@ -196,7 +196,7 @@ describe.skipIf(redisBin === undefined)('session events through Redis', () => {
     try {
       await proxied.connect();
       const errors: unknown[] = [];
-      const events = redisEventPublisher({ redis: proxied, writeTimeoutMs: 200, onError: (error) => errors.push(error) });
+      const events = redisEventPublisher({ redis: proxied, writeTimeoutMs: 1_000, onError: (error) => errors.push(error) });
       void events.publish('chat-stalled', run[0]!, { epoch: 1 });
       await events.flushed();
       expect(errors).toEqual([]);
@@ -204,7 +204,7 @@ describe.skipIf(redisBin === undefined)('session events through Redis', () => {
       for (const event of run.slice(1, 4)) void events.publish('chat-stalled', event, { epoch: 1 });
       await events.flushed();
       expect(errors.map((error) => (error as Error).message)).toEqual(
-        ['start-step', 'text-delta', 'text-delta'].map((type) => `Redis did not confirm the ${type} event of session chat-stalled within 200 ms (writeTimeoutMs)`),
+        ['start-step', 'text-delta', 'text-delta'].map((type) => `Redis did not confirm the ${type} event of session chat-stalled within 1000 ms (writeTimeoutMs)`),
       );
       proxy.heal();
       await stall;
@@ -235,7 +235,7 @@ describe.skipIf(redisBin === undefined)('session events through Redis', () => {
     await proxied.connect();
     let served: Promise<void> | undefined;
     const http: Server = createServer((request, response) => {
-      served = serveSessionEvents(request, response, { redis: proxied, sessionId: 'chat-sse-stalled', heartbeatMs: 60_000, readTimeoutMs: 200 });
+      served = serveSessionEvents(request, response, { redis: proxied, sessionId: 'chat-sse-stalled', heartbeatMs: 60_000, readTimeoutMs: 500 });
     });
     await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
     let stall: Promise<void> | undefined;
@@ -249,7 +249,7 @@ describe.skipIf(redisBin === undefined)('session events through Redis', () => {
         if (stall === undefined && (text.match(/\nid: /g)?.length ?? 0) + (text.startsWith('id: ') ? 1 : 0) >= run.length) stall = proxy.stall(600_000);
       }
       expect(stall).toBeDefined();
-      expect(text).toMatch(/event: error\ndata: "Redis did not answer a read of session chat-sse-stalled's events within 1200 ms \(blockMs \+ readTimeoutMs\)"/);
+      expect(text).toMatch(/event: error\ndata: "Redis did not answer a read of session chat-sse-stalled's events within 1500 ms \(blockMs \+ readTimeoutMs\)"/);
       await served;
       expect(proxied.isOpen).toBe(false);
     } finally {
