@@ -1,3 +1,5 @@
+import { randomBytes } from 'node:crypto';
+import { connect } from 'node:net';
 import { createOpenAI } from '@ai-sdk/openai';
 import { createWebSocketReceiver, type StatelyInspectionEvent } from '@statelyai/inspect';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -191,6 +193,31 @@ describe('the relay and batch frames', () => {
     await until(() => late.frames.length === 2, 'the replay');
     expect(late.frames).toEqual(events(2));
     for (const { socket } of [page, receiver, inspector, late]) socket.close();
+  });
+
+  it('disconnects a client that reads nothing once it holds more than maxBufferedBytes unread, says so, and serves the others on', async () => {
+    relay = await startInspectorRelay({ maxBufferedBytes: 256 * 1024 });
+    const closedReasons: string[] = [];
+    relay.onClientClosed((reason) => closedReasons.push(reason));
+    const page = await client(relay.webSocketUrl, { page: true });
+    await relay.viewerConnected();
+    // A receiver that completes the WebSocket handshake, then never reads (a hung tab): raw TCP, paused.
+    const url = new URL(relay.webSocketUrl);
+    const stuck = connect(Number(url.port), '127.0.0.1');
+    const upgraded = new Promise<void>((resolve) => stuck.once('data', () => resolve()));
+    stuck.write(`GET ${url.pathname}${url.search} HTTP/1.1\r\nHost: ${url.host}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: ${randomBytes(16).toString('base64')}\r\nSec-WebSocket-Version: 13\r\n\r\n`);
+    await upgraded;
+    stuck.pause();
+    stuck.on('error', () => undefined);
+    const inspector = await client(relay.webSocketUrl);
+    const big = events(1).map((text) => text.replace('}', `,"pad":"${'x'.repeat(64 * 1024)}"}`));
+    // Far more than the kernel's socket buffers hold: what the stuck receiver does not read piles up in the relay.
+    const frames = 400;
+    for (let frame = 0; frame < frames; frame++) inspector.socket.send(batchFrame(big));
+    await until(() => closedReasons.length > 0 && page.frames.length === frames, 'the stuck receiver disconnected, and every frame at the page that reads');
+    expect(closedReasons).toEqual([expect.stringMatching(/^a client was disconnected: it had not read \d+\.\d MiB of events \(maxBufferedBytes\)$/)]);
+    stuck.destroy();
+    for (const { socket } of [page, inspector]) socket.close();
   });
 
   it('gives a Stately receiver nothing of a small frame that would expand past its limit written whole, and goes on', async () => {

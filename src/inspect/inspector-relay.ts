@@ -22,7 +22,16 @@ export interface InspectorRelayOptions {
   maxFrameBytes?: number;
   /** How long the page waits for the embedded inspector before it reports it unavailable. Default 15 s. */
   inspectorLoadTimeoutMs?: number;
+  /**
+   * The most the relay holds unsent for one page or receiver that reads slower than the run sends
+   * (a hung or suspended tab): past it that client is disconnected (`onClientClosed` says so)
+   * rather than the run's process holding every event for it. Default 64 MiB.
+   */
+  maxBufferedBytes?: number;
 }
+
+/** What the relay holds unsent for one slow client by default: 64 MiB. */
+export const DEFAULT_MAX_BUFFERED_BYTES = 64 * 2 ** 20;
 
 export interface InspectorRelay {
   /** Open this in a browser: it embeds the Stately inspector and feeds it the agent's events. It carries the relay's token. */
@@ -42,7 +51,8 @@ export interface InspectorRelay {
   onInspectorUnavailable(listener: (reason: string) => void): void;
   /**
    * Called when the relay closed a client because of what it sent (a text frame that is not
-   * UTF-8, a frame over `maxFrameBytes`) or because its connection failed, with what happened.
+   * UTF-8, a frame over `maxFrameBytes`), because it read too slowly (`maxBufferedBytes`) or
+   * because its connection failed, with what happened.
    * The relay and its other clients go on. Replaces any earlier listener.
    */
   onClientClosed(listener: (reason: string) => void): void;
@@ -171,6 +181,16 @@ export async function startInspectorRelay(options: InspectorRelayOptions = {}): 
   const inspectors = new WeakSet<WebSocket>();
   // A page reads batch frames: it gets each frame as received, undecoded. Any other client (a
   // Stately receiver) gets one event per frame, back-references resolved.
+  const maxBufferedBytes = options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES;
+  /** Whether a client takes what it is sent; one that holds more than `maxBufferedBytes` unread is disconnected. */
+  const keepsUp = (client: WebSocket): boolean => {
+    const unread = client.bufferedAmount;
+    if (unread <= maxBufferedBytes) return true;
+    viewers.delete(client);
+    client.terminate();
+    clientClosed?.(`a ${pages.has(client) ? 'page' : 'client'} was disconnected: it had not read ${(unread / 2 ** 20).toFixed(1)} MiB of events (maxBufferedBytes)`);
+    return false;
+  };
   const deliver = (client: WebSocket, frame: Buffer, eventTexts: () => string[]) => {
     if (pages.has(client)) client.send(frame, { binary: false });
     else if (!inspectors.has(client)) for (const text of eventTexts()) client.send(text);
@@ -199,7 +219,7 @@ export async function startInspectorRelay(options: InspectorRelayOptions = {}): 
       recent.add(data);
       let texts: string[] | undefined;
       const eventTexts = () => (texts ??= standaloneEventTexts(data.toString()));
-      for (const client of sockets.clients) if (client !== socket && client.readyState === WebSocket.OPEN) deliver(client, data, eventTexts);
+      for (const client of sockets.clients) if (client !== socket && client.readyState === WebSocket.OPEN && keepsUp(client)) deliver(client, data, eventTexts);
     });
     socket.on('close', () => viewers.delete(socket));
   });
