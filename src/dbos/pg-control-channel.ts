@@ -81,7 +81,7 @@ export function pgControlChannel(pool: Pool, options: PgControlChannelOptions = 
         listening = undefined;
         listenAgainLater();
       },
-    }, options.heartbeatMs !== undefined ? { heartbeatMs: options.heartbeatMs } : {}).then(
+    }, options).then(
       (handle) => {
         retryMs = 100;
         return handle;

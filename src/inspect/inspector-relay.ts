@@ -179,8 +179,6 @@ export async function startInspectorRelay(options: InspectorRelayOptions = {}): 
   const pages = new WeakSet<WebSocket>();
   /** Clients that send events: inspectors, which read none. */
   const inspectors = new WeakSet<WebSocket>();
-  // A page reads batch frames: it gets each frame as received, undecoded. Any other client (a
-  // Stately receiver) gets one event per frame, back-references resolved.
   const maxBufferedBytes = options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES;
   /** Whether a client takes what it is sent; one that holds more than `maxBufferedBytes` unread is disconnected. */
   const keepsUp = (client: WebSocket): boolean => {
@@ -191,6 +189,8 @@ export async function startInspectorRelay(options: InspectorRelayOptions = {}): 
     clientClosed?.(`a ${pages.has(client) ? 'page' : 'client'} was disconnected: it had not read ${(unread / 2 ** 20).toFixed(1)} MiB of events (maxBufferedBytes)`);
     return false;
   };
+  // A page reads batch frames: it gets each frame as received, undecoded. Any other client (a
+  // Stately receiver) gets one event per frame, back-references resolved.
   const deliver = (client: WebSocket, frame: Buffer, eventTexts: () => string[]) => {
     if (pages.has(client)) client.send(frame, { binary: false });
     else if (!inspectors.has(client)) for (const text of eventTexts()) client.send(text);

@@ -48,7 +48,7 @@ export async function* watchSession(options: WatchSessionOptions): AsyncGenerato
       broken = error;
       wake?.();
     },
-  }, options.heartbeatMs !== undefined ? { heartbeatMs: options.heartbeatMs } : {});
+  }, options);
   const onAbort = () => wake?.();
   options.signal?.addEventListener('abort', onAbort);
   try {

@@ -32,9 +32,12 @@ export interface ServeSessionEventsOptions {
   readTimeoutMs?: number;
 }
 
-/** Closes the reader's connection: `QUIT`, or at once when Redis does not answer it. */
+/** Closes the reader's connection: `QUIT`, or at once when Redis does not answer it (a refused `QUIT` means it is closed already). */
 async function closeReader(redis: RedisClient, withinMs: number): Promise<void> {
-  await answerWithin(redis.quit(), withinMs, () => new Error('QUIT unanswered')).catch(() => redis.destroy?.());
+  const unanswered = new Error('QUIT unanswered');
+  await answerWithin(redis.quit(), withinMs, () => unanswered).catch((error: unknown) => {
+    if (error === unanswered) redis.destroy?.();
+  });
 }
 
 /** The largest part of a Redis stream id, `<ms>-<seq>`, each an unsigned 64-bit number. */
