@@ -173,4 +173,35 @@ describe('abort while a beforeToolCall hook is pending', () => {
     expect(log).toEqual([]);
     await expectValidHistory(result.messages);
   });
+
+  it("a tool's abortSignal is the run's across steps, as the AI SDK gives one, and an abort reaches the call running on it", async () => {
+    const signals: AbortSignal[] = [];
+    let release: (() => void) | undefined;
+    const probe = tool({
+      inputSchema: z.object({ hold: z.boolean() }),
+      execute: ({ hold }, { abortSignal }) => {
+        signals.push(abortSignal!);
+        return hold ? new Promise<string>((resolve) => (release = () => resolve('late'))) : 'done';
+      },
+    });
+    const model = mockModel([
+      { toolCalls: [{ id: 'c1', name: 'probe', input: { hold: false } }] },
+      { toolCalls: [{ id: 'c2', name: 'probe', input: { hold: false } }] },
+      { toolCalls: [{ id: 'c3', name: 'probe', input: { hold: true } }] },
+      { text: ['never'] },
+    ]);
+    const agent = createAgent({ model, tools: { probe } });
+    const run = agent.run('go');
+    await until(() => release !== undefined);
+    expect(signals).toHaveLength(3);
+    expect(new Set(signals).size).toBe(1);
+    expect(signals[0]!.aborted).toBe(false);
+    agent.abort('stop');
+    const result = await run;
+    release!();
+
+    expect(result.outcome).toBe('aborted');
+    expect(signals[2]!.aborted).toBe(true);
+    await expectValidHistory(result.messages);
+  });
 });

@@ -211,7 +211,8 @@ export function createLlmActor(runtime: AgentRuntime) {
       let started = false;
       const streamErrors: RunError[] = [];
       const callModel = modelIdentity(call.model);
-      const startedAt = new Date().toISOString();
+      // A number until the finish needs it as text, and only then if the provider gave no timestamp of its own.
+      const startedAt = Date.now();
       let warnings: CallWarning[] = [];
       let response: Partial<StepResponse> = {};
       // A model that drops the schema from its response format gets it in the instructions, and a warning says so.
@@ -285,7 +286,7 @@ export function createLlmActor(runtime: AgentRuntime) {
               ...(cost !== undefined ? { cost } : {}),
               ...(streamErrors.length > 0 ? { streamErrors } : {}),
               callModel,
-              response: { id: response.id ?? `${input.runId}-${input.step}-${input.attempt}`, modelId: response.modelId ?? callModel.modelId, timestamp: response.timestamp ?? startedAt },
+              response: { id: response.id ?? `${input.runId}-${input.step}-${input.attempt}`, modelId: response.modelId ?? callModel.modelId, timestamp: response.timestamp ?? new Date(startedAt).toISOString() },
               warnings,
             };
             if (runtime.output && isFinalAnswer(finish)) {

@@ -25,6 +25,15 @@ interface StepCalls {
   open: number;
 }
 
+/** The next step's calls: on the signal of the step before when none of its calls is still running (one signal per step costs more than its step's transitions), on a new one otherwise. */
+function nextStepCalls(previous: StepCalls | undefined, step: number): StepCalls {
+  if (previous !== undefined && previous.open === 0 && !previous.controller.signal.aborted) return { step, controller: previous.controller, open: 0 };
+  const controller = new AbortController();
+  // Every running call listens to the step's signal: as many listeners as calls is expected, not a leak.
+  setMaxListeners(0, controller.signal);
+  return { step, controller, open: 0 };
+}
+
 /**
  * The tool runner: one actor per run (invoked by `running`, id `tools`) that
  * runs the calls the machine hands it (`tools.start`) and reports each answer
@@ -47,18 +56,19 @@ interface StepCalls {
 export function createToolRunner(runtime: AgentRuntime) {
   return fromCallback<ToolRunnerCommand, ToolRunnerInput, ToolRunnerEvent>(({ receive, sendBack, self }) => {
     let current: StepCalls | undefined;
+    /** The last step whose calls all answered: its signal, never aborted, serves the next step. */
+    let answered: StepCalls | undefined;
     const end = () => {
       // A step whose calls all answered has nothing to abort (an abort costs a DOMException per step).
       if (current !== undefined && current.open > 0) current.controller.abort();
+      else answered = current;
       current = undefined;
     };
     const stepFor = (step: number): StepCalls => {
       if (current?.step === step) return current;
       end();
-      const controller = new AbortController();
-      // Every running call listens to the step's signal: as many listeners as calls is expected, not a leak.
-      setMaxListeners(0, controller.signal);
-      current = { step, controller, open: 0 };
+      current = nextStepCalls(answered, step);
+      answered = undefined;
       return current;
     };
     receive((command) => {

@@ -33,12 +33,15 @@ export function missingAiInternals(names: readonly string[], module: object = in
 /** The installed `ai/internal`, for the modules that checked what they need with {@link missingAiInternals}. */
 export const aiInternals: Internals = internal;
 
+/** Looked up once: every tool call asks. */
+const hasCreateToolModelOutput = missingAiInternals(['createToolModelOutput']).length === 0;
+
 /**
  * A tool's result as the model sees it: the AI SDK's `createToolModelOutput` (which applies the
  * tool's `toModelOutput`), or, if a release drops it, the same default conversion by hand.
  */
 export async function toolModelOutput(args: ToolOutputArgs): Promise<ToolResultPart['output']> {
-  if (missingAiInternals(['createToolModelOutput']).length === 0) return internal.createToolModelOutput({ ...args, errorMode: 'none' });
+  if (hasCreateToolModelOutput) return internal.createToolModelOutput({ ...args, errorMode: 'none' });
   return fallbackToolModelOutput(args);
 }
 

@@ -3,6 +3,22 @@ import type { RunResult } from '../core/result.js';
 import type { StepResultRecorder } from './step-result-recorder.js';
 
 /**
+ * What a `RunResult` carries of its steps beyond the steps themselves: every step's tool calls, tool
+ * results and warnings, and the last step's reasoning. Only these, where a whole
+ * {@link generateTextResult} would gather eleven lists nobody reads.
+ */
+export function runResultStepFields(steps: StepResultRecorder['steps']) {
+  const finalStep = steps.at(-1);
+  return {
+    toolCalls: steps.flatMap((step) => step.toolCalls),
+    toolResults: steps.flatMap((step) => step.toolResults),
+    reasoning: finalStep === undefined ? [] : finalStep.reasoning.map((part) => ({ ...part })),
+    reasoningText: finalStep?.reasoningText,
+    warnings: steps.flatMap((step) => step.warnings ?? []),
+  };
+}
+
+/**
  * What `ToolLoopAgent.generate()` resolves with, from the steps a call saw: `content`, tool calls,
  * tool results and warnings of every step; `text`, `reasoning`, finish reason, response and
  * provider metadata of the last; `usage` and `totalUsage` summed; `responseMessages` all the
@@ -12,24 +28,25 @@ export function generateTextResult(recorder: StepResultRecorder, result: RunResu
   const steps = recorder.steps;
   const finalStep = steps.at(-1) ?? emptyStep();
   const totalUsage = recorder.totalUsage;
+  const fields = runResultStepFields(steps);
   return {
     steps,
     finalStep,
     content: steps.flatMap((step) => step.content),
     text: finalStep.text,
     files: steps.flatMap((step) => step.files),
-    reasoning: finalStep.reasoning.map((part) => ({ ...part })),
-    reasoningText: finalStep.reasoningText,
-    toolCalls: steps.flatMap((step) => step.toolCalls),
+    reasoning: fields.reasoning,
+    reasoningText: fields.reasoningText,
+    toolCalls: fields.toolCalls,
     staticToolCalls: steps.flatMap((step) => step.staticToolCalls),
     dynamicToolCalls: steps.flatMap((step) => step.dynamicToolCalls),
-    toolResults: steps.flatMap((step) => step.toolResults),
+    toolResults: fields.toolResults,
     staticToolResults: steps.flatMap((step) => step.staticToolResults),
     dynamicToolResults: steps.flatMap((step) => step.dynamicToolResults),
     sources: steps.flatMap((step) => step.sources),
     finishReason: finalStep.finishReason,
     rawFinishReason: finalStep.rawFinishReason,
-    warnings: steps.flatMap((step) => step.warnings ?? []),
+    warnings: fields.warnings,
     providerMetadata: finalStep.providerMetadata,
     response: finalStep.response,
     responseMessages: recorder.responseMessages,

@@ -28,7 +28,7 @@ import type { AgentOptions } from '../options.js';
 import { errorMessage } from '../core/error-message.js';
 import type { RunError } from '../core/result.js';
 import { StepResultRecorder } from '../results/step-result-recorder.js';
-import { generateTextResult } from '../results/generate-text-result.js';
+import { runResultStepFields } from '../results/generate-text-result.js';
 import { stableActor, type StableActor } from '../stable-actor.js';
 import { warnOfUnheardApproval } from '../unheard-approval.js';
 import { secretList } from '../secrets/secret-list.js';
@@ -517,14 +517,6 @@ export class SessionHost {
     recorder.event(event);
     if (event.type !== 'run-end') return;
     this.#stepResults = undefined;
-    const generated = generateTextResult(recorder, undefined);
-    Object.assign(event.result, {
-      steps: recorder.steps,
-      toolCalls: generated.toolCalls,
-      toolResults: generated.toolResults,
-      reasoning: recorder.steps.length > 0 ? generated.reasoning : [],
-      reasoningText: generated.reasoningText,
-      warnings: generated.warnings,
-    });
+    Object.assign(event.result, { steps: recorder.steps, ...runResultStepFields(recorder.steps) });
   }
 }

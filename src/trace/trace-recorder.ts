@@ -56,13 +56,13 @@ export class TraceRecorder implements RunObserver {
       for (const transition of event._transitions) {
         for (const target of transition.target ?? []) {
           const guard = transition.guard as { type?: unknown } | string | undefined;
-          this.trace.transitions.push({
-            from: pathOf(transition.source),
-            to: pathOf(target),
-            event: transition.eventType === '' ? 'always' : String(transition.eventType),
-            ...(guard ? { guard: typeof guard === 'string' ? guard : String(guard.type) } : {}),
-            at,
-          });
+          const from = pathOf(transition.source);
+          const to = pathOf(target);
+          const eventType = transition.eventType === '' ? 'always' : String(transition.eventType);
+          // Two literals, not a conditional spread: this runs for every transition of every step.
+          this.trace.transitions.push(
+            guard ? { from, to, event: eventType, guard: typeof guard === 'string' ? guard : String(guard.type), at } : { from, to, event: eventType, at },
+          );
         }
       }
       const snapshot = event.snapshot as unknown as { value: unknown; hasTag(tag: string): boolean };
