@@ -56,6 +56,7 @@ export {
 export { advanceSession, SessionInputError, type AdvanceSessionOptions, type AdvanceSessionResult, type SessionInput } from './scale/advance-session.js';
 export { assertSessionRequest, SessionRequestError, type SessionRequest } from './scale/session-request.js';
 export { SessionNotDurableError } from './scale/session-not-durable-error.js';
+export { EventNotPublishedError, EVENT_NOT_PUBLISHED_WARNING } from './scale/event-publishing.js';
 export { SessionSupersededError } from './scale/session-attempts.js';
 export { isRetryableSessionError } from './scale/retryable-error.js';
 export { assertSessionId, sessionIdProblem, SESSION_ID_RULE } from './persistence/session-id.js';

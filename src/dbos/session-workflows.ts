@@ -7,6 +7,7 @@ import { advanceSession, SessionInputError, type AdvanceSessionOptions, type Adv
 import type { ControlChannel } from './pg-control-channel.js';
 import { dbosSystemDatabaseUrl } from './system-database-url.js';
 import { isRetryableSessionError } from '../scale/retryable-error.js';
+import type { EventNotPublishedError } from '../scale/event-publishing.js';
 
 /**
  * The DBOS application version of session workflows: the session format's, not a hash of the
@@ -52,6 +53,10 @@ export interface SessionWorkflowOptions<TOOLS extends ToolSet = ToolSet> {
   control?: ControlChannel;
   /** Every event of a session's agent on this worker, for streams to clients (see `loopchart/redis`). */
   onEvent?: (sessionId: string, event: AgentEvent<TOOLS>, lease: { epoch: number }) => void | Promise<unknown>;
+  /** Told of each event `onEvent` did not take (it threw, rejected, or did not settle in time); see `advanceSession`'s `onEventError`. Without it, a process warning. */
+  onEventError?: (sessionId: string, error: EventNotPublishedError, event: AgentEvent<TOOLS>) => void;
+  /** How long a turn's step waits for `onEvent` promises once the session is durable. Default 30,000 ms; see `advanceSession`. */
+  eventTimeoutMs?: number;
   /** How long a turn waits for an answer when the run has no approval deadline. Default 7 days. */
   approvalWaitSeconds?: number;
 }
@@ -107,6 +112,8 @@ export function registerSessionWorkflows<TOOLS extends ToolSet = ToolSet>(option
             requestId,
             ...(options.leaseTtlMs !== undefined ? { leaseTtlMs: options.leaseTtlMs } : {}),
             ...(options.onEvent ? { onEvent: (event: AgentEvent<TOOLS>, lease: { epoch: number }) => options.onEvent!(sessionId, event, lease) } : {}),
+            ...(options.onEventError ? { onEventError: (error: EventNotPublishedError, event: AgentEvent<TOOLS>) => options.onEventError!(sessionId, error, event) } : {}),
+            ...(options.eventTimeoutMs !== undefined ? { eventTimeoutMs: options.eventTimeoutMs } : {}),
             ...(options.control ? { subscribeControl: (deliver: (input: SessionInput, requestId: string) => void) => options.control!.subscribe(sessionId, deliver) } : {}),
           });
         } catch (error) {

@@ -14,6 +14,7 @@ import { assertSessionRequest, SessionRequestError, type SessionInput } from './
 import { SessionNotDurableError } from './session-not-durable-error.js';
 import { takeOverFromEarlierAttempt } from './session-attempts.js';
 import { errorMessage } from '../core/error-message.js';
+import { eventPublishing, type EventNotPublishedError } from './event-publishing.js';
 
 export type { SessionInput } from './session-request.js';
 
@@ -41,6 +42,20 @@ export interface AdvanceSessionOptions<TOOLS extends ToolSet = ToolSet> {
    * boundary the store holds.
    */
   onEvent?: (event: AgentEvent<TOOLS>, lease: { epoch: number }) => void | Promise<unknown>;
+  /**
+   * Told of each event `onEvent` did not take: it threw, its promise rejected, or it was still
+   * pending `eventTimeoutMs` after the session's last boundary was in the store. The session is
+   * not affected (its events are in its store); only the stream missed them. Without it, the
+   * first such event of an advance is a process warning (`LOOPCHART_EVENT_NOT_PUBLISHED`).
+   */
+  onEventError?: (error: EventNotPublishedError, event: AgentEvent<TOOLS>) => void;
+  /**
+   * How long `advanceSession` waits, once the store holds the session's last boundary, for the
+   * `onEvent` promises still pending: those not settled by then are reported (`onEventError`) and
+   * no longer waited for, so a publisher that stops answering does not hold the turn for ever.
+   * @default 30000
+   */
+  eventTimeoutMs?: number;
   /**
    * Inputs that arrive while the session advances (an abort, a steer or an approval sent from
    * another node): called once the session is open with a `deliver` function, returns an
@@ -97,6 +112,9 @@ export async function advanceSession<TOOLS extends ToolSet = ToolSet>(options: A
   if (options.leaseTtlMs !== undefined && !(Number.isInteger(options.leaseTtlMs) && options.leaseTtlMs >= 100)) {
     throw new SessionRequestError([{ path: 'leaseTtlMs', message: 'expected a whole number of milliseconds, at least 100' }]);
   }
+  if (options.eventTimeoutMs !== undefined && !(Number.isFinite(options.eventTimeoutMs) && options.eventTimeoutMs > 0)) {
+    throw new SessionRequestError([{ path: 'eventTimeoutMs', message: 'expected a positive number of milliseconds' }]);
+  }
   if (!options.store.leases) throw new TypeError('advanceSession needs a store with leases (pgStore or fileStore)');
   // An earlier attempt at this very input in this process (an engine's retry, or a recovered workflow
   // run a second time here) is stopped first, as a crash would stop it. Attempts at other inputs are
@@ -117,23 +135,23 @@ export async function advanceSession<TOOLS extends ToolSet = ToolSet>(options: A
   };
   attempt.onSuperseded(halt);
   let lastResult: RunResult | undefined;
-  const publishing = new Set<Promise<unknown>>();
-  const publish = (event: AgentEvent<TOOLS>) => {
-    // The epoch the session's lease was acquired with: a client orders what workers said by it.
-    const epoch = host.epoch;
-    const published = epoch === undefined ? undefined : options.onEvent?.(event, { epoch });
-    if (published instanceof Promise) {
-      const settled = published.catch(() => undefined).finally(() => publishing.delete(settled));
-      publishing.add(settled);
-    }
-  };
+  const { onEvent } = options;
+  const publishing = onEvent
+    ? eventPublishing<AgentEvent<TOOLS>>({
+        sessionId: options.sessionId,
+        // The epoch the session's lease was acquired with: a client orders what workers said by it.
+        onEvent: (event) => (host.epoch === undefined ? undefined : onEvent(event, { epoch: host.epoch })),
+        onEventError: options.onEventError,
+      })
+    : undefined;
+  const publish = (event: AgentEvent<TOOLS>) => publishing?.publish(event);
   // What the agent does once its lease may have passed to another worker is not the session's:
   // held back until the lease is confirmed, dropped once it is known lost, so no stale event
   // follows the new owner's in a stream.
   let heldBack: Array<AgentEvent<TOOLS>> | undefined;
   const subscription = (host.events$ as Observable<AgentEvent<TOOLS>>).subscribe((event) => {
     if (event.type === 'run-end') lastResult = event.result;
-    if (!options.onEvent) return;
+    if (!publishing) return;
     if (heldBack) {
       heldBack.push(event);
       return;
@@ -142,12 +160,12 @@ export async function advanceSession<TOOLS extends ToolSet = ToolSet>(options: A
     if (status === 'held') return publish(event);
     if (status === 'lost') return;
     const waiting = (heldBack = [event]);
-    const confirmed = host.confirmLease().then((held) => {
-      heldBack = undefined;
-      if (held) for (const each of waiting) publish(each);
-    });
-    publishing.add(confirmed);
-    void confirmed.finally(() => publishing.delete(confirmed));
+    publishing.track(
+      host.confirmLease().then((held) => {
+        heldBack = undefined;
+        if (held) for (const each of waiting) publish(each);
+      }),
+    );
   });
   let unsubscribeControl: (() => void) | undefined;
   const unlessSuperseded = <T>(promise: Promise<T>) => attempt.unlessSuperseded(promise);
@@ -192,7 +210,7 @@ export async function advanceSession<TOOLS extends ToolSet = ToolSet>(options: A
         cause: failure,
       });
     }
-    await unlessSuperseded(Promise.all(publishing));
+    if (publishing) await unlessSuperseded(publishing.settled(options.eventTimeoutMs ?? 30_000));
     const run = host.run?.getSnapshot();
     const waiting = run ? pendingApprovals(run.context) : [];
     if (waiting.length > 0) {

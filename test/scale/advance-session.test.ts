@@ -314,3 +314,50 @@ describe('advanceSession when the store cannot take the lease back', () => {
     expect(advanced).toMatchObject({ status: 'idle', result: { outcome: 'completed', text: 'Hi.' } });
   });
 });
+
+describe("advanceSession and the app's own onEvent", () => {
+  it('a publisher that throws neither ends the process nor the advance: each event it refused is reported', async () => {
+    const refused: string[] = [];
+    const advanced = await advanceSession({
+      store: fileStore(dir),
+      sessionId: 'throwing-publisher',
+      owner: 'worker-a',
+      agent: { model: scriptedModel([{ text: 'Hi.' }]) },
+      input: { type: 'prompt', prompt: 'hi' },
+      requestId: 'msg-1',
+      onEvent: (event) => {
+        if (event.type === 'message') throw new Error('broker refused');
+      },
+      onEventError: (error, event) => refused.push(`${event.type}: ${error.message}`),
+    });
+    expect(advanced).toMatchObject({ status: 'idle', result: { outcome: 'completed', text: 'Hi.' } });
+    expect(refused).toHaveLength(2);
+    expect(refused[0]).toBe('message: the message event of session throwing-publisher was not published: broker refused');
+  });
+
+  it('a publisher that never answers holds the advance for eventTimeoutMs, not for ever, and the session is durable', async () => {
+    const store = fileStore(dir);
+    const unanswered: string[] = [];
+    const advanced = await advanceSession({
+      store,
+      sessionId: 'silent-publisher',
+      owner: 'worker-a',
+      agent: { model: scriptedModel([{ text: 'Hi.' }]) },
+      input: { type: 'prompt', prompt: 'hi' },
+      requestId: 'msg-1',
+      onEvent: (event) => (event.type === 'run-end' ? new Promise(() => undefined) : Promise.resolve()),
+      onEventError: (error, event) => unanswered.push(`${event.type}: ${error.message}`),
+      eventTimeoutMs: 300,
+    });
+    expect(advanced).toMatchObject({ status: 'idle', result: { outcome: 'completed' } });
+    expect(unanswered).toEqual(['run-end: the run-end event of session silent-publisher was not published: onEvent did not settle within 300 ms (eventTimeoutMs)']);
+    const next = await advanceSession({ store, sessionId: 'silent-publisher', owner: 'worker-b', agent: { model: scriptedModel([{ text: 'Again.' }]) }, input: { type: 'prompt', prompt: 'again' }, requestId: 'msg-2' });
+    expect(next).toMatchObject({ status: 'idle', result: { outcome: 'completed', text: 'Again.' } });
+  });
+
+  it('refuses an eventTimeoutMs that is not a positive number of ms, by name', async () => {
+    const advance = advanceSession({ store: fileStore(dir), sessionId: 's', owner: 'w', agent: { model: scriptedModel([]) }, input: { type: 'prompt', prompt: 'hi' }, requestId: 'r', eventTimeoutMs: 0 });
+    await expect(advance).rejects.toBeInstanceOf(SessionRequestError);
+    await expect(advance).rejects.toThrow(/eventTimeoutMs/);
+  });
+});
