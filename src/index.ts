@@ -28,6 +28,7 @@ export type { CheckpointInfo } from './persistence/session-recorder.js';
 export { openSessionRecord, type SessionRecordView, type RecordedRun, type TimelinePoint, type ModelCallRecord, type CheckpointSummary } from './time-travel/session-record.js';
 export { contextAt } from './time-travel/context-at.js';
 export { runOnFork } from './playback/run-on-fork.js';
+export { StoreTimeoutError } from './persistence/store-timeout-error.js';
 export {
   SessionFormatError,
   SessionConflictError,

@@ -1,6 +1,7 @@
 import { answerWithin } from '../core/answer-within.js';
 import { errorMessage } from '../core/error-message.js';
 import { LeaseLostError, type SessionLease, type SessionLeases } from './session-store.js';
+import { StoreTimeoutError } from './store-timeout-error.js';
 
 /** A session's lease while an agent holds it: renewed on a timer, and checked before every model call and tool. */
 export interface HeldLease {
@@ -63,8 +64,13 @@ export async function acquireLease(options: AcquireLeaseOptions): Promise<HeldLe
   const now = options.now ?? (() => performance.now());
   const sentAt = now();
   // An acquisition answered later than the lease lasts would give a lease already run out by this holder's count.
-  let lease: SessionLease = await answerWithin(leases.acquire(options.sessionId, options.owner, ttlMs), ttlMs, () =>
-    new Error(unanswered(`acquiring the lease of session ${options.sessionId}`, ttlMs)),
+  const acquiring = leases.acquire(options.sessionId, options.owner, ttlMs);
+  let lease: SessionLease = await answerWithin(acquiring, ttlMs, () => new StoreTimeoutError(unanswered(`acquiring the lease of session ${options.sessionId}`, ttlMs))).catch(
+    (error: unknown) => {
+      // Should the acquisition land after all, nobody holds what it took: it is given back (or lapses, if the store is still away).
+      if (error instanceof StoreTimeoutError) acquiring.then((late) => leases.release(late)).catch(() => undefined);
+      throw error;
+    },
   );
   let validUntil = sentAt + ttlMs;
   let lost: LeaseLostError | undefined;
@@ -137,7 +143,7 @@ export async function acquireLease(options: AcquireLeaseOptions): Promise<HeldLe
       await renewing?.catch(() => undefined);
       // A store that does not answer cannot take the lease back: it lapses by itself when its time to live has passed.
       const lapsesIn = validUntil - now();
-      if (!lost) await answerWithin(leases.release(lease), lapsesIn, () => new Error(unanswered('releasing the lease', lapsesIn)));
+      if (!lost) await answerWithin(leases.release(lease), lapsesIn, () => new StoreTimeoutError(unanswered('releasing the lease', lapsesIn)));
     },
   };
 }

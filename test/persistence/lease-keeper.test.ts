@@ -1,6 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import { acquireLease, holdLease } from '../../src/persistence/lease-keeper.js';
 import { LeaseLostError, type SessionLease, type SessionLeases } from '../../src/persistence/session-store.js';
+import { StoreTimeoutError } from '../../src/persistence/store-timeout-error.js';
+import { isRetryableSessionError } from '../../src/scale/retryable-error.js';
 
 /** Leases whose answers the test decides, on a clock the test moves. */
 function fakeLeases() {
@@ -141,6 +143,20 @@ describe('a held lease', () => {
     const { leases } = fakeLeases();
     const silent: SessionLeases = { ...leases, acquire: () => new Promise(() => undefined) };
     await expect(acquireLease({ leases: silent, sessionId: 's', owner: 'a', ttlMs: 100 })).rejects.toThrow(/did not answer acquiring the lease of session s within 100 ms/);
+  });
+
+  it('answered too late, is a timeout another attempt may get past, and the lease it took after all is given back', async () => {
+    const { leases, calls } = fakeLeases();
+    let answer!: () => void;
+    const late: SessionLeases = {
+      ...leases,
+      acquire: (sessionId, owner, ttl) => new Promise<void>((resolve) => (answer = resolve)).then(() => leases.acquire(sessionId, owner, ttl)),
+    };
+    const refused = await acquireLease({ leases: late, sessionId: 's', owner: 'a', ttlMs: 100 }).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(StoreTimeoutError);
+    expect(isRetryableSessionError(refused)).toBe(true);
+    answer();
+    await vi.waitFor(() => expect(calls).toEqual(['acquire', 'release']));
   });
 
   it('is let go without waiting for ever on a store that never answers the release: it lapses by itself', async () => {
