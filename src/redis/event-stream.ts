@@ -1,5 +1,6 @@
 import { answerWithin } from '../core/answer-within.js';
 import type { AgentEvent } from '../core/events.js';
+import { assertSessionId } from '../persistence/session-id.js';
 import { refuseMovedRedactOption } from '../secrets/moved-secrets-option.js';
 import { FENCED_APPEND_SCRIPT } from './fenced-append.js';
 import { decodeStreamedEvent, EpochFilter, encodeStreamedEvent, type StreamedEvent } from './streamed-event.js';
@@ -30,6 +31,11 @@ export interface RedisClient {
 
 const listened = new WeakSet<object>();
 
+/** A count Redis takes as an integer argument: a whole number, 1 or more. */
+function isPositiveWholeNumber(value: number): boolean {
+  return Number.isSafeInteger(value) && value >= 1;
+}
+
 /** Listens for a client's `'error'` events (a cut connection, which the client recovers from) so they never end the process. */
 export function tolerateRedisErrors(redis: RedisClient, onError: (error: unknown) => void = () => undefined): void {
   if (listened.has(redis) || typeof redis.on !== 'function') return;
@@ -48,9 +54,9 @@ export function sessionEventsKey(sessionId: string): string {
 
 export interface EventPublisherOptions {
   redis: RedisClient;
-  /** Entries kept per session stream (approximately: Redis trims whole nodes). Default 10,000. */
+  /** Entries kept per session stream (approximately: Redis trims whole nodes). A whole number, 1 or more. Default 10,000. */
   maxLength?: number;
-  /** The stream expires this long after its last entry. Default one day. */
+  /** The stream expires this long after its last entry: a whole number of seconds, 1 or more. Default one day. */
   ttlSeconds?: number;
   /** Which events to publish. Default: all but `trace` (a whole run's trace, which `run-end` carries too). */
   include?: (event: AgentEvent) => boolean;
@@ -96,6 +102,9 @@ export function redisEventPublisher(options: EventPublisherOptions): EventPublis
   const include = options.include ?? ((event: AgentEvent) => event.type !== 'trace');
   const writeTimeoutMs = options.writeTimeoutMs ?? 5_000;
   if (!Number.isFinite(writeTimeoutMs) || writeTimeoutMs <= 0) throw new RangeError(`redisEventPublisher: writeTimeoutMs must be a positive number of ms, not ${writeTimeoutMs}`);
+  // Both go to Redis as they are: EXPIRE 0 deletes the stream after every write, and a fraction fails every write ("not an integer").
+  if (!isPositiveWholeNumber(maxLength)) throw new RangeError(`redisEventPublisher: maxLength must be a whole number of entries, 1 or more, not ${maxLength}`);
+  if (!isPositiveWholeNumber(ttlSeconds)) throw new RangeError(`redisEventPublisher: ttlSeconds must be a whole number of seconds, 1 or more, not ${ttlSeconds}`);
   // Secrets are the agent's (`createAgent({ secrets })`): its events reach the stream redacted.
   refuseMovedRedactOption(options, 'redisEventPublisher');
   let chain: Promise<void> = Promise.resolve();
@@ -136,7 +145,7 @@ export interface ReadEventsOptions {
   sessionId: string;
   /** Continue after this entry (a browser's `Last-Event-ID`); default: from the stream's start. */
   lastEventId?: string;
-  /** How long one read waits for new entries. Default 5,000 ms. */
+  /** How long one read waits for new entries: a whole number of ms, 1 or more (Redis reads `BLOCK 0` as for ever). Default 5,000 ms. */
   blockMs?: number;
   /**
    * How long past `blockMs` a read may go unanswered before the reader gives up with an error: a
@@ -166,12 +175,15 @@ export interface ReadEventsOptions {
  * ```
  */
 export async function* readSessionEvents(options: ReadEventsOptions): AsyncGenerator<{ id: string; entry: StreamedEvent }> {
+  assertSessionId(options.sessionId);
+  const blockMs = options.blockMs ?? 5_000;
+  // XREAD BLOCK 0 waits for ever: the read timeout would then report a Redis that did not answer, and leave the read on the connection.
+  if (!isPositiveWholeNumber(blockMs)) throw new RangeError(`readSessionEvents: blockMs must be a whole number of ms, 1 or more, not ${blockMs}`);
+  const readTimeoutMs = options.readTimeoutMs ?? 5_000;
+  if (!Number.isFinite(readTimeoutMs) || readTimeoutMs < 0) throw new RangeError(`readSessionEvents: readTimeoutMs must be a number of ms, 0 or more, not ${readTimeoutMs}`);
   tolerateRedisErrors(options.redis);
   const key = sessionEventsKey(options.sessionId);
   let id = options.lastEventId ?? '0';
-  const blockMs = options.blockMs ?? 5_000;
-  const readTimeoutMs = options.readTimeoutMs ?? 5_000;
-  if (!Number.isFinite(readTimeoutMs) || readTimeoutMs < 0) throw new RangeError(`readSessionEvents: readTimeoutMs must be a number of ms, 0 or more, not ${readTimeoutMs}`);
   const answerMs = blockMs + readTimeoutMs;
   const answered = <T>(read: Promise<T>) =>
     answerWithin(read, answerMs, () => new Error(`Redis did not answer a read of session ${options.sessionId}'s events within ${answerMs} ms (blockMs + readTimeoutMs)`));

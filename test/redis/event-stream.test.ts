@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../src/core/events.js';
-import { readSessionEvents, redisEventPublisher, sessionEventsKey } from '../../src/redis/event-stream.js';
+import { readSessionEvents, redisEventPublisher, sessionEventsKey, type RedisClient } from '../../src/redis/event-stream.js';
 import { formatSseMessage, serveSessionEvents } from '../../src/redis/sse.js';
 import { decodeStreamedEvent, encodeStreamedEvent, EpochFilter, keptText, type StreamedEvent } from '../../src/redis/streamed-event.js';
 import { redisServerBinary, startRedis, type RedisServer } from '../support/redis-server.js';
@@ -72,6 +72,85 @@ describe('the text a client keeps', () => {
 
   it('formats one Server-Sent Event per entry, one data line per line of text', () => {
     expect(formatSseMessage('1-0', 'a\nb')).toBe('id: 1-0\ndata: a\ndata: b\n\n');
+  });
+});
+
+/** A client that answers every command at once and records what it was asked, for checks that need no server. */
+function answeringClient(onRead: () => void = () => undefined) {
+  const calls: string[] = [];
+  const client: RedisClient = {
+    xAdd: async () => void calls.push('xAdd'),
+    expire: async () => void calls.push('expire'),
+    xRead: async () => {
+      calls.push('xRead');
+      onRead();
+      return null;
+    },
+    quit: async () => void calls.push('quit'),
+  };
+  return { client, calls };
+}
+
+describe('options refused before anything reaches Redis', () => {
+  it('refuses a maxLength or ttlSeconds Redis cannot take as it is, naming it (EXPIRE 0 would delete the stream after every write; a fraction fails every write)', () => {
+    const { client, calls } = answeringClient();
+    for (const ttlSeconds of [0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY]) {
+      expect(() => redisEventPublisher({ redis: client, ttlSeconds }), String(ttlSeconds)).toThrow(
+        new RangeError(`redisEventPublisher: ttlSeconds must be a whole number of seconds, 1 or more, not ${ttlSeconds}`),
+      );
+    }
+    for (const maxLength of [0, -5, 2.5, Number.NaN]) {
+      expect(() => redisEventPublisher({ redis: client, maxLength }), String(maxLength)).toThrow(
+        new RangeError(`redisEventPublisher: maxLength must be a whole number of entries, 1 or more, not ${maxLength}`),
+      );
+    }
+    expect(() => redisEventPublisher({ redis: client, ttlSeconds: 1, maxLength: 1 })).not.toThrow();
+    expect(calls).toEqual([]);
+  });
+
+  it('refuses a blockMs that is not a whole number of ms, 1 or more (BLOCK 0 waits for ever), before any read', async () => {
+    for (const blockMs of [0, -1, 0.5, Number.NaN]) {
+      const abort = new AbortController();
+      const { client, calls } = answeringClient(() => abort.abort());
+      await expect(readSessionEvents({ redis: client, sessionId: 'chat-block', blockMs, signal: abort.signal }).next(), String(blockMs)).rejects.toThrow(
+        new RangeError(`readSessionEvents: blockMs must be a whole number of ms, 1 or more, not ${blockMs}`),
+      );
+      expect(calls).toEqual([]);
+    }
+  });
+
+  it('refuses an invalid session id as the stores do, before any read', async () => {
+    const abort = new AbortController();
+    const { client, calls } = answeringClient(() => abort.abort());
+    await expect(readSessionEvents({ redis: client, sessionId: '../chat', signal: abort.signal }).next()).rejects.toThrow(TypeError);
+    await expect(readSessionEvents({ redis: client, sessionId: '', signal: abort.signal }).next()).rejects.toThrow(/Invalid session id "": expected 1-128 letters/);
+    expect(calls).toEqual([]);
+  });
+
+  it('serveSessionEvents refuses an invalid session id before it begins the response, and closes the reader it was handed', async () => {
+    const { client, calls } = answeringClient();
+    const refused: unknown[] = [];
+    const http: Server = createServer((request, response) => {
+      serveSessionEvents(request, response, { redis: client, sessionId: 'a/b', heartbeatMs: 60_000 }).then(
+        () => response.end(),
+        (error: unknown) => {
+          refused.push(error);
+          // The response was left to the handler: it can still answer.
+          response.writeHead(400).end(error instanceof Error ? error.message : String(error));
+        },
+      );
+    });
+    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+    try {
+      const response = await fetch(`http://127.0.0.1:${(http.address() as AddressInfo).port}/`);
+      expect(response.status).toBe(400);
+      expect(await response.text()).toMatch(/^Invalid session id "a\/b": expected 1-128 letters/);
+      expect(refused).toEqual([expect.any(TypeError)]);
+      expect(calls).toEqual(['quit']);
+    } finally {
+      http.closeAllConnections();
+      await new Promise((resolve) => http.close(resolve));
+    }
   });
 });
 
