@@ -31,13 +31,33 @@ export interface RedisClient {
 
 const listened = new WeakSet<object>();
 
+/** The `code` of the process warning of a publisher without `onError` whose event did not reach Redis. */
+export const EVENT_NOT_PUBLISHED_WARNING = 'LOOPCHART_EVENT_NOT_PUBLISHED';
+/** The `code` of the process warning of a publisher without `onError` whose connection reported an error. */
+export const REDIS_CONNECTION_WARNING = 'LOOPCHART_REDIS_CONNECTION_ERROR';
+
+/** A process warning (shown on stderr by default) the first time it is called, and nothing after. */
+function warnOnce(code: string): (message: string) => void {
+  let warned = false;
+  return (message) => {
+    if (warned || typeof process === 'undefined' || typeof process.emitWarning !== 'function') return;
+    warned = true;
+    process.emitWarning(message, { type: 'LoopchartWarning', code });
+  };
+}
+
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
 /** A count Redis takes as an integer argument: a whole number, 1 or more. */
 function isPositiveWholeNumber(value: number): boolean {
   return Number.isSafeInteger(value) && value >= 1;
 }
 
-/** Listens for a client's `'error'` events (a cut connection, which the client recovers from) so they never end the process. */
-export function tolerateRedisErrors(redis: RedisClient, onError: (error: unknown) => void = () => undefined): void {
+/**
+ * Listens for a client's `'error'` events (a cut connection, which the client recovers from) so
+ * they never end the process; each goes to `onError` (the first listener given for a client).
+ */
+export function tolerateRedisErrors(redis: RedisClient, onError: (error: unknown) => void): void {
   if (listened.has(redis) || typeof redis.on !== 'function') return;
   listened.add(redis);
   redis.on('error', (error) => onError(error));
@@ -60,7 +80,13 @@ export interface EventPublisherOptions {
   ttlSeconds?: number;
   /** Which events to publish. Default: all but `trace` (a whole run's trace, which `run-end` carries too). */
   include?: (event: AgentEvent) => boolean;
-  /** A write that failed (Redis down) or was not answered in time: the run goes on; the client misses those events. */
+  /**
+   * A write that failed (Redis down) or was not answered in time, and every error the connection
+   * reports: the run goes on; the client misses those events. Without it, the first failed write
+   * and the first connection error of this publisher are each a process warning (`LoopchartWarning`,
+   * codes `LOOPCHART_EVENT_NOT_PUBLISHED` and `LOOPCHART_REDIS_CONNECTION_ERROR`), and later ones
+   * are not told.
+   */
   onError?: (error: unknown) => void;
   /**
    * How long an event may take to be in Redis, counted from its `publish`: an entry Redis has not
@@ -96,7 +122,16 @@ export interface EventPublisher {
  * ```
  */
 export function redisEventPublisher(options: EventPublisherOptions): EventPublisher {
-  tolerateRedisErrors(options.redis, options.onError);
+  const warnUnpublished = warnOnce(EVENT_NOT_PUBLISHED_WARNING);
+  const warnConnection = warnOnce(REDIS_CONNECTION_WARNING);
+  tolerateRedisErrors(
+    options.redis,
+    options.onError ??
+      ((error) =>
+        warnConnection(
+          `redisEventPublisher: the Redis connection reported an error (${messageOf(error)}); the client reconnects by itself, and events that cannot be written meanwhile are lost. Later connection errors of this publisher are not warned of: pass onError to redisEventPublisher to hear of each.`,
+        )),
+  );
   const maxLength = options.maxLength ?? 10_000;
   const ttlSeconds = options.ttlSeconds ?? 86_400;
   const include = options.include ?? ((event: AgentEvent) => event.type !== 'trace');
@@ -127,9 +162,12 @@ export function redisEventPublisher(options: EventPublisherOptions): EventPublis
           redis.expire(key, ttlSeconds),
         ]);
       });
-      chain = answerWithin(written, writeTimeoutMs, () => new Error(`Redis did not confirm the ${event.type} event of session ${sessionId} within ${writeTimeoutMs} ms (writeTimeoutMs)`)).catch((error: unknown) =>
-        options.onError?.(error),
-      );
+      chain = answerWithin(written, writeTimeoutMs, () => new Error(`Redis did not confirm the ${event.type} event of session ${sessionId} within ${writeTimeoutMs} ms (writeTimeoutMs)`)).catch((error: unknown) => {
+        if (options.onError) return options.onError(error);
+        warnUnpublished(
+          `redisEventPublisher: the ${event.type} event of session ${sessionId} was not published (${messageOf(error)}); the run goes on without it. Later failures of this publisher are not warned of: pass onError to redisEventPublisher to hear of each.`,
+        );
+      });
       return chain;
     },
     flushed: () => chain,
@@ -181,7 +219,8 @@ export async function* readSessionEvents(options: ReadEventsOptions): AsyncGener
   if (!isPositiveWholeNumber(blockMs)) throw new RangeError(`readSessionEvents: blockMs must be a whole number of ms, 1 or more, not ${blockMs}`);
   const readTimeoutMs = options.readTimeoutMs ?? 5_000;
   if (!Number.isFinite(readTimeoutMs) || readTimeoutMs < 0) throw new RangeError(`readSessionEvents: readTimeoutMs must be a number of ms, 0 or more, not ${readTimeoutMs}`);
-  tolerateRedisErrors(options.redis);
+  // A reader hears of a broken connection through its read, which fails or goes unanswered (readTimeoutMs).
+  tolerateRedisErrors(options.redis, () => undefined);
   const key = sessionEventsKey(options.sessionId);
   let id = options.lastEventId ?? '0';
   const answerMs = blockMs + readTimeoutMs;

@@ -2,9 +2,9 @@ import { createServer, type Server, type ServerResponse } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import fc from 'fast-check';
 import { createClient } from 'redis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../src/core/events.js';
-import { readSessionEvents, redisEventPublisher, sessionEventsKey, type RedisClient } from '../../src/redis/event-stream.js';
+import { EVENT_NOT_PUBLISHED_WARNING, readSessionEvents, REDIS_CONNECTION_WARNING, redisEventPublisher, sessionEventsKey, type RedisClient } from '../../src/redis/event-stream.js';
 import { formatSseMessage, serveSessionEvents } from '../../src/redis/sse.js';
 import { decodeStreamedEvent, encodeStreamedEvent, EpochFilter, keptText, type StreamedEvent } from '../../src/redis/streamed-event.js';
 import { redisServerBinary, startRedis, type RedisServer } from '../support/redis-server.js';
@@ -151,6 +151,64 @@ describe('options refused before anything reaches Redis', () => {
       http.closeAllConnections();
       await new Promise((resolve) => http.close(resolve));
     }
+  });
+});
+
+describe('a publisher without onError', () => {
+  const collected: Error[] = [];
+  const collect = (warning: Error) => collected.push(warning);
+  beforeEach(() => process.on('warning', collect));
+  afterEach(() => {
+    process.off('warning', collect);
+    collected.length = 0;
+  });
+  const isMarker = (warning: Error) => (warning as Error & { code?: string }).code === 'TEST_MARKER';
+  /** The warnings emitted until now (a marker goes out last; warnings arrive in order), without waiting a fixed time. */
+  async function warningsSoFar(): Promise<Error[]> {
+    process.emitWarning('marker', { code: 'TEST_MARKER' });
+    await expect.poll(() => collected.some(isMarker)).toBe(true);
+    return collected.filter((warning) => !isMarker(warning));
+  }
+  const down = () => {
+    const listeners: Array<(error: Error) => void> = [];
+    const refused = () => Promise.reject(new Error('connect ECONNREFUSED 127.0.0.1:6379'));
+    const client: RedisClient = { xAdd: refused, expire: refused, xRead: refused, eval: refused, quit: async () => undefined, on: (_event, listener) => listeners.push(listener) };
+    return { client, listeners };
+  };
+
+  it('warns once of the events it could not publish, and says how to hear of each', async () => {
+    const events = redisEventPublisher({ redis: down().client });
+    for (const event of [delta('run-1', 1, 1, 'a'), delta('run-1', 1, 1, 'b'), delta('run-1', 1, 1, 'c')]) void events.publish('chat-down', event, { epoch: 1 });
+    await events.flushed();
+    const warnings = await warningsSoFar();
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatchObject({ name: 'LoopchartWarning', code: EVENT_NOT_PUBLISHED_WARNING });
+    expect(warnings[0]!.message).toBe(
+      'redisEventPublisher: the text-delta event of session chat-down was not published (connect ECONNREFUSED 127.0.0.1:6379); the run goes on without it. Later failures of this publisher are not warned of: pass onError to redisEventPublisher to hear of each.',
+    );
+  });
+
+  it('warns once of its connection\'s errors, and never lets one end the process', async () => {
+    const { client, listeners } = down();
+    redisEventPublisher({ redis: client });
+    expect(listeners).toHaveLength(1);
+    listeners[0]!(new Error('Socket closed unexpectedly'));
+    listeners[0]!(new Error('connect ECONNREFUSED 127.0.0.1:6379'));
+    const warnings = await warningsSoFar();
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatchObject({ name: 'LoopchartWarning', code: REDIS_CONNECTION_WARNING });
+    expect(warnings[0]!.message).toMatch(/^redisEventPublisher: the Redis connection reported an error \(Socket closed unexpectedly\);.*pass onError to redisEventPublisher to hear of each\.$/);
+  });
+
+  it('is silent when onError is given, which hears of every failure', async () => {
+    const { client, listeners } = down();
+    const errors: unknown[] = [];
+    const events = redisEventPublisher({ redis: client, onError: (error) => errors.push(error) });
+    listeners[0]!(new Error('Socket closed unexpectedly'));
+    for (const event of [delta('run-1', 1, 1, 'a'), delta('run-1', 1, 1, 'b')]) void events.publish('chat-down', event, { epoch: 1 });
+    await events.flushed();
+    expect(await warningsSoFar()).toEqual([]);
+    expect(errors).toHaveLength(3);
   });
 });
 
