@@ -7,7 +7,11 @@ import { leaseRules, type LeaseRow } from '../persistence/lease-rules.js';
 import { SessionConflictError, SessionMissingError, type AppendOptions, type SessionHeader, type SessionLease, type SessionLeases, type SessionLog, type SessionRecord, type SessionStore, type SessionVersion } from '../persistence/session-store.js';
 
 export interface PgStoreOptions {
-  /** The Postgres schema that holds loopchart's three tables (created when missing). Default `public`. */
+  /**
+   * The Postgres schema that holds loopchart's three tables (created when missing): lowercase
+   * letters, digits and underscores, a reserved word such as `user` included (it is quoted).
+   * Default `public`.
+   */
   schema?: string;
   /**
    * Called when a connection the pool holds idle breaks (the server restarted, a proxy cut it).
@@ -23,21 +27,21 @@ const IDENTIFIER = /^[a-z_][a-z0-9_]{0,62}$/;
 export const SESSION_CHANGED_CHANNEL = 'loopchart_session_changed';
 
 /** Sessions, their records and their leases: the same content, format and rules as `fileStore`'s files. */
-function schemaStatements(schema: string): string[] {
+function schemaStatements(quotedSchema: string): string[] {
   return [
-    `CREATE SCHEMA IF NOT EXISTS ${schema}`,
-    `CREATE TABLE IF NOT EXISTS ${schema}.loopchart_sessions (
+    `CREATE SCHEMA IF NOT EXISTS ${quotedSchema}`,
+    `CREATE TABLE IF NOT EXISTS ${quotedSchema}.loopchart_sessions (
        session_id text PRIMARY KEY,
        header json NOT NULL,
        record_count bigint NOT NULL DEFAULT 0
      )`,
-    `CREATE TABLE IF NOT EXISTS ${schema}.loopchart_session_records (
-       session_id text NOT NULL REFERENCES ${schema}.loopchart_sessions ON DELETE CASCADE,
+    `CREATE TABLE IF NOT EXISTS ${quotedSchema}.loopchart_session_records (
+       session_id text NOT NULL REFERENCES ${quotedSchema}.loopchart_sessions ON DELETE CASCADE,
        seq bigint NOT NULL,
        record json NOT NULL,
        PRIMARY KEY (session_id, seq)
      )`,
-    `CREATE TABLE IF NOT EXISTS ${schema}.loopchart_session_leases (
+    `CREATE TABLE IF NOT EXISTS ${quotedSchema}.loopchart_session_leases (
        session_id text PRIMARY KEY,
        owner text NOT NULL,
        epoch bigint NOT NULL,
@@ -79,6 +83,8 @@ const SCHEMA_LOCK_KEY = 0x6c6f6f70; // "loop"
 export function pgStore(pool: Pool, options: PgStoreOptions = {}): SessionStore {
   const schema = options.schema ?? 'public';
   if (!IDENTIFIER.test(schema)) throw new TypeError(`pgStore: invalid schema name "${schema}" (lowercase letters, digits and underscores)`);
+  // Quoted, so a reserved word (`user`, `order`) names a schema too; lowercase as IDENTIFIER asks, it is the schema the unquoted name would be.
+  const quotedSchema = `"${schema}"`;
   tolerateIdleConnectionErrors(pool, options.onConnectionError);
   refuseMovedRedactOption(options, 'pgStore');
   const encode = (value: unknown) => JSON.stringify(value);
@@ -86,7 +92,7 @@ export function pgStore(pool: Pool, options: PgStoreOptions = {}): SessionStore 
   const ensureSchema = () =>
     (ready ??= transaction(pool, async (client) => {
       await client.query('SELECT pg_advisory_xact_lock($1)', [SCHEMA_LOCK_KEY]);
-      for (const statement of schemaStatements(schema)) await client.query(statement);
+      for (const statement of schemaStatements(quotedSchema)) await client.query(statement);
     }).catch((error: unknown) => {
       ready = undefined;
       throw error;
@@ -96,9 +102,9 @@ export function pgStore(pool: Pool, options: PgStoreOptions = {}): SessionStore 
     return transaction(pool, work);
   };
   const tables = {
-    sessions: `${schema}.loopchart_sessions`,
-    records: `${schema}.loopchart_session_records`,
-    leases: `${schema}.loopchart_session_leases`,
+    sessions: `${quotedSchema}.loopchart_sessions`,
+    records: `${quotedSchema}.loopchart_session_records`,
+    leases: `${quotedSchema}.loopchart_session_leases`,
   };
 
   return {

@@ -1,5 +1,8 @@
 import { answerWithin } from '../core/answer-within.js';
+import { warnOnce } from '../core/warn-once.js';
+import { EVENT_NOT_PUBLISHED_WARNING } from '../scale/event-publishing.js';
 import type { AgentEvent } from '../core/events.js';
+import { assertSessionId } from '../persistence/session-id.js';
 import { refuseMovedRedactOption } from '../secrets/moved-secrets-option.js';
 import { FENCED_APPEND_SCRIPT } from './fenced-append.js';
 import { decodeStreamedEvent, EpochFilter, encodeStreamedEvent, type StreamedEvent } from './streamed-event.js';
@@ -30,8 +33,23 @@ export interface RedisClient {
 
 const listened = new WeakSet<object>();
 
-/** Listens for a client's `'error'` events (a cut connection, which the client recovers from) so they never end the process. */
-export function tolerateRedisErrors(redis: RedisClient, onError: (error: unknown) => void = () => undefined): void {
+/** The `code` of the process warning of a publisher without `onError` whose event did not reach Redis: the same as an app's own `onEvent`'s. */
+export { EVENT_NOT_PUBLISHED_WARNING };
+/** The `code` of the process warning of a publisher without `onError` whose connection reported an error. */
+export const REDIS_CONNECTION_WARNING = 'LOOPCHART_REDIS_CONNECTION_ERROR';
+
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/** A count Redis takes as an integer argument: a whole number, 1 or more. */
+function isPositiveWholeNumber(value: number): boolean {
+  return Number.isSafeInteger(value) && value >= 1;
+}
+
+/**
+ * Listens for a client's `'error'` events (a cut connection, which the client recovers from) so
+ * they never end the process; each goes to `onError` (the first listener given for a client).
+ */
+export function tolerateRedisErrors(redis: RedisClient, onError: (error: unknown) => void): void {
   if (listened.has(redis) || typeof redis.on !== 'function') return;
   listened.add(redis);
   redis.on('error', (error) => onError(error));
@@ -48,13 +66,19 @@ export function sessionEventsKey(sessionId: string): string {
 
 export interface EventPublisherOptions {
   redis: RedisClient;
-  /** Entries kept per session stream (approximately: Redis trims whole nodes). Default 10,000. */
+  /** Entries kept per session stream (approximately: Redis trims whole nodes). A whole number, 1 or more. Default 10,000. */
   maxLength?: number;
-  /** The stream expires this long after its last entry. Default one day. */
+  /** The stream expires this long after its last entry: a whole number of seconds, 1 or more. Default one day. */
   ttlSeconds?: number;
   /** Which events to publish. Default: all but `trace` (a whole run's trace, which `run-end` carries too). */
   include?: (event: AgentEvent) => boolean;
-  /** A write that failed (Redis down) or was not answered in time: the run goes on; the client misses those events. */
+  /**
+   * A write that failed (Redis down) or was not answered in time, and every error the connection
+   * reports: the run goes on; the client misses those events. Without it, the first failed write
+   * and the first connection error of this publisher are each a process warning (`LoopchartWarning`,
+   * codes `LOOPCHART_EVENT_NOT_PUBLISHED` and `LOOPCHART_REDIS_CONNECTION_ERROR`), and later ones
+   * are not told.
+   */
   onError?: (error: unknown) => void;
   /**
    * How long an event may take to be in Redis, counted from its `publish`: an entry Redis has not
@@ -90,12 +114,24 @@ export interface EventPublisher {
  * ```
  */
 export function redisEventPublisher(options: EventPublisherOptions): EventPublisher {
-  tolerateRedisErrors(options.redis, options.onError);
+  const warnUnpublished = warnOnce(EVENT_NOT_PUBLISHED_WARNING);
+  const warnConnection = warnOnce(REDIS_CONNECTION_WARNING);
+  tolerateRedisErrors(
+    options.redis,
+    options.onError ??
+      ((error) =>
+        warnConnection(
+          `redisEventPublisher: the Redis connection reported an error (${messageOf(error)}); the client reconnects by itself, and events that cannot be written meanwhile are lost. Later connection errors of this publisher are not warned of: pass onError to redisEventPublisher to hear of each.`,
+        )),
+  );
   const maxLength = options.maxLength ?? 10_000;
   const ttlSeconds = options.ttlSeconds ?? 86_400;
   const include = options.include ?? ((event: AgentEvent) => event.type !== 'trace');
   const writeTimeoutMs = options.writeTimeoutMs ?? 5_000;
   if (!Number.isFinite(writeTimeoutMs) || writeTimeoutMs <= 0) throw new RangeError(`redisEventPublisher: writeTimeoutMs must be a positive number of ms, not ${writeTimeoutMs}`);
+  // Both go to Redis as they are: EXPIRE 0 deletes the stream after every write, and a fraction fails every write ("not an integer").
+  if (!isPositiveWholeNumber(maxLength)) throw new RangeError(`redisEventPublisher: maxLength must be a whole number of entries, 1 or more, not ${maxLength}`);
+  if (!isPositiveWholeNumber(ttlSeconds)) throw new RangeError(`redisEventPublisher: ttlSeconds must be a whole number of seconds, 1 or more, not ${ttlSeconds}`);
   // Secrets are the agent's (`createAgent({ secrets })`): its events reach the stream redacted.
   refuseMovedRedactOption(options, 'redisEventPublisher');
   let chain: Promise<void> = Promise.resolve();
@@ -118,9 +154,12 @@ export function redisEventPublisher(options: EventPublisherOptions): EventPublis
           redis.expire(key, ttlSeconds),
         ]);
       });
-      chain = answerWithin(written, writeTimeoutMs, () => new Error(`Redis did not confirm the ${event.type} event of session ${sessionId} within ${writeTimeoutMs} ms (writeTimeoutMs)`)).catch((error: unknown) =>
-        options.onError?.(error),
-      );
+      chain = answerWithin(written, writeTimeoutMs, () => new Error(`Redis did not confirm the ${event.type} event of session ${sessionId} within ${writeTimeoutMs} ms (writeTimeoutMs)`)).catch((error: unknown) => {
+        if (options.onError) return options.onError(error);
+        warnUnpublished(
+          `redisEventPublisher: the ${event.type} event of session ${sessionId} was not published (${messageOf(error)}); the run goes on without it. Later failures of this publisher are not warned of: pass onError to redisEventPublisher to hear of each.`,
+        );
+      });
       return chain;
     },
     flushed: () => chain,
@@ -136,7 +175,7 @@ export interface ReadEventsOptions {
   sessionId: string;
   /** Continue after this entry (a browser's `Last-Event-ID`); default: from the stream's start. */
   lastEventId?: string;
-  /** How long one read waits for new entries. Default 5,000 ms. */
+  /** How long one read waits for new entries: a whole number of ms, 1 or more (Redis reads `BLOCK 0` as for ever). Default 5,000 ms. */
   blockMs?: number;
   /**
    * How long past `blockMs` a read may go unanswered before the reader gives up with an error: a
@@ -166,12 +205,16 @@ export interface ReadEventsOptions {
  * ```
  */
 export async function* readSessionEvents(options: ReadEventsOptions): AsyncGenerator<{ id: string; entry: StreamedEvent }> {
-  tolerateRedisErrors(options.redis);
-  const key = sessionEventsKey(options.sessionId);
-  let id = options.lastEventId ?? '0';
+  assertSessionId(options.sessionId);
   const blockMs = options.blockMs ?? 5_000;
+  // XREAD BLOCK 0 waits for ever: the read timeout would then report a Redis that did not answer, and leave the read on the connection.
+  if (!isPositiveWholeNumber(blockMs)) throw new RangeError(`readSessionEvents: blockMs must be a whole number of ms, 1 or more, not ${blockMs}`);
   const readTimeoutMs = options.readTimeoutMs ?? 5_000;
   if (!Number.isFinite(readTimeoutMs) || readTimeoutMs < 0) throw new RangeError(`readSessionEvents: readTimeoutMs must be a number of ms, 0 or more, not ${readTimeoutMs}`);
+  // A reader hears of a broken connection through its read, which fails or goes unanswered (readTimeoutMs).
+  tolerateRedisErrors(options.redis, () => undefined);
+  const key = sessionEventsKey(options.sessionId);
+  let id = options.lastEventId ?? '0';
   const answerMs = blockMs + readTimeoutMs;
   const answered = <T>(read: Promise<T>) =>
     answerWithin(read, answerMs, () => new Error(`Redis did not answer a read of session ${options.sessionId}'s events within ${answerMs} ms (blockMs + readTimeoutMs)`));

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { answerWithin } from '../core/answer-within.js';
+import { assertSessionId, sessionIdProblem } from '../persistence/session-id.js';
 import { encodeStreamedEvent } from './streamed-event.js';
 import { readSessionEvents, type RedisClient } from './event-stream.js';
 
@@ -14,6 +15,10 @@ export function formatSseMessage(id: string, data: string): string {
 export interface ServeSessionEventsOptions {
   /** A connection of its own for the blocking reads (see `readSessionEvents`); closed when the client goes. */
   redis: RedisClient;
+  /**
+   * Checked as every store checks it (`assertSessionId`): an invalid id is refused with a
+   * `TypeError` before the response is begun (the reader's connection is closed).
+   */
   sessionId: string;
   /** A comment line this often keeps proxies from closing an idle stream. Default 15,000 ms. */
   heartbeatMs?: number;
@@ -67,6 +72,11 @@ function isStreamId(text: string): boolean {
  * ```
  */
 export async function serveSessionEvents(request: IncomingMessage, response: ServerResponse, options: ServeSessionEventsOptions): Promise<void> {
+  if (sessionIdProblem(options.sessionId) !== undefined) {
+    // Refused before the response is begun, so the caller can still answer it; the reader was handed over, so it is closed.
+    await closeReader(options.redis, options.readTimeoutMs ?? 5_000);
+    assertSessionId(options.sessionId);
+  }
   const lastEventId = request.headers['last-event-id'];
   if (typeof lastEventId === 'string' && lastEventId !== '' && !isStreamId(lastEventId)) {
     response.writeHead(400, { 'content-type': 'text/plain' }).end(`Last-Event-ID "${lastEventId.slice(0, 40)}" is not an event id of this stream`);

@@ -1,5 +1,6 @@
 import { answerWithin } from '../core/answer-within.js';
 import { errorMessage } from '../core/error-message.js';
+import { warnOnce } from '../core/warn-once.js';
 
 /** Why an app's `onEvent` did not take an event: it threw, its promise rejected, or it did not settle in time. */
 export class EventNotPublishedError extends Error {
@@ -54,7 +55,7 @@ interface Pending<EVENT> {
 export function eventPublishing<EVENT extends { type: string }>(options: EventPublishingOptions<EVENT>): EventPublishing<EVENT> {
   const pending = new Map<Promise<unknown>, Pending<EVENT>>();
   let failures = 0;
-  let warned = false;
+  const warn = warnOnce(EVENT_NOT_PUBLISHED_WARNING);
   const fail = (entry: Pending<EVENT>, reason: unknown, event: EVENT) => {
     if (entry.done) return;
     entry.done = true;
@@ -68,9 +69,7 @@ export function eventPublishing<EVENT extends { type: string }>(options: EventPu
       }
       return;
     }
-    if (warned || typeof process === 'undefined' || typeof process.emitWarning !== 'function') return;
-    warned = true;
-    process.emitWarning(`${error.message}. Later failures of this advance are not warned of; pass onEventError to hear of each.`, { type: 'LoopchartWarning', code: EVENT_NOT_PUBLISHED_WARNING });
+    warn(`${error.message}. Later failures of this advance are not warned of; pass onEventError to hear of each.`);
   };
   const follow = (work: Promise<unknown>, entry: Pending<EVENT>) => {
     const settled: Promise<unknown> = work.then(

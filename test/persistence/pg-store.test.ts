@@ -83,6 +83,14 @@ describe.skipIf(postgresBin === undefined)('pgStore on its own', () => {
     expect(() => pgStore(newPool(), { schema: 'x; DROP TABLE y' })).toThrow(/invalid schema name/);
   });
 
+  it('takes a schema named by a reserved word (it is quoted), and reads back what it wrote there', async () => {
+    const store = pgStore(newPool(), { schema: 'user' });
+    await store.create(sessionHeader('in-user'));
+    expect(await store.read('in-user')).toMatchObject({ records: [] });
+    const { rows } = await newPool().query<{ count: string }>(`SELECT count(*) FROM "user".loopchart_sessions`);
+    expect(Number(rows[0]!.count)).toBe(1);
+  });
+
   it('a connection that stops answering (no reset, no error) ends the run failed (session-write) when the lease runs out, and dispose completes', async () => {
     const proxy = await startTcpProxy({ port: server!.port });
     const pool = new pg.Pool({ connectionString: server!.url.replace(`:${server!.port}/`, `:${proxy.port}/`), max: 4 });

@@ -2,9 +2,9 @@ import { createServer, type Server, type ServerResponse } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import fc from 'fast-check';
 import { createClient } from 'redis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../src/core/events.js';
-import { readSessionEvents, redisEventPublisher, sessionEventsKey } from '../../src/redis/event-stream.js';
+import { EVENT_NOT_PUBLISHED_WARNING, readSessionEvents, REDIS_CONNECTION_WARNING, redisEventPublisher, sessionEventsKey, type RedisClient } from '../../src/redis/event-stream.js';
 import { formatSseMessage, serveSessionEvents } from '../../src/redis/sse.js';
 import { decodeStreamedEvent, encodeStreamedEvent, EpochFilter, keptText, type StreamedEvent } from '../../src/redis/streamed-event.js';
 import { redisServerBinary, startRedis, type RedisServer } from '../support/redis-server.js';
@@ -72,6 +72,143 @@ describe('the text a client keeps', () => {
 
   it('formats one Server-Sent Event per entry, one data line per line of text', () => {
     expect(formatSseMessage('1-0', 'a\nb')).toBe('id: 1-0\ndata: a\ndata: b\n\n');
+  });
+});
+
+/** A client that answers every command at once and records what it was asked, for checks that need no server. */
+function answeringClient(onRead: () => void = () => undefined) {
+  const calls: string[] = [];
+  const client: RedisClient = {
+    xAdd: async () => void calls.push('xAdd'),
+    expire: async () => void calls.push('expire'),
+    xRead: async () => {
+      calls.push('xRead');
+      onRead();
+      return null;
+    },
+    quit: async () => void calls.push('quit'),
+  };
+  return { client, calls };
+}
+
+describe('options refused before anything reaches Redis', () => {
+  it('refuses a maxLength or ttlSeconds Redis cannot take as it is, naming it (EXPIRE 0 would delete the stream after every write; a fraction fails every write)', () => {
+    const { client, calls } = answeringClient();
+    for (const ttlSeconds of [0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY]) {
+      expect(() => redisEventPublisher({ redis: client, ttlSeconds }), String(ttlSeconds)).toThrow(
+        new RangeError(`redisEventPublisher: ttlSeconds must be a whole number of seconds, 1 or more, not ${ttlSeconds}`),
+      );
+    }
+    for (const maxLength of [0, -5, 2.5, Number.NaN]) {
+      expect(() => redisEventPublisher({ redis: client, maxLength }), String(maxLength)).toThrow(
+        new RangeError(`redisEventPublisher: maxLength must be a whole number of entries, 1 or more, not ${maxLength}`),
+      );
+    }
+    expect(() => redisEventPublisher({ redis: client, ttlSeconds: 1, maxLength: 1 })).not.toThrow();
+    expect(calls).toEqual([]);
+  });
+
+  it('refuses a blockMs that is not a whole number of ms, 1 or more (BLOCK 0 waits for ever), before any read', async () => {
+    for (const blockMs of [0, -1, 0.5, Number.NaN]) {
+      const abort = new AbortController();
+      const { client, calls } = answeringClient(() => abort.abort());
+      await expect(readSessionEvents({ redis: client, sessionId: 'chat-block', blockMs, signal: abort.signal }).next(), String(blockMs)).rejects.toThrow(
+        new RangeError(`readSessionEvents: blockMs must be a whole number of ms, 1 or more, not ${blockMs}`),
+      );
+      expect(calls).toEqual([]);
+    }
+  });
+
+  it('refuses an invalid session id as the stores do, before any read', async () => {
+    const abort = new AbortController();
+    const { client, calls } = answeringClient(() => abort.abort());
+    await expect(readSessionEvents({ redis: client, sessionId: '../chat', signal: abort.signal }).next()).rejects.toThrow(TypeError);
+    await expect(readSessionEvents({ redis: client, sessionId: '', signal: abort.signal }).next()).rejects.toThrow(/Invalid session id "": expected 1-128 letters/);
+    expect(calls).toEqual([]);
+  });
+
+  it('serveSessionEvents refuses an invalid session id before it begins the response, and closes the reader it was handed', async () => {
+    const { client, calls } = answeringClient();
+    const refused: unknown[] = [];
+    const http: Server = createServer((request, response) => {
+      serveSessionEvents(request, response, { redis: client, sessionId: 'a/b', heartbeatMs: 60_000 }).then(
+        () => response.end(),
+        (error: unknown) => {
+          refused.push(error);
+          // The response was left to the handler: it can still answer.
+          response.writeHead(400).end(error instanceof Error ? error.message : String(error));
+        },
+      );
+    });
+    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+    try {
+      const response = await fetch(`http://127.0.0.1:${(http.address() as AddressInfo).port}/`);
+      expect(response.status).toBe(400);
+      expect(await response.text()).toMatch(/^Invalid session id "a\/b": expected 1-128 letters/);
+      expect(refused).toEqual([expect.any(TypeError)]);
+      expect(calls).toEqual(['quit']);
+    } finally {
+      http.closeAllConnections();
+      await new Promise((resolve) => http.close(resolve));
+    }
+  });
+});
+
+describe('a publisher without onError', () => {
+  const collected: Error[] = [];
+  const collect = (warning: Error) => collected.push(warning);
+  beforeEach(() => process.on('warning', collect));
+  afterEach(() => {
+    process.off('warning', collect);
+    collected.length = 0;
+  });
+  const isMarker = (warning: Error) => (warning as Error & { code?: string }).code === 'TEST_MARKER';
+  /** The warnings emitted until now (a marker goes out last; warnings arrive in order), without waiting a fixed time. */
+  async function warningsSoFar(): Promise<Error[]> {
+    process.emitWarning('marker', { code: 'TEST_MARKER' });
+    await expect.poll(() => collected.some(isMarker)).toBe(true);
+    return collected.filter((warning) => !isMarker(warning));
+  }
+  const down = () => {
+    const listeners: Array<(error: Error) => void> = [];
+    const refused = () => Promise.reject(new Error('connect ECONNREFUSED 127.0.0.1:6379'));
+    const client: RedisClient = { xAdd: refused, expire: refused, xRead: refused, eval: refused, quit: async () => undefined, on: (_event, listener) => listeners.push(listener) };
+    return { client, listeners };
+  };
+
+  it('warns once of the events it could not publish, and says how to hear of each', async () => {
+    const events = redisEventPublisher({ redis: down().client });
+    for (const event of [delta('run-1', 1, 1, 'a'), delta('run-1', 1, 1, 'b'), delta('run-1', 1, 1, 'c')]) void events.publish('chat-down', event, { epoch: 1 });
+    await events.flushed();
+    const warnings = await warningsSoFar();
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatchObject({ name: 'LoopchartWarning', code: EVENT_NOT_PUBLISHED_WARNING });
+    expect(warnings[0]!.message).toBe(
+      'redisEventPublisher: the text-delta event of session chat-down was not published (connect ECONNREFUSED 127.0.0.1:6379); the run goes on without it. Later failures of this publisher are not warned of: pass onError to redisEventPublisher to hear of each.',
+    );
+  });
+
+  it('warns once of its connection\'s errors, and never lets one end the process', async () => {
+    const { client, listeners } = down();
+    redisEventPublisher({ redis: client });
+    expect(listeners).toHaveLength(1);
+    listeners[0]!(new Error('Socket closed unexpectedly'));
+    listeners[0]!(new Error('connect ECONNREFUSED 127.0.0.1:6379'));
+    const warnings = await warningsSoFar();
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatchObject({ name: 'LoopchartWarning', code: REDIS_CONNECTION_WARNING });
+    expect(warnings[0]!.message).toMatch(/^redisEventPublisher: the Redis connection reported an error \(Socket closed unexpectedly\);.*pass onError to redisEventPublisher to hear of each\.$/);
+  });
+
+  it('is silent when onError is given, which hears of every failure', async () => {
+    const { client, listeners } = down();
+    const errors: unknown[] = [];
+    const events = redisEventPublisher({ redis: client, onError: (error) => errors.push(error) });
+    listeners[0]!(new Error('Socket closed unexpectedly'));
+    for (const event of [delta('run-1', 1, 1, 'a'), delta('run-1', 1, 1, 'b')]) void events.publish('chat-down', event, { epoch: 1 });
+    await events.flushed();
+    expect(await warningsSoFar()).toEqual([]);
+    expect(errors).toHaveLength(3);
   });
 });
 
