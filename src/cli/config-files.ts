@@ -5,6 +5,7 @@ import path from 'node:path';
 import { cliConfigSchema } from './config-schema.js';
 import { mergeConfigLayers, type ConfigLayer, type MergedConfig } from './config-layers.js';
 import { UsageError } from './usage-error.js';
+import { isTrustedWorkspace, settingsOnlyYouMaySet } from './workspace-trust.js';
 
 /** The name of a workspace's config file. */
 export const WORKSPACE_CONFIG = '.loopchart.json';
@@ -37,17 +38,37 @@ export function userConfigPath(env: NodeJS.ProcessEnv): string {
  * @throws UsageError naming the file (or variable) and each invalid field.
  */
 export async function loadCliConfig({ workspace, env }: { workspace: string; env: NodeJS.ProcessEnv }): Promise<LoadedConfig> {
-  const files = [userConfigPath(env), path.join(path.resolve(workspace), WORKSPACE_CONFIG)];
+  const userFile = userConfigPath(env);
+  const workspaceFile = path.join(path.resolve(workspace), WORKSPACE_CONFIG);
   const layers: ConfigLayer[] = [];
   const looked: LoadedConfig['files'] = [];
-  for (const file of files) {
+  for (const file of [userFile, workspaceFile]) {
     const text = await readConfigFile(file);
     looked.push({ path: file, found: text !== undefined });
     if (text !== undefined) layers.push({ source: file, config: parseConfig(text, file) });
   }
+  const workspaceLayer = layers.find((layer) => layer.source === workspaceFile);
+  const userLayer = layers.find((layer) => layer.source === userFile);
+  if (workspaceLayer && !isTrustedWorkspace(path.resolve(workspace), userLayer?.config.trustedWorkspaces)) {
+    refuseUntrustedSettings(workspaceLayer, userFile, path.resolve(workspace));
+  }
   const model = env.LOOPCHART_MODEL;
   if (model !== undefined && model !== '') layers.push({ source: 'LOOPCHART_MODEL', config: validate({ model }, 'LOOPCHART_MODEL', 'the variable') });
   return { ...mergeConfigLayers(layers), files: looked };
+}
+
+/** A workspace file that sets what only the person running loopchart may set stops the command, naming each setting. */
+function refuseUntrustedSettings(layer: ConfigLayer, userFile: string, workspace: string): void {
+  const fields = settingsOnlyYouMaySet(layer.config);
+  if (fields.length === 0) return;
+  throw new UsageError(
+    [
+      `config ${layer.source} sets what only you may set for your runs:`,
+      ...fields.map((field) => `  - ${field}`),
+      'A workspace is not trusted: its file could send a key to any host or let tool calls run without asking (docs/security.md).',
+      `Set these in ${userFile} or by flag, or trust this workspace there: "trustedWorkspaces": [${JSON.stringify(workspace)}].`,
+    ].join('\n'),
+  );
 }
 
 /** A config file's settings, checked. */

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { z } from 'zod';
 import { builtinToolNames } from '../tools/index.js';
 import { parseModelSpec } from './model.js';
@@ -54,6 +55,12 @@ export const cliConfigSchema = z.strictObject({
   appendSystem: z.string().min(1).optional(),
   reasoningEffort: z.enum(reasoningEfforts as [string, ...string[]]).optional(),
   thinkingBudget: z.number().int().positive().optional(),
+  /**
+   * Workspaces whose `.loopchart.json` may also set what only you may set (`providers`' `baseURL`
+   * and `apiKeyEnv`, `allow`, `permissionMode: "allow-edits"`): absolute paths. Only your own
+   * config may say this.
+   */
+  trustedWorkspaces: z.array(z.string().refine((text) => path.isAbsolute(text), 'expected an absolute path')).optional(),
 });
 
 export type CliConfig = z.infer<typeof cliConfigSchema>;

@@ -247,9 +247,11 @@ place it came from, and the places looked for, each over the one before:
 
 A config file is JSON: model, providers (per provider: baseURL, apiKeyEnv),
 tools, maxSteps, permissionMode, allow, deny, agentsMd, appendSystem,
-reasoningEffort, thinkingBudget. Flags win over it, a script's own fields too;
-a script run on its own scripted model uses none of it. An invalid file is an
-error naming the file and field.
+reasoningEffort, thinkingBudget, and in yours only trustedWorkspaces. Flags win
+over it, a script's own fields too; a script run on its own scripted model uses
+none of it. An invalid file is an error naming the file and field. A
+workspace's file may not set a provider's baseURL or apiKeyEnv, allow, or
+permissionMode allow-edits unless your config lists it in trustedWorkspaces.
 
 Options:
   --cwd DIR    the workspace whose .loopchart.json applies
