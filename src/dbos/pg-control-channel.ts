@@ -1,6 +1,6 @@
 import type { Pool } from 'pg';
 import { listenOn, type PgListening } from '../persistence/pg-listen.js';
-import type { SessionInput } from '../scale/session-request.js';
+import { assertSessionRequest, type SessionInput } from '../scale/session-request.js';
 import { tolerateIdleConnectionErrors } from '../postgres/pg-connection-errors.js';
 
 const CHANNEL = 'loopchart_session_control';
@@ -33,7 +33,8 @@ export interface ControlChannel {
   /**
    * For `advanceSession`'s `subscribeControl`: inputs published for `sessionId` until the returned
    * function is called. Resolves once this process listens, so an input published after that
-   * (an abort pressed while the run works) is delivered.
+   * (an abort pressed while the run works) is delivered. A notification that is not a well-formed
+   * session request (`assertSessionRequest`) is dropped.
    */
   subscribe(sessionId: string, deliver: (input: SessionInput, requestId: string) => void): Promise<() => void>;
   close(): Promise<void>;
@@ -69,8 +70,9 @@ export function pgControlChannel(pool: Pool, options: PgControlChannelOptions = 
     let message: ControlMessage;
     try {
       message = JSON.parse(payload) as ControlMessage;
+      assertSessionRequest(message);
     } catch {
-      return;
+      return; // Not a message this channel sends (anyone may NOTIFY on it): dropped, never thrown into pg's notification handler.
     }
     for (const listener of listeners.get(message.sessionId) ?? []) listener(message.input, message.requestId);
   };
