@@ -34,7 +34,8 @@ export interface ControlChannel {
    * For `advanceSession`'s `subscribeControl`: inputs published for `sessionId` until the returned
    * function is called. Resolves once this process listens, so an input published after that
    * (an abort pressed while the run works) is delivered. A notification that is not a well-formed
-   * session request (`assertSessionRequest`) is dropped.
+   * session request (`assertSessionRequest`) is dropped. Rejects once the channel is closed
+   * (`advanceSession` then runs without live control): nothing would stop a new `LISTEN`.
    */
   subscribe(sessionId: string, deliver: (input: SessionInput, requestId: string) => void): Promise<() => void>;
   close(): Promise<void>;
@@ -48,6 +49,8 @@ export interface PgControlChannelOptions {
    */
   heartbeatMs?: number;
 }
+
+const closedError = () => new Error('pgControlChannel: cannot subscribe, the channel is closed');
 
 export function pgControlChannel(pool: Pool, options: PgControlChannelOptions = {}): ControlChannel {
   tolerateIdleConnectionErrors(pool);
@@ -101,6 +104,7 @@ export function pgControlChannel(pool: Pool, options: PgControlChannelOptions = 
       await pool.query('SELECT pg_notify($1, $2)', [CHANNEL, payload]);
     },
     async subscribe(sessionId, deliverInput) {
+      if (closed) throw closedError();
       const set = listeners.get(sessionId) ?? new Set();
       set.add(deliverInput);
       listeners.set(sessionId, set);
@@ -110,6 +114,7 @@ export function pgControlChannel(pool: Pool, options: PgControlChannelOptions = 
       };
       try {
         await listen();
+        if (closed) throw closedError(); // close() stopped the listening this waited for.
       } catch (error) {
         unsubscribe();
         throw error;

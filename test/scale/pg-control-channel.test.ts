@@ -1,6 +1,7 @@
 /**
- * `pgControlChannel` delivers only well-formed inputs, whoever else notifies on its channel.
- * (A connection that breaks or stalls: test/persistence/pg-listen.test.ts.)
+ * `pgControlChannel` delivers only well-formed inputs, whoever else notifies on its channel, and
+ * opens no connection once closed. (A connection that breaks or stalls:
+ * test/persistence/pg-listen.test.ts.)
  */
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -59,5 +60,24 @@ describe.skipIf(postgresBin === undefined)('pgControlChannel', () => {
       unsubscribe();
       await channel.close();
     }
+  });
+
+  it('refuses subscribe() once closed, and leaves no connection checked out', async () => {
+    const pool = newPool();
+    const channel = pgControlChannel(pool);
+    const unsubscribe = await channel.subscribe('chat-2', () => undefined);
+    unsubscribe();
+    await channel.close();
+    await expect(channel.subscribe('chat-2', () => undefined)).rejects.toThrow('pgControlChannel: cannot subscribe, the channel is closed');
+    expect(pool.totalCount - pool.idleCount).toBe(0);
+  });
+
+  it('refuses a subscribe() whose listening close() stopped before it resolved', async () => {
+    const pool = newPool();
+    const channel = pgControlChannel(pool);
+    const refused = expect(channel.subscribe('chat-3', () => undefined)).rejects.toThrow('pgControlChannel: cannot subscribe, the channel is closed');
+    await channel.close();
+    await refused;
+    expect(pool.totalCount - pool.idleCount).toBe(0);
   });
 });
