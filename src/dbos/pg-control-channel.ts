@@ -1,6 +1,6 @@
 import type { Pool } from 'pg';
 import { listenOn, type PgListening } from '../persistence/pg-listen.js';
-import type { SessionInput } from '../scale/session-request.js';
+import { assertSessionRequest, type SessionInput } from '../scale/session-request.js';
 import { tolerateIdleConnectionErrors } from '../postgres/pg-connection-errors.js';
 
 const CHANNEL = 'loopchart_session_control';
@@ -33,7 +33,9 @@ export interface ControlChannel {
   /**
    * For `advanceSession`'s `subscribeControl`: inputs published for `sessionId` until the returned
    * function is called. Resolves once this process listens, so an input published after that
-   * (an abort pressed while the run works) is delivered.
+   * (an abort pressed while the run works) is delivered. A notification that is not a well-formed
+   * session request (`assertSessionRequest`) is dropped. Rejects once the channel is closed
+   * (`advanceSession` then runs without live control): nothing would stop a new `LISTEN`.
    */
   subscribe(sessionId: string, deliver: (input: SessionInput, requestId: string) => void): Promise<() => void>;
   close(): Promise<void>;
@@ -47,6 +49,8 @@ export interface PgControlChannelOptions {
    */
   heartbeatMs?: number;
 }
+
+const closedError = () => new Error('pgControlChannel: cannot subscribe, the channel is closed');
 
 export function pgControlChannel(pool: Pool, options: PgControlChannelOptions = {}): ControlChannel {
   tolerateIdleConnectionErrors(pool);
@@ -69,8 +73,9 @@ export function pgControlChannel(pool: Pool, options: PgControlChannelOptions = 
     let message: ControlMessage;
     try {
       message = JSON.parse(payload) as ControlMessage;
+      assertSessionRequest(message);
     } catch {
-      return;
+      return; // Not a message this channel sends (anyone may NOTIFY on it): dropped, never thrown into pg's notification handler.
     }
     for (const listener of listeners.get(message.sessionId) ?? []) listener(message.input, message.requestId);
   };
@@ -99,6 +104,7 @@ export function pgControlChannel(pool: Pool, options: PgControlChannelOptions = 
       await pool.query('SELECT pg_notify($1, $2)', [CHANNEL, payload]);
     },
     async subscribe(sessionId, deliverInput) {
+      if (closed) throw closedError();
       const set = listeners.get(sessionId) ?? new Set();
       set.add(deliverInput);
       listeners.set(sessionId, set);
@@ -108,6 +114,7 @@ export function pgControlChannel(pool: Pool, options: PgControlChannelOptions = 
       };
       try {
         await listen();
+        if (closed) throw closedError(); // close() stopped the listening this waited for.
       } catch (error) {
         unsubscribe();
         throw error;

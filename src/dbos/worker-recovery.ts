@@ -1,5 +1,6 @@
 import { DBOS } from '@dbos-inc/dbos-sdk';
-import type { Pool } from 'pg';
+import type { Pool, PoolClient } from 'pg';
+import { answerWithin } from '../core/answer-within.js';
 
 export interface WorkerRecoveryOptions {
   /** A pool on the database that holds the heartbeats (loopchart's or DBOS's system database). */
@@ -14,6 +15,7 @@ export interface WorkerRecoveryOptions {
   deadAfterMs?: number;
   /** Called for each dead worker whose workflows were handed on. */
   onRecovered?: (deadExecutorID: string, workflowIDs: string[]) => void;
+  /** A beat that failed, or was not over within half of `deadAfterMs`; the next beat tries again. */
   onError?: (error: unknown) => void;
 }
 
@@ -23,9 +25,15 @@ export interface WorkerRecoveryOptions {
  * executor ID starts again; a worker that never comes back needs another to
  * take its work. Every worker writes a heartbeat to `loopchart_workers`; one
  * that finds another silent for `deadAfterMs` claims it (a `DELETE …
- * RETURNING`, so one live worker claims each dead one) and hands its pending
- * workflows back to their queues (`DBOS.resumeWorkflows`), where any worker
- * dequeues them; each resumes from its last completed step. `stop()` marks
+ * RETURNING` of rows no other live worker has locked, so one live worker claims
+ * each dead one) and hands its pending workflows back to their queues
+ * (`DBOS.resumeWorkflows`), where any worker dequeues them; each resumes from
+ * its last completed step. The claim commits only once the workflows are handed
+ * on: when the handoff fails, the dead worker is claimed again by a later beat.
+ * A beat runs on a connection of its own and is given up (the connection
+ * dropped, its claim rolled back) when not over within half of `deadAfterMs`;
+ * a tick that comes while one still runs is skipped, and `stop()` settles
+ * even when Postgres stops answering. `stop()` marks
  * this worker silent, so what is still pending here (runs waiting for a person)
  * moves to a live worker at once. A worker declared
  * dead that was only paused cannot harm the session: its lease has moved on,
@@ -39,48 +47,83 @@ export interface WorkerRecoveryOptions {
  * ```
  */
 export function startWorkerRecovery(options: WorkerRecoveryOptions): { stop(): Promise<void> } {
+  const { pool, executorID, applicationVersion } = options;
   const heartbeatMs = options.heartbeatMs ?? 1_000;
   const deadAfterMs = options.deadAfterMs ?? 10_000;
-  let running: Promise<void> = Promise.resolve();
-  let stopped = false;
+  /** A beat given up by then leaves the next one time to say this worker is alive before the others count it dead. */
+  const beatWithinMs = deadAfterMs / 2;
+  const now = `(extract(epoch FROM clock_timestamp()) * 1000)::bigint`;
   let tableExists = false;
-  const beat = async () => {
-    const { pool, executorID } = options;
+  const beatOn = async (client: PoolClient) => {
     if (!tableExists) {
       // Once per worker; workers creating it at the same moment may collide, and the insert below tells.
-      await pool.query(`CREATE TABLE IF NOT EXISTS loopchart_workers (executor_id text PRIMARY KEY, application_version text NOT NULL, last_seen_ms bigint NOT NULL)`).catch(() => undefined);
+      await client.query(`CREATE TABLE IF NOT EXISTS loopchart_workers (executor_id text PRIMARY KEY, application_version text NOT NULL, last_seen_ms bigint NOT NULL)`).catch(() => undefined);
       tableExists = true;
     }
-    const now = `(extract(epoch FROM clock_timestamp()) * 1000)::bigint`;
-    await pool.query(
+    await client.query(
       `INSERT INTO loopchart_workers (executor_id, application_version, last_seen_ms) VALUES ($1, $2, ${now})
        ON CONFLICT (executor_id) DO UPDATE SET last_seen_ms = EXCLUDED.last_seen_ms, application_version = EXCLUDED.application_version`,
-      [executorID, options.applicationVersion],
+      [executorID, applicationVersion],
     );
-    const dead = await pool.query<{ executor_id: string }>(
-      `DELETE FROM loopchart_workers WHERE executor_id <> $1 AND application_version = $2 AND last_seen_ms < ${now} - $3 RETURNING executor_id`,
-      [executorID, options.applicationVersion, deadAfterMs],
+    await client.query('BEGIN');
+    const dead = await client.query<{ executor_id: string }>(
+      `DELETE FROM loopchart_workers WHERE executor_id IN (
+         SELECT executor_id FROM loopchart_workers WHERE executor_id <> $1 AND application_version = $2 AND last_seen_ms < ${now} - $3 FOR UPDATE SKIP LOCKED
+       ) RETURNING executor_id`,
+      [executorID, applicationVersion, deadAfterMs],
     );
+    const handedOn: Array<[string, string[]]> = [];
     for (const { executor_id: deadExecutor } of dead.rows) {
-      const pending = await DBOS.listWorkflows({ executorId: deadExecutor, status: 'PENDING', applicationVersion: options.applicationVersion });
+      const pending = await DBOS.listWorkflows({ executorId: deadExecutor, status: 'PENDING', applicationVersion });
       const byQueue = new Map<string | undefined, string[]>();
       for (const workflow of pending) byQueue.set(workflow.queueName, [...(byQueue.get(workflow.queueName) ?? []), workflow.workflowID]);
       for (const [queueName, ids] of byQueue) await DBOS.resumeWorkflows(ids, queueName !== undefined ? { queueName } : {});
-      options.onRecovered?.(deadExecutor, pending.map((workflow) => workflow.workflowID));
+      handedOn.push([deadExecutor, pending.map((workflow) => workflow.workflowID)]);
     }
+    await client.query('COMMIT');
+    for (const [deadExecutor, ids] of handedOn) options.onRecovered?.(deadExecutor, ids);
   };
-  const timer = setInterval(() => {
-    if (stopped) return;
-    running = running.then(beat).catch((error: unknown) => options.onError?.(error));
-  }, heartbeatMs);
-  running = beat().catch((error: unknown) => options.onError?.(error));
+  const beat = async () => {
+    let client: PoolClient | undefined;
+    let gaveUp: Error | undefined;
+    // A cut connection fails the next query; the error event alone would end the process.
+    const onConnectionError = () => undefined;
+    const work = (async () => {
+      const connected = await pool.connect();
+      connected.on('error', onConnectionError);
+      if (gaveUp) return connected.release(gaveUp);
+      client = connected;
+      await beatOn(connected);
+    })();
+    try {
+      await answerWithin(work, beatWithinMs, () => new Error(`worker ${executorID}: a heartbeat was not over within ${beatWithinMs} ms (half of deadAfterMs)`));
+    } catch (error) {
+      gaveUp = error instanceof Error ? error : new Error(String(error));
+      // Dropped, not given back: the server rolls back a claim in flight, and a connection that stopped answering is not used again.
+      client?.release(gaveUp);
+      throw error;
+    }
+    client?.off('error', onConnectionError);
+    client?.release();
+  };
+  let beating: Promise<void> | undefined;
+  let stopped = false;
+  const tick = () => {
+    if (stopped || beating) return;
+    beating = beat()
+      .catch((error: unknown) => options.onError?.(error))
+      .finally(() => (beating = undefined));
+  };
+  const timer = setInterval(tick, heartbeatMs);
+  tick();
   return {
     async stop() {
       stopped = true;
       clearInterval(timer);
-      await running;
+      await beating;
       // Silent from now on: a live worker takes over at once what is still pending here (runs waiting for approval).
-      await options.pool.query('UPDATE loopchart_workers SET last_seen_ms = 0 WHERE executor_id = $1', [options.executorID]).catch(() => undefined);
+      const silent = pool.query('UPDATE loopchart_workers SET last_seen_ms = 0 WHERE executor_id = $1', [executorID]);
+      await answerWithin(silent, beatWithinMs, () => new Error('unanswered')).catch(() => undefined);
     },
   };
 }

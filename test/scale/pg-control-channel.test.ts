@@ -1,0 +1,83 @@
+/**
+ * `pgControlChannel` delivers only well-formed inputs, whoever else notifies on its channel, and
+ * opens no connection once closed. (A connection that breaks or stalls:
+ * test/persistence/pg-listen.test.ts.)
+ */
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pgControlChannel } from '../../src/dbos/pg-control-channel.js';
+import type { SessionInput } from '../../src/scale/session-request.js';
+import { postgresBinary, startPostgres, type PostgresServer } from '../support/postgres-server.js';
+
+const postgresBin = postgresBinary();
+let server: PostgresServer | undefined;
+const pools: pg.Pool[] = [];
+const newPool = () => {
+  const pool = new pg.Pool({ connectionString: server!.url, max: 4 });
+  pool.on('error', () => undefined);
+  pools.push(pool);
+  return pool;
+};
+
+beforeAll(async () => {
+  if (postgresBin !== undefined) server = await startPostgres(postgresBin);
+}, 60_000);
+afterAll(async () => {
+  await Promise.all(pools.map((pool) => pool.end()));
+  await server?.stop();
+});
+
+describe.skipIf(postgresBin === undefined)('pgControlChannel', () => {
+  it('drops a payload that is not a well-formed session request, and goes on delivering the next one', async () => {
+    const pool = newPool();
+    const channel = pgControlChannel(pool);
+    const received: Array<{ input: SessionInput; requestId: string }> = [];
+    let heard: () => void = () => undefined;
+    const heardValid = new Promise<void>((resolve) => (heard = resolve));
+    const unsubscribe = await channel.subscribe('chat-1', (input, requestId) => {
+      received.push({ input, requestId });
+      if (requestId === 'abort-1') heard();
+    });
+    try {
+      const notify = (payload: string) => pool.query(`SELECT pg_notify('loopchart_session_control', $1)`, [payload]);
+      for (const payload of [
+        'null',
+        '42',
+        '"chat-1"',
+        'not json',
+        JSON.stringify({ sessionId: 'chat-1', input: { type: 'explode' }, requestId: 'bad-type' }),
+        JSON.stringify({ sessionId: 'chat-1', input: { type: 'approve' }, requestId: 'no-tool-call' }),
+        JSON.stringify({ sessionId: 'chat-1', input: { type: 'abort' } }),
+        JSON.stringify({ sessionId: 'chat-1', input: { type: 'abort' }, requestId: 42 }),
+        JSON.stringify({ sessionId: 'chat-1', input: null, requestId: 'no-input' }),
+      ])
+        await notify(payload);
+      await channel.publish('chat-1', { type: 'abort' }, 'abort-1');
+      // Notifications arrive in the order they were sent: once the valid one is here, every malformed one was handled.
+      await heardValid;
+      expect(received).toEqual([{ input: { type: 'abort' }, requestId: 'abort-1' }]);
+    } finally {
+      unsubscribe();
+      await channel.close();
+    }
+  });
+
+  it('refuses subscribe() once closed, and leaves no connection checked out', async () => {
+    const pool = newPool();
+    const channel = pgControlChannel(pool);
+    const unsubscribe = await channel.subscribe('chat-2', () => undefined);
+    unsubscribe();
+    await channel.close();
+    await expect(channel.subscribe('chat-2', () => undefined)).rejects.toThrow('pgControlChannel: cannot subscribe, the channel is closed');
+    expect(pool.totalCount - pool.idleCount).toBe(0);
+  });
+
+  it('refuses a subscribe() whose listening close() stopped before it resolved', async () => {
+    const pool = newPool();
+    const channel = pgControlChannel(pool);
+    const refused = expect(channel.subscribe('chat-3', () => undefined)).rejects.toThrow('pgControlChannel: cannot subscribe, the channel is closed');
+    await channel.close();
+    await refused;
+    expect(pool.totalCount - pool.idleCount).toBe(0);
+  });
+});

@@ -1,0 +1,128 @@
+/**
+ * `startWorkerRecovery` against a real Postgres, with DBOS's two calls (`listWorkflows`,
+ * `resumeWorkflows`) stubbed: a dead worker stays claimable until its workflows are handed on,
+ * one live worker claims it, and a database that stops answering neither piles beats up nor holds
+ * `stop()`. Each test uses an application version of its own, so their workers never meet.
+ * (Recovery with real workers: test/scale/dbos-workers.test.ts.)
+ */
+import { DBOS, type WorkflowStatus } from '@dbos-inc/dbos-sdk';
+import pg from 'pg';
+import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
+import { startWorkerRecovery, type WorkerRecoveryOptions } from '../../src/dbos/worker-recovery.js';
+import { postgresBinary, startPostgres, type PostgresServer } from '../support/postgres-server.js';
+import { startTcpProxy } from '../support/tcp-proxy.js';
+
+const postgresBin = postgresBinary();
+let server: PostgresServer | undefined;
+const pools: pg.Pool[] = [];
+const newPool = (connectionString = server!.url) => {
+  const pool = new pg.Pool({ connectionString, max: 4 });
+  pool.on('error', () => undefined);
+  pools.push(pool);
+  return pool;
+};
+
+beforeAll(async () => {
+  if (postgresBin !== undefined) server = await startPostgres(postgresBin);
+}, 60_000);
+afterEach(() => vi.restoreAllMocks());
+afterAll(async () => {
+  await Promise.all(pools.map((pool) => pool.end()));
+  await server?.stop();
+});
+
+/** A worker that beat once and then stopped: silent, so dead to the others at once. */
+async function deadWorker(pool: pg.Pool, executorID: string, applicationVersion: string): Promise<void> {
+  await startWorkerRecovery({ pool, executorID, applicationVersion, heartbeatMs: 50, deadAfterMs: 20_000 }).stop();
+}
+
+/** A live worker, stopped when the test ends. */
+function liveWorker(options: Omit<WorkerRecoveryOptions, 'heartbeatMs' | 'deadAfterMs'> & Partial<WorkerRecoveryOptions>) {
+  const recovery = startWorkerRecovery({ heartbeatMs: 50, deadAfterMs: 20_000, ...options });
+  onTestFinished(() => recovery.stop());
+  return recovery;
+}
+
+const pendingWorkflow = (workflowID: string) => ({ workflowID, queueName: 'loopchart_sessions' }) as WorkflowStatus;
+
+describe.skipIf(postgresBin === undefined)('startWorkerRecovery', () => {
+  it('claims a dead worker again on a later beat when handing its workflows on failed', async () => {
+    const pool = newPool();
+    await deadWorker(pool, 'gone-1', 'v-handoff');
+    const listed = vi.spyOn(DBOS, 'listWorkflows').mockRejectedValueOnce(new Error('the system database did not answer')).mockResolvedValue([pendingWorkflow('wf-1')]);
+    const resumed = vi.spyOn(DBOS, 'resumeWorkflows').mockResolvedValue([]);
+    const errors: unknown[] = [];
+    const recovered = new Promise<[string, string[]]>((resolve) =>
+      liveWorker({ pool, executorID: 'live-1', applicationVersion: 'v-handoff', onError: (error) => errors.push(error), onRecovered: (dead, ids) => resolve([dead, ids]) }),
+    );
+    expect(await recovered).toEqual(['gone-1', ['wf-1']]);
+    expect(errors).toEqual([new Error('the system database did not answer')]);
+    expect(listed).toHaveBeenCalledTimes(2);
+    expect(resumed).toHaveBeenCalledExactlyOnceWith(['wf-1'], { queueName: 'loopchart_sessions' });
+    const { rows } = await pool.query(`SELECT executor_id FROM loopchart_workers WHERE application_version = 'v-handoff'`);
+    expect(rows).toEqual([{ executor_id: 'live-1' }]);
+  });
+
+  it('lets one live worker claim a dead one while another beats on, and hands its workflows on once', async () => {
+    const pool = newPool();
+    await deadWorker(pool, 'gone-2', 'v-race');
+    let handOn: (workflows: WorkflowStatus[]) => void = () => undefined;
+    let listing: () => void = () => undefined;
+    const listingStarted = new Promise<void>((resolve) => (listing = resolve));
+    const listed = vi.spyOn(DBOS, 'listWorkflows').mockImplementation(() => {
+      listing();
+      return new Promise((resolve) => (handOn = resolve));
+    });
+    vi.spyOn(DBOS, 'resumeWorkflows').mockResolvedValue([]);
+    const recoveries: Array<[string, string[]]> = [];
+    let recoveredOnce: () => void = () => undefined;
+    const recovered = new Promise<void>((resolve) => (recoveredOnce = resolve));
+    const onRecovered = (dead: string, ids: string[]) => {
+      recoveries.push([dead, ids]);
+      recoveredOnce();
+    };
+    const first = liveWorker({ pool, executorID: 'live-a', applicationVersion: 'v-race', onRecovered });
+    const second = liveWorker({ pool, executorID: 'live-b', applicationVersion: 'v-race', onRecovered });
+    await listingStarted;
+    // The worker that holds the claim waits for its handoff; the other beats on, looking for dead workers each time.
+    const { rows } = await pool.query<{ now: string }>(`SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint AS now`);
+    const claimed = Number(rows[0]!.now);
+    await expect
+      .poll(async () => {
+        const beatSince = await pool.query(`SELECT executor_id FROM loopchart_workers WHERE application_version = 'v-race' AND last_seen_ms > $1`, [claimed + 200]);
+        return beatSince.rowCount;
+      }, { timeout: 30_000 })
+      .toBe(1);
+    expect(listed).toHaveBeenCalledOnce();
+    handOn([pendingWorkflow('wf-2')]);
+    await recovered;
+    await Promise.all([first.stop(), second.stop()]);
+    expect(recoveries).toEqual([['gone-2', ['wf-2']]]);
+    expect(listed).toHaveBeenCalledOnce();
+  });
+
+  it('gives a beat up when Postgres stops answering, skips the ticks meanwhile, and stop() settles', async () => {
+    const proxy = await startTcpProxy({ port: server!.port });
+    const pool = newPool(server!.url.replace(`:${server!.port}/`, `:${proxy.port}/`));
+    onTestFinished(async () => {
+      proxy.heal();
+      await proxy.close();
+    });
+    let connects = 0;
+    const connect = pool.connect.bind(pool) as (...args: unknown[]) => Promise<pg.PoolClient>;
+    pool.connect = ((...args: unknown[]) => (connects++, connect(...args))) as typeof pool.connect;
+    let failed: (error: unknown) => void = () => undefined;
+    const firstError = new Promise<unknown>((resolve) => (failed = resolve));
+    const recovery = liveWorker({ pool, executorID: 'live-stalled', applicationVersion: 'v-stall', deadAfterMs: 2_000, onError: (error) => failed(error) });
+    const direct = newPool();
+    await expect
+      .poll(async () => (await direct.query(`SELECT 1 FROM loopchart_workers WHERE executor_id = 'live-stalled'`).catch(() => ({ rowCount: 0 }))).rowCount, { timeout: 30_000 })
+      .toBe(1);
+    void proxy.stall(600_000);
+    const connectsAtStall = connects;
+    expect(await firstError).toEqual(new Error('worker live-stalled: a heartbeat was not over within 1000 ms (half of deadAfterMs)'));
+    // Twenty ticks came meanwhile; at most the beat under way at the stall and the one that stalled took a connection.
+    expect(connects - connectsAtStall).toBeLessThanOrEqual(2);
+    await recovery.stop();
+  });
+});
