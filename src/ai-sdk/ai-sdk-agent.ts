@@ -6,6 +6,7 @@ import {
   type GenerateTextResult,
   type ModelMessage,
   type StreamTextResult,
+  type StreamTextTransform,
   type TextStreamPart,
   type ToolSet,
 } from 'ai';
@@ -257,6 +258,53 @@ async function call<T>(callback: ((event: T) => unknown) | undefined, event: T |
   }
 }
 
+/**
+ * `stream({ experimental_transform })` as `streamText` applies it: each transform is made once,
+ * with the agent's `tools` and `stopStream`, and the parts pass through them in order; every
+ * reader of the result (`fullStream`, `textStream`, `toUIMessageStream`) reads what the last one
+ * gives. `stopStream` stops the parts going into the transforms (so they flush) and ends the run
+ * as an abort does, as `streamText` stops its steps. Without a transform, the parts as they are.
+ */
+function transformedParts(parts: PartBuffer<Part>, transform: StreamTextTransform<ToolSet> | StreamTextTransform<ToolSet>[] | undefined, agent: RunnableAgent): PartBuffer<Part> {
+  const transforms = transform === undefined ? [] : Array.isArray(transform) ? transform : [transform];
+  if (transforms.length === 0) return parts;
+  const transformed = new PartBuffer<Part>();
+  let running = true;
+  let stopSource!: () => void;
+  const stopped = new Promise<void>((resolve) => (stopSource = resolve));
+  const reader = parts.readable().getReader();
+  let stream = new ReadableStream<Part>(
+    {
+      async pull(controller) {
+        const next = await Promise.race([reader.read(), stopped.then(() => ({ done: true as const, value: undefined }))]);
+        if (next.done || !running) {
+          controller.close();
+          void reader.cancel().catch(() => undefined);
+        } else controller.enqueue(next.value);
+      },
+      cancel: (reason) => reader.cancel(reason),
+    },
+    { highWaterMark: 0 },
+  );
+  const stopStream = () => {
+    if (!running) return;
+    running = false;
+    stopSource();
+    agent.abort('stopStream() was called by a stream transform');
+  };
+  for (const each of transforms) stream = stream.pipeThrough(each({ tools: agent.tools, stopStream }));
+  void (async () => {
+    try {
+      for await (const part of stream) transformed.push(part);
+    } catch (error) {
+      transformed.push({ type: 'error', error });
+    } finally {
+      transformed.close();
+    }
+  })();
+  return transformed;
+}
+
 function textOf(stream: ReadableStream<Part>): ReadableStream<string> {
   return stream.pipeThrough(
     new TransformStream<Part, string>({
@@ -332,7 +380,9 @@ export function toAISDKAgent(agent: RunnableAgent, options: AISDKAgentOptions = 
     },
     async stream(parameters) {
       assertHonouredCallParameters(parameters);
-      const { parts, ended } = startCall(agent, parameters, options);
+      const call = startCall(agent, parameters, options);
+      const { ended } = call;
+      const parts = transformedParts(call.parts, parameters.experimental_transform, agent);
       const result = awaited(ended, (end) => generateTextResult(end.recorder, end.result));
       const field = <K extends keyof ReturnType<typeof generateTextResult>>(key: K) => {
         const value = result.then((generated) => generated[key]);
