@@ -165,10 +165,13 @@ export function createLlmActor(runtime: AgentRuntime) {
       controller.abort();
     });
 
+    /** The step's `activeTools` from `prepareStep`, for its `model-call-start`. */
+    let stepActiveTools: string[] | undefined;
     const prepareCall = async (): Promise<Required<Omit<LLMCallReplacements, 'instructions'>> & Pick<LLMCallReplacements, 'instructions'> & { toolChoice?: ToolChoice<ToolSet> }> => {
       const history = input.rejectedOutput ? withOutputFeedback(input.messages, input.rejectedOutput) : input.messages;
       const messages = runtime.transformContext ? await transformContext(runtime.transformContext, history, controller.signal) : history;
       const prepared = runtime.prepareStep ? await prepareStepOnce(runtime, input, messages) : {};
+      stepActiveTools = prepared.activeTools;
       let call = {
         model: prepared.model ?? runtime.model,
         messages: prepared.messages ?? messages,
@@ -224,6 +227,12 @@ export function createLlmActor(runtime: AgentRuntime) {
       if (settled) return;
       // Made only when a tool of the call has an input callback: the delta cases below cost one check without.
       const inputCallbacks = hasInputCallbacks(call.tools) ? new ToolInputCallbacks(call.tools, call.messages, controller.signal) : undefined;
+      // What prepareStep or a hook set for this step, for `model-call-start` (onStepStart's arguments).
+      const stepSettings = {
+        ...(stepActiveTools !== undefined ? { activeTools: stepActiveTools } : {}),
+        ...(call.toolChoice !== undefined ? { toolChoice: call.toolChoice } : {}),
+        ...(call.instructions !== input.instructions && call.instructions !== undefined ? { instructions: call.instructions } : {}),
+      };
       const parts = runtime.step({ ...call, instructions: structured.instructions, ...(runtime.output ? { output: runtime.output } : {}), abortSignal: controller.signal });
       for await (const part of parts) {
         if (settled) return;
@@ -241,7 +250,7 @@ export function createLlmActor(runtime: AgentRuntime) {
             break;
           case 'stream-start':
             warnings = [...part.warnings, ...structured.warnings];
-            runtime.emit({ type: 'model-call-start', ...scope, attempt: input.attempt, warnings, model: callModel });
+            runtime.emit({ type: 'model-call-start', ...scope, attempt: input.attempt, warnings, model: callModel, ...stepSettings });
             break;
           case 'response-metadata':
             response = {

@@ -30,10 +30,11 @@ type Part = TextStreamPart<ToolSet>;
  * session elsewhere and reports its events (a web node that sends runs to workers and reads their
  * events from Redis, as examples/chat-server/scaled does). `approve`, `deny` and `pendingApprovals`
  * are needed only to take approval answers in the messages (`addToolApprovalResponse`); `output`
- * only to keep an answer the agent's `output` rejects out of the stream.
+ * only to keep an answer the agent's `output` rejects out of the stream (and for `onStepStart`'s
+ * `output`); `instructions` only for `onStepStart`'s `instructions`.
  */
 export type RunnableAgent = Pick<Agent, 'events$' | 'messages' | 'run' | 'abort' | 'tools' | 'sessionId'> &
-  Partial<Pick<Agent, 'approve' | 'deny' | 'pendingApprovals' | 'output'>>;
+  Partial<Pick<Agent, 'approve' | 'deny' | 'pendingApprovals' | 'output' | 'instructions'>>;
 
 type CallParameters = Omit<AgentCallParameters<never, ToolSet>, 'prompt' | 'messages'> & { prompt?: string | ModelMessage[]; messages?: ModelMessage[] };
 
@@ -102,7 +103,7 @@ function startCall(agent: RunnableAgent, parameters: CallParameters, options: AI
     recorder.event(event);
     for (const part of hold.pass(event, mapper.map(event))) parts.push(part);
     if (event.type === 'model-call-start') stepInput = agent.messages;
-    notifyStep(parameters, recorder, event, () => agent.messages, stepInput);
+    notifyStep(parameters, recorder, event, agent, stepInput);
     if (event.type === 'approval-request') waitingStep = event.step;
     if (options.approvals !== 'in-stream' && event.type === 'finish-step' && event.step === waitingStep && (agent.pendingApprovals?.length ?? 1) > 0) {
       end({ kind: 'waiting' }, [{ type: 'finish', finishReason: event.finishReason ?? 'tool-calls', rawFinishReason: event.rawFinishReason, totalUsage: recorder.totalUsage }]);
@@ -165,7 +166,7 @@ function answer(agent: RunnableAgent, answers: ApprovalAnswer[]): void {
  * `onStepStart`, `onToolExecutionStart`, `onToolExecutionEnd` and `onStepEnd` (`onStepFinish`) of
  * one call, with `ToolLoopAgent`'s arguments.
  */
-function notifyStep(parameters: CallParameters, recorder: StepResultRecorder, event: AgentEvent, history: () => ModelMessage[], stepInput: ModelMessage[]): void {
+function notifyStep(parameters: CallParameters, recorder: StepResultRecorder, event: AgentEvent, agent: RunnableAgent, stepInput: ModelMessage[]): void {
   if (event.type === 'tool-execution-start') {
     void call(parameters.onToolExecutionStart ?? parameters.experimental_onToolCallStart, {
       callId: event.runId,
@@ -195,17 +196,19 @@ function notifyStep(parameters: CallParameters, recorder: StepResultRecorder, ev
       provider: event.model?.provider ?? 'unknown',
       modelId: event.model?.modelId ?? 'unknown',
       stepNumber: recorder.steps.length,
-      tools: undefined,
-      toolChoice: undefined,
-      activeTools: undefined,
+      tools: agent.tools,
+      // prepareStep's, carried by the event; a loopchart agent has no toolChoice or activeTools of its own.
+      toolChoice: event.toolChoice,
+      activeTools: event.activeTools,
+      // loopchart has no toolOrder, and refuses providerOptions (they go with the model).
       toolOrder: undefined,
       steps: [...recorder.steps],
       providerOptions: undefined,
-      output: undefined,
+      output: agent.output,
       runtimeContext: {},
       toolsContext: {},
-      instructions: undefined,
-      messages: history(),
+      instructions: event.instructions ?? agent.instructions,
+      messages: agent.messages,
     });
   }
   if (event.type === 'finish-step') void call(parameters.onStepEnd ?? parameters.onStepFinish, recorder.steps.at(-1));
