@@ -26,12 +26,12 @@ describe('onStepStart', () => {
   it("gets ToolLoopAgent's instructions, tools, toolChoice and activeTools, with prepareStep's for the step", async () => {
     const expected: ReturnType<typeof seen>[] = [];
     const reference = new ToolLoopAgent({ model: mockModel(twoSteps()), tools, instructions: 'Be brief.', prepareStep });
-    const sdk = await reference.stream({ prompt: 'What is 2 + 3?', onStepStart: (event) => void expected.push(seen(event as StepStart)) });
+    const sdk = await reference.stream({ prompt: 'What is 2 + 3?', onStepStart: (event) => void expected.push(seen(event)) });
     await sdk.consumeStream();
 
     const got: ReturnType<typeof seen>[] = [];
     const agent = createAgent({ model: mockModel(twoSteps()), tools, instructions: 'Be brief.', prepareStep });
-    await toAISDKAgent(agent).generate({ prompt: 'What is 2 + 3?', onStepStart: (event) => void got.push(seen(event as StepStart)) });
+    await toAISDKAgent(agent).generate({ prompt: 'What is 2 + 3?', onStepStart: (event) => void got.push(seen(event)) });
 
     expect(expected).toEqual([
       { stepNumber: 0, instructions: 'Be brief.', tools, toolChoice: 'required', activeTools: ['add'], providerOptions: undefined, output: undefined },

@@ -17,7 +17,8 @@ const deltas = async (stream: AsyncIterable<TextStreamPart<ToolSet>>): Promise<s
 
 describe('stream({ experimental_transform })', () => {
   it('re-chunks the parts as streamText does: smoothStream gives the same deltas as with ToolLoopAgent', async () => {
-    const sdk = await new ToolLoopAgent({ model: mockModel([turn]), tools: {} as ToolSet }).stream({ prompt: 'hi', experimental_transform: words() });
+    const noTools: ToolSet = {};
+    const sdk = await new ToolLoopAgent({ model: mockModel([turn]), tools: noTools }).stream({ prompt: 'hi', experimental_transform: words() });
     const expected = await deltas(sdk.fullStream);
     expect(expected).toEqual(['Hello ', 'world, ', 'how ', 'are ', 'you?']);
 
