@@ -1,4 +1,4 @@
-import type { ModelMessage, Output, ToolSet } from 'ai';
+import type { Instructions, ModelMessage, Output, ToolSet } from 'ai';
 import type { Observable } from 'rxjs';
 import type { Actor } from 'xstate';
 import type { CheckpointInfo } from './persistence/session-recorder.js';
@@ -77,6 +77,8 @@ export interface Agent<TOOLS extends ToolSet = ToolSet, OUTPUT = unknown> {
   readonly tools: TOOLS;
   /** The agent's structured output (`createAgent({ output })`), undefined without one. */
   readonly output: Output.Output | undefined;
+  /** The agent's instructions (`createAgent({ instructions })`), undefined without them. */
+  readonly instructions: Instructions | undefined;
   /** The context's size in tokens: the last LLM call's provider usage plus an estimate (characters / 4) of the messages added since. */
   readonly contextTokens: number;
   /** True while a run is active. */
@@ -185,6 +187,10 @@ class StatechartAgent implements Agent {
 
   get tools(): ToolSet {
     return sessionOf(this).host.options.tools ?? {};
+  }
+
+  get instructions(): Instructions | undefined {
+    return sessionOf(this).host.options.instructions;
   }
 
   get output(): Output.Output | undefined {

@@ -21,6 +21,8 @@ import { toolCallIdsIn } from '../core/tool-call-ids.js';
 import { modelIdentity, type ModelIdentity } from '../core/model-identity.js';
 import { StepWatchdog, type StepLimits } from './step-watchdog.js';
 import { activeToolSet, preparedStep, type PreparedStep } from './prepared-step.js';
+import { hasInputCallbacks, ToolInputCallbackError, ToolInputCallbacks } from './tool-input-callbacks.js';
+import { withCause } from '../errors/error-cause.js';
 
 export interface LlmActorInput {
   runId: string;
@@ -163,10 +165,13 @@ export function createLlmActor(runtime: AgentRuntime) {
       controller.abort();
     });
 
+    /** The step's `activeTools` from `prepareStep`, for its `model-call-start`. */
+    let stepActiveTools: string[] | undefined;
     const prepareCall = async (): Promise<Required<Omit<LLMCallReplacements, 'instructions'>> & Pick<LLMCallReplacements, 'instructions'> & { toolChoice?: ToolChoice<ToolSet> }> => {
       const history = input.rejectedOutput ? withOutputFeedback(input.messages, input.rejectedOutput) : input.messages;
       const messages = runtime.transformContext ? await transformContext(runtime.transformContext, history, controller.signal) : history;
       const prepared = runtime.prepareStep ? await prepareStepOnce(runtime, input, messages) : {};
+      stepActiveTools = prepared.activeTools;
       let call = {
         model: prepared.model ?? runtime.model,
         messages: prepared.messages ?? messages,
@@ -220,6 +225,14 @@ export function createLlmActor(runtime: AgentRuntime) {
         ? await structuredOutputInstructions({ model: call.model, instructions: call.instructions, output: runtime.output })
         : { instructions: call.instructions, warnings: [] };
       if (settled) return;
+      // Made only when a tool of the call has an input callback: the delta cases below cost one check without.
+      const inputCallbacks = hasInputCallbacks(call.tools) ? new ToolInputCallbacks(call.tools, call.messages, controller.signal) : undefined;
+      // What prepareStep or a hook set for this step, for `model-call-start` (onStepStart's arguments).
+      const stepSettings = {
+        ...(stepActiveTools !== undefined ? { activeTools: stepActiveTools } : {}),
+        ...(call.toolChoice !== undefined ? { toolChoice: call.toolChoice } : {}),
+        ...(call.instructions !== input.instructions && call.instructions !== undefined ? { instructions: call.instructions } : {}),
+      };
       const parts = runtime.step({ ...call, instructions: structured.instructions, ...(runtime.output ? { output: runtime.output } : {}), abortSignal: controller.signal });
       for await (const part of parts) {
         if (settled) return;
@@ -237,7 +250,7 @@ export function createLlmActor(runtime: AgentRuntime) {
             break;
           case 'stream-start':
             warnings = [...part.warnings, ...structured.warnings];
-            runtime.emit({ type: 'model-call-start', ...scope, attempt: input.attempt, warnings, model: callModel });
+            runtime.emit({ type: 'model-call-start', ...scope, attempt: input.attempt, warnings, model: callModel, ...stepSettings });
             break;
           case 'response-metadata':
             response = {
@@ -249,9 +262,11 @@ export function createLlmActor(runtime: AgentRuntime) {
             break;
           case 'tool-input-start':
             runtime.emit({ type: 'tool-input-start', ...scope, attempt: input.attempt, toolCallId: part.id, toolName: part.toolName });
+            if (inputCallbacks) await inputCallbacks.start(part.id, part.toolName);
             break;
           case 'tool-input-delta':
             runtime.emit({ type: 'tool-input-delta', ...scope, attempt: input.attempt, toolCallId: part.id, delta: part.delta });
+            if (inputCallbacks) await inputCallbacks.delta(part.id, part.delta);
             break;
           case 'tool-call': {
             accumulator.add(part);
@@ -265,6 +280,7 @@ export function createLlmActor(runtime: AgentRuntime) {
               input: parsed.input,
               ...(parsed.invalid ? { invalid: true, error: { name: parsed.errorName ?? 'Error', message: parsed.error ?? 'invalid tool call' } } : {}),
             });
+            if (inputCallbacks) await inputCallbacks.available(parsed.toolCallId, parsed.toolName, parsed.input, parsed.invalid === true);
             break;
           }
           case 'finish': {
@@ -311,12 +327,18 @@ export function createLlmActor(runtime: AgentRuntime) {
       settle({ type: 'llm.error', error: streamErrors.at(-1) ?? { kind: 'stream', message: 'The model stream ended without a finish part.' } });
     };
 
-    consume().catch((error: unknown) =>
+    consume().catch((error: unknown) => {
+      if (error instanceof ToolInputCallbackError) {
+        // As streamText: the call fails with the callback's error, and no retry would call it differently.
+        settle({ type: 'llm.error', error: withCause({ kind: 'unknown', message: error.message, retryable: false }, error.cause) });
+        controller.abort();
+        return;
+      }
       settle({
         type: 'llm.error',
         error: error instanceof ContextTransformError ? { kind: 'invalid-request', message: error.message } : classifyError(error),
-      }),
-    );
+      });
+    });
 
     return () => {
       // Aborting a call that already finished costs a few microseconds per step for nothing.

@@ -6,6 +6,7 @@ import {
   type GenerateTextResult,
   type ModelMessage,
   type StreamTextResult,
+  type StreamTextTransform,
   type TextStreamPart,
   type ToolSet,
 } from 'ai';
@@ -29,10 +30,11 @@ type Part = TextStreamPart<ToolSet>;
  * session elsewhere and reports its events (a web node that sends runs to workers and reads their
  * events from Redis, as examples/chat-server/scaled does). `approve`, `deny` and `pendingApprovals`
  * are needed only to take approval answers in the messages (`addToolApprovalResponse`); `output`
- * only to keep an answer the agent's `output` rejects out of the stream.
+ * only to keep an answer the agent's `output` rejects out of the stream (and for `onStepStart`'s
+ * `output`); `instructions` only for `onStepStart`'s `instructions`.
  */
 export type RunnableAgent = Pick<Agent, 'events$' | 'messages' | 'run' | 'abort' | 'tools' | 'sessionId'> &
-  Partial<Pick<Agent, 'approve' | 'deny' | 'pendingApprovals' | 'output'>>;
+  Partial<Pick<Agent, 'approve' | 'deny' | 'pendingApprovals' | 'output' | 'instructions'>>;
 
 type CallParameters = Omit<AgentCallParameters<never, ToolSet>, 'prompt' | 'messages'> & { prompt?: string | ModelMessage[]; messages?: ModelMessage[] };
 
@@ -101,7 +103,7 @@ function startCall(agent: RunnableAgent, parameters: CallParameters, options: AI
     recorder.event(event);
     for (const part of hold.pass(event, mapper.map(event))) parts.push(part);
     if (event.type === 'model-call-start') stepInput = agent.messages;
-    notifyStep(parameters, recorder, event, () => agent.messages, stepInput);
+    notifyStep(parameters, recorder, event, agent, stepInput);
     if (event.type === 'approval-request') waitingStep = event.step;
     if (options.approvals !== 'in-stream' && event.type === 'finish-step' && event.step === waitingStep && (agent.pendingApprovals?.length ?? 1) > 0) {
       end({ kind: 'waiting' }, [{ type: 'finish', finishReason: event.finishReason ?? 'tool-calls', rawFinishReason: event.rawFinishReason, totalUsage: recorder.totalUsage }]);
@@ -164,7 +166,7 @@ function answer(agent: RunnableAgent, answers: ApprovalAnswer[]): void {
  * `onStepStart`, `onToolExecutionStart`, `onToolExecutionEnd` and `onStepEnd` (`onStepFinish`) of
  * one call, with `ToolLoopAgent`'s arguments.
  */
-function notifyStep(parameters: CallParameters, recorder: StepResultRecorder, event: AgentEvent, history: () => ModelMessage[], stepInput: ModelMessage[]): void {
+function notifyStep(parameters: CallParameters, recorder: StepResultRecorder, event: AgentEvent, agent: RunnableAgent, stepInput: ModelMessage[]): void {
   if (event.type === 'tool-execution-start') {
     void call(parameters.onToolExecutionStart ?? parameters.experimental_onToolCallStart, {
       callId: event.runId,
@@ -194,17 +196,19 @@ function notifyStep(parameters: CallParameters, recorder: StepResultRecorder, ev
       provider: event.model?.provider ?? 'unknown',
       modelId: event.model?.modelId ?? 'unknown',
       stepNumber: recorder.steps.length,
-      tools: undefined,
-      toolChoice: undefined,
-      activeTools: undefined,
+      tools: agent.tools,
+      // prepareStep's, carried by the event; a loopchart agent has no toolChoice or activeTools of its own.
+      toolChoice: event.toolChoice,
+      activeTools: event.activeTools,
+      // loopchart has no toolOrder, and refuses providerOptions (they go with the model).
       toolOrder: undefined,
       steps: [...recorder.steps],
       providerOptions: undefined,
-      output: undefined,
+      output: agent.output,
       runtimeContext: {},
       toolsContext: {},
-      instructions: undefined,
-      messages: history(),
+      instructions: event.instructions ?? agent.instructions,
+      messages: agent.messages,
     });
   }
   if (event.type === 'finish-step') void call(parameters.onStepEnd ?? parameters.onStepFinish, recorder.steps.at(-1));
@@ -255,6 +259,53 @@ async function call<T>(callback: ((event: T) => unknown) | undefined, event: T |
   } catch {
     // The AI SDK's notify() swallows callback errors as well.
   }
+}
+
+/**
+ * `stream({ experimental_transform })` as `streamText` applies it: each transform is made once,
+ * with the agent's `tools` and `stopStream`, and the parts pass through them in order; every
+ * reader of the result (`fullStream`, `textStream`, `toUIMessageStream`) reads what the last one
+ * gives. `stopStream` stops the parts going into the transforms (so they flush) and ends the run
+ * as an abort does, as `streamText` stops its steps. Without a transform, the parts as they are.
+ */
+function transformedParts(parts: PartBuffer<Part>, transform: StreamTextTransform<ToolSet> | StreamTextTransform<ToolSet>[] | undefined, agent: RunnableAgent): PartBuffer<Part> {
+  const transforms = transform === undefined ? [] : Array.isArray(transform) ? transform : [transform];
+  if (transforms.length === 0) return parts;
+  const transformed = new PartBuffer<Part>();
+  let running = true;
+  let stopSource!: () => void;
+  const stopped = new Promise<void>((resolve) => (stopSource = resolve));
+  const reader = parts.readable().getReader();
+  let stream = new ReadableStream<Part>(
+    {
+      async pull(controller) {
+        const next = await Promise.race([reader.read(), stopped.then(() => ({ done: true as const, value: undefined }))]);
+        if (next.done || !running) {
+          controller.close();
+          void reader.cancel().catch(() => undefined);
+        } else controller.enqueue(next.value);
+      },
+      cancel: (reason) => reader.cancel(reason),
+    },
+    { highWaterMark: 0 },
+  );
+  const stopStream = () => {
+    if (!running) return;
+    running = false;
+    stopSource();
+    agent.abort('stopStream() was called by a stream transform');
+  };
+  for (const each of transforms) stream = stream.pipeThrough(each({ tools: agent.tools, stopStream }));
+  void (async () => {
+    try {
+      for await (const part of stream) transformed.push(part);
+    } catch (error) {
+      transformed.push({ type: 'error', error });
+    } finally {
+      transformed.close();
+    }
+  })();
+  return transformed;
 }
 
 function textOf(stream: ReadableStream<Part>): ReadableStream<string> {
@@ -332,7 +383,9 @@ export function toAISDKAgent(agent: RunnableAgent, options: AISDKAgentOptions = 
     },
     async stream(parameters) {
       assertHonouredCallParameters(parameters);
-      const { parts, ended } = startCall(agent, parameters, options);
+      const call = startCall(agent, parameters, options);
+      const { ended } = call;
+      const parts = transformedParts(call.parts, parameters.experimental_transform, agent);
       const result = awaited(ended, (end) => generateTextResult(end.recorder, end.result));
       const field = <K extends keyof ReturnType<typeof generateTextResult>>(key: K) => {
         const value = result.then((generated) => generated[key]);

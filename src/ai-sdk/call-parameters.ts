@@ -7,6 +7,7 @@ const UNHONOURED: Record<string, string> = {
   timeout: "a loopchart agent's time limits are its own: createAgent({ timeout })",
   onStart: "use agent.events$ (its run-start event), or onStepStart",
   experimental_onStart: "use agent.events$ (its run-start event), or onStepStart",
+  experimental_steering: 'steer a loopchart run with agent.steer(message) (the next step sees it) or agent.followUp(message)',
   experimental_sandbox: 'loopchart runs tools where they are: bash has its own sandbox (builtinTools({ bash: { sandbox } }))',
 };
 

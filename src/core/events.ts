@@ -1,4 +1,4 @@
-import type { CallWarning, FinishReason, InferToolInput, InferToolOutput, ModelMessage, ToolSet } from 'ai';
+import type { CallWarning, FinishReason, InferToolInput, InferToolOutput, Instructions, ModelMessage, ToolChoice, ToolSet } from 'ai';
 import type { CompactionReason } from './compaction-config.js';
 import type { HookName } from './callbacks.js';
 import type { RunError, RunResult } from './result.js';
@@ -111,7 +111,17 @@ export type AgentEvent<TOOLS extends ToolSet = ToolSet> =
    * The provider's stream of an LLM call began; `warnings` are the call's (a setting the provider
    * does not support, a response format it cannot honour), as the AI SDK's `CallWarning`s.
    */
-  | (StepScoped & { type: 'model-call-start'; attempt: number; warnings: CallWarning[]; model?: { provider: string; modelId: string } })
+  | (StepScoped & {
+      type: 'model-call-start';
+      attempt: number;
+      warnings: CallWarning[];
+      model?: { provider: string; modelId: string };
+      /** The step's `activeTools` and `toolChoice`, when `prepareStep` gave them. */
+      activeTools?: string[];
+      toolChoice?: ToolChoice<ToolSet>;
+      /** The call's instructions, when `prepareStep` or a `beforeLLMCall` hook replaced the agent's for it. */
+      instructions?: Instructions;
+    })
   /** The model began writing a tool call's input (as the AI SDK's `tool-input-start`), and wrote a piece of it. */
   | (StepScoped & { type: 'tool-input-start'; attempt: number; toolCallId: string; toolName: string })
   | (StepScoped & { type: 'tool-input-delta'; attempt: number; toolCallId: string; delta: string })
