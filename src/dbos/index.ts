@@ -13,5 +13,5 @@ export {
 } from './session-workflows.js';
 export { sessionClient, turnWorkflowId, type SessionClient } from './session-client.js';
 export { startWorkerRecovery, type WorkerRecoveryOptions } from './worker-recovery.js';
-export { pgControlChannel, type ControlChannel } from './pg-control-channel.js';
+export { pgControlChannel, INVALID_CONTROL_MESSAGE_WARNING, type ControlChannel, type PgControlChannelOptions } from './pg-control-channel.js';
 export { dbosSystemDatabaseUrl } from './system-database-url.js';

@@ -2,6 +2,8 @@ import type { Pool } from 'pg';
 import { listenOn, type PgListening } from '../persistence/pg-listen.js';
 import { assertSessionRequest, type SessionInput } from '../scale/session-request.js';
 import { tolerateIdleConnectionErrors } from '../postgres/pg-connection-errors.js';
+import { errorMessage } from '../core/error-message.js';
+import { warnOnce } from '../core/warn-once.js';
 
 const CHANNEL = 'loopchart_session_control';
 /** Postgres refuses NOTIFY payloads of 8,000 bytes or more. */
@@ -48,7 +50,17 @@ export interface PgControlChannelOptions {
    * @default 10000
    */
   heartbeatMs?: number;
+  /**
+   * Told of a notification on the channel that is not a well-formed session request (anyone who
+   * can connect may `NOTIFY` on it; a node of another version may send another shape), and of a
+   * subscriber that threw. Either is dropped, never thrown into `pg`'s notification handler.
+   * Without it, the first is a process warning (`LOOPCHART_INVALID_CONTROL_MESSAGE`).
+   */
+  onInvalidMessage?: (error: Error, payload: string) => void;
 }
+
+/** The process warning's code for a control notification that was dropped, when no `onInvalidMessage` is given. */
+export const INVALID_CONTROL_MESSAGE_WARNING = 'LOOPCHART_INVALID_CONTROL_MESSAGE';
 
 const closedError = () => new Error('pgControlChannel: cannot subscribe, the channel is closed');
 
@@ -69,15 +81,33 @@ export function pgControlChannel(pool: Pool, options: PgControlChannelOptions = 
     retryTimer.unref?.();
     retryMs = Math.min(retryMs * 2, 2_000);
   };
+  const warn = warnOnce(INVALID_CONTROL_MESSAGE_WARNING);
+  const invalid = (error: unknown, payload: string) => {
+    const reported = new Error(`pgControlChannel dropped a notification: ${errorMessage(error)}`, { cause: error });
+    if (options.onInvalidMessage) options.onInvalidMessage(reported, payload);
+    else warn(`${reported.message}. Later ones are not warned of; pass onInvalidMessage to hear of each.`);
+  };
+  // Whatever happens here stays here: a throw would reach pg's notification handler and end the process.
   const deliver = (payload: string) => {
-    let message: ControlMessage;
     try {
-      message = JSON.parse(payload) as ControlMessage;
-      assertSessionRequest(message);
+      let message: ControlMessage;
+      try {
+        message = JSON.parse(payload) as ControlMessage;
+        assertSessionRequest(message);
+      } catch (error) {
+        invalid(error, payload); // Not a message this channel sends (anyone may NOTIFY on it).
+        return;
+      }
+      for (const listener of listeners.get(message.sessionId) ?? []) {
+        try {
+          listener(message.input, message.requestId);
+        } catch (error) {
+          invalid(error, payload);
+        }
+      }
     } catch {
-      return; // Not a message this channel sends (anyone may NOTIFY on it): dropped, never thrown into pg's notification handler.
+      // onInvalidMessage itself threw: nothing more can be said of this notification.
     }
-    for (const listener of listeners.get(message.sessionId) ?? []) listener(message.input, message.requestId);
   };
   const listen = () =>
     (listening ??= listenOn(pool, CHANNEL, {

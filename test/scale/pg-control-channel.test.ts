@@ -4,8 +4,8 @@
  * test/persistence/pg-listen.test.ts.)
  */
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pgControlChannel } from '../../src/dbos/pg-control-channel.js';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { INVALID_CONTROL_MESSAGE_WARNING, pgControlChannel } from '../../src/dbos/pg-control-channel.js';
 import type { SessionInput } from '../../src/scale/session-request.js';
 import { postgresBinary, startPostgres, type PostgresServer } from '../support/postgres-server.js';
 
@@ -28,9 +28,10 @@ afterAll(async () => {
 });
 
 describe.skipIf(postgresBin === undefined)('pgControlChannel', () => {
-  it('drops a payload that is not a well-formed session request, and goes on delivering the next one', async () => {
+  it('drops a payload that is not a well-formed session request, says so, and goes on delivering the next one', async () => {
     const pool = newPool();
-    const channel = pgControlChannel(pool);
+    const dropped: string[] = [];
+    const channel = pgControlChannel(pool, { onInvalidMessage: (error, payload) => dropped.push(payload) && expect(error.message).toMatch(/^pgControlChannel dropped a notification: /) });
     const received: Array<{ input: SessionInput; requestId: string }> = [];
     let heard: () => void = () => undefined;
     const heardValid = new Promise<void>((resolve) => (heard = resolve));
@@ -40,7 +41,7 @@ describe.skipIf(postgresBin === undefined)('pgControlChannel', () => {
     });
     try {
       const notify = (payload: string) => pool.query(`SELECT pg_notify('loopchart_session_control', $1)`, [payload]);
-      for (const payload of [
+      const malformed = [
         'null',
         '42',
         '"chat-1"',
@@ -50,15 +51,41 @@ describe.skipIf(postgresBin === undefined)('pgControlChannel', () => {
         JSON.stringify({ sessionId: 'chat-1', input: { type: 'abort' } }),
         JSON.stringify({ sessionId: 'chat-1', input: { type: 'abort' }, requestId: 42 }),
         JSON.stringify({ sessionId: 'chat-1', input: null, requestId: 'no-input' }),
-      ])
-        await notify(payload);
+      ];
+      for (const payload of malformed) await notify(payload);
       await channel.publish('chat-1', { type: 'abort' }, 'abort-1');
       // Notifications arrive in the order they were sent: once the valid one is here, every malformed one was handled.
       await heardValid;
       expect(received).toEqual([{ input: { type: 'abort' }, requestId: 'abort-1' }]);
+      expect(dropped).toEqual(malformed);
     } finally {
       unsubscribe();
       await channel.close();
+    }
+  });
+
+  it('a subscriber that throws neither ends the process nor keeps the input from the others; without onInvalidMessage one warning says so', async () => {
+    const warn = vi.spyOn(process, 'emitWarning').mockImplementation(() => undefined);
+    const pool = newPool();
+    const channel = pgControlChannel(pool);
+    let heard: () => void = () => undefined;
+    const heardByOther = new Promise<void>((resolve) => (heard = resolve));
+    const unsubscribeThrowing = await channel.subscribe('chat-4', () => {
+      throw new Error('subscriber broke');
+    });
+    const unsubscribeOther = await channel.subscribe('chat-4', () => heard());
+    try {
+      await pool.query(`SELECT pg_notify('loopchart_session_control', 'null')`);
+      await channel.publish('chat-4', { type: 'abort' }, 'abort-4');
+      await heardByOther;
+      expect(warn).toHaveBeenCalledTimes(1);
+      expect(warn.mock.calls[0]![0]).toContain('pgControlChannel dropped a notification');
+      expect(warn.mock.calls[0]![1]).toMatchObject({ code: INVALID_CONTROL_MESSAGE_WARNING });
+    } finally {
+      unsubscribeThrowing();
+      unsubscribeOther();
+      await channel.close();
+      warn.mockRestore();
     }
   });
 
