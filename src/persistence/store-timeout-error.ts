@@ -5,8 +5,10 @@
  *
  * @example
  * ```ts
- * import { StoreTimeoutError } from 'loopchart';
- * try { await advanceSession(options); } catch (error) { if (error instanceof StoreTimeoutError) retryLater(); }
+ * import { isRetryableSessionError, StoreTimeoutError } from 'loopchart';
+ *
+ * const late = new StoreTimeoutError('the store did not answer acquiring the lease of session chat-42 within 30000 ms');
+ * isRetryableSessionError(late); // true
  * ```
  */
 export class StoreTimeoutError extends Error {
