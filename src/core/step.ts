@@ -1,5 +1,6 @@
 import type { CallWarning, FinishReason, LanguageModel, LanguageModelUsage, ModelMessage, Output, SystemModelMessage, ToolChoice, ToolSet } from 'ai';
-import type { ProviderMetadata } from 'ai';
+import type { LanguageModelV4Source } from '@ai-sdk/provider';
+import type { ProviderMetadata, ToolResultPart } from 'ai';
 
 /**
  * The seam between the machine and the model: one step is exactly one model
@@ -53,6 +54,29 @@ export type StepPart =
   | { type: 'text-start' | 'text-end' | 'reasoning-start' | 'reasoning-end'; id: string; providerMetadata?: ProviderMetadata }
   | { type: 'text-delta' | 'reasoning-delta'; id: string; text: string; providerMetadata?: ProviderMetadata }
   | { type: 'tool-call'; toolCall: StepToolCall }
+  /**
+   * A call of a tool the provider runs itself (`providerExecuted`: OpenAI's or Anthropic's web
+   * search, code execution). The machine does not run it and waits for no result of its own: the
+   * provider's `provider-tool-result` answers it, and both go into the step's assistant message, as
+   * in the AI SDK's history. `dynamic` when the provider says so (a tool not in the tool set).
+   */
+  | { type: 'provider-tool-call'; toolCall: StepToolCall; dynamic?: true }
+  /**
+   * The provider's result of its own tool call: `result` as the provider gave it, `output` as the
+   * history keeps it (the AI SDK's conversion: the tool's `toModelOutput`, `text` or `json`; an
+   * error is `error-json`).
+   */
+  | {
+      type: 'provider-tool-result';
+      toolCallId: string;
+      toolName: string;
+      result: unknown;
+      output: ToolResultPart['output'];
+      isError?: true;
+      providerMetadata?: ProviderMetadata;
+    }
+  /** A source the model cited (a web page, a document), as the provider gave it. */
+  | LanguageModelV4Source
   | {
       type: 'finish';
       finishReason: FinishReason;

@@ -1,6 +1,7 @@
 import { experimental_streamLanguageModelCall as streamLanguageModelCall } from 'ai';
 import type { StepFunction, StepPart } from '../core/step.js';
 import { stepToolCall } from './step-tool-call.js';
+import { providerToolCall, providerToolResult } from './provider-tool-result.js';
 
 /**
  * The default step: one call through the AI SDK's
@@ -24,6 +25,21 @@ export const streamLanguageModelCallStep: StepFunction = async function* (reques
     return;
   }
   for await (const part of result.stream) {
+    if ((part.type === 'tool-result' || part.type === 'tool-error') && part.providerExecuted) {
+      const isError = part.type === 'tool-error';
+      yield await providerToolResult(
+        {
+          toolCallId: part.toolCallId,
+          toolName: part.toolName,
+          result: isError ? part.error : part.output,
+          ...(isError ? { isError } : {}),
+          ...(part.providerMetadata ? { providerMetadata: part.providerMetadata } : {}),
+        },
+        request.tools,
+        part.input,
+      );
+      continue;
+    }
     const mapped = toStepPart(part);
     if (mapped) yield mapped;
   }
@@ -42,7 +58,7 @@ function toStepPart(part: CallPart): StepPart | undefined {
     case 'reasoning-delta':
       return { type: part.type, id: part.id, text: part.text, providerMetadata: part.providerMetadata };
     case 'tool-call':
-      if (part.providerExecuted) return undefined;
+      if (part.providerExecuted) return providerToolCall(part);
       return {
         type: 'tool-call',
         toolCall: stepToolCall(part),
@@ -63,6 +79,8 @@ function toStepPart(part: CallPart): StepPart | undefined {
       return { type: 'tool-input-delta', id: part.id, delta: part.delta };
     case 'model-call-end':
       return { type: 'finish', finishReason: part.finishReason, rawFinishReason: part.rawFinishReason, usage: part.usage };
+    case 'source':
+      return part;
     case 'error':
       return { type: 'error', error: part.error };
     default:
