@@ -21,6 +21,7 @@ import { toolCallIdsIn } from '../core/tool-call-ids.js';
 import { modelIdentity, type ModelIdentity } from '../core/model-identity.js';
 import { StepWatchdog, type StepLimits } from './step-watchdog.js';
 import { activeToolSet, preparedStep, type PreparedStep } from './prepared-step.js';
+import { providerPartEvent } from './provider-part-event.js';
 
 export interface LlmActorInput {
   runId: string;
@@ -303,6 +304,12 @@ export function createLlmActor(runtime: AgentRuntime) {
           }
           case 'error':
             streamErrors.push(classifyStreamError(part.error, started));
+            break;
+          case 'provider-tool-call':
+          case 'provider-tool-result':
+          case 'source':
+            accumulator.add(part);
+            runtime.emit(providerPartEvent(part, scope, input.attempt));
             break;
           default:
             accumulator.add(part);
