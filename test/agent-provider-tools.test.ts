@@ -149,3 +149,70 @@ describe('provider-executed tools and sources', () => {
     expect((assistant.content as Array<{ type: string }>).map((part) => part.type)).toEqual(['tool-call', 'tool-result', 'text']);
   });
 });
+
+// ---------------------------------------------------------------------------
+// Through a real provider: Anthropic's web search, streamed as its API does, and the next turn's
+// request as the Anthropic provider writes it from loopchart's history.
+// ---------------------------------------------------------------------------
+
+/** An Anthropic Messages stream (`data:` lines) of the given events. */
+function anthropicSse(events: object[]): Response {
+  const body = events.map((event) => `event: ${(event as { type: string }).type}\ndata: ${JSON.stringify(event)}\n\n`).join('');
+  return new Response(body, { status: 200, headers: { 'content-type': 'text/event-stream' } });
+}
+
+const messageStart = { type: 'message_start', message: { id: 'msg_1', type: 'message', role: 'assistant', model: 'claude-test', content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 12, output_tokens: 1 } } };
+const messageEnd = [{ type: 'message_delta', delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: 7 } }, { type: 'message_stop' }];
+const textBlock = (index: number, text: string) => [
+  { type: 'content_block_start', index, content_block: { type: 'text', text: '' } },
+  { type: 'content_block_delta', index, delta: { type: 'text_delta', text } },
+  { type: 'content_block_stop', index },
+];
+
+const anthropicSearchTurn = () => [
+  messageStart,
+  { type: 'content_block_start', index: 0, content_block: { type: 'server_tool_use', id: 'srvtoolu_1', name: 'web_search', input: {} } },
+  { type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: '{"query":"xstate v5"}' } },
+  { type: 'content_block_stop', index: 0 },
+  {
+    type: 'content_block_start',
+    index: 1,
+    content_block: { type: 'web_search_tool_result', tool_use_id: 'srvtoolu_1', content: [{ type: 'web_search_result', url: 'https://stately.ai/docs', title: 'XState docs', encrypted_content: 'enc', page_age: null }] },
+  },
+  { type: 'content_block_stop', index: 1 },
+  ...textBlock(2, 'XState v5 is out.'),
+  ...messageEnd,
+];
+
+describe('provider-executed tools through the Anthropic provider', () => {
+  it('a second run sends the server tool use and its web search result back as Anthropic content blocks', async () => {
+    const { createAnthropic } = await import('@ai-sdk/anthropic');
+    const bodies: Array<{ messages: Array<{ role: string; content: Array<{ type: string; id?: string; tool_use_id?: string }> }> }> = [];
+    const turns = [anthropicSearchTurn(), [messageStart, ...textBlock(0, 'Yes.'), ...messageEnd]];
+    const anthropic = createAnthropic({
+      apiKey: 'test-key',
+      fetch: async (_url, init) => {
+        bodies.push(JSON.parse(String(init?.body)));
+        return anthropicSse(turns[bodies.length - 1]!);
+      },
+    });
+    const agent = createAgent({ model: anthropic('claude-sonnet-4-5'), tools: { web_search: anthropic.tools.webSearch_20250305() } });
+    const warnings: unknown[] = [];
+    agent.events$.subscribe((event) => {
+      if (event.type === 'model-call-start') warnings.push(...event.warnings);
+    });
+
+    const first = await agent.run('Is XState v5 out?');
+    expect(first.outcome).toBe('completed');
+    expect(first.steps[0]!.sources).toEqual([expect.objectContaining({ sourceType: 'url', url: 'https://stately.ai/docs' })]);
+    const second = await agent.run('Sure?');
+
+    expect(second.outcome).toBe('completed');
+    expect(second.text).toBe('Yes.');
+    expect(warnings).toEqual([]);
+    const assistant = bodies[1]!.messages.find((message) => message.role === 'assistant')!;
+    expect(assistant.content.map((block) => block.type)).toEqual(['server_tool_use', 'web_search_tool_result', 'text']);
+    expect(assistant.content[0]).toMatchObject({ id: 'srvtoolu_1', name: 'web_search', input: { query: 'xstate v5' } });
+    expect(assistant.content[1]).toMatchObject({ tool_use_id: 'srvtoolu_1', content: [{ type: 'web_search_result', url: 'https://stately.ai/docs', encrypted_content: 'enc' }] });
+  });
+});
