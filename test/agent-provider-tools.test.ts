@@ -23,6 +23,9 @@ const searchResult = { action: { type: 'search', query: 'xstate v5' }, sources: 
 /** One call: a provider-executed web search, its result, a source and the answer. */
 const searchTurn = (): LanguageModelV4StreamPart[] => [
   { type: 'stream-start', warnings: [] },
+  { type: 'tool-input-start', id: 'ws_1', toolName: 'web_search', providerExecuted: true },
+  { type: 'tool-input-delta', id: 'ws_1', delta: '{}' },
+  { type: 'tool-input-end', id: 'ws_1' },
   { type: 'tool-call', toolCallId: 'ws_1', toolName: 'web_search', input: '{}', providerExecuted: true },
   { type: 'tool-result', toolCallId: 'ws_1', toolName: 'web_search', result: searchResult },
   { type: 'source', sourceType: 'url', id: 'src-1', url: 'https://stately.ai/docs', title: 'XState docs' },
@@ -59,7 +62,7 @@ const tools = (): ToolSet => ({ web_search: openai.tools.webSearch({}) });
 /** Plain JSON: what an app or a UI sees (undefined fields gone, errors as their fields). */
 const json = (value: unknown): unknown => JSON.parse(JSON.stringify(value));
 
-const SHOWN = new Set(['tool-call', 'tool-result', 'tool-error', 'source', 'text-delta']);
+const SHOWN = new Set(['tool-input-start', 'tool-input-delta', 'tool-input-end', 'tool-call', 'tool-result', 'tool-error', 'source', 'text-delta']);
 
 async function streamed(agent: { stream: (options: { prompt: string }) => PromiseLike<{ fullStream: AsyncIterable<TextStreamPart<ToolSet>>; steps: PromiseLike<unknown[]> }> }) {
   const result = await agent.stream({ prompt: 'Is XState v5 out?' });
@@ -96,6 +99,8 @@ describe('provider-executed tools and sources', () => {
     const kinds = events.map((event) => event.type);
     expect(kinds).not.toContain('tool-execution-start');
     expect(kinds).not.toContain('tool-call');
+    expect(kinds).not.toContain('tool-input-available');
+    expect(events.find((event) => event.type === 'tool-input-start')).toMatchObject({ toolCallId: 'ws_1', toolName: 'web_search', providerExecuted: true });
     expect(events.filter((event) => event.type === 'provider-tool-call' || event.type === 'provider-tool-result' || event.type === 'source')).toEqual([
       { type: 'provider-tool-call', runId, step: 1, attempt: 1, toolCallId: 'ws_1', toolName: 'web_search', input: {} },
       { type: 'provider-tool-result', runId, step: 1, attempt: 1, toolCallId: 'ws_1', toolName: 'web_search', output: searchResult, isError: false },
@@ -115,7 +120,7 @@ describe('provider-executed tools and sources', () => {
     const loopchart = await streamed(toAISDKAgent(createAgent({ model: scripted([searchTurn]).model, tools: tools() })));
 
     expect(loopchart.parts).toEqual(toolLoop.parts);
-    expect((loopchart.parts as Array<{ type: string }>).map((part) => part.type)).toEqual(['tool-call', 'tool-result', 'source', 'text-delta']);
+    expect((loopchart.parts as Array<{ type: string }>).map((part) => part.type)).toEqual(['tool-input-start', 'tool-input-delta', 'tool-input-end', 'tool-call', 'tool-result', 'source', 'text-delta']);
     expect(loopchart.steps).toHaveLength(1);
     const [mine, theirs] = [loopchart.steps[0]!, toolLoop.steps[0]!];
     expect(json(mine.content)).toEqual(json(theirs.content));

@@ -305,6 +305,7 @@ export function createLlmActor(runtime: AgentRuntime) {
           case 'error':
             streamErrors.push(classifyStreamError(part.error, started));
             break;
+          case 'provider-tool-input-start':
           case 'provider-tool-call':
           case 'provider-tool-result':
           case 'source':

@@ -1,11 +1,13 @@
 import type { AgentEvent } from '../core/events.js';
 import type { StepPart } from '../core/step.js';
 
-type ProviderPart = Extract<StepPart, { type: 'provider-tool-call' | 'provider-tool-result' | 'source' }>;
+type ProviderPart = Extract<StepPart, { type: 'provider-tool-input-start' | 'provider-tool-call' | 'provider-tool-result' | 'source' }>;
 
 /** The event of a provider-executed tool call, its result, or a cited source, as the step streams it. */
 export function providerPartEvent(part: ProviderPart, scope: { runId: string; step: number }, attempt: number): AgentEvent {
   switch (part.type) {
+    case 'provider-tool-input-start':
+      return { type: 'tool-input-start', ...scope, attempt, toolCallId: part.id, toolName: part.toolName, providerExecuted: true };
     case 'provider-tool-call': {
       const { toolCall } = part;
       return {

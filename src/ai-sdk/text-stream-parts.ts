@@ -88,7 +88,13 @@ export class TextStreamPartMapper {
       case 'tool-input-start':
         parts.push(...this.closeBlocks());
         this.writing.add(event.toolCallId);
-        parts.push({ type: 'tool-input-start', id: event.toolCallId, toolName: event.toolName, dynamic: isDynamicTool(this.tools, event.toolName) });
+        parts.push({
+          type: 'tool-input-start',
+          id: event.toolCallId,
+          toolName: event.toolName,
+          dynamic: isDynamicTool(this.tools, event.toolName),
+          ...(event.providerExecuted ? { providerExecuted: true } : {}),
+        });
         break;
       case 'tool-input-delta':
         parts.push({ type: 'tool-input-delta', id: event.toolCallId, delta: event.delta });
@@ -115,6 +121,7 @@ export class TextStreamPartMapper {
         if (this.announced.has(event.toolCallId)) break;
         this.announced.add(event.toolCallId);
         parts.push(...this.closeBlocks());
+        if (this.writing.delete(event.toolCallId)) parts.push({ type: 'tool-input-end', id: event.toolCallId });
         this.inputs.set(event.toolCallId, event.input);
         const error = event.invalid ? Object.assign(new Error(event.error?.message ?? 'invalid tool call'), { name: event.error?.name ?? 'Error' }) : undefined;
         parts.push({

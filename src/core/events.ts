@@ -113,8 +113,11 @@ export type AgentEvent<TOOLS extends ToolSet = ToolSet> =
    * does not support, a response format it cannot honour), as the AI SDK's `CallWarning`s.
    */
   | (StepScoped & { type: 'model-call-start'; attempt: number; warnings: CallWarning[]; model?: { provider: string; modelId: string } })
-  /** The model began writing a tool call's input (as the AI SDK's `tool-input-start`), and wrote a piece of it. */
-  | (StepScoped & { type: 'tool-input-start'; attempt: number; toolCallId: string; toolName: string })
+  /**
+   * The model began writing a tool call's input (as the AI SDK's `tool-input-start`), and wrote a
+   * piece of it. `providerExecuted` for a tool the provider runs (see `provider-tool-call`).
+   */
+  | (StepScoped & { type: 'tool-input-start'; attempt: number; toolCallId: string; toolName: string; providerExecuted?: true })
   | (StepScoped & { type: 'tool-input-delta'; attempt: number; toolCallId: string; delta: string })
   /**
    * The model finished a tool call and it was parsed, while the step still streams: what a UI

@@ -51,6 +51,8 @@ export type StepPart =
   /** The model began writing a tool call's input, and wrote a piece of it. */
   | { type: 'tool-input-start'; id: string; toolName: string }
   | { type: 'tool-input-delta'; id: string; delta: string }
+  /** The model began writing the input of a tool its provider runs (see `provider-tool-call`); its deltas are `tool-input-delta`s. */
+  | { type: 'provider-tool-input-start'; id: string; toolName: string }
   | { type: 'text-start' | 'text-end' | 'reasoning-start' | 'reasoning-end'; id: string; providerMetadata?: ProviderMetadata }
   | { type: 'text-delta' | 'reasoning-delta'; id: string; text: string; providerMetadata?: ProviderMetadata }
   | { type: 'tool-call'; toolCall: StepToolCall }

@@ -30,8 +30,6 @@ import { convertPromptIncrementally } from './incremental-prompt.js';
  *   once per call (see `prepareToolsOnce`);
  * - `file` and `reasoning-file` parts are dropped without resolving (and so
  *   downloading) their data, since a step has no part for them;
- * - a provider-executed tool's streamed input (`tool-input-start` with
- *   `providerExecuted`) is not reported; its call and result are;
  * - an abort before the `finish` part also cancels the provider stream, so a
  *   provider that ignores the signal cannot keep the step waiting; the step
  *   then throws the signal's reason, as a fetch-based provider's stream does.
@@ -149,8 +147,7 @@ class DirectStep implements AsyncIterableIterator<StepPart, undefined> {
           },
         };
       case 'tool-input-start':
-        if (chunk.providerExecuted) return this.next();
-        return { done: false, value: { type: 'tool-input-start', id: chunk.id, toolName: chunk.toolName } };
+        return { done: false, value: { type: chunk.providerExecuted ? 'provider-tool-input-start' : 'tool-input-start', id: chunk.id, toolName: chunk.toolName } };
       case 'tool-input-delta':
         return { done: false, value: { type: 'tool-input-delta', id: chunk.id, delta: chunk.delta } };
       case 'finish':

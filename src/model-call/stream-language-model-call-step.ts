@@ -73,8 +73,7 @@ function toStepPart(part: CallPart): StepPart | undefined {
         ...(part.timestamp !== undefined ? { timestamp: part.timestamp } : {}),
       };
     case 'tool-input-start':
-      if (part.providerExecuted) return undefined;
-      return { type: 'tool-input-start', id: part.id, toolName: part.toolName };
+      return { type: part.providerExecuted ? 'provider-tool-input-start' : 'tool-input-start', id: part.id, toolName: part.toolName };
     case 'tool-input-delta':
       return { type: 'tool-input-delta', id: part.id, delta: part.delta };
     case 'model-call-end':
