@@ -25,7 +25,10 @@ export const streamLanguageModelCallStep: StepFunction = async function* (reques
     return;
   }
   for await (const part of result.stream) {
-    if ((part.type === 'tool-result' || part.type === 'tool-error') && part.providerExecuted) {
+    const mapped = toStepPart(part);
+    if (mapped) yield mapped;
+    // Checked only for parts `toStepPart` drops, so a delta costs nothing more.
+    else if ((part.type === 'tool-result' || part.type === 'tool-error') && part.providerExecuted) {
       const isError = part.type === 'tool-error';
       yield await providerToolResult(
         {
@@ -38,10 +41,7 @@ export const streamLanguageModelCallStep: StepFunction = async function* (reques
         request.tools,
         part.input,
       );
-      continue;
     }
-    const mapped = toStepPart(part);
-    if (mapped) yield mapped;
   }
 };
 
