@@ -309,14 +309,18 @@ describe('directStep yields the same parts as streamLanguageModelCallStep', () =
     await expectSameParts({ parts: [start, call('add', '{"a":1,"b":2}'), finish('tool-calls')] }, { tools: {} });
   });
 
-  it('provider-executed tool calls and their results are skipped; approval requests need a known call', async () => {
+  it('provider-executed tool calls with their streamed input, their results (an error too) and sources are yielded; files are not; approval requests need a known call', async () => {
     const { parts } = await expectSameParts({
       parts: [
         start,
+        { type: 'tool-input-start', id: 'p1', toolName: 'web_search', providerExecuted: true },
+        { type: 'tool-input-delta', id: 'p1', delta: '{"query":"x"}' },
+        { type: 'tool-input-end', id: 'p1' },
         call('web_search', '{"query":"x"}', 'p1', { providerExecuted: true }),
         call('mcp_tool', '{}', 'p2', { providerExecuted: true, dynamic: true }),
         { type: 'tool-approval-request', approvalId: 'a1', toolCallId: 'p2' },
         { type: 'tool-result', toolCallId: 'p1', toolName: 'web_search', result: { hits: 1 } },
+        { type: 'tool-result', toolCallId: 'p2', toolName: 'mcp_tool', result: { code: 'denied' }, isError: true, providerMetadata: meta('r') },
         { type: 'tool-approval-request', approvalId: 'a2', toolCallId: 'missing' },
         { type: 'source', sourceType: 'url', id: 's1', url: 'https://example.com' },
         { type: 'file', mediaType: 'text/plain', data: { type: 'data', data: 'aGk=' } },
@@ -324,7 +328,36 @@ describe('directStep yields the same parts as streamLanguageModelCallStep', () =
         finish(),
       ],
     });
-    expect(parts.map((part) => (part as StepPart).type)).toEqual(['stream-start', 'error', 'text-start', 'text-delta', 'text-end', 'finish']);
+    expect(parts.map((part) => (part as StepPart).type)).toEqual([
+      'stream-start',
+      'provider-tool-input-start',
+      'tool-input-delta',
+      'provider-tool-call',
+      'provider-tool-call',
+      'provider-tool-result',
+      'provider-tool-result',
+      'error',
+      'source',
+      'text-start',
+      'text-delta',
+      'text-end',
+      'finish',
+    ]);
+    // `web_search` is no tool of this set: an invalid call, as the AI SDK parses it; `mcp_tool` the provider calls dynamic.
+    parts.splice(1, 2);
+    expect(parts[1]).toMatchObject({ type: 'provider-tool-call', toolCall: { toolCallId: 'p1', toolName: 'web_search', input: { query: 'x' }, invalid: true }, dynamic: true });
+    expect(parts[2]).toStrictEqual({ type: 'provider-tool-call', toolCall: { toolCallId: 'p2', toolName: 'mcp_tool', input: {} }, dynamic: true });
+    expect(parts[3]).toStrictEqual({ type: 'provider-tool-result', toolCallId: 'p1', toolName: 'web_search', result: { hits: 1 }, output: { type: 'json', value: { hits: 1 } } });
+    expect(parts[4]).toStrictEqual({
+      type: 'provider-tool-result',
+      toolCallId: 'p2',
+      toolName: 'mcp_tool',
+      result: { code: 'denied' },
+      output: { type: 'error-json', value: { code: 'denied' } },
+      isError: true,
+      providerMetadata: meta('r'),
+    });
+    expect(parts[6]).toStrictEqual({ type: 'source', sourceType: 'url', id: 's1', url: 'https://example.com' });
   });
 
   for (const unified of ['stop', 'length', 'content-filter', 'tool-calls', 'error', 'interrupted', 'other'] as const) {

@@ -23,6 +23,7 @@ import { StepWatchdog, type StepLimits } from './step-watchdog.js';
 import { activeToolSet, preparedStep, type PreparedStep } from './prepared-step.js';
 import { hasInputCallbacks, ToolInputCallbackError, ToolInputCallbacks } from './tool-input-callbacks.js';
 import { withCause } from '../errors/error-cause.js';
+import { providerPartEvent } from './provider-part-event.js';
 
 export interface LlmActorInput {
   runId: string;
@@ -319,6 +320,13 @@ export function createLlmActor(runtime: AgentRuntime) {
           }
           case 'error':
             streamErrors.push(classifyStreamError(part.error, started));
+            break;
+          case 'provider-tool-input-start':
+          case 'provider-tool-call':
+          case 'provider-tool-result':
+          case 'source':
+            accumulator.add(part);
+            runtime.emit(providerPartEvent(part, scope, input.attempt));
             break;
           default:
             accumulator.add(part);

@@ -37,7 +37,8 @@ const isDynamicTool = (tools: ToolSet, name: string) => Object.hasOwn(tools, nam
  * Turns one call's agent events into the parts `ToolLoopAgent`'s `stream()` gives, in its order:
  * `start-step` with the call's warnings, text and reasoning blocks each closed before the next
  * begins, a tool call's input as it is written (`tool-input-start`, `-delta`, `-end`) and then the
- * call, approval requests, results, errors and denials (`tool-output-denied`), and `finish-step`
+ * call, approval requests, results, errors and denials (`tool-output-denied`), the provider's own
+ * tool calls and results (`providerExecuted`) and sources, and `finish-step`
  * with the step's usage, model and response. The run's end (`finish`, `error`, `abort`) is the
  * adapter's: it depends on how the call ends, not only on the run.
  */
@@ -87,7 +88,13 @@ export class TextStreamPartMapper {
       case 'tool-input-start':
         parts.push(...this.closeBlocks());
         this.writing.add(event.toolCallId);
-        parts.push({ type: 'tool-input-start', id: event.toolCallId, toolName: event.toolName, dynamic: isDynamicTool(this.tools, event.toolName) });
+        parts.push({
+          type: 'tool-input-start',
+          id: event.toolCallId,
+          toolName: event.toolName,
+          dynamic: isDynamicTool(this.tools, event.toolName),
+          ...(event.providerExecuted ? { providerExecuted: true } : {}),
+        });
         break;
       case 'tool-input-delta':
         parts.push({ type: 'tool-input-delta', id: event.toolCallId, delta: event.delta });
@@ -109,6 +116,40 @@ export class TextStreamPartMapper {
         }
         break;
       }
+      case 'provider-tool-call': {
+        // A tool the provider ran itself: `ToolLoopAgent`'s stream has its call and result with `providerExecuted`.
+        if (this.announced.has(event.toolCallId)) break;
+        this.announced.add(event.toolCallId);
+        parts.push(...this.closeBlocks());
+        if (this.writing.delete(event.toolCallId)) parts.push({ type: 'tool-input-end', id: event.toolCallId });
+        this.inputs.set(event.toolCallId, event.input);
+        const error = event.invalid ? Object.assign(new Error(event.error?.message ?? 'invalid tool call'), { name: event.error?.name ?? 'Error' }) : undefined;
+        parts.push({
+          type: 'tool-call',
+          toolCallId: event.toolCallId,
+          toolName: event.toolName,
+          input: event.input,
+          providerExecuted: true,
+          ...(event.dynamic || event.invalid || isDynamicTool(this.tools, event.toolName) ? { dynamic: true } : {}),
+          ...(error ? { invalid: true, error } : {}),
+          ...(event.providerMetadata ? { providerMetadata: event.providerMetadata } : {}),
+        } as Part);
+        break;
+      }
+      case 'provider-tool-result': {
+        const base = {
+          toolCallId: event.toolCallId,
+          toolName: event.toolName,
+          input: this.inputs.get(event.toolCallId),
+          providerExecuted: true,
+          ...(event.providerMetadata ? { providerMetadata: event.providerMetadata } : {}),
+        };
+        parts.push((event.isError ? { type: 'tool-error', ...base, error: event.output } : { type: 'tool-result', ...base, output: event.output }) as Part);
+        break;
+      }
+      case 'source':
+        parts.push(event.source);
+        break;
       case 'approval-request':
         parts.push({
           type: 'tool-approval-request',

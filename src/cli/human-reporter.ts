@@ -8,7 +8,7 @@ import { terminalSafe } from './terminal-text.js';
 const MAX_PREVIEW = 120;
 
 /** Events that show the model has answered (or will not): the spinner's wait for it ends. A stream that has only begun (`model-call-start`) has not. */
-const MODEL_ANSWERED = new Set<AgentEvent['type']>(['text-delta', 'reasoning-delta', 'tool-input-start', 'tool-input-available', 'tool-call', 'finish-step', 'retry', 'stream-warning', 'approval-request', 'run-end']);
+const MODEL_ANSWERED = new Set<AgentEvent['type']>(['text-delta', 'reasoning-delta', 'tool-input-start', 'tool-input-available', 'tool-call', 'provider-tool-call', 'finish-step', 'retry', 'stream-warning', 'approval-request', 'run-end']);
 
 /**
  * Output for people: the assistant's text goes to stdout; reasoning (dimmed),

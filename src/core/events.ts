@@ -1,4 +1,5 @@
-import type { CallWarning, FinishReason, InferToolInput, InferToolOutput, Instructions, ModelMessage, ToolChoice, ToolSet } from 'ai';
+import type { LanguageModelV4Source } from '@ai-sdk/provider';
+import type { CallWarning, FinishReason, InferToolInput, InferToolOutput, Instructions, ModelMessage, ProviderMetadata, ToolChoice, ToolSet } from 'ai';
 import type { CompactionReason } from './compaction-config.js';
 import type { HookName } from './callbacks.js';
 import type { RunError, RunResult } from './result.js';
@@ -122,8 +123,11 @@ export type AgentEvent<TOOLS extends ToolSet = ToolSet> =
       /** The call's instructions, when `prepareStep` or a `beforeLLMCall` hook replaced the agent's for it. */
       instructions?: Instructions;
     })
-  /** The model began writing a tool call's input (as the AI SDK's `tool-input-start`), and wrote a piece of it. */
-  | (StepScoped & { type: 'tool-input-start'; attempt: number; toolCallId: string; toolName: string })
+  /**
+   * The model began writing a tool call's input (as the AI SDK's `tool-input-start`), and wrote a
+   * piece of it. `providerExecuted` for a tool the provider runs (see `provider-tool-call`).
+   */
+  | (StepScoped & { type: 'tool-input-start'; attempt: number; toolCallId: string; toolName: string; providerExecuted?: true })
   | (StepScoped & { type: 'tool-input-delta'; attempt: number; toolCallId: string; delta: string })
   /**
    * The model finished a tool call and it was parsed, while the step still streams: what a UI
@@ -138,6 +142,36 @@ export type AgentEvent<TOOLS extends ToolSet = ToolSet> =
       invalid?: boolean;
       error?: { name: string; message: string };
     })
+  /**
+   * The model called a tool its provider runs itself (`providerExecuted`: a web search, code
+   * execution), reported as the step streams. The agent runs nothing and waits for nothing: the
+   * provider's `provider-tool-result` answers the call, and both enter the history inside the
+   * step's assistant message. `dynamic` for a tool the tool set does not hold; `invalid` as for
+   * `tool-input-available`.
+   */
+  | (StepScoped & {
+      type: 'provider-tool-call';
+      attempt: number;
+      toolCallId: string;
+      toolName: string;
+      input: unknown;
+      dynamic?: true;
+      invalid?: true;
+      error?: { name: string; message: string };
+      providerMetadata?: ProviderMetadata;
+    })
+  /** The provider's result of its own tool call (`output` as the provider gave it; an error when `isError`). */
+  | (StepScoped & {
+      type: 'provider-tool-result';
+      attempt: number;
+      toolCallId: string;
+      toolName: string;
+      output: unknown;
+      isError: boolean;
+      providerMetadata?: ProviderMetadata;
+    })
+  /** A source the model cited (a web page, a document), as the AI SDK's `source` part has it. */
+  | (StepScoped & { type: 'source'; attempt: number; source: LanguageModelV4Source })
   | (StepScoped & {
       type: 'finish-step';
       finishReason?: FinishReason;

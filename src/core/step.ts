@@ -1,5 +1,6 @@
 import type { CallWarning, FinishReason, LanguageModel, LanguageModelUsage, ModelMessage, Output, SystemModelMessage, ToolChoice, ToolSet } from 'ai';
-import type { ProviderMetadata } from 'ai';
+import type { LanguageModelV4Source } from '@ai-sdk/provider';
+import type { ProviderMetadata, ToolResultPart } from 'ai';
 
 /**
  * The seam between the machine and the model: one step is exactly one model
@@ -50,9 +51,34 @@ export type StepPart =
   /** The model began writing a tool call's input, and wrote a piece of it. */
   | { type: 'tool-input-start'; id: string; toolName: string }
   | { type: 'tool-input-delta'; id: string; delta: string }
+  /** The model began writing the input of a tool its provider runs (see `provider-tool-call`); its deltas are `tool-input-delta`s. */
+  | { type: 'provider-tool-input-start'; id: string; toolName: string }
   | { type: 'text-start' | 'text-end' | 'reasoning-start' | 'reasoning-end'; id: string; providerMetadata?: ProviderMetadata }
   | { type: 'text-delta' | 'reasoning-delta'; id: string; text: string; providerMetadata?: ProviderMetadata }
   | { type: 'tool-call'; toolCall: StepToolCall }
+  /**
+   * A call of a tool the provider runs itself (`providerExecuted`: OpenAI's or Anthropic's web
+   * search, code execution). The machine does not run it and waits for no result of its own: the
+   * provider's `provider-tool-result` answers it, and both go into the step's assistant message, as
+   * in the AI SDK's history. `dynamic` when the provider says so (a tool not in the tool set).
+   */
+  | { type: 'provider-tool-call'; toolCall: StepToolCall; dynamic?: true }
+  /**
+   * The provider's result of its own tool call: `result` as the provider gave it, `output` as the
+   * history keeps it (the AI SDK's conversion: the tool's `toModelOutput`, `text` or `json`; an
+   * error is `error-json`).
+   */
+  | {
+      type: 'provider-tool-result';
+      toolCallId: string;
+      toolName: string;
+      result: unknown;
+      output: ToolResultPart['output'];
+      isError?: true;
+      providerMetadata?: ProviderMetadata;
+    }
+  /** A source the model cited (a web page, a document), as the provider gave it. */
+  | LanguageModelV4Source
   | {
       type: 'finish';
       finishReason: FinishReason;

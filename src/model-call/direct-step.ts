@@ -7,6 +7,7 @@ import { normalizeStreamProviderError } from './direct-stream-error.js';
 import { prepareToolsOnce } from './direct-tools.js';
 import type { StepFunction, StepPart, StepRequest } from '../core/step.js';
 import { stepToolCall } from './step-tool-call.js';
+import { providerToolCall, providerToolResult } from './provider-tool-result.js';
 import { convertPromptIncrementally } from './incremental-prompt.js';
 
 /**
@@ -57,6 +58,8 @@ class DirectStep implements AsyncIterableIterator<StepPart, undefined> {
   private messages: ModelMessage[] = [];
   /** Every tool call parsed so far (provider-executed ones included), for `tool-approval-request` parts. */
   private toolCallIds: Set<string> | undefined;
+  /** The inputs of the provider-executed calls, for their results (as the AI SDK gives a result its call's input). */
+  private providerInputs: Map<string, unknown> | undefined;
 
   constructor(private readonly request: StepRequest) {}
 
@@ -144,8 +147,7 @@ class DirectStep implements AsyncIterableIterator<StepPart, undefined> {
           },
         };
       case 'tool-input-start':
-        if (chunk.providerExecuted) return this.next();
-        return { done: false, value: { type: 'tool-input-start', id: chunk.id, toolName: chunk.toolName } };
+        return { done: false, value: { type: chunk.providerExecuted ? 'provider-tool-input-start' : 'tool-input-start', id: chunk.id, toolName: chunk.toolName } };
       case 'tool-input-delta':
         return { done: false, value: { type: 'tool-input-delta', id: chunk.id, delta: chunk.delta } };
       case 'finish':
@@ -165,6 +167,10 @@ class DirectStep implements AsyncIterableIterator<StepPart, undefined> {
         }
       case 'error':
         return { done: false, value: { type: 'error', error: normalizeStreamProviderError(chunk.error) } };
+      case 'tool-result':
+        return this.providerResult(chunk);
+      case 'source':
+        return { done: false, value: chunk };
       case 'tool-approval-request':
         if (this.toolCallIds?.has(chunk.toolCallId)) return this.next();
         return {
@@ -172,8 +178,7 @@ class DirectStep implements AsyncIterableIterator<StepPart, undefined> {
           value: { type: 'error', error: new ToolCallNotFoundForApprovalError({ toolCallId: chunk.toolCallId, approvalId: chunk.approvalId }) },
         };
       default:
-        // tool-input-end, provider-executed tool results,
-        // files, sources, custom and raw parts: nothing a step reports.
+        // tool-input-end, files, custom and raw parts: nothing a step reports.
         return this.next();
     }
   };
@@ -208,7 +213,10 @@ class DirectStep implements AsyncIterableIterator<StepPart, undefined> {
       return { done: false, value: { type: 'error', error } };
     }
     (this.toolCallIds ??= new Set()).add(call.toolCallId);
-    if (call.providerExecuted) return this.next();
+    if (call.providerExecuted) {
+      (this.providerInputs ??= new Map()).set(call.toolCallId, call.input);
+      return { done: false, value: providerToolCall(call) };
+    }
     return {
       done: false,
       value: {
@@ -216,6 +224,16 @@ class DirectStep implements AsyncIterableIterator<StepPart, undefined> {
         toolCall: stepToolCall(call),
       },
     };
+  }
+
+  /** A tool the provider ran itself answered: its result, as the history keeps it. */
+  private async providerResult(chunk: Extract<LanguageModelV4StreamPart, { type: 'tool-result' }>): Promise<Result> {
+    try {
+      return { done: false, value: await providerToolResult(chunk, this.request.tools, this.providerInputs?.get(chunk.toolCallId)) };
+    } catch (error) {
+      // A tool's own `toModelOutput` threw: the AI SDK's stream fails there too.
+      return this.fail(error);
+    }
   }
 
   /** The provider stream closed: the step is over (with the abort's reason if it was cancelled by an abort). */

@@ -9,7 +9,12 @@ interface TextBlock {
   providerMetadata?: ProviderMetadata;
 }
 
-type Block = TextBlock | { type: 'tool-call'; toolCall: StepToolCall };
+type Block =
+  | TextBlock
+  | { type: 'tool-call'; toolCall: StepToolCall }
+  /** A call of a tool the provider ran itself, and its result: both stay in the assistant message. */
+  | { type: 'provider-tool-call'; toolCall: StepToolCall }
+  | { type: 'provider-tool-result'; part: Extract<StepPart, { type: 'provider-tool-result' }> };
 
 /**
  * Collects one step's parts into the assistant message it will leave in the
@@ -66,6 +71,14 @@ export class StepAccumulator {
         this.toolCalls.push(toolCall);
         break;
       }
+      case 'provider-tool-call':
+        // Kept as the provider named it (its result refers to it), and not one for the machine to run.
+        this.toolCallIds.add(part.toolCall.toolCallId);
+        this.blocks.push({ type: 'provider-tool-call', toolCall: part.toolCall });
+        break;
+      case 'provider-tool-result':
+        this.blocks.push({ type: 'provider-tool-result', part });
+        break;
       default:
         break;
     }
@@ -82,14 +95,27 @@ export class StepAccumulator {
   toMessage(): AssistantModelMessage | undefined {
     const content: AssistantPart[] = [];
     for (const block of this.blocks) {
-      if (block.type === 'tool-call') {
+      if (block.type === 'tool-call' || block.type === 'provider-tool-call') {
         const { toolCall } = block;
         content.push({
           type: 'tool-call',
           toolCallId: toolCall.toolCallId,
           toolName: toolCall.toolName,
           input: toolCall.invalid && (typeof toolCall.input !== 'object' || toolCall.input === null) ? {} : toolCall.input,
+          ...(block.type === 'provider-tool-call' ? { providerExecuted: true } : {}),
           ...(toolCall.providerMetadata ? { providerOptions: toolCall.providerMetadata } : {}),
+        });
+        continue;
+      }
+      if (block.type === 'provider-tool-result') {
+        // The provider's answer to its own call goes in the assistant message, as the AI SDK's `toResponseMessages` puts it.
+        const { part } = block;
+        content.push({
+          type: 'tool-result',
+          toolCallId: part.toolCallId,
+          toolName: part.toolName,
+          output: part.output,
+          ...(part.providerMetadata ? { providerOptions: part.providerMetadata } : {}),
         });
         continue;
       }

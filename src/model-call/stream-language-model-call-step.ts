@@ -1,6 +1,7 @@
 import { experimental_streamLanguageModelCall as streamLanguageModelCall } from 'ai';
 import type { StepFunction, StepPart } from '../core/step.js';
 import { stepToolCall } from './step-tool-call.js';
+import { providerToolCall, providerToolResult } from './provider-tool-result.js';
 
 /**
  * The default step: one call through the AI SDK's
@@ -26,6 +27,21 @@ export const streamLanguageModelCallStep: StepFunction = async function* (reques
   for await (const part of result.stream) {
     const mapped = toStepPart(part);
     if (mapped) yield mapped;
+    // Checked only for parts `toStepPart` drops, so a delta costs nothing more.
+    else if ((part.type === 'tool-result' || part.type === 'tool-error') && part.providerExecuted) {
+      const isError = part.type === 'tool-error';
+      yield await providerToolResult(
+        {
+          toolCallId: part.toolCallId,
+          toolName: part.toolName,
+          result: isError ? part.error : part.output,
+          ...(isError ? { isError } : {}),
+          ...(part.providerMetadata ? { providerMetadata: part.providerMetadata } : {}),
+        },
+        request.tools,
+        part.input,
+      );
+    }
   }
 };
 
@@ -42,7 +58,7 @@ function toStepPart(part: CallPart): StepPart | undefined {
     case 'reasoning-delta':
       return { type: part.type, id: part.id, text: part.text, providerMetadata: part.providerMetadata };
     case 'tool-call':
-      if (part.providerExecuted) return undefined;
+      if (part.providerExecuted) return providerToolCall(part);
       return {
         type: 'tool-call',
         toolCall: stepToolCall(part),
@@ -57,12 +73,13 @@ function toStepPart(part: CallPart): StepPart | undefined {
         ...(part.timestamp !== undefined ? { timestamp: part.timestamp } : {}),
       };
     case 'tool-input-start':
-      if (part.providerExecuted) return undefined;
-      return { type: 'tool-input-start', id: part.id, toolName: part.toolName };
+      return { type: part.providerExecuted ? 'provider-tool-input-start' : 'tool-input-start', id: part.id, toolName: part.toolName };
     case 'tool-input-delta':
       return { type: 'tool-input-delta', id: part.id, delta: part.delta };
     case 'model-call-end':
       return { type: 'finish', finishReason: part.finishReason, rawFinishReason: part.rawFinishReason, usage: part.usage };
+    case 'source':
+      return part;
     case 'error':
       return { type: 'error', error: part.error };
     default:

@@ -40,7 +40,8 @@ const isDynamic = (tools: ToolSet, name: string) => !Object.hasOwn(tools, name) 
 /**
  * Builds the AI SDK's `StepResult`s of a run (or of the part of it one call saw) from its agent
  * events, as `generateText` builds them from its stream: each step's content in the order it
- * streamed (text, reasoning, tool calls, approval requests, tool results, errors and denials), its
+ * streamed (text, reasoning, tool calls, approval requests, tool results, errors and denials,
+ * the provider's own tool calls and results, and sources), its
  * finish reason, usage, warnings, model and response, and the response messages it added to the
  * history. A failed attempt's content is dropped when the step is tried again. Constant work per
  * delta; one object per step.
@@ -127,6 +128,17 @@ export class StepResultRecorder {
         step.inputs.set(event.toolCallId, event.input);
         step.content.push(this.toolCallPart(event));
         break;
+      case 'provider-tool-call':
+        if (step.inputs.has(event.toolCallId)) break;
+        step.inputs.set(event.toolCallId, event.input);
+        step.content.push(this.providerCallPart(event));
+        break;
+      case 'provider-tool-result':
+        step.content.push(this.providerResultPart(step, event));
+        break;
+      case 'source':
+        step.content.push(event.source);
+        break;
       case 'approval-request': {
         const approvalId = approvalIdOf(event.toolCallId);
         step.content.push({ type: 'tool-approval-request', approvalId, toolCall: this.staticCall(event) });
@@ -174,6 +186,27 @@ export class StepResultRecorder {
     return { type: 'tool-call', toolCallId: event.toolCallId, toolName: event.toolName, input: event.input, dynamic: true, invalid: true, error };
   }
 
+  /** A provider-executed call as the AI SDK's content has it (`providerExecuted`; an unknown or invalid call is dynamic). */
+  private providerCallPart(event: Extract<AgentEvent, { type: 'provider-tool-call' }>): Content {
+    const error = event.invalid ? Object.assign(new Error(event.error?.message ?? 'invalid tool call'), { name: event.error?.name ?? 'Error' }) : undefined;
+    return {
+      type: 'tool-call',
+      toolCallId: event.toolCallId,
+      toolName: event.toolName,
+      input: event.input,
+      providerExecuted: true,
+      ...(event.dynamic || event.invalid || isDynamic(this.tools, event.toolName) ? { dynamic: true } : {}),
+      ...(error ? { invalid: true, error } : {}),
+      ...(event.providerMetadata ? { providerMetadata: event.providerMetadata } : {}),
+    } as Content;
+  }
+
+  /** The provider's result of its own call: a `tool-result` (or `tool-error`) with `providerExecuted`, as the AI SDK's content has it. */
+  private providerResultPart(step: OpenStep, event: Extract<AgentEvent, { type: 'provider-tool-result' }>): Content {
+    const base = { toolCallId: event.toolCallId, toolName: event.toolName, input: step.inputs.get(event.toolCallId), providerExecuted: true, ...(event.providerMetadata ? { providerMetadata: event.providerMetadata } : {}) };
+    return (event.isError ? { type: 'tool-error', ...base, error: event.output } : { type: 'tool-result', ...base, output: event.output }) as Content;
+  }
+
   private resultParts(step: OpenStep, event: Extract<AgentEvent, { type: 'tool-result' }>): Content[] {
     const base = { toolCallId: event.toolCallId, toolName: event.toolName, input: step.inputs.get(event.toolCallId) };
     const dynamic = isDynamic(this.tools, event.toolName);
@@ -210,7 +243,7 @@ export class StepResultRecorder {
       reasoning,
       reasoningText: reasoning.length > 0 ? reasoning.map((part) => part.text).join('') : undefined,
       files: [],
-      sources: [],
+      sources: content.filter((part) => part.type === 'source'),
       toolCalls,
       staticToolCalls: toolCalls.filter((part) => !('dynamic' in part && part.dynamic)),
       dynamicToolCalls: toolCalls.filter((part) => 'dynamic' in part && part.dynamic),

@@ -1,4 +1,5 @@
 import { APICallError, hasToolCall, isStepCount, Output, tool, type ToolSet } from 'ai';
+import { openai } from '@ai-sdk/openai';
 import { z } from 'zod';
 import { call, reasoning, text, toolCall, type ScriptedCall } from './script-model.js';
 
@@ -175,6 +176,22 @@ export const scenarios: Scenario[] = [
           isRetryable: false,
         }),
       },
+    ],
+  },
+  {
+    name: 'provider-executed web search',
+    prompt: 'Is XState v5 out?',
+    settings: () => ({ tools: { web_search: openai.tools.webSearch({}) } }),
+    script: [
+      call([
+        { type: 'tool-input-start', id: 'ws_1', toolName: 'web_search', providerExecuted: true },
+        { type: 'tool-input-delta', id: 'ws_1', delta: '{}' },
+        { type: 'tool-input-end', id: 'ws_1' },
+        { type: 'tool-call', toolCallId: 'ws_1', toolName: 'web_search', input: '{}', providerExecuted: true },
+        { type: 'tool-result', toolCallId: 'ws_1', toolName: 'web_search', result: { action: { type: 'search', query: 'xstate v5' } } },
+        { type: 'source', sourceType: 'url', id: 'src-1', url: 'https://stately.ai/docs', title: 'XState docs' },
+        ...text('t1', 'XState v5 is out.'),
+      ]),
     ],
   },
   {

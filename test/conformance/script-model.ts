@@ -14,7 +14,7 @@ export function call(
   content: LanguageModelV4StreamPart[],
   options: { finishReason?: 'stop' | 'tool-calls' | 'length'; warnings?: SharedV4Warning[]; modelId?: string; holdAfter?: number } = {},
 ): ScriptedCall {
-  const hasToolCall = content.some((part) => part.type === 'tool-call');
+  const hasToolCall = content.some((part) => part.type === 'tool-call' && !part.providerExecuted);
   const finishReason = options.finishReason ?? (hasToolCall ? 'tool-calls' : 'stop');
   return {
     parts: [
@@ -62,7 +62,7 @@ function generateResult(parts: LanguageModelV4StreamPart[]): LanguageModelV4Gene
       blocks.set(part.id, block);
       content.push(block);
     } else if (part.type === 'text-delta' || part.type === 'reasoning-delta') blocks.get(part.id)!.text += part.delta;
-    else if (part.type === 'tool-call') content.push(part);
+    else if (part.type === 'tool-call' || part.type === 'tool-result' || part.type === 'source') content.push(part);
     else if (part.type === 'finish') result = { finishReason: part.finishReason, usage: part.usage, warnings, ...(response ? { response } : {}) };
   }
   if (!result) throw new Error('scripted model: a call without a finish part cannot be generated');
