@@ -197,7 +197,7 @@ describe('provider-executed tools through the Anthropic provider', () => {
     const anthropic = createAnthropic({
       apiKey: 'test-key',
       fetch: async (_url, init) => {
-        bodies.push(JSON.parse(String(init?.body)));
+        bodies.push(JSON.parse(init?.body as string));
         return anthropicSse(turns[bodies.length - 1]!);
       },
     });

@@ -144,7 +144,7 @@ export class TextStreamPartMapper {
           providerExecuted: true,
           ...(event.providerMetadata ? { providerMetadata: event.providerMetadata } : {}),
         };
-        parts.push((event.isError ? { type: 'tool-error', ...base, error: event.output } : { type: 'tool-result', ...base, output: event.output }) as Part);
+        parts.push((event.isError ? { type: 'tool-error', ...base, error: event.output } : { type: 'tool-result', ...base, output: event.output }));
         break;
       }
       case 'source':

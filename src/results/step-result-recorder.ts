@@ -204,7 +204,7 @@ export class StepResultRecorder {
   /** The provider's result of its own call: a `tool-result` (or `tool-error`) with `providerExecuted`, as the AI SDK's content has it. */
   private providerResultPart(step: OpenStep, event: Extract<AgentEvent, { type: 'provider-tool-result' }>): Content {
     const base = { toolCallId: event.toolCallId, toolName: event.toolName, input: step.inputs.get(event.toolCallId), providerExecuted: true, ...(event.providerMetadata ? { providerMetadata: event.providerMetadata } : {}) };
-    return (event.isError ? { type: 'tool-error', ...base, error: event.output } : { type: 'tool-result', ...base, output: event.output }) as Content;
+    return (event.isError ? { type: 'tool-error', ...base, error: event.output } : { type: 'tool-result', ...base, output: event.output });
   }
 
   private resultParts(step: OpenStep, event: Extract<AgentEvent, { type: 'tool-result' }>): Content[] {

@@ -81,8 +81,9 @@ describe.skipIf(postgresBin === undefined)('startWorkerRecovery', () => {
       recoveries.push([dead, ids]);
       recoveredOnce();
     };
-    const first = liveWorker({ pool, executorID: 'live-a', applicationVersion: 'v-race', onRecovered });
-    const second = liveWorker({ pool, executorID: 'live-b', applicationVersion: 'v-race', onRecovered });
+    // The holder's beat is given up after half of deadAfterMs: long enough here for a loaded machine to see the other beat meanwhile.
+    const first = liveWorker({ pool, executorID: 'live-a', applicationVersion: 'v-race', onRecovered, deadAfterMs: 120_000 });
+    const second = liveWorker({ pool, executorID: 'live-b', applicationVersion: 'v-race', onRecovered, deadAfterMs: 120_000 });
     await listingStarted;
     // The worker that holds the claim waits for its handoff; the other beats on, looking for dead workers each time.
     const { rows } = await pool.query<{ now: string }>(`SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint AS now`);
