@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess, type IOType } from 'node:child_process';
 import type { Stream } from 'node:stream';
-import type { JSONRPCMessage, MCPTransport } from '@ai-sdk/mcp';
+import type { JSONRPCMessage, MCPTransport, MCPTransportSendOptions } from '@ai-sdk/mcp';
 import { boundedLines } from './bounded-lines.js';
 import { McpMessageTooLargeError } from './message-too-large.js';
 
@@ -55,6 +55,8 @@ export class BoundedStdioTransport implements MCPTransport {
   failure: Error | undefined;
   private child: ChildProcess | undefined;
   private closed = false;
+  /** The requests sent with a signal and not yet answered, by id: each one's way to stop listening for its abort. */
+  private readonly cancellable = new Map<string | number, () => void>();
 
   constructor(private readonly options: BoundedStdioTransportOptions) {}
 
@@ -95,7 +97,20 @@ export class BoundedStdioTransport implements MCPTransport {
     });
   }
 
-  send(message: JSONRPCMessage): Promise<void> {
+  /**
+   * Writes the message on the server's stdin. A request sent with a signal
+   * (a tool call the caller gave up, or one past its time) is cancelled when
+   * the signal aborts before its answer came: the server is sent
+   * `notifications/cancelled` for it, as MCP says a client cancels.
+   */
+  send(message: JSONRPCMessage, options?: MCPTransportSendOptions): Promise<void> {
+    const stdin = this.child?.stdin;
+    if (!stdin || this.closed) return Promise.reject(this.failure ?? new Error('the MCP server is not connected'));
+    if (options?.signal && 'method' in message && 'id' in message && message.id !== undefined) this.cancelOnAbort(message.id, options.signal);
+    return this.write(message);
+  }
+
+  private write(message: JSONRPCMessage): Promise<void> {
     const stdin = this.child?.stdin;
     if (!stdin || this.closed) return Promise.reject(this.failure ?? new Error('the MCP server is not connected'));
     return new Promise((resolve, reject) => {
@@ -104,6 +119,22 @@ export class BoundedStdioTransport implements MCPTransport {
         stdin.once('drain', resolve);
         stdin.once('close', () => reject(this.failure ?? new Error('the MCP server closed its stdin')));
       }
+    });
+  }
+
+  private cancelOnAbort(id: string | number, signal: AbortSignal): void {
+    const cancel = () => {
+      this.cancellable.delete(id);
+      const reason: unknown = signal.reason;
+      const said = reason instanceof Error ? reason.message : typeof reason === 'string' ? reason : 'the request was given up';
+      void this.write({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: said } }).catch(() => undefined);
+    };
+    if (signal.aborted) return;
+    signal.addEventListener('abort', cancel, { once: true });
+    this.cancellable.get(id)?.();
+    this.cancellable.set(id, () => {
+      this.cancellable.delete(id);
+      signal.removeEventListener('abort', cancel);
     });
   }
 
@@ -138,6 +169,8 @@ export class BoundedStdioTransport implements MCPTransport {
       this.options.onSkippedLine?.(`skipped a line on stdout that is not a JSON-RPC message: ${shown}`);
       return;
     }
+    // An answered request is no longer cancelled when its signal aborts.
+    if (!('method' in message) && message.id !== undefined) this.cancellable.get(message.id)?.();
     try {
       this.onmessage?.(message);
     } catch (error) {
@@ -155,6 +188,7 @@ export class BoundedStdioTransport implements MCPTransport {
 
   private ended(): void {
     if (this.child === undefined) return;
+    for (const stopListening of [...this.cancellable.values()]) stopListening();
     this.child = undefined;
     this.closed = true;
     this.onclose?.();

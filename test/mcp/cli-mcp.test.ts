@@ -110,6 +110,26 @@ describe('loopchart run --mcp FILE', () => {
     await expectStopped(fixture);
   });
 
+  it('a tool call the server never answers fails at its callTimeoutMs as an error the model reads, the run goes on, and the call is cancelled', async () => {
+    const { fixture, config } = await withMisbehavingServer('hangs-calls', 'slow', { callTimeoutMs: 500 });
+    const script = await writeScript(dir, 'wait-timeout.json', {
+      prompt: 'Wait.',
+      tools: ['read'],
+      approval: { allow: ['mcp__*'] },
+      turns: [{ toolCalls: [{ id: 'call-1', name: 'mcp__slow__wait', input: {} }] }, { text: 'Gave up waiting.' }],
+    });
+    const { code, stdout } = await runCli(['run', script, '--mcp', config, '--events']);
+
+    expect(code).toBe(0);
+    const events = JSON.parse(asJsonArray(stdout)) as Array<{ type: string; toolCallId?: string }>;
+    expect(JSON.stringify(events.find((event) => event.type === 'tool-result' && event.toolCallId === 'call-1'))).toContain(
+      'MCP server \\"slow\\" did not answer the call of its tool \\"wait\\" within 500 ms (callTimeoutMs)',
+    );
+    expect(events.find((event) => event.type === 'run-end')).toMatchObject({ result: { outcome: 'completed', text: 'Gave up waiting.' } });
+    expect(fixture.params('notifications/cancelled')).toMatchObject({ requestId: expect.any(Number) });
+    await expectStopped(fixture);
+  });
+
   it('an invalid config is a usage error (exit 2) naming the field', async () => {
     const config = path.join(dir, 'invalid.json');
     await writeFile(config, JSON.stringify({ mcpServers: { fixture: { command: 'x', args: 'not-a-list' } } }));

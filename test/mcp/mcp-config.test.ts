@@ -68,6 +68,14 @@ describe('the mcpServers config', () => {
     ]);
   });
 
+  it('takes a callTimeoutMs for any server, and refuses one that is not a positive whole number', () => {
+    expect(parseMcpServersConfig({ mcpServers: { docs: { url: 'http://127.0.0.1/mcp', callTimeoutMs: 120_000 } } }).docs).toMatchObject({ callTimeoutMs: 120_000 });
+    expect(issuesOf({ mcpServers: { a: { command: 'x', callTimeoutMs: 1.5 }, b: { command: 'x', callTimeoutMs: 0 } } })).toEqual([
+      { path: 'mcpServers.a.callTimeoutMs', message: 'Invalid input: expected int, received number' },
+      { path: 'mcpServers.b.callTimeoutMs', message: 'callTimeoutMs must be a positive number of milliseconds' },
+    ]);
+  });
+
   it("the error's message lists each issue with its path", () => {
     expect(() => parseMcpServersConfig({ mcpServers: { fs: {} } }, '.mcp.json')).toThrow(/^Invalid MCP servers config \.mcp\.json:\n {2}- mcpServers\.fs\.command: /);
   });
