@@ -65,7 +65,8 @@ export interface McpTools extends AsyncDisposable {
   toolNamesByServer: Record<string, string[]>;
   /**
    * Closes every client: HTTP sessions are ended and stdio servers' processes
-   * are sent SIGTERM. Safe to call more than once. Rejects, after trying
+   * are sent SIGTERM (SIGKILL 2 s later), and resolves once they have exited.
+   * Safe to call more than once. Rejects, after trying
    * every server, naming the ones whose close failed.
    */
   close(): Promise<void>;

@@ -56,6 +56,8 @@ export class BoundedStdioTransport implements MCPTransport {
   private child: ChildProcess | undefined;
   private closed = false;
   /** The requests sent with a signal and not yet answered, by id: each one's way to stop listening for its abort. */
+  /** The server's exit, once `close` has begun it. */
+  private stopping: Promise<void> | undefined;
   private readonly cancellable = new Map<string | number, () => void>();
 
   constructor(private readonly options: BoundedStdioTransportOptions) {}
@@ -138,20 +140,22 @@ export class BoundedStdioTransport implements MCPTransport {
     });
   }
 
-  /** Stops the server: SIGTERM, and SIGKILL if it is still there after 2 s. */
-  async close(): Promise<void> {
+  /**
+   * Stops the server: SIGTERM, and SIGKILL if it is still there after 2 s.
+   * Resolves once it has exited (or, should even SIGKILL not end it, 2 s
+   * after that), so a caller that exits next leaves no server behind. Every
+   * call waits for the same exit.
+   */
+  close(): Promise<void> {
+    if (this.stopping) return this.stopping;
     const child = this.child;
-    if (!child) return;
+    if (!child) return Promise.resolve();
     this.closed = true;
     child.stdin?.destroy();
     child.stdout?.destroy();
-    if (child.exitCode === null && child.signalCode === null) {
-      child.kill('SIGTERM');
-      const kill = setTimeout(() => child.kill('SIGKILL'), KILL_AFTER_MS);
-      kill.unref();
-      child.once('exit', () => clearTimeout(kill));
-    }
+    this.stopping = stopProcess(child);
     this.ended();
+    return this.stopping;
   }
 
   private receive(line: Buffer): void {
@@ -193,6 +197,27 @@ export class BoundedStdioTransport implements MCPTransport {
     this.closed = true;
     this.onclose?.();
   }
+}
+
+/** Sends `child` SIGTERM, then SIGKILL after {@link KILL_AFTER_MS}; resolves when it has exited, or {@link KILL_AFTER_MS} after SIGKILL at the latest. */
+function stopProcess(child: ChildProcess): Promise<void> {
+  if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    let timer: NodeJS.Timeout | undefined;
+    const exited = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    child.once('exit', exited);
+    child.kill('SIGTERM');
+    timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      timer = setTimeout(() => {
+        child.off('exit', exited);
+        resolve();
+      }, KILL_AFTER_MS);
+    }, KILL_AFTER_MS);
+  });
 }
 
 /** The server's environment: its own `env` and the inherited variables it does not set (a `()` shell function is never passed on). */

@@ -45,6 +45,16 @@ async function withStdioServer(name: string): Promise<{ fixture: StdioFixture; c
   return { fixture, config };
 }
 
+/** Whether `pid` can still be signalled. */
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** The server (in the sandbox, bubblewrap too) is gone: no process runs with its state directory on its command line. */
 async function expectStopped(fixture: { stateDir: string }): Promise<void> {
   await expect(eventually(() => livePidsMarked(fixture.stateDir).length === 0)).resolves.toBe(true);
@@ -128,6 +138,20 @@ describe('loopchart run --mcp FILE', () => {
     expect(events.find((event) => event.type === 'run-end')).toMatchObject({ result: { outcome: 'completed', text: 'Gave up waiting.' } });
     expect(fixture.params('notifications/cancelled')).toMatchObject({ requestId: expect.any(Number) });
     await expectStopped(fixture);
+  });
+
+  it('a server that ignores SIGTERM is killed before the CLI exits, not left running after it (unsandboxed: nothing else would end it)', async () => {
+    const { fixture, config } = await withMisbehavingServer('ignores-sigterm', 'stubborn');
+    const script = await writeScript(dir, 'quick-stubborn.json', { prompt: 'Hi.', turns: [{ text: 'Hello.' }] });
+    try {
+      const { code } = await runCli(['run', script, '--mcp', config, '--no-sandbox']);
+
+      expect(code).toBe(0);
+      // Gone as the CLI exits: without the wait it would run for ever, as bubblewrap's --die-with-parent is not there to end it.
+      expect(livePidsMarked(fixture.stateDir).filter(isAlive)).toEqual([]);
+    } finally {
+      for (const pid of livePidsMarked(fixture.stateDir)) process.kill(pid, 'SIGKILL');
+    }
   });
 
   it('an invalid config is a usage error (exit 2) naming the field', async () => {

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { connectMcpTools, McpConnectionError } from '../../src/mcp/index.js';
-import { misbehavingFixture, waitUntilGone, type MisbehavingFixture } from '../fixtures/mcp/stdio-fixture.js';
+import { misbehavingFixture, processIsGone, waitUntilGone, type MisbehavingFixture } from '../fixtures/mcp/stdio-fixture.js';
 
 const fixtures: MisbehavingFixture[] = [];
 const servers: Server[] = [];
@@ -142,6 +142,16 @@ describe('a tool call is bounded', () => {
     } finally {
       await mcp.close();
     }
+  });
+});
+
+describe('closing a stdio server', () => {
+  it('close() resolves once a server that ignores SIGTERM has exited: it is killed after the grace period, not left running', async () => {
+    const fixture = await misbehaving('ignores-sigterm');
+    const mcp = await connectMcpTools({ mcpServers: { stubborn: fixture.entry } }, { stderr: 'ignore' });
+    const pid = fixture.pid()!;
+    await mcp.close();
+    expect(processIsGone(pid)).toBe(true);
   });
 });
 
