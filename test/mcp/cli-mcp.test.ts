@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -152,6 +153,27 @@ describe('loopchart run --mcp FILE', () => {
     } finally {
       for (const pid of livePidsMarked(fixture.stateDir)) process.kill(pid, 'SIGKILL');
     }
+  });
+
+  it('SIGTERM in the middle of the run aborts it as Ctrl+C does (exit 143), stops the stdio server and removes the temporary workspace', async () => {
+    const { fixture, config } = await withStdioServer('stdio-sigterm.json');
+    const script = await writeScript(dir, 'stamp-stall-term.json', {
+      ...stampsHello,
+      approval: { allow: ['mcp__*'] },
+      turns: [stampsHello.turns![0]!, { text: ['Working ', 'on it'], stall: true }],
+    });
+    const cli = startCli(['run', script, '--mcp', config]);
+    await waitFor(() => fixture.calls().length > 0 && /workspace: (.+)\n/.test(cli.stderr), 'the MCP tool call');
+    const workspace = /workspace: (.+)\n/.exec(cli.stderr)![1]!;
+    expect(existsSync(workspace)).toBe(true);
+    cli.child.kill('SIGTERM');
+    const { code, signal, stderr } = await cli.done;
+
+    expect({ code, signal }).toEqual({ code: 143, signal: null });
+    expect(stderr).toContain('loopchart: terminated (SIGTERM), stopping the run');
+    expect(stderr).toMatch(/^aborted · /m);
+    expect(existsSync(workspace)).toBe(false);
+    await expectStopped(fixture);
   });
 
   it('an invalid config is a usage error (exit 2) naming the field', async () => {
