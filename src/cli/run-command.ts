@@ -147,7 +147,8 @@ async function run(given: RunCommandOptions, reporter: Reporter, secrets: string
   const output = options.outputSchema !== undefined ? await loadOutputSchema(options.outputSchema) : undefined;
   const systemFromFile = options.systemFile !== undefined ? await readSystemFile(options.systemFile) : undefined;
   // No tool may inherit a key, whatever the run: every provider key leaves the environment now.
-  const keys = withdrawProviderKeys(options.env ?? process.env, apiKeyVariable(options.model, options.apiKeyEnv));
+  const runKeyVariable = apiKeyVariable(options.model, options.apiKeyEnv);
+  const keys = withdrawProviderKeys(options.env ?? process.env, runKeyVariable);
   secrets.push(...Object.values(keys));
   const chosen = await chooseModel(options, script, keys);
   const model = options.model ? withReasoning(chosen as LanguageModelV4, reasoningCallSettings(options.model.provider, reasoningRequest(options))) : chosen;
@@ -191,6 +192,9 @@ async function run(given: RunCommandOptions, reporter: Reporter, secrets: string
           sandbox: sandbox?.mcp ?? 'none',
           // A server's log, named and made safe (reporter lines go through terminalSafe and the redacting sink).
           serverLog: (line, server) => reporter.notice(`mcp ${server}: ${line}`),
+          // ${NAME} in the file sees the keys withdrawn above (a server's own BRAVE_API_KEY), never the run's own key.
+          env: { ...(options.env ?? process.env), ...keys },
+          runKeyVariable,
         });
       } catch (error) {
         if (!stopConnecting.signal.aborted) throw error;

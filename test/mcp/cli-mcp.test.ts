@@ -176,6 +176,34 @@ describe('loopchart run --mcp FILE', () => {
     await expectStopped(fixture);
   });
 
+  it('${BRAVE_API_KEY} in a server\'s env is the value the CLI started with, though the CLI withdrew every *_API_KEY from its own environment', async () => {
+    const fixture = await stdioFixture();
+    fixtures.push(fixture);
+    const config = path.join(dir, 'stdio-brave.json');
+    await writeFile(config, JSON.stringify({ mcpServers: { fixture: { ...fixture.entry, env: { BRAVE_API_KEY: '${BRAVE_API_KEY}' } } } }));
+    const script = await writeScript(dir, 'stamp-brave.json', stampsHello);
+    const { code, stderr } = await runCli(['run', script, '--mcp', config, '--yes'], { env: cleanEnv({ BRAVE_API_KEY: 'brave-key-for-the-server', OPENAI_API_KEY: 'sk-must-not-reach-mcp' }) });
+
+    expect(stderr).not.toContain('is not set');
+    expect(code).toBe(0);
+    expect(fixture.envNames()).toContain('BRAVE_API_KEY');
+    expect(fixture.envNames()).not.toContain('OPENAI_API_KEY');
+  });
+
+  it("${NAME} of the run's own API key is refused (exit 2) with a message that says why, not that it is unset", async () => {
+    const fixture = await stdioFixture();
+    fixtures.push(fixture);
+    const config = path.join(dir, 'stdio-own-key.json');
+    await writeFile(config, JSON.stringify({ mcpServers: { fixture: { ...fixture.entry, env: { TOKEN: '${LLM_KEY:-fallback}' } } } }));
+    const script = await writeScript(dir, 'stamp-own-key.json', stampsHello);
+    const { code, stderr } = await runCli(['run', script, '--mcp', config, '--api-key-env', 'LLM_KEY'], { env: cleanEnv({ LLM_KEY: 'the-run-s-own-key' }) });
+
+    expect(code).toBe(2);
+    expect(stderr).toContain("mcpServers.fixture.env.TOKEN: ${LLM_KEY} holds the run's own API key, which loopchart run never hands to an MCP server");
+    expect(stderr).not.toContain('the-run-s-own-key');
+    expect(fixture.calls()).toEqual([]);
+  });
+
   it('an invalid config is a usage error (exit 2) naming the field', async () => {
     const config = path.join(dir, 'invalid.json');
     await writeFile(config, JSON.stringify({ mcpServers: { fixture: { command: 'x', args: 'not-a-list' } } }));

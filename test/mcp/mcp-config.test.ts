@@ -136,5 +136,14 @@ describe('loadMcpServersConfig', () => {
       { path: 'mcpServers.github.args.0', message: '${A} is not set (and has no default: ${A:-default})' },
     ]);
   });
+
+  it('refuses a withheld variable, set or not, with a default or not, saying why', async () => {
+    const config = await file('.mcp.json', JSON.stringify({ mcpServers: { s: { command: 'x', env: { A: '${KEY}', B: '${KEY:-b}', C: '${OTHER}' } } } }));
+    const error = await loadMcpServersConfig(config, { env: { KEY: 'sk-1', OTHER: 'o' }, withheld: { KEY: 'is withheld here' } }).catch((caught: unknown) => caught);
+    expect((error as McpConfigError).issues).toEqual([
+      { path: 'mcpServers.s.env.A', message: '${KEY} is withheld here' },
+      { path: 'mcpServers.s.env.B', message: '${KEY} is withheld here' },
+    ]);
+  });
 });
 
