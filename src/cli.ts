@@ -6,9 +6,9 @@ import type { OpenArguments } from './cli/open-command.js';
 import { chartCommand } from './cli/chart-command.js';
 import { configCommand } from './cli/config-command.js';
 import { loadCliConfig, type LoadedConfig } from './cli/config-files.js';
-import { USAGE_ERROR, exitCodeByOutcome } from './cli/exit-codes.js';
+import { USAGE_ERROR, exitCodeBySignal } from './cli/exit-codes.js';
 import { helpText } from './cli/help.js';
-import { onInterrupt } from './cli/interrupt.js';
+import { onInterrupt, type StopSignal } from './cli/interrupt.js';
 import { colorAllowed } from './cli/palette.js';
 import { openCommand } from './cli/open-command.js';
 import { reportCommand } from './cli/report-command.js';
@@ -110,7 +110,7 @@ async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
 /** What `loopchart fork --prompt` sets of the run on: the fork to resume, where it is, and the prompt (never a script file). */
 type RunOnFork = { resume: string; prompt?: string } & Pick<RunCommandOptions, 'session' | 'sessionStore'>;
 
-/** `loopchart run` wired to this process: its streams, environment, terminal and Ctrl+C. */
+/** `loopchart run` wired to this process: its streams, environment, terminal, Ctrl+C and SIGTERM. */
 async function run(args: RunArguments, fork?: RunOnFork): Promise<number> {
   let target: Awaited<ReturnType<typeof runTarget>> | undefined;
   if (fork) {
@@ -129,11 +129,12 @@ async function run(args: RunArguments, fork?: RunOnFork): Promise<number> {
   if (typeof loaded === 'number') return loaded;
   const color = colorAllowed({ isTTY: process.stderr.isTTY === true, noColorFlag: args.noColor, env: process.env });
   let stopListening = () => {};
-  const interrupted = new Promise<void>((resolve) => {
+  // SIGTERM (timeout, docker stop, a CI cancel) as Ctrl+C: the run is aborted and cleaned up (MCP servers, a temporary workspace), not killed.
+  const interrupted = new Promise<StopSignal>((resolve) => {
     stopListening = onInterrupt(process, {
       // runCommand says so, once its spinner is off the line.
-      first: () => resolve(),
-      again: () => process.exit(exitCodeByOutcome.aborted),
+      first: (signal) => resolve(signal),
+      again: (signal) => process.exit(exitCodeBySignal[signal]),
     });
   });
   // A run that waits on nothing Node tracks (a stalled stream, a pending approval) must not let the process exit early with 0.

@@ -13,6 +13,12 @@ export const exitCodeByOutcome: Readonly<Record<Outcome, number>> = {
   aborted: 130,
 };
 
+/** The exit code of a run stopped by a signal: 128 + the signal's number, as a shell reports it. */
+export const exitCodeBySignal: Readonly<Record<'SIGINT' | 'SIGTERM', number>> = {
+  SIGINT: 130,
+  SIGTERM: 143,
+};
+
 /** Bad usage or an invalid script. */
 export const USAGE_ERROR = 2;
 /** The run ended as its script expected in outcome, but an `expect` check failed. */

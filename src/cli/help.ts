@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { builtinToolNames } from '../tools/index.js';
-import { EXPECTATION_FAILED, exitCodeByOutcome, USAGE_ERROR } from './exit-codes.js';
+import { EXPECTATION_FAILED, exitCodeByOutcome, exitCodeBySignal, USAGE_ERROR } from './exit-codes.js';
 
 export type HelpTopic = 'main' | 'run' | 'report' | 'chart' | 'config' | 'fork' | 'script' | 'open';
 
@@ -11,6 +11,7 @@ export function exitCodeLines(): string[] {
   for (const [outcome, code] of Object.entries(exitCodeByOutcome)) add(code, outcome);
   add(USAGE_ERROR, 'usage error or invalid script');
   add(EXPECTATION_FAILED, "the script's expect block failed");
+  add(exitCodeBySignal.SIGTERM, 'aborted by SIGTERM');
   return [...byCode.entries()].sort(([a], [b]) => a - b).map(([code, meanings]) => `  ${String(code).padStart(3)}  ${meanings.join(', ')}`);
 }
 
@@ -166,7 +167,7 @@ Watching:
   -h, --help            this help
 
 Ctrl+C aborts the run cleanly (outcome aborted, exit 130; --json is still
-printed); a second Ctrl+C exits at once.
+printed); a second Ctrl+C exits at once. SIGTERM does the same, exit 143.
 
 Exit codes:
 ${exitCodeLines().join('\n')}`;

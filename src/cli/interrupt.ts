@@ -1,21 +1,28 @@
+/** The signals that stop `loopchart run` cleanly: Ctrl+C, and the SIGTERM of `timeout`, `docker stop`, `kill` or a CI cancel. */
+export type StopSignal = 'SIGINT' | 'SIGTERM';
+
 /** The part of `process` that delivers signals. */
 export interface SignalSource {
-  on(signal: 'SIGINT', listener: () => void): unknown;
-  off(signal: 'SIGINT', listener: () => void): unknown;
+  on(signal: StopSignal, listener: () => void): unknown;
+  off(signal: StopSignal, listener: () => void): unknown;
 }
 
 /**
- * Ctrl+C handling for a run: the first SIGINT calls `first` (abort the run and
- * let it end cleanly), every later one calls `again` (exit at once). Returns a
- * function that removes the handler.
+ * Stop-signal handling for a run: the first SIGINT or SIGTERM calls `first`
+ * with it (abort the run and let it end cleanly: the MCP servers stopped, the
+ * temporary workspace removed), every later one calls `again` (exit at once).
+ * Returns a function that removes the handlers.
  */
-export function onInterrupt(source: SignalSource, handlers: { first: () => void; again: () => void }): () => void {
+export function onInterrupt(source: SignalSource, handlers: { first: (signal: StopSignal) => void; again: (signal: StopSignal) => void }): () => void {
   let count = 0;
-  const listener = () => {
-    count++;
-    if (count === 1) handlers.first();
-    else handlers.again();
-  };
-  source.on('SIGINT', listener);
-  return () => void source.off('SIGINT', listener);
+  const listeners = (['SIGINT', 'SIGTERM'] as const).map((signal) => {
+    const listener = () => {
+      count++;
+      if (count === 1) handlers.first(signal);
+      else handlers.again(signal);
+    };
+    source.on(signal, listener);
+    return () => void source.off(signal, listener);
+  });
+  return () => listeners.forEach((stop) => stop());
 }

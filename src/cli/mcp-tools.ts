@@ -11,17 +11,41 @@ import { UsageError } from './usage-error.js';
  * `--mcp FILE`: the servers of an `mcpServers` JSON file, connected, their
  * tools named `mcp__<server>__<tool>`. A file that cannot be read or is
  * invalid is a usage error; a server that cannot be connected rejects with
- * an error naming it (the others are closed again). Each line a stdio
+ * an error naming it (the others are closed again). `${NAME}` in the file
+ * reads `env`, the provider keys the CLI withdrew included (a server's
+ * `"BRAVE_API_KEY": "${BRAVE_API_KEY}"` works), except the run's own key,
+ * which naming is a usage error that says so. Each line a stdio
  * server writes on stderr goes to `serverLog` with the server's name, never
  * raw to the terminal.
  */
 export async function connectCliMcpTools(
   file: string,
-  { reservedToolNames, signal, sandbox, serverLog }: { reservedToolNames: Iterable<string>; signal: AbortSignal; sandbox: SandboxSetting; serverLog: (line: string, server: string) => void },
+  {
+    reservedToolNames,
+    signal,
+    sandbox,
+    serverLog,
+    env,
+    runKeyVariable,
+  }: {
+    reservedToolNames: Iterable<string>;
+    signal: AbortSignal;
+    sandbox: SandboxSetting;
+    serverLog: (line: string, server: string) => void;
+    /** The environment `${NAME}` is read from: the CLI's as it started, the provider keys it withdrew included. */
+    env: Readonly<Record<string, string | undefined>>;
+    /** The variable of the run's own API key (its model's, or --api-key-env): never handed to a server. */
+    runKeyVariable: string | undefined;
+  },
 ): Promise<McpTools> {
   let config;
   try {
-    config = await loadMcpServersConfig(file);
+    config = await loadMcpServersConfig(file, {
+      env,
+      ...(runKeyVariable !== undefined
+        ? { withheld: { [runKeyVariable]: "holds the run's own API key, which loopchart run never hands to an MCP server: give the server a key of its own in another variable" } }
+        : {}),
+    });
   } catch (error) {
     if (error instanceof McpConfigError) throw new UsageError(`--mcp: ${error.message}`);
     throw new UsageError(`--mcp: cannot read ${file}: ${error instanceof Error ? error.message : String(error)}`);

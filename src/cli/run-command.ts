@@ -7,7 +7,8 @@ import { recordModel, scriptedModel, type ModelRecording } from '../test/index.j
 import type { RunResult } from '../core/result.js';
 import { builtinTools, defaultBuiltinToolNames, type BuiltinToolName } from '../tools/index.js';
 import { answerApprovals, approvalMode, approvalOptions, PROMPT_APPROVAL_RULES, withRealModelRules, type AskUser } from './approval.js';
-import { EXPECTATION_FAILED, exitCodeByOutcome, USAGE_ERROR } from './exit-codes.js';
+import { EXPECTATION_FAILED, exitCodeByOutcome, exitCodeBySignal, USAGE_ERROR } from './exit-codes.js';
+import type { StopSignal } from './interrupt.js';
 import { checkExpectations } from './expectations.js';
 import { startCliInspector } from './inspector.js';
 import { apiKeyVariable, resolveModel, type ModelSpec } from './model.js';
@@ -72,8 +73,8 @@ interface RunCommandSettings extends RunExtras {
   color: boolean;
   /** A spinner on stderr for long tools (only for a terminal). */
   spinner?: boolean;
-  /** Resolves when the user asks to stop (Ctrl+C): the run is aborted and ends `aborted`. */
-  interrupted: Promise<void>;
+  /** Resolves when the user asks to stop (Ctrl+C), with the signal (SIGINT when none is given): the run is aborted and ends `aborted`, exit 130, or 143 for SIGTERM. */
+  interrupted: Promise<StopSignal | void>;
   /** The config files' and `LOOPCHART_MODEL`'s settings: defaults for a run on a real model (see `withConfigDefaults`). */
   config?: CliConfig;
   /** A store the caller opened (`loopchart fork --pg`), in place of `session`'s file store; `where` names it in messages. */
@@ -101,12 +102,20 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
     palette: createPalette(options.color),
     indicator,
   });
-  void options.interrupted.then(() => {
+  let stoppedBy: StopSignal | undefined;
+  void options.interrupted.then((signal) => {
+    stoppedBy = signal ?? 'SIGINT';
     indicator.stop();
-    stderr.write('\nloopchart: interrupted, stopping the run (press Ctrl+C again to exit at once)\n');
+    stderr.write(
+      stoppedBy === 'SIGTERM'
+        ? '\nloopchart: terminated (SIGTERM), stopping the run (a second signal exits at once)\n'
+        : '\nloopchart: interrupted, stopping the run (press Ctrl+C again to exit at once)\n',
+    );
   });
   try {
-    return await run(options, reporter, secrets);
+    const code = await run(options, reporter, secrets);
+    // An interrupted run exits 128 + its signal's number: 130 for Ctrl+C, 143 for SIGTERM.
+    return code === exitCodeByOutcome.aborted && stoppedBy !== undefined ? exitCodeBySignal[stoppedBy] : code;
   } catch (error) {
     if (error instanceof ScriptError) {
       reporter.warn(error.message);
@@ -138,7 +147,8 @@ async function run(given: RunCommandOptions, reporter: Reporter, secrets: string
   const output = options.outputSchema !== undefined ? await loadOutputSchema(options.outputSchema) : undefined;
   const systemFromFile = options.systemFile !== undefined ? await readSystemFile(options.systemFile) : undefined;
   // No tool may inherit a key, whatever the run: every provider key leaves the environment now.
-  const keys = withdrawProviderKeys(options.env ?? process.env, apiKeyVariable(options.model, options.apiKeyEnv));
+  const runKeyVariable = apiKeyVariable(options.model, options.apiKeyEnv);
+  const keys = withdrawProviderKeys(options.env ?? process.env, runKeyVariable);
   secrets.push(...Object.values(keys));
   const chosen = await chooseModel(options, script, keys);
   const model = options.model ? withReasoning(chosen as LanguageModelV4, reasoningCallSettings(options.model.provider, reasoningRequest(options))) : chosen;
@@ -182,6 +192,9 @@ async function run(given: RunCommandOptions, reporter: Reporter, secrets: string
           sandbox: sandbox?.mcp ?? 'none',
           // A server's log, named and made safe (reporter lines go through terminalSafe and the redacting sink).
           serverLog: (line, server) => reporter.notice(`mcp ${server}: ${line}`),
+          // ${NAME} in the file sees the keys withdrawn above (a server's own BRAVE_API_KEY), never the run's own key.
+          env: { ...(options.env ?? process.env), ...keys },
+          runKeyVariable,
         });
       } catch (error) {
         if (!stopConnecting.signal.aborted) throw error;
@@ -329,9 +342,9 @@ async function runPrompts(
     warn: (line) => reporter.warn(line),
   });
   let interrupted = false;
-  void options.interrupted.then(() => {
+  void options.interrupted.then((signal) => {
     interrupted = true;
-    agent.abort('interrupted by the user (SIGINT)');
+    agent.abort(signal === 'SIGTERM' ? 'terminated (SIGTERM)' : 'interrupted by the user (SIGINT)');
   });
 
   let result: RunResult | undefined;

@@ -13,6 +13,8 @@ import { BoundedStdioTransport } from './stdio-transport.js';
 
 /** How long a server gets to start, answer the handshake and list its tools, unless its config or `timeoutMs` says otherwise. */
 export const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
+/** How long one tool call may wait for its server's answer, unless its config or `callTimeoutMs` says otherwise. */
+export const DEFAULT_CALL_TIMEOUT_MS = 60_000;
 /** The largest message taken from a server, unless its config or `maxMessageBytes` says otherwise. */
 export const DEFAULT_MAX_MESSAGE_BYTES = 64 * 2 ** 20;
 
@@ -35,6 +37,13 @@ export interface ConnectMcpToolsOptions {
   signal?: AbortSignal;
   /** Gives up on a server whose start, MCP handshake and tool list take longer than this; a server's own `connectTimeoutMs` wins. Default 30 s. */
   timeoutMs?: number;
+  /**
+   * How long one call of a server's tool may wait for its answer; past it the
+   * call fails (an error result the model reads, the run goes on) and the
+   * request is cancelled toward the server. A server's own `callTimeoutMs`
+   * wins. Default 60 s.
+   */
+  callTimeoutMs?: number;
   /** The largest message taken from a server (a line on stdout, an HTTP body, one event of a stream); a larger one closes its connection. A server's own `maxMessageBytes` wins. Default 64 MiB. */
   maxMessageBytes?: number;
   /** The client name the servers are told. Default `'loopchart'`. */
@@ -56,7 +65,8 @@ export interface McpTools extends AsyncDisposable {
   toolNamesByServer: Record<string, string[]>;
   /**
    * Closes every client: HTTP sessions are ended and stdio servers' processes
-   * are sent SIGTERM. Safe to call more than once. Rejects, after trying
+   * are sent SIGTERM (SIGKILL 2 s later), and resolves once they have exited.
+   * Safe to call more than once. Rejects, after trying
    * every server, naming the ones whose close failed.
    */
   close(): Promise<void>;
@@ -98,7 +108,9 @@ type ConnectionFailure = () => Error | undefined;
  * Each server gets 30 s (its `connectTimeoutMs`, or `timeoutMs`) to start,
  * answer the handshake and list its tools, and no message from it is held
  * past 64 MiB (its `maxMessageBytes`, or `maxMessageBytes`): a longer one
- * closes its connection. A stdio server's stderr lines reach this process's
+ * closes its connection. A tool call gets 60 s (its `callTimeoutMs`, or
+ * `callTimeoutMs`) to be answered: past it, or when the call's `abortSignal`
+ * aborts, the call fails as an error result and its request is cancelled. A stdio server's stderr lines reach this process's
  * stderr prefixed with its name and made safe for a terminal (see `stderr`).
  *
  * MCP tools are arbitrary side effects: have them ask for approval, e.g.
@@ -196,7 +208,8 @@ async function connectServer(server: string, config: McpServerConfig, options: C
   }
   try {
     const tools = await untilAborted(client.tools(), signal);
-    return { server, client, tools: withFailureNamed(tools, failure) };
+    const callTimeoutMs = config.callTimeoutMs ?? options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
+    return { server, client, tools: boundedCalls(tools, { server, callTimeoutMs, failure }) };
   } catch (error) {
     await client.close().catch(() => {});
     throw new McpConnectionError(server, `MCP server "${server}" (${where}) did not list its tools: ${reason(error)}`, { cause: failure() ?? error });
@@ -250,8 +263,14 @@ function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
   });
 }
 
-/** The server's tools, whose calls fail with what closed the connection (a message over the bound) rather than the client's "Connection closed". */
-function withFailureNamed(tools: ToolSet, failure: ConnectionFailure): ToolSet {
+/**
+ * The server's tools, each call bounded: it is given up, and its request
+ * cancelled, when the call's own `abortSignal` aborts or `callTimeoutMs` has
+ * passed without an answer. A call fails with what closed the connection (a
+ * message over the bound) rather than the client's "Connection closed", and
+ * one that timed out says so, naming the server and the tool.
+ */
+function boundedCalls(tools: ToolSet, { server, callTimeoutMs, failure }: { server: string; callTimeoutMs: number; failure: ConnectionFailure }): ToolSet {
   return Object.fromEntries<ToolSet[string]>(
     Object.entries(tools).map(([name, tool]) => {
       const execute = tool.execute;
@@ -261,10 +280,22 @@ function withFailureNamed(tools: ToolSet, failure: ConnectionFailure): ToolSet {
         {
           ...tool,
           execute: async (input: unknown, executeOptions: Parameters<typeof execute>[1]) => {
+            const caller = executeOptions.abortSignal;
+            caller?.throwIfAborted();
+            // The client cancels the request toward the server when this signal aborts (the stdio transport sends notifications/cancelled, HTTP aborts the POST).
+            const deadline = new AbortController();
+            const timer = setTimeout(
+              () => deadline.abort(new Error(`MCP server "${server}" did not answer the call of its tool "${name}" within ${callTimeoutMs} ms (callTimeoutMs); the call was cancelled`)),
+              callTimeoutMs,
+            );
+            const abortSignal = caller ? AbortSignal.any([caller, deadline.signal]) : deadline.signal;
             try {
-              return (await execute(input, executeOptions)) as unknown;
+              return (await untilAborted(Promise.resolve(execute(input, { ...executeOptions, abortSignal })), abortSignal)) as unknown;
             } catch (error) {
+              if (deadline.signal.aborted && !caller?.aborted) throw deadline.signal.reason as Error;
               throw failure() ?? error;
+            } finally {
+              clearTimeout(timer);
             }
           },
         },

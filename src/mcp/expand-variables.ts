@@ -35,3 +35,15 @@ export function expandVariables(value: unknown, env: Readonly<Record<string, str
   };
   return { value: walk(value, path), unset };
 }
+
+/** Every `${NAME}` and `${NAME:-default}` in the strings of `value`, with its path: the variables `expandVariables` would read. Pure. */
+export function namedVariables(value: unknown, path = ''): UnsetVariable[] {
+  const found: UnsetVariable[] = [];
+  const walk = (node: unknown, at: string): void => {
+    if (typeof node === 'string') for (const match of node.matchAll(VARIABLE)) found.push({ path: at, name: match[1]! });
+    else if (Array.isArray(node)) node.forEach((item, index) => walk(item, `${at}.${index}`));
+    else if (node !== null && typeof node === 'object') for (const [key, child] of Object.entries(node)) walk(child, at === '' ? key : `${at}.${key}`);
+  };
+  walk(value, path);
+  return found;
+}

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { expandVariables } from './expand-variables.js';
+import { expandVariables, namedVariables } from './expand-variables.js';
 import { McpConfigError, parseMcpServersConfig, type McpServersConfig } from './mcp-config.js';
 
 /**
@@ -18,7 +18,14 @@ import { McpConfigError, parseMcpServersConfig, type McpServersConfig } from './
  * ```
  * @throws McpConfigError when the file is not JSON, a field is invalid or names a variable that is not set and has no default (naming the field, e.g. `mcpServers.fs.command`); the file system's error when it cannot be read.
  */
-export async function loadMcpServersConfig(file: string, options: { env?: Readonly<Record<string, string | undefined>> } = {}): Promise<McpServersConfig> {
+export async function loadMcpServersConfig(
+  file: string,
+  options: {
+    env?: Readonly<Record<string, string | undefined>>;
+    /** Variables that are not to be used, each with why (e.g. the run's own API key): naming one is an McpConfigError that says why, default or not. */
+    withheld?: Readonly<Record<string, string>>;
+  } = {},
+): Promise<McpServersConfig> {
   const text = await readFile(file, 'utf8');
   let data: unknown;
   try {
@@ -27,10 +34,18 @@ export async function loadMcpServersConfig(file: string, options: { env?: Readon
     throw new McpConfigError(file, [{ path: '(syntax)', message: `not JSON: ${error instanceof Error ? error.message : String(error)}` }]);
   }
   if (data !== null && typeof data === 'object' && !Array.isArray(data) && 'mcpServers' in data) {
-    const expanded = expandVariables(data.mcpServers, options.env ?? process.env, 'mcpServers');
-    if (expanded.unset.length > 0) {
-      throw new McpConfigError(file, expanded.unset.map(({ path: at, name }) => ({ path: at, message: `\${${name}} is not set (and has no default: \${${name}:-default})` })));
-    }
+    const withheld = options.withheld ?? {};
+    const env = { ...(options.env ?? process.env) };
+    for (const name of Object.keys(withheld)) delete env[name];
+    const expanded = expandVariables(data.mcpServers, env, 'mcpServers');
+    const refused = namedVariables(data.mcpServers, 'mcpServers').filter(({ name }) => Object.hasOwn(withheld, name));
+    const issues = [
+      ...refused.map(({ path: at, name }) => ({ path: at, message: `\${${name}} ${withheld[name]}` })),
+      ...expanded.unset
+        .filter(({ name }) => !Object.hasOwn(withheld, name))
+        .map(({ path: at, name }) => ({ path: at, message: `\${${name}} is not set (and has no default: \${${name}:-default})` })),
+    ];
+    if (issues.length > 0) throw new McpConfigError(file, issues);
     data = { ...data, mcpServers: expanded.value };
   }
   const servers = parseMcpServersConfig(data, file);

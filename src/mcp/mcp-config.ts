@@ -11,6 +11,8 @@ const stringMap = z.record(z.string(), z.string());
 const boundFields = {
   /** How long the server gets to start (stdio), answer the MCP handshake and list its tools. */
   connectTimeoutMs: z.number().int().positive('connectTimeoutMs must be a positive number of milliseconds').optional(),
+  /** How long one call of one of the server's tools may take before it fails (an error the model reads) and the request is cancelled. */
+  callTimeoutMs: z.number().int().positive('callTimeoutMs must be a positive number of milliseconds').optional(),
   /** The largest message taken from the server (a line on stdout, an HTTP body or one event of a stream); a larger one closes the connection. */
   maxMessageBytes: z.number().int().positive('maxMessageBytes must be a positive number of bytes').optional(),
 };

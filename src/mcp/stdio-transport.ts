@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess, type IOType } from 'node:child_process';
 import type { Stream } from 'node:stream';
-import type { JSONRPCMessage, MCPTransport } from '@ai-sdk/mcp';
+import type { JSONRPCMessage, MCPTransport, MCPTransportSendOptions } from '@ai-sdk/mcp';
 import { boundedLines } from './bounded-lines.js';
 import { McpMessageTooLargeError } from './message-too-large.js';
 
@@ -55,6 +55,10 @@ export class BoundedStdioTransport implements MCPTransport {
   failure: Error | undefined;
   private child: ChildProcess | undefined;
   private closed = false;
+  /** The server's exit, once `close` has begun it. */
+  private stopping: Promise<void> | undefined;
+  /** The requests sent with a signal and not yet answered, by id: each one's way to stop listening for its abort. */
+  private readonly cancellable = new Map<string | number, () => void>();
 
   constructor(private readonly options: BoundedStdioTransportOptions) {}
 
@@ -95,7 +99,20 @@ export class BoundedStdioTransport implements MCPTransport {
     });
   }
 
-  send(message: JSONRPCMessage): Promise<void> {
+  /**
+   * Writes the message on the server's stdin. A request sent with a signal
+   * (a tool call the caller gave up, or one past its time) is cancelled when
+   * the signal aborts before its answer came: the server is sent
+   * `notifications/cancelled` for it, as MCP says a client cancels.
+   */
+  send(message: JSONRPCMessage, options?: MCPTransportSendOptions): Promise<void> {
+    const stdin = this.child?.stdin;
+    if (!stdin || this.closed) return Promise.reject(this.failure ?? new Error('the MCP server is not connected'));
+    if (options?.signal && 'method' in message && 'id' in message && message.id !== undefined) this.cancelOnAbort(message.id, options.signal);
+    return this.write(message);
+  }
+
+  private write(message: JSONRPCMessage): Promise<void> {
     const stdin = this.child?.stdin;
     if (!stdin || this.closed) return Promise.reject(this.failure ?? new Error('the MCP server is not connected'));
     return new Promise((resolve, reject) => {
@@ -107,20 +124,38 @@ export class BoundedStdioTransport implements MCPTransport {
     });
   }
 
-  /** Stops the server: SIGTERM, and SIGKILL if it is still there after 2 s. */
-  async close(): Promise<void> {
+  private cancelOnAbort(id: string | number, signal: AbortSignal): void {
+    const cancel = () => {
+      this.cancellable.delete(id);
+      const reason: unknown = signal.reason;
+      const said = reason instanceof Error ? reason.message : typeof reason === 'string' ? reason : 'the request was given up';
+      void this.write({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: said } }).catch(() => undefined);
+    };
+    if (signal.aborted) return;
+    signal.addEventListener('abort', cancel, { once: true });
+    this.cancellable.get(id)?.();
+    this.cancellable.set(id, () => {
+      this.cancellable.delete(id);
+      signal.removeEventListener('abort', cancel);
+    });
+  }
+
+  /**
+   * Stops the server: SIGTERM, and SIGKILL if it is still there after 2 s.
+   * Resolves once it has exited (or, should even SIGKILL not end it, 2 s
+   * after that), so a caller that exits next leaves no server behind. Every
+   * call waits for the same exit.
+   */
+  close(): Promise<void> {
+    if (this.stopping) return this.stopping;
     const child = this.child;
-    if (!child) return;
+    if (!child) return Promise.resolve();
     this.closed = true;
     child.stdin?.destroy();
     child.stdout?.destroy();
-    if (child.exitCode === null && child.signalCode === null) {
-      child.kill('SIGTERM');
-      const kill = setTimeout(() => child.kill('SIGKILL'), KILL_AFTER_MS);
-      kill.unref();
-      child.once('exit', () => clearTimeout(kill));
-    }
+    this.stopping = stopProcess(child);
     this.ended();
+    return this.stopping;
   }
 
   private receive(line: Buffer): void {
@@ -138,6 +173,8 @@ export class BoundedStdioTransport implements MCPTransport {
       this.options.onSkippedLine?.(`skipped a line on stdout that is not a JSON-RPC message: ${shown}`);
       return;
     }
+    // An answered request is no longer cancelled when its signal aborts.
+    if (!('method' in message) && message.id !== undefined) this.cancellable.get(message.id)?.();
     try {
       this.onmessage?.(message);
     } catch (error) {
@@ -155,10 +192,32 @@ export class BoundedStdioTransport implements MCPTransport {
 
   private ended(): void {
     if (this.child === undefined) return;
+    for (const stopListening of [...this.cancellable.values()]) stopListening();
     this.child = undefined;
     this.closed = true;
     this.onclose?.();
   }
+}
+
+/** Sends `child` SIGTERM, then SIGKILL after {@link KILL_AFTER_MS}; resolves when it has exited, or {@link KILL_AFTER_MS} after SIGKILL at the latest. */
+function stopProcess(child: ChildProcess): Promise<void> {
+  if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    let timer: NodeJS.Timeout | undefined;
+    const exited = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    child.once('exit', exited);
+    child.kill('SIGTERM');
+    timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      timer = setTimeout(() => {
+        child.off('exit', exited);
+        resolve();
+      }, KILL_AFTER_MS);
+    }, KILL_AFTER_MS);
+  });
 }
 
 /** The server's environment: its own `env` and the inherited variables it does not set (a `()` shell function is never passed on). */

@@ -100,31 +100,33 @@ describe('Ctrl+C during loopchart run', () => {
 
 describe('onInterrupt', () => {
   function fakeProcess() {
-    const listeners = new Set<() => void>();
+    const listeners = new Map<string, Set<() => void>>();
     const source: SignalSource = {
-      on: (_signal, listener) => listeners.add(listener),
-      off: (_signal, listener) => listeners.delete(listener),
+      on: (signal, listener) => listeners.set(signal, (listeners.get(signal) ?? new Set()).add(listener)),
+      off: (signal, listener) => listeners.get(signal)?.delete(listener),
     };
-    return { source, signal: () => listeners.forEach((listener) => listener()), listeners };
+    const count = () => [...listeners.values()].reduce((sum, set) => sum + set.size, 0);
+    return { source, signal: (name: 'SIGINT' | 'SIGTERM' = 'SIGINT') => listeners.get(name)?.forEach((listener) => listener()), count };
   }
 
-  it('calls first for the first SIGINT and again for every later one', () => {
+  it('calls first for the first SIGINT or SIGTERM, with it, and again for every later one', () => {
     const { source, signal } = fakeProcess();
     const first = vi.fn();
     const again = vi.fn();
     onInterrupt(source, { first, again });
-    signal();
-    expect([first.mock.calls.length, again.mock.calls.length]).toEqual([1, 0]);
-    signal();
-    signal();
-    expect([first.mock.calls.length, again.mock.calls.length]).toEqual([1, 2]);
+    signal('SIGTERM');
+    expect(first.mock.calls).toEqual([['SIGTERM']]);
+    expect(again).not.toHaveBeenCalled();
+    signal('SIGINT');
+    signal('SIGTERM');
+    expect(again.mock.calls).toEqual([['SIGINT'], ['SIGTERM']]);
   });
 
   it('stops listening when disposed', () => {
-    const { source, listeners } = fakeProcess();
+    const { source, count } = fakeProcess();
     const dispose = onInterrupt(source, { first: () => {}, again: () => {} });
-    expect(listeners.size).toBe(1);
+    expect(count()).toBe(2);
     dispose();
-    expect(listeners.size).toBe(0);
+    expect(count()).toBe(0);
   });
 });

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -43,6 +44,16 @@ async function withStdioServer(name: string): Promise<{ fixture: StdioFixture; c
   const config = path.join(dir, name);
   await writeFile(config, JSON.stringify({ mcpServers: { fixture: fixture.entry } }));
   return { fixture, config };
+}
+
+/** Whether `pid` can still be signalled. */
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** The server (in the sandbox, bubblewrap too) is gone: no process runs with its state directory on its command line. */
@@ -108,6 +119,89 @@ describe('loopchart run --mcp FILE', () => {
     expect(code).toBe(130);
     expect(JSON.parse(stdout).outcome).toBe('aborted');
     await expectStopped(fixture);
+  });
+
+  it('a tool call the server never answers fails at its callTimeoutMs as an error the model reads, the run goes on, and the call is cancelled', async () => {
+    const { fixture, config } = await withMisbehavingServer('hangs-calls', 'slow', { callTimeoutMs: 500 });
+    const script = await writeScript(dir, 'wait-timeout.json', {
+      prompt: 'Wait.',
+      tools: ['read'],
+      approval: { allow: ['mcp__*'] },
+      turns: [{ toolCalls: [{ id: 'call-1', name: 'mcp__slow__wait', input: {} }] }, { text: 'Gave up waiting.' }],
+    });
+    const { code, stdout } = await runCli(['run', script, '--mcp', config, '--events']);
+
+    expect(code).toBe(0);
+    const events = JSON.parse(asJsonArray(stdout)) as Array<{ type: string; toolCallId?: string }>;
+    expect(JSON.stringify(events.find((event) => event.type === 'tool-result' && event.toolCallId === 'call-1'))).toContain(
+      'MCP server \\"slow\\" did not answer the call of its tool \\"wait\\" within 500 ms (callTimeoutMs)',
+    );
+    expect(events.find((event) => event.type === 'run-end')).toMatchObject({ result: { outcome: 'completed', text: 'Gave up waiting.' } });
+    expect(fixture.params('notifications/cancelled')).toMatchObject({ requestId: expect.any(Number) });
+    await expectStopped(fixture);
+  });
+
+  it('a server that ignores SIGTERM is killed before the CLI exits, not left running after it (unsandboxed: nothing else would end it)', async () => {
+    const { fixture, config } = await withMisbehavingServer('ignores-sigterm', 'stubborn');
+    const script = await writeScript(dir, 'quick-stubborn.json', { prompt: 'Hi.', turns: [{ text: 'Hello.' }] });
+    try {
+      const { code } = await runCli(['run', script, '--mcp', config, '--no-sandbox']);
+
+      expect(code).toBe(0);
+      // Gone as the CLI exits: without the wait it would run for ever, as bubblewrap's --die-with-parent is not there to end it.
+      expect(livePidsMarked(fixture.stateDir).filter(isAlive)).toEqual([]);
+    } finally {
+      for (const pid of livePidsMarked(fixture.stateDir)) process.kill(pid, 'SIGKILL');
+    }
+  });
+
+  it('SIGTERM in the middle of the run aborts it as Ctrl+C does (exit 143), stops the stdio server and removes the temporary workspace', async () => {
+    const { fixture, config } = await withStdioServer('stdio-sigterm.json');
+    const script = await writeScript(dir, 'stamp-stall-term.json', {
+      ...stampsHello,
+      approval: { allow: ['mcp__*'] },
+      turns: [stampsHello.turns![0]!, { text: ['Working ', 'on it'], stall: true }],
+    });
+    const cli = startCli(['run', script, '--mcp', config]);
+    await waitFor(() => fixture.calls().length > 0 && /workspace: (.+)\n/.test(cli.stderr), 'the MCP tool call');
+    const workspace = /workspace: (.+)\n/.exec(cli.stderr)![1]!;
+    expect(existsSync(workspace)).toBe(true);
+    cli.child.kill('SIGTERM');
+    const { code, signal, stderr } = await cli.done;
+
+    expect({ code, signal }).toEqual({ code: 143, signal: null });
+    expect(stderr).toContain('loopchart: terminated (SIGTERM), stopping the run');
+    expect(stderr).toMatch(/^aborted · /m);
+    expect(existsSync(workspace)).toBe(false);
+    await expectStopped(fixture);
+  });
+
+  it('${BRAVE_API_KEY} in a server\'s env is the value the CLI started with, though the CLI withdrew every *_API_KEY from its own environment', async () => {
+    const fixture = await stdioFixture();
+    fixtures.push(fixture);
+    const config = path.join(dir, 'stdio-brave.json');
+    await writeFile(config, JSON.stringify({ mcpServers: { fixture: { ...fixture.entry, env: { BRAVE_API_KEY: '${BRAVE_API_KEY}' } } } }));
+    const script = await writeScript(dir, 'stamp-brave.json', stampsHello);
+    const { code, stderr } = await runCli(['run', script, '--mcp', config, '--yes'], { env: cleanEnv({ BRAVE_API_KEY: 'brave-key-for-the-server', OPENAI_API_KEY: 'sk-must-not-reach-mcp' }) });
+
+    expect(stderr).not.toContain('is not set');
+    expect(code).toBe(0);
+    expect(fixture.envNames()).toContain('BRAVE_API_KEY');
+    expect(fixture.envNames()).not.toContain('OPENAI_API_KEY');
+  });
+
+  it("${NAME} of the run's own API key is refused (exit 2) with a message that says why, not that it is unset", async () => {
+    const fixture = await stdioFixture();
+    fixtures.push(fixture);
+    const config = path.join(dir, 'stdio-own-key.json');
+    await writeFile(config, JSON.stringify({ mcpServers: { fixture: { ...fixture.entry, env: { TOKEN: '${LLM_KEY:-fallback}' } } } }));
+    const script = await writeScript(dir, 'stamp-own-key.json', stampsHello);
+    const { code, stderr } = await runCli(['run', script, '--mcp', config, '--api-key-env', 'LLM_KEY'], { env: cleanEnv({ LLM_KEY: 'the-run-s-own-key' }) });
+
+    expect(code).toBe(2);
+    expect(stderr).toContain("mcpServers.fixture.env.TOKEN: ${LLM_KEY} holds the run's own API key, which loopchart run never hands to an MCP server");
+    expect(stderr).not.toContain('the-run-s-own-key');
+    expect(fixture.calls()).toEqual([]);
   });
 
   it('an invalid config is a usage error (exit 2) naming the field', async () => {

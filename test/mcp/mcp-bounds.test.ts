@@ -1,8 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { connectMcpTools, McpConnectionError } from '../../src/mcp/index.js';
-import { misbehavingFixture, waitUntilGone, type MisbehavingFixture } from '../fixtures/mcp/stdio-fixture.js';
+import { misbehavingFixture, processIsGone, waitUntilGone, type MisbehavingFixture } from '../fixtures/mcp/stdio-fixture.js';
 
 const fixtures: MisbehavingFixture[] = [];
 const servers: Server[] = [];
@@ -108,6 +108,50 @@ describe('connecting to an MCP server is bounded', () => {
     });
     const error = await rejection(connectMcpTools({ mcpServers: { remote: { type: 'http', url, maxMessageBytes: 2 ** 20, connectTimeoutMs: 600_000 } } }));
     expect((error as Error).message).toBe(`MCP server "remote" (${url}) could not be connected: the server sent a message over 1 MiB (maxMessageBytes): its connection was closed`);
+  });
+});
+
+describe('a tool call is bounded', () => {
+  const callOptions = (abortSignal?: AbortSignal) => ({ toolCallId: 'call-1', messages: [], context: {}, ...(abortSignal ? { abortSignal } : {}) });
+
+  it('a call the server never answers fails within its callTimeoutMs, named, and its request is cancelled toward the server', async () => {
+    const fixture = await misbehaving('hangs-calls');
+    const mcp = await connectMcpTools({ mcpServers: { slow: { ...fixture.entry, callTimeoutMs: 300 } } }, { stderr: 'ignore' });
+    try {
+      const error = await rejection(Promise.resolve(mcp.tools.mcp__slow__wait!.execute!({}, callOptions())));
+      expect((error as Error).message).toBe('MCP server "slow" did not answer the call of its tool "wait" within 300 ms (callTimeoutMs); the call was cancelled');
+      const call = fixture.params('tools/call');
+      await vi.waitFor(() => expect(fixture.params('notifications/cancelled')).toMatchObject({ reason: (error as Error).message }));
+      expect(call).toMatchObject({ name: 'wait' });
+      expect(fixture.params('notifications/cancelled')!.requestId).toEqual(expect.any(Number));
+    } finally {
+      await mcp.close();
+    }
+  });
+
+  it("the call's abortSignal gives it up at once and cancels its request, whatever its callTimeoutMs", async () => {
+    const fixture = await misbehaving('hangs-calls');
+    const mcp = await connectMcpTools({ mcpServers: { slow: fixture.entry } }, { callTimeoutMs: 600_000, stderr: 'ignore' });
+    try {
+      const stop = new AbortController();
+      const calling = rejection(Promise.resolve(mcp.tools.mcp__slow__wait!.execute!({}, callOptions(stop.signal))));
+      await vi.waitFor(() => expect(fixture.requested('tools/call')).toBe(true));
+      stop.abort(new Error('the run was aborted'));
+      expect(await calling).toBeInstanceOf(Error);
+      await vi.waitFor(() => expect(fixture.params('notifications/cancelled')).toMatchObject({ reason: 'the run was aborted' }));
+    } finally {
+      await mcp.close();
+    }
+  });
+});
+
+describe('closing a stdio server', () => {
+  it('close() resolves once a server that ignores SIGTERM has exited: it is killed after the grace period, not left running', async () => {
+    const fixture = await misbehaving('ignores-sigterm');
+    const mcp = await connectMcpTools({ mcpServers: { stubborn: fixture.entry } }, { stderr: 'ignore' });
+    const pid = fixture.pid()!;
+    await mcp.close();
+    expect(processIsGone(pid)).toBe(true);
   });
 });
 

@@ -68,6 +68,14 @@ describe('the mcpServers config', () => {
     ]);
   });
 
+  it('takes a callTimeoutMs for any server, and refuses one that is not a positive whole number', () => {
+    expect(parseMcpServersConfig({ mcpServers: { docs: { url: 'http://127.0.0.1/mcp', callTimeoutMs: 120_000 } } }).docs).toMatchObject({ callTimeoutMs: 120_000 });
+    expect(issuesOf({ mcpServers: { a: { command: 'x', callTimeoutMs: 1.5 }, b: { command: 'x', callTimeoutMs: 0 } } })).toEqual([
+      { path: 'mcpServers.a.callTimeoutMs', message: 'Invalid input: expected int, received number' },
+      { path: 'mcpServers.b.callTimeoutMs', message: 'callTimeoutMs must be a positive number of milliseconds' },
+    ]);
+  });
+
   it("the error's message lists each issue with its path", () => {
     expect(() => parseMcpServersConfig({ mcpServers: { fs: {} } }, '.mcp.json')).toThrow(/^Invalid MCP servers config \.mcp\.json:\n {2}- mcpServers\.fs\.command: /);
   });
@@ -126,6 +134,15 @@ describe('loadMcpServersConfig', () => {
     expect((error as McpConfigError).issues).toEqual([
       { path: 'mcpServers.github.env.TOKEN', message: '${GH_TOKEN} is not set (and has no default: ${GH_TOKEN:-default})' },
       { path: 'mcpServers.github.args.0', message: '${A} is not set (and has no default: ${A:-default})' },
+    ]);
+  });
+
+  it('refuses a withheld variable, set or not, with a default or not, saying why', async () => {
+    const config = await file('.mcp.json', JSON.stringify({ mcpServers: { s: { command: 'x', env: { A: '${KEY}', B: '${KEY:-b}', C: '${OTHER}' } } } }));
+    const error = await loadMcpServersConfig(config, { env: { KEY: 'sk-1', OTHER: 'o' }, withheld: { KEY: 'is withheld here' } }).catch((caught: unknown) => caught);
+    expect((error as McpConfigError).issues).toEqual([
+      { path: 'mcpServers.s.env.A', message: '${KEY} is withheld here' },
+      { path: 'mcpServers.s.env.B', message: '${KEY} is withheld here' },
     ]);
   });
 });
