@@ -101,11 +101,7 @@ export class TextStreamPartMapper {
         break;
       case 'tool-input-available':
       case 'tool-call': {
-        if (this.announced.has(event.toolCallId)) break;
-        this.announced.add(event.toolCallId);
-        parts.push(...this.closeBlocks());
-        if (this.writing.delete(event.toolCallId)) parts.push({ type: 'tool-input-end', id: event.toolCallId });
-        this.inputs.set(event.toolCallId, event.input);
+        if (!this.announce(event.toolCallId, event.input, parts)) break;
         const call = { toolCallId: event.toolCallId, toolName: event.toolName, input: event.input };
         if (event.invalid) {
           const error = Object.assign(new Error(event.error?.message ?? 'invalid tool call'), { name: event.error?.name ?? 'Error' });
@@ -118,11 +114,7 @@ export class TextStreamPartMapper {
       }
       case 'provider-tool-call': {
         // A tool the provider ran itself: `ToolLoopAgent`'s stream has its call and result with `providerExecuted`.
-        if (this.announced.has(event.toolCallId)) break;
-        this.announced.add(event.toolCallId);
-        parts.push(...this.closeBlocks());
-        if (this.writing.delete(event.toolCallId)) parts.push({ type: 'tool-input-end', id: event.toolCallId });
-        this.inputs.set(event.toolCallId, event.input);
+        if (!this.announce(event.toolCallId, event.input, parts)) break;
         const error = event.invalid ? Object.assign(new Error(event.error?.message ?? 'invalid tool call'), { name: event.error?.name ?? 'Error' }) : undefined;
         parts.push({
           type: 'tool-call',
@@ -192,6 +184,16 @@ export class TextStreamPartMapper {
   /** Drops a `start-step` still held: a call that failed before its stream began shows none, as with `ToolLoopAgent`. */
   dropHeldStart(): void {
     this.heldStart = undefined;
+  }
+
+  /** A call the stream shows for the first time: the open blocks and its input's stream end first. False when it was shown already. */
+  private announce(toolCallId: string, input: unknown, parts: Part[]): boolean {
+    if (this.announced.has(toolCallId)) return false;
+    this.announced.add(toolCallId);
+    parts.push(...this.closeBlocks());
+    if (this.writing.delete(toolCallId)) parts.push({ type: 'tool-input-end', id: toolCallId });
+    this.inputs.set(toolCallId, input);
+    return true;
   }
 
   private startStep(warnings: unknown[]): Part {

@@ -3,43 +3,27 @@
  * it, so a connection that breaks is handled the same way by both: said once, never a crash.
  */
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { pgControlChannel } from '../../src/dbos/pg-control-channel.js';
 import { listenOn } from '../../src/persistence/pg-listen.js';
 import { watchSession } from '../../src/postgres/pg-session-watch.js';
 import { pgStore } from '../../src/postgres/pg-store.js';
 import { sessionHeader } from '../../src/persistence/session-store.js';
 import type { SessionInput } from '../../src/scale/session-request.js';
-import { postgresBinary, startPostgres, type PostgresServer } from '../support/postgres-server.js';
+import { usePostgresForTests } from '../support/postgres-pools.js';
 import { startTcpProxy } from '../support/tcp-proxy.js';
 
-const postgresBin = postgresBinary();
-let server: PostgresServer | undefined;
-const pools: pg.Pool[] = [];
-const newPool = () => {
-  const pool = new pg.Pool({ connectionString: server!.url, max: 4 });
-  pool.on('error', () => undefined);
-  pools.push(pool);
-  return pool;
-};
-
-beforeAll(async () => {
-  if (postgresBin !== undefined) server = await startPostgres(postgresBin);
-}, 60_000);
-afterAll(async () => {
-  await Promise.all(pools.map((pool) => pool.end()));
-  await server?.stop();
-});
+const postgres = usePostgresForTests();
+const newPool = postgres.newPool;
 
 /**
  * A pool whose connections go through a TCP proxy in front of the server: `stall()` makes them stop
  * answering (no reset, no error) until `heal()`; the proxy is healed and closed when the test ends.
  */
 async function proxiedPool(): Promise<{ pool: pg.Pool; stall(): void; heal(): Promise<void> }> {
-  const proxy = await startTcpProxy({ port: server!.port });
-  const pool = new pg.Pool({ connectionString: server!.url.replace(`:${server!.port}/`, `:${proxy.port}/`), max: 4 });
-  pool.on('error', () => undefined);
-  pools.push(pool);
+  const proxy = await startTcpProxy({ port: postgres.server().port });
+  const server = postgres.server();
+  const pool = newPool(server.url.replace(`:${server.port}/`, `:${proxy.port}/`));
   let stalled: Promise<void> | undefined;
   const heal = async () => {
     proxy.heal();
@@ -63,7 +47,7 @@ function until<T>(subscribe: (next: (value: T) => void) => void, accept: (value:
   return new Promise((resolve) => subscribe((value) => accept(value) && resolve(value)));
 }
 
-describe.skipIf(postgresBin === undefined)('listenOn', () => {
+describe.skipIf(postgres.binary === undefined)('listenOn', () => {
   it('hears what is notified on its channel once it resolves, and gives its connection back when stopped', async () => {
     const pool = newPool();
     const heard: string[] = [];
@@ -92,7 +76,7 @@ describe.skipIf(postgresBin === undefined)('listenOn', () => {
   });
 });
 
-describe.skipIf(postgresBin === undefined)('listenOn on a connection that stops answering (a stall: no reset, no error)', () => {
+describe.skipIf(postgres.binary === undefined)('listenOn on a connection that stops answering (a stall: no reset, no error)', () => {
   it('says it once as broken when a heartbeat goes unanswered, and a new LISTEN is refused within a heartbeat', async () => {
     const { pool, stall } = await proxiedPool();
     const broken = new Promise<Error>((resolve) => {
@@ -154,7 +138,7 @@ describe.skipIf(postgresBin === undefined)('listenOn on a connection that stops 
   });
 });
 
-describe.skipIf(postgresBin === undefined)('the users of listenOn', () => {
+describe.skipIf(postgres.binary === undefined)('the users of listenOn', () => {
   it('watchSession fails its next read with a clear error when its connection is cut', async () => {
     const pool = newPool();
     const store = pgStore(pool);

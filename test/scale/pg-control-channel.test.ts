@@ -3,31 +3,15 @@
  * opens no connection once closed. (A connection that breaks or stalls:
  * test/persistence/pg-listen.test.ts.)
  */
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { INVALID_CONTROL_MESSAGE_WARNING, pgControlChannel } from '../../src/dbos/pg-control-channel.js';
 import type { SessionInput } from '../../src/scale/session-request.js';
-import { postgresBinary, startPostgres, type PostgresServer } from '../support/postgres-server.js';
+import { usePostgresForTests } from '../support/postgres-pools.js';
 
-const postgresBin = postgresBinary();
-let server: PostgresServer | undefined;
-const pools: pg.Pool[] = [];
-const newPool = () => {
-  const pool = new pg.Pool({ connectionString: server!.url, max: 4 });
-  pool.on('error', () => undefined);
-  pools.push(pool);
-  return pool;
-};
+const postgres = usePostgresForTests();
+const newPool = postgres.newPool;
 
-beforeAll(async () => {
-  if (postgresBin !== undefined) server = await startPostgres(postgresBin);
-}, 60_000);
-afterAll(async () => {
-  await Promise.all(pools.map((pool) => pool.end()));
-  await server?.stop();
-});
-
-describe.skipIf(postgresBin === undefined)('pgControlChannel', () => {
+describe.skipIf(postgres.binary === undefined)('pgControlChannel', () => {
   it('drops a payload that is not a well-formed session request, says so, and goes on delivering the next one', async () => {
     const pool = newPool();
     const dropped: string[] = [];

@@ -7,29 +7,14 @@
  */
 import { DBOS, type WorkflowStatus } from '@dbos-inc/dbos-sdk';
 import pg from 'pg';
-import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { startWorkerRecovery, type WorkerRecoveryOptions } from '../../src/dbos/worker-recovery.js';
-import { postgresBinary, startPostgres, type PostgresServer } from '../support/postgres-server.js';
+import { usePostgresForTests } from '../support/postgres-pools.js';
 import { startTcpProxy } from '../support/tcp-proxy.js';
 
-const postgresBin = postgresBinary();
-let server: PostgresServer | undefined;
-const pools: pg.Pool[] = [];
-const newPool = (connectionString = server!.url) => {
-  const pool = new pg.Pool({ connectionString, max: 4 });
-  pool.on('error', () => undefined);
-  pools.push(pool);
-  return pool;
-};
-
-beforeAll(async () => {
-  if (postgresBin !== undefined) server = await startPostgres(postgresBin);
-}, 60_000);
+const postgres = usePostgresForTests();
+const newPool = postgres.newPool;
 afterEach(() => vi.restoreAllMocks());
-afterAll(async () => {
-  await Promise.all(pools.map((pool) => pool.end()));
-  await server?.stop();
-});
 
 /** A worker that beat once and then stopped: silent, so dead to the others at once. */
 async function deadWorker(pool: pg.Pool, executorID: string, applicationVersion: string): Promise<void> {
@@ -45,7 +30,7 @@ function liveWorker(options: Omit<WorkerRecoveryOptions, 'heartbeatMs' | 'deadAf
 
 const pendingWorkflow = (workflowID: string) => ({ workflowID, queueName: 'loopchart_sessions' }) as WorkflowStatus;
 
-describe.skipIf(postgresBin === undefined)('startWorkerRecovery', () => {
+describe.skipIf(postgres.binary === undefined)('startWorkerRecovery', () => {
   it('claims a dead worker again on a later beat when handing its workflows on failed', async () => {
     const pool = newPool();
     await deadWorker(pool, 'gone-1', 'v-handoff');
@@ -103,8 +88,8 @@ describe.skipIf(postgresBin === undefined)('startWorkerRecovery', () => {
   });
 
   it('gives a beat up when Postgres stops answering, skips the ticks meanwhile, and stop() settles', async () => {
-    const proxy = await startTcpProxy({ port: server!.port });
-    const pool = newPool(server!.url.replace(`:${server!.port}/`, `:${proxy.port}/`));
+    const proxy = await startTcpProxy({ port: postgres.server().port });
+    const pool = newPool(postgres.server().url.replace(`:${postgres.server().port}/`, `:${proxy.port}/`));
     onTestFinished(async () => {
       proxy.heal();
       await proxy.close();
