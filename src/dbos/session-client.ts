@@ -1,5 +1,7 @@
 import type { DBOSClient, WorkflowHandle } from '@dbos-inc/dbos-sdk';
+import { answerWithin } from '../core/answer-within.js';
 import { assertSessionId } from '../persistence/session-id.js';
+import { StoreTimeoutError } from '../persistence/store-timeout-error.js';
 import { assertSessionRequest, type SessionInput } from '../scale/session-request.js';
 import type { ControlChannel } from './pg-control-channel.js';
 import { SESSION_APPLICATION_VERSION, SESSION_INPUT_TOPIC, SESSION_QUEUE, SESSION_TURN_WORKFLOW, TURN_CLOSING_EVENT, type TurnInput, type TurnSummary } from './session-workflows.js';
@@ -28,6 +30,9 @@ export interface SessionClient {
    * session's queue, after the turns before it; an answer, a steer or an abort goes to the turn in
    * progress — durably to its mailbox, and live (`control`) to the worker running it — or starts
    * a turn when none is in progress. Resolves with the id of the turn that takes the input.
+   * Rejects with a `StoreTimeoutError` when the system database has not answered within the
+   * client's `timeoutMs`: the input may still arrive, and sending it again with the same
+   * `requestId` applies it once.
    */
   send(sessionId: string, input: SessionInput, requestId: string): Promise<string>;
   /** The turn that is in progress (running, waiting for a person, or recovered and waiting for a worker), if any. */
@@ -47,7 +52,23 @@ export interface SessionClient {
  * console.log(await sessions.turn(turn).getResult());
  * ```
  */
-export function sessionClient(client: DBOSClient, options: { control?: ControlChannel } = {}): SessionClient {
+export interface SessionClientOptions {
+  /** Live control: an input for a turn in progress also reaches the worker running it at once. */
+  control?: ControlChannel;
+  /**
+   * How long `send` and `activeTurn` wait for the system database: past it they reject with a
+   * `StoreTimeoutError` (a paused database or a dropped route would otherwise hold a web request
+   * for ever).
+   * @default 30000
+   */
+  timeoutMs?: number;
+}
+
+export function sessionClient(client: DBOSClient, options: SessionClientOptions = {}): SessionClient {
+  const timeoutMs = options.timeoutMs ?? 30_000;
+  if (!(Number.isFinite(timeoutMs) && timeoutMs > 0)) throw new RangeError(`sessionClient: timeoutMs must be a positive number of ms, not ${timeoutMs}`);
+  const bounded = <T>(what: string, work: Promise<T>): Promise<T> =>
+    answerWithin(work, timeoutMs, () => new StoreTimeoutError(`sessionClient.${what}: the system database did not answer within ${timeoutMs} ms (timeoutMs)`));
   const enqueue = async (sessionId: string, input: SessionInput, requestId: string) => {
     const workflowID = turnWorkflowId(sessionId, requestId);
     await client.enqueue(
@@ -75,22 +96,25 @@ export function sessionClient(client: DBOSClient, options: { control?: ControlCh
     if (turn !== undefined && !turn.startsWith(prefix)) throw new Error(`DBOS listed turn ${turn} for the prefix ${prefix}: refusing to route input to another session`);
     return turn;
   };
+  const send = async (sessionId: string, input: SessionInput, requestId: string) => {
+    if (input.type === 'prompt' || input.type === 'resume') return enqueue(sessionId, input, requestId);
+    const active = await activeTurn(sessionId);
+    if (active === undefined) return enqueue(sessionId, input, requestId);
+    await client.send(active, { input, requestId } satisfies TurnInput, SESSION_INPUT_TOPIC, requestId);
+    await options.control?.publish(sessionId, input, requestId).catch(() => undefined);
+    // The turn may have taken its last look at its mailbox before the input reached it (it is
+    // closing) or ended already: then a turn of its own takes it (its request id keeps it from
+    // being applied twice if the old turn did apply it).
+    const closing = await client.getEvent<boolean>(active, TURN_CLOSING_EVENT, 0);
+    const status = await client.retrieveWorkflow(active).getStatus();
+    if (closing === true || (status?.status !== 'PENDING' && status?.status !== 'ENQUEUED')) return enqueue(sessionId, input, requestId);
+    return active;
+  };
   return {
-    activeTurn,
-    async send(sessionId, input, requestId) {
+    activeTurn: (sessionId) => bounded('activeTurn', activeTurn(sessionId)),
+    send(sessionId, input, requestId) {
       assertSessionRequest({ sessionId, input, requestId });
-      if (input.type === 'prompt' || input.type === 'resume') return enqueue(sessionId, input, requestId);
-      const active = await activeTurn(sessionId);
-      if (active === undefined) return enqueue(sessionId, input, requestId);
-      await client.send(active, { input, requestId } satisfies TurnInput, SESSION_INPUT_TOPIC, requestId);
-      await options.control?.publish(sessionId, input, requestId).catch(() => undefined);
-      // The turn may have taken its last look at its mailbox before the input reached it (it is
-      // closing) or ended already: then a turn of its own takes it (its request id keeps it from
-      // being applied twice if the old turn did apply it).
-      const closing = await client.getEvent<boolean>(active, TURN_CLOSING_EVENT, 0);
-      const status = await client.retrieveWorkflow(active).getStatus();
-      if (closing === true || (status?.status !== 'PENDING' && status?.status !== 'ENQUEUED')) return enqueue(sessionId, input, requestId);
-      return active;
+      return bounded(`send (${input.type}, request ${requestId})`, send(sessionId, input, requestId));
     },
     turn: (workflowId) => client.retrieveWorkflow<TurnSummary>(workflowId),
   };
