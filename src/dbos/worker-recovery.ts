@@ -1,6 +1,7 @@
 import { DBOS } from '@dbos-inc/dbos-sdk';
 import type { Pool, PoolClient } from 'pg';
 import { answerWithin } from '../core/answer-within.js';
+import { tolerateIdleConnectionErrors } from '../postgres/pg-connection-errors.js';
 
 export interface WorkerRecoveryOptions {
   /** A pool on the database that holds the heartbeats (loopchart's or DBOS's system database). */
@@ -48,6 +49,8 @@ export interface WorkerRecoveryOptions {
  */
 export function startWorkerRecovery(options: WorkerRecoveryOptions): { stop(): Promise<void> } {
   const { pool, executorID, applicationVersion } = options;
+  // An idle connection that breaks (a restart, a proxy) is an 'error' event on the pool, which would end the process unheard.
+  tolerateIdleConnectionErrors(pool, options.onError);
   const heartbeatMs = options.heartbeatMs ?? 1_000;
   const deadAfterMs = options.deadAfterMs ?? 10_000;
   /** A beat given up by then leaves the next one time to say this worker is alive before the others count it dead. */

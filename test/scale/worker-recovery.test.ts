@@ -111,4 +111,18 @@ describe.skipIf(postgres.binary === undefined)('startWorkerRecovery', () => {
     expect(connects - connectsAtStall).toBeLessThanOrEqual(2);
     await recovery.stop();
   });
+
+  it("an idle connection the server cuts reaches onError, not the process: the pool's 'error' event is listened to", async () => {
+    const pool = new pg.Pool({ connectionString: postgres.server().url, max: 2 });
+    onTestFinished(() => pool.end());
+    const errors: unknown[] = [];
+    const recovery = liveWorker({ pool, executorID: 'live-cut', applicationVersion: 'v-cut', heartbeatMs: 60_000, onError: (error) => errors.push(error) });
+    const direct = newPool();
+    await expect.poll(async () => (await direct.query(`SELECT 1 FROM loopchart_workers WHERE executor_id = 'live-cut'`)).rowCount, { timeout: 30_000 }).toBe(1);
+    await expect.poll(() => pool.idleCount, { timeout: 30_000 }).toBeGreaterThan(0);
+    await direct.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE pid <> pg_backend_pid() AND datname = current_database() AND application_name = '' AND state = 'idle' AND backend_type = 'client backend'`);
+    await expect.poll(() => errors.length, { timeout: 30_000 }).toBeGreaterThan(0);
+    await recovery.stop();
+  });
 });
+
