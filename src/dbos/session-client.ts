@@ -112,9 +112,9 @@ export function sessionClient(client: DBOSClient, options: SessionClientOptions 
   };
   return {
     activeTurn: (sessionId) => bounded('activeTurn', activeTurn(sessionId)),
-    send(sessionId, input, requestId) {
+    async send(sessionId, input, requestId) {
       assertSessionRequest({ sessionId, input, requestId });
-      return bounded(`send (${input.type}, request ${requestId})`, send(sessionId, input, requestId));
+      return await bounded(`send (${input.type}, request ${requestId})`, send(sessionId, input, requestId));
     },
     turn: (workflowId) => client.retrieveWorkflow<TurnSummary>(workflowId),
   };
