@@ -1,4 +1,5 @@
 import type { FinishReason, TextStreamPart, ToolSet } from 'ai';
+import { invalidCallError, providerToolCallPart, providerToolResultPart } from '../results/provider-tool-parts.js';
 import type { AgentEvent } from '../core/events.js';
 import type { Outcome, RunResult } from '../core/result.js';
 import { approvalIdOf } from '../results/approval-id.js';
@@ -104,7 +105,7 @@ export class TextStreamPartMapper {
         if (!this.announce(event.toolCallId, event.input, parts)) break;
         const call = { toolCallId: event.toolCallId, toolName: event.toolName, input: event.input };
         if (event.invalid) {
-          const error = Object.assign(new Error(event.error?.message ?? 'invalid tool call'), { name: event.error?.name ?? 'Error' });
+          const error = invalidCallError(event);
           this.invalid.set(event.toolCallId, error);
           parts.push({ type: 'tool-call', ...call, dynamic: true, invalid: true, error });
         } else {
@@ -115,28 +116,11 @@ export class TextStreamPartMapper {
       case 'provider-tool-call': {
         // A tool the provider ran itself: `ToolLoopAgent`'s stream has its call and result with `providerExecuted`.
         if (!this.announce(event.toolCallId, event.input, parts)) break;
-        const error = event.invalid ? Object.assign(new Error(event.error?.message ?? 'invalid tool call'), { name: event.error?.name ?? 'Error' }) : undefined;
-        parts.push({
-          type: 'tool-call',
-          toolCallId: event.toolCallId,
-          toolName: event.toolName,
-          input: event.input,
-          providerExecuted: true,
-          ...(event.dynamic || event.invalid || isDynamicTool(this.tools, event.toolName) ? { dynamic: true } : {}),
-          ...(error ? { invalid: true, error } : {}),
-          ...(event.providerMetadata ? { providerMetadata: event.providerMetadata } : {}),
-        } as Part);
+        parts.push(providerToolCallPart(event, isDynamicTool(this.tools, event.toolName)) as Part);
         break;
       }
       case 'provider-tool-result': {
-        const base = {
-          toolCallId: event.toolCallId,
-          toolName: event.toolName,
-          input: this.inputs.get(event.toolCallId),
-          providerExecuted: true,
-          ...(event.providerMetadata ? { providerMetadata: event.providerMetadata } : {}),
-        };
-        parts.push((event.isError ? { type: 'tool-error', ...base, error: event.output } : { type: 'tool-result', ...base, output: event.output }));
+        parts.push(providerToolResultPart(event, this.inputs.get(event.toolCallId)));
         break;
       }
       case 'source':

@@ -1,4 +1,5 @@
 import { answerWithin } from '../core/answer-within.js';
+import { errorMessage } from '../core/error-message.js';
 import { warnOnce } from '../core/warn-once.js';
 import { EVENT_NOT_PUBLISHED_WARNING } from '../scale/event-publishing.js';
 import type { AgentEvent } from '../core/events.js';
@@ -37,8 +38,6 @@ const listened = new WeakSet<object>();
 export { EVENT_NOT_PUBLISHED_WARNING };
 /** The `code` of the process warning of a publisher without `onError` whose connection reported an error. */
 export const REDIS_CONNECTION_WARNING = 'LOOPCHART_REDIS_CONNECTION_ERROR';
-
-const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /** A count Redis takes as an integer argument: a whole number, 1 or more. */
 function isPositiveWholeNumber(value: number): boolean {
@@ -121,7 +120,7 @@ export function redisEventPublisher(options: EventPublisherOptions): EventPublis
     options.onError ??
       ((error) =>
         warnConnection(
-          `redisEventPublisher: the Redis connection reported an error (${messageOf(error)}); the client reconnects by itself, and events that cannot be written meanwhile are lost. Later connection errors of this publisher are not warned of: pass onError to redisEventPublisher to hear of each.`,
+          `redisEventPublisher: the Redis connection reported an error (${errorMessage(error)}); the client reconnects by itself, and events that cannot be written meanwhile are lost. Later connection errors of this publisher are not warned of: pass onError to redisEventPublisher to hear of each.`,
         )),
   );
   const maxLength = options.maxLength ?? 10_000;
@@ -157,7 +156,7 @@ export function redisEventPublisher(options: EventPublisherOptions): EventPublis
       chain = answerWithin(written, writeTimeoutMs, () => new Error(`Redis did not confirm the ${event.type} event of session ${sessionId} within ${writeTimeoutMs} ms (writeTimeoutMs)`)).catch((error: unknown) => {
         if (options.onError) return options.onError(error);
         warnUnpublished(
-          `redisEventPublisher: the ${event.type} event of session ${sessionId} was not published (${messageOf(error)}); the run goes on without it. Later failures of this publisher are not warned of: pass onError to redisEventPublisher to hear of each.`,
+          `redisEventPublisher: the ${event.type} event of session ${sessionId} was not published (${errorMessage(error)}); the run goes on without it. Later failures of this publisher are not warned of: pass onError to redisEventPublisher to hear of each.`,
         );
       });
       return chain;

@@ -1,4 +1,5 @@
 import type { CallWarning, ContentPart, LanguageModelUsage, ModelMessage, StepResult, ToolSet } from 'ai';
+import { invalidCallError, providerToolCallPart, providerToolResultPart } from './provider-tool-parts.js';
 import type { AgentEvent } from '../core/events.js';
 import { addUsage, emptyUsage } from '../core/usage.js';
 import { approvalIdOf } from './approval-id.js';
@@ -182,29 +183,18 @@ export class StepResultRecorder {
 
   private toolCallPart(event: Extract<AgentEvent, { type: 'tool-call' | 'tool-input-available' }>): Content {
     if (!event.invalid) return this.staticCall(event);
-    const error = Object.assign(new Error(event.error?.message ?? 'invalid tool call'), { name: event.error?.name ?? 'Error' });
+    const error = invalidCallError(event);
     return { type: 'tool-call', toolCallId: event.toolCallId, toolName: event.toolName, input: event.input, dynamic: true, invalid: true, error };
   }
 
   /** A provider-executed call as the AI SDK's content has it (`providerExecuted`; an unknown or invalid call is dynamic). */
   private providerCallPart(event: Extract<AgentEvent, { type: 'provider-tool-call' }>): Content {
-    const error = event.invalid ? Object.assign(new Error(event.error?.message ?? 'invalid tool call'), { name: event.error?.name ?? 'Error' }) : undefined;
-    return {
-      type: 'tool-call',
-      toolCallId: event.toolCallId,
-      toolName: event.toolName,
-      input: event.input,
-      providerExecuted: true,
-      ...(event.dynamic || event.invalid || isDynamic(this.tools, event.toolName) ? { dynamic: true } : {}),
-      ...(error ? { invalid: true, error } : {}),
-      ...(event.providerMetadata ? { providerMetadata: event.providerMetadata } : {}),
-    } as Content;
+    return providerToolCallPart(event, isDynamic(this.tools, event.toolName)) as Content;
   }
 
   /** The provider's result of its own call: a `tool-result` (or `tool-error`) with `providerExecuted`, as the AI SDK's content has it. */
   private providerResultPart(step: OpenStep, event: Extract<AgentEvent, { type: 'provider-tool-result' }>): Content {
-    const base = { toolCallId: event.toolCallId, toolName: event.toolName, input: step.inputs.get(event.toolCallId), providerExecuted: true, ...(event.providerMetadata ? { providerMetadata: event.providerMetadata } : {}) };
-    return (event.isError ? { type: 'tool-error', ...base, error: event.output } : { type: 'tool-result', ...base, output: event.output });
+    return providerToolResultPart(event, step.inputs.get(event.toolCallId));
   }
 
   private resultParts(step: OpenStep, event: Extract<AgentEvent, { type: 'tool-result' }>): Content[] {
