@@ -120,8 +120,9 @@ describe('a tool call is bounded', () => {
     try {
       const error = await rejection(Promise.resolve(mcp.tools.mcp__slow__wait!.execute!({}, callOptions())));
       expect((error as Error).message).toBe('MCP server "slow" did not answer the call of its tool "wait" within 300 ms (callTimeoutMs); the call was cancelled');
+      await vi.waitFor(() => expect(fixture.params('notifications/cancelled')).toMatchObject({ reason: (error as Error).message }), { timeout: 30_000 });
+      // The server reads its messages in order: once it has the cancellation, it has the call it cancels.
       const call = fixture.params('tools/call');
-      await vi.waitFor(() => expect(fixture.params('notifications/cancelled')).toMatchObject({ reason: (error as Error).message }));
       expect(call).toMatchObject({ name: 'wait' });
       expect(fixture.params('notifications/cancelled')!.requestId).toEqual(expect.any(Number));
     } finally {
@@ -135,10 +136,10 @@ describe('a tool call is bounded', () => {
     try {
       const stop = new AbortController();
       const calling = rejection(Promise.resolve(mcp.tools.mcp__slow__wait!.execute!({}, callOptions(stop.signal))));
-      await vi.waitFor(() => expect(fixture.requested('tools/call')).toBe(true));
+      await vi.waitFor(() => expect(fixture.requested('tools/call')).toBe(true), { timeout: 30_000 });
       stop.abort(new Error('the run was aborted'));
       expect(await calling).toBeInstanceOf(Error);
-      await vi.waitFor(() => expect(fixture.params('notifications/cancelled')).toMatchObject({ reason: 'the run was aborted' }));
+      await vi.waitFor(() => expect(fixture.params('notifications/cancelled')).toMatchObject({ reason: 'the run was aborted' }), { timeout: 30_000 });
     } finally {
       await mcp.close();
     }

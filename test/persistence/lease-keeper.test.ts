@@ -156,7 +156,7 @@ describe('a held lease', () => {
     expect(refused).toBeInstanceOf(StoreTimeoutError);
     expect(isRetryableSessionError(refused)).toBe(true);
     answer();
-    await vi.waitFor(() => expect(calls).toEqual(['acquire', 'release']));
+    await vi.waitFor(() => expect(calls).toEqual(['acquire', 'release']), { timeout: 30_000 });
   });
 
   it('is let go without waiting for ever on a store that never answers the release: it lapses by itself', async () => {

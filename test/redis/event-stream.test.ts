@@ -166,7 +166,7 @@ describe('a publisher without onError', () => {
   /** The warnings emitted until now (a marker goes out last; warnings arrive in order), without waiting a fixed time. */
   async function warningsSoFar(): Promise<Error[]> {
     process.emitWarning('marker', { code: 'TEST_MARKER' });
-    await expect.poll(() => collected.some(isMarker)).toBe(true);
+    await expect.poll(() => collected.some(isMarker), { timeout: 30_000 }).toBe(true);
     return collected.filter((warning) => !isMarker(warning));
   }
   const down = () => {

@@ -39,7 +39,7 @@ describe('eventPublishing: what became of each event handed to an app', () => {
     publishing.publish({ type: 'message', n: 2 });
     let settled = false;
     const done = publishing.settled(60_000).then(() => (settled = true));
-    await vi.waitFor(() => expect(errors).toHaveLength(1));
+    await vi.waitFor(() => expect(errors).toHaveLength(1), { timeout: 30_000 });
     expect(settled).toBe(false);
     resolveSecond();
     await done;
