@@ -19,6 +19,8 @@ function take(queue: ModelMessage[], mode: 'one-at-a-time' | 'all'): [ModelMessa
 
 /** Appends queued steering messages (one or all, by `steeringMode`) to the history. */
 export function deliverSteering(context: AgentContext, runId: string): Update {
+  // Asked at every step boundary, where the queue is mostly empty.
+  if (context.queues.steering.length === 0) return { context, events: [] };
   const [delivered, steering] = take(context.queues.steering, context.config.steeringMode);
   return append(context, runId, delivered, { ...context.queues, steering });
 }

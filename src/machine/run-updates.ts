@@ -3,7 +3,7 @@ import type { LlmActorEvent } from '../actors/llm-actor.js';
 import type { ToolCallOutput } from '../actors/tool-call.js';
 import type { AgentEvent } from '../core/events.js';
 import type { Outcome, RunError, RunResult } from '../core/result.js';
-import type { AgentContext, RunState, RunStop, StepRecord } from './context.js';
+import type { AgentContext, RunState, RunStop, StepDetails, StepRecord } from './context.js';
 export type { Update } from './update.js';
 import { nextDoomStreaks } from '../resilience/doom-loop.js';
 import { appendMessages, errorAnswer, toolCrashMessage, toolMessage, unansweredToolCalls, type ToolAnswer } from '../core/history.js';
@@ -115,33 +115,32 @@ export function recordFinishedStep(context: AgentContext, event: Extract<LlmActo
   const warnings = (event.streamErrors ?? []).map((error): AgentEvent => ({ type: 'stream-warning', runId: run.id, step: run.steps, attempt: run.attempt, error }));
   const tokens = (event.usage.inputTokens ?? 0) + (event.usage.outputTokens ?? 0);
   const cost = runCost(run, event.cost);
-  return {
-    context: {
-      ...context,
-      messages,
-      ...(tokens > 0 ? { usageMark: { tokens, messageCount: messages.length } } : {}),
-      run: {
-        ...withoutCosts(run),
-        usage: addUsage(run.usage, event.usage),
-        stepUsage: event.usage,
-        ...(cost !== undefined ? { cost } : {}),
-        ...(event.cost !== undefined ? { stepCost: event.cost } : {}),
-        text: event.text,
-        ...(event.output !== undefined ? { output: event.output } : {}),
-        finishReason: event.finishReason,
-        stepDetails: {
-          ...(event.rawFinishReason !== undefined ? { rawFinishReason: event.rawFinishReason } : {}),
-          ...(event.callModel !== undefined ? { model: event.callModel } : {}),
-          ...(event.response !== undefined ? { response: event.response } : {}),
-          ...(event.warnings !== undefined ? { warnings: event.warnings } : {}),
-        },
-        doomStreaks: nextDoomStreaks(run.doomStreaks, event.toolCalls),
-        step: { status: 'finished', finishReason: event.finishReason, toolCalls: event.toolCalls },
-        ...(context.config.hasStopConditions ? { stepRecords: [...(run.stepRecords ?? []), stepRecord(event)] } : {}),
-      },
-    },
-    events: warnings.length > 0 ? [...warnings, ...events] : events,
-  };
+  // Optional fields are set one by one, in the order a spread would give them: a conditional spread
+  // costs an object and a generic copy each, and this runs at every step.
+  const next: RunState = { ...withoutCosts(run), usage: addUsage(run.usage, event.usage), stepUsage: event.usage };
+  if (cost !== undefined) next.cost = cost;
+  if (event.cost !== undefined) next.stepCost = event.cost;
+  next.text = event.text;
+  if (event.output !== undefined) next.output = event.output;
+  next.finishReason = event.finishReason;
+  next.stepDetails = stepDetailsOf(event);
+  next.doomStreaks = nextDoomStreaks(run.doomStreaks, event.toolCalls);
+  next.step = { status: 'finished', finishReason: event.finishReason, toolCalls: event.toolCalls };
+  if (context.config.hasStopConditions) next.stepRecords = [...(run.stepRecords ?? []), stepRecord(event)];
+  const updated: AgentContext = { ...context, messages };
+  if (tokens > 0) updated.usageMark = { tokens, messageCount: messages.length };
+  updated.run = next;
+  return { context: updated, events: warnings.length > 0 ? [...warnings, ...events] : events };
+}
+
+/** What a finished call reported of itself, for its `finish-step`. */
+function stepDetailsOf(event: Extract<LlmActorEvent, { type: 'llm.finish' }>): StepDetails {
+  const details: StepDetails = {};
+  if (event.rawFinishReason !== undefined) details.rawFinishReason = event.rawFinishReason;
+  if (event.callModel !== undefined) details.model = event.callModel;
+  if (event.response !== undefined) details.response = event.response;
+  if (event.warnings !== undefined) details.warnings = event.warnings;
+  return details;
 }
 
 function withoutOutput(run: RunState): RunState {
@@ -320,33 +319,45 @@ export function answerWithToolRunnerCrash(context: AgentContext, indexes: readon
 }
 
 function stepEndEvent(run: RunState): AgentEvent {
-  return {
-    type: 'finish-step',
-    runId: run.id,
-    step: run.steps,
-    ...(run.finishReason !== undefined ? { finishReason: run.finishReason } : {}),
-    ...run.stepDetails,
-    usage: run.stepUsage,
-    ...(run.stepCost !== undefined ? { cost: run.stepCost } : {}),
-    text: run.text,
-    toolCalls: run.step?.status === 'finished' ? run.step.toolCalls.length : 0,
-  };
+  // Built field by field in the order of its type, without conditional spreads: one per step.
+  const event: Extract<AgentEvent, { type: 'finish-step' }> = { type: 'finish-step', runId: run.id, step: run.steps } as Extract<AgentEvent, { type: 'finish-step' }>;
+  if (run.finishReason !== undefined) event.finishReason = run.finishReason;
+  const details = run.stepDetails;
+  if (details !== undefined) {
+    if (details.rawFinishReason !== undefined) event.rawFinishReason = details.rawFinishReason;
+    if (details.model !== undefined) event.model = details.model;
+    if (details.response !== undefined) event.response = details.response;
+    if (details.warnings !== undefined) event.warnings = details.warnings;
+  }
+  event.usage = run.stepUsage;
+  if (run.stepCost !== undefined) event.cost = run.stepCost;
+  event.text = run.text;
+  event.toolCalls = run.step?.status === 'finished' ? run.step.toolCalls.length : 0;
+  return event;
 }
 
 /** All answers are in: they enter the history as one tool message, in call order. */
 export function endToolStep(context: AgentContext): Update {
   const run = activeRun(context);
   const message = toolMessage(run.answers.filter((answer): answer is ToolAnswer => answer !== null));
-  const { approvals: _approvals, approvalDeadline: _deadline, ...rest } = run;
   const ended: AgentContext = {
     ...context,
     messages: appendMessages(context.messages, message),
-    run: { ...rest, calls: [], answers: [], nextCall: 0, stepOpen: false },
+    run: { ...withoutApprovals(run), calls: [], answers: [], nextCall: 0, stepOpen: false },
   };
   const steered = deliverSteering(ended, run.id);
+  const events: AgentEvent[] = [{ type: 'message', runId: run.id, message }];
   // A step that waited for approval reported its end when the wait began.
-  const stepEnd = run.stepOpen ? [stepEndEvent(run)] : [];
-  return { context: steered.context, events: [{ type: 'message', runId: run.id, message }, ...stepEnd, ...steered.events] };
+  if (run.stepOpen) events.push(stepEndEvent(run));
+  for (const event of steered.events) events.push(event);
+  return { context: steered.context, events };
+}
+
+/** The run without the step's approvals (a copy only when it has some: a rest copy of the run is slow). */
+function withoutApprovals(run: RunState): RunState {
+  if (run.approvals === undefined && run.approvalDeadline === undefined) return run;
+  const { approvals: _approvals, approvalDeadline: _deadline, ...rest } = run;
+  return rest;
 }
 
 /** A step that ends without tool calls (its run goes on: a follow-up, a compaction) reports its `finish-step`. */

@@ -24,6 +24,7 @@ import { pendingApprovalIds } from '../machine/approval-updates.js';
 import { pendingApprovalRequests } from '../machine/pending-approval-requests.js';
 import { endRun, requestStop } from '../machine/run-updates.js';
 import { bindImplementations, sharedAgentMachine } from '../machine/shared-agent-machine.js';
+import { isAwaitingApproval } from '../machine/state-name.js';
 import type { AgentOptions } from '../options.js';
 import { errorMessage } from '../core/error-message.js';
 import type { RunError } from '../core/result.js';
@@ -246,7 +247,7 @@ export class SessionHost {
     actor.subscribe({
       next: (snapshot) => {
         if (actor !== this.#run) return;
-        const now = snapshot.matches({ running: 'awaitingApproval' });
+        const now = isAwaitingApproval(snapshot.value);
         if (now === waiting) return;
         waiting = now;
         this.#notify({ type: now ? 'run.waiting' : 'run.continued' });
