@@ -309,7 +309,7 @@ describe('directStep yields the same parts as streamLanguageModelCallStep', () =
     await expectSameParts({ parts: [start, call('add', '{"a":1,"b":2}'), finish('tool-calls')] }, { tools: {} });
   });
 
-  it('provider-executed tool calls with their streamed input, their results (an error too) and sources are yielded; files are not; approval requests need a known call', async () => {
+  it('provider-executed tool calls with their streamed input, their results (an error too), sources and generated files are yielded; approval requests need a known call', async () => {
     const { parts } = await expectSameParts({
       parts: [
         start,
@@ -338,11 +338,13 @@ describe('directStep yields the same parts as streamLanguageModelCallStep', () =
       'provider-tool-result',
       'error',
       'source',
+      'file',
       'text-start',
       'text-delta',
       'text-end',
       'finish',
     ]);
+    expect(parts.find((part) => (part as StepPart).type === 'file')).toStrictEqual({ type: 'file', mediaType: 'text/plain', data: { type: 'data', data: 'aGk=' } });
     // `web_search` is no tool of this set: an invalid call, as the AI SDK parses it; `mcp_tool` the provider calls dynamic.
     parts.splice(1, 2);
     expect(parts[1]).toMatchObject({ type: 'provider-tool-call', toolCall: { toolCallId: 'p1', toolName: 'web_search', input: { query: 'x' }, invalid: true }, dynamic: true });

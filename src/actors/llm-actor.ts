@@ -325,6 +325,8 @@ export function createLlmActor(runtime: AgentRuntime) {
           case 'provider-tool-call':
           case 'provider-tool-result':
           case 'source':
+          case 'file':
+          case 'reasoning-file':
             accumulator.add(part);
             runtime.emit(providerPartEvent(part, scope, input.attempt));
             break;

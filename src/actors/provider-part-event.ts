@@ -1,9 +1,10 @@
+import { convertUint8ArrayToBase64 } from '@ai-sdk/provider-utils';
 import type { AgentEvent } from '../core/events.js';
 import type { StepPart } from '../core/step.js';
 
-type ProviderPart = Extract<StepPart, { type: 'provider-tool-input-start' | 'provider-tool-call' | 'provider-tool-result' | 'source' }>;
+type ProviderPart = Extract<StepPart, { type: 'provider-tool-input-start' | 'provider-tool-call' | 'provider-tool-result' | 'source' | 'file' | 'reasoning-file' }>;
 
-/** The event of a provider-executed tool call, its result, or a cited source, as the step streams it. */
+/** The event of a provider-executed tool call, its result, a cited source or a generated file, as the step streams it. */
 export function providerPartEvent(part: ProviderPart, scope: { runId: string; step: number }, attempt: number): AgentEvent {
   switch (part.type) {
     case 'provider-tool-input-start':
@@ -35,5 +36,9 @@ export function providerPartEvent(part: ProviderPart, scope: { runId: string; st
       };
     case 'source':
       return { type: 'source', ...scope, attempt, source: part };
+    case 'file':
+    case 'reasoning-file':
+      // Bytes as base64, so that the event is JSON as it goes to a journal, Redis or a browser.
+      return { type: 'file', ...scope, attempt, file: part.data.type === 'data' && typeof part.data.data !== 'string' ? { ...part, data: { type: 'data', data: convertUint8ArrayToBase64(part.data.data) } } : part };
   }
 }

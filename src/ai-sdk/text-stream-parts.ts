@@ -3,6 +3,7 @@ import { invalidCallError, providerToolCallPart, providerToolResultPart } from '
 import type { AgentEvent } from '../core/events.js';
 import type { Outcome, RunResult } from '../core/result.js';
 import { approvalIdOf } from '../results/approval-id.js';
+import { generatedFilePart } from '../results/generated-file-part.js';
 
 type Part = TextStreamPart<ToolSet>;
 
@@ -39,7 +40,7 @@ const isDynamicTool = (tools: ToolSet, name: string) => Object.hasOwn(tools, nam
  * `start-step` with the call's warnings, text and reasoning blocks each closed before the next
  * begins, a tool call's input as it is written (`tool-input-start`, `-delta`, `-end`) and then the
  * call, approval requests, results, errors and denials (`tool-output-denied`), the provider's own
- * tool calls and results (`providerExecuted`) and sources, and `finish-step`
+ * tool calls and results (`providerExecuted`), sources, generated files, and `finish-step`
  * with the step's usage, model and response. The run's end (`finish`, `error`, `abort`) is the
  * adapter's: it depends on how the call ends, not only on the run.
  */
@@ -126,6 +127,13 @@ export class TextStreamPartMapper {
       case 'source':
         parts.push(event.source);
         break;
+      case 'file': {
+        // A file comes between blocks, as the provider streamed it: the block before it has ended.
+        parts.push(...this.closeBlocks());
+        const part = generatedFilePart(event.file);
+        if (part) parts.push(part);
+        break;
+      }
       case 'approval-request':
         parts.push({
           type: 'tool-approval-request',

@@ -1,4 +1,5 @@
 import type { LanguageModelV4Source } from '@ai-sdk/provider';
+import type { GeneratedStepFile } from './step.js';
 import type { CallWarning, FinishReason, InferToolInput, InferToolOutput, Instructions, ModelMessage, ProviderMetadata, ToolChoice, ToolSet } from 'ai';
 import type { CompactionReason } from './compaction-config.js';
 import type { HookName } from './callbacks.js';
@@ -172,6 +173,8 @@ export type AgentEvent<TOOLS extends ToolSet = ToolSet> =
     })
   /** A source the model cited (a web page, a document), as the AI SDK's `source` part has it. */
   | (StepScoped & { type: 'source'; attempt: number; source: LanguageModelV4Source })
+  /** A file the model generated (`file.type` `file`), or one of its reasoning (`reasoning-file`), as the provider gave it; bytes as base64. */
+  | (StepScoped & { type: 'file'; attempt: number; file: GeneratedStepFile })
   | (StepScoped & {
       type: 'finish-step';
       finishReason?: FinishReason;

@@ -1,5 +1,5 @@
 import type { CallWarning, FinishReason, LanguageModel, LanguageModelUsage, ModelMessage, Output, SystemModelMessage, ToolChoice, ToolSet } from 'ai';
-import type { LanguageModelV4Source } from '@ai-sdk/provider';
+import type { LanguageModelV4File, LanguageModelV4ReasoningFile, LanguageModelV4Source } from '@ai-sdk/provider';
 import type { ProviderMetadata, ToolResultPart } from 'ai';
 
 /**
@@ -20,6 +20,9 @@ export interface StepRequest {
   toolChoice?: ToolChoice<ToolSet>;
   abortSignal: AbortSignal;
 }
+
+/** A file the model generated, or one of its reasoning, as the provider streams it. */
+export type GeneratedStepFile = LanguageModelV4File | LanguageModelV4ReasoningFile;
 
 /** A tool call as the model made it, parsed and validated against the tool's `inputSchema`. */
 export interface StepToolCall {
@@ -79,6 +82,11 @@ export type StepPart =
     }
   /** A source the model cited (a web page, a document), as the provider gave it. */
   | LanguageModelV4Source
+  /**
+   * A file the model generated (an image, audio), or one of its reasoning, as the provider gave
+   * it: its bytes (`{ type: 'data' }`, base64 or raw) or a URL (`{ type: 'url' }`, not downloaded).
+   */
+  | GeneratedStepFile
   | {
       type: 'finish';
       finishReason: FinishReason;

@@ -170,6 +170,8 @@ class DirectStep implements AsyncIterableIterator<StepPart, undefined> {
       case 'tool-result':
         return this.providerResult(chunk);
       case 'source':
+      case 'file':
+      case 'reasoning-file':
         return { done: false, value: chunk };
       case 'tool-approval-request':
         if (this.toolCallIds?.has(chunk.toolCallId)) return this.next();
@@ -178,7 +180,7 @@ class DirectStep implements AsyncIterableIterator<StepPart, undefined> {
           value: { type: 'error', error: new ToolCallNotFoundForApprovalError({ toolCallId: chunk.toolCallId, approvalId: chunk.approvalId }) },
         };
       default:
-        // tool-input-end, files, custom and raw parts: nothing a step reports.
+        // tool-input-end, custom and raw parts: nothing a step reports.
         return this.next();
     }
   };

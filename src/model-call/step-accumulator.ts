@@ -1,5 +1,6 @@
 import type { AssistantModelMessage, ProviderMetadata } from 'ai';
-import type { StepPart, StepToolCall } from '../core/step.js';
+import { convertUint8ArrayToBase64 } from '@ai-sdk/provider-utils';
+import type { GeneratedStepFile, StepPart, StepToolCall } from '../core/step.js';
 
 type AssistantPart = Exclude<AssistantModelMessage['content'], string>[number];
 
@@ -14,7 +15,9 @@ type Block =
   | { type: 'tool-call'; toolCall: StepToolCall }
   /** A call of a tool the provider ran itself, and its result: both stay in the assistant message. */
   | { type: 'provider-tool-call'; toolCall: StepToolCall }
-  | { type: 'provider-tool-result'; part: Extract<StepPart, { type: 'provider-tool-result' }> };
+  | { type: 'provider-tool-result'; part: Extract<StepPart, { type: 'provider-tool-result' }> }
+  /** A file the model generated (or one of its reasoning): it stays in the assistant message, where it streamed. */
+  | { type: 'file'; file: GeneratedStepFile };
 
 /**
  * Collects one step's parts into the assistant message it will leave in the
@@ -79,6 +82,10 @@ export class StepAccumulator {
       case 'provider-tool-result':
         this.blocks.push({ type: 'provider-tool-result', part });
         break;
+      case 'file':
+      case 'reasoning-file':
+        this.blocks.push({ type: 'file', file: part });
+        break;
       default:
         break;
     }
@@ -119,6 +126,10 @@ export class StepAccumulator {
         });
         continue;
       }
+      if (block.type === 'file') {
+        content.push(filePart(block.file));
+        continue;
+      }
       const text = block.chunks.join('');
       if (text.length === 0 && !block.providerMetadata) continue;
       content.push({
@@ -155,4 +166,14 @@ export class StepAccumulator {
     this.last = undefined;
     return block;
   }
+}
+
+/**
+ * A generated file as the history keeps it: as the AI SDK's `toResponseMessages` writes it, its
+ * bytes as base64; a file the provider gave by URL keeps its URL (loopchart downloads nothing).
+ */
+function filePart(file: GeneratedStepFile): AssistantPart {
+  const { data } = file;
+  const content = data.type === 'url' ? data.url : typeof data.data === 'string' ? data.data : convertUint8ArrayToBase64(data.data);
+  return { type: file.type, data: content, mediaType: file.mediaType, ...(file.providerMetadata ? { providerOptions: file.providerMetadata } : {}) };
 }

@@ -80,6 +80,10 @@ function toStepPart(part: CallPart): StepPart | undefined {
       return { type: 'finish', finishReason: part.finishReason, rawFinishReason: part.rawFinishReason, usage: part.usage };
     case 'source':
       return part;
+    case 'file':
+    case 'reasoning-file':
+      // The AI SDK has the file's bytes by now (it downloads one the provider gave by URL).
+      return { type: part.type, mediaType: part.file.mediaType, data: { type: 'data', data: part.file.base64 }, ...(part.providerMetadata ? { providerMetadata: part.providerMetadata } : {}) };
     case 'error':
       return { type: 'error', error: part.error };
     default:

@@ -3,6 +3,7 @@ import { invalidCallError, providerToolCallPart, providerToolResultPart } from '
 import type { AgentEvent } from '../core/events.js';
 import { addUsage, emptyUsage } from '../core/usage.js';
 import { approvalIdOf } from './approval-id.js';
+import { generatedFilePart } from './generated-file-part.js';
 
 type Content = ContentPart<ToolSet>;
 type ResponseMessage = Extract<ModelMessage, { role: 'assistant' | 'tool' }>;
@@ -42,7 +43,7 @@ const isDynamic = (tools: ToolSet, name: string) => !Object.hasOwn(tools, name) 
  * Builds the AI SDK's `StepResult`s of a run (or of the part of it one call saw) from its agent
  * events, as `generateText` builds them from its stream: each step's content in the order it
  * streamed (text, reasoning, tool calls, approval requests, tool results, errors and denials,
- * the provider's own tool calls and results, and sources), its
+ * the provider's own tool calls and results, sources and generated files), its
  * finish reason, usage, warnings, model and response, and the response messages it added to the
  * history. A failed attempt's content is dropped when the step is tried again. Constant work per
  * delta; one object per step.
@@ -140,6 +141,11 @@ export class StepResultRecorder {
       case 'source':
         step.content.push(event.source);
         break;
+      case 'file': {
+        const part = generatedFilePart(event.file);
+        if (part) step.content.push(part);
+        break;
+      }
       case 'approval-request': {
         const approvalId = approvalIdOf(event.toolCallId);
         step.content.push({ type: 'tool-approval-request', approvalId, toolCall: this.staticCall(event) });
@@ -220,7 +226,9 @@ export class StepResultRecorder {
     const toolCalls = content.filter((part) => part.type === 'tool-call');
     const toolResults = content.filter((part) => part.type === 'tool-result');
     const text = content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('');
-    const reasoning = content.filter((part) => part.type === 'reasoning');
+    // A file of the model's reasoning is part of its reasoning, as in the AI SDK's results; only text makes the reasoning text.
+    const reasoning = content.filter((part) => part.type === 'reasoning' || part.type === 'reasoning-file');
+    const reasoningTexts = reasoning.flatMap((part) => (part.type === 'reasoning' ? [part.text] : []));
     const response = event.response;
     const result = {
       callId: event.runId,
@@ -231,8 +239,8 @@ export class StepResultRecorder {
       content,
       text,
       reasoning,
-      reasoningText: reasoning.length > 0 ? reasoning.map((part) => part.text).join('') : undefined,
-      files: [],
+      reasoningText: reasoningTexts.length > 0 ? reasoningTexts.join('') : undefined,
+      files: content.flatMap((part) => (part.type === 'file' ? [part.file] : [])),
       sources: content.filter((part) => part.type === 'source'),
       toolCalls,
       staticToolCalls: toolCalls.filter((part) => !('dynamic' in part && part.dynamic)),

@@ -1,3 +1,4 @@
+import { DefaultGeneratedFile } from 'ai';
 /** Keys whose string values are generated ids: replaced by their order of first appearance. */
 const ID_KEYS = new Set(['id', 'messageId', 'approvalId', 'callId', 'operationId']);
 /** Keys that hold timings or request bodies: they differ from run to run, so they are left out. */
@@ -21,6 +22,8 @@ export function normalise(value: unknown): unknown {
     if (node === null || typeof node !== 'object') return node;
     if (node instanceof Date) return '<date>';
     if (node instanceof Error) return { error: node.name, message: node.message };
+    // A generated file by what it offers (its bytes, its media type), not by which form it happens to cache.
+    if (node instanceof DefaultGeneratedFile) return { base64: node.base64, mediaType: node.mediaType };
     if (Array.isArray(node)) return node.map((item) => walk(item, undefined));
     const out: Record<string, unknown> = {};
     for (const [name, child] of Object.entries(node)) {

@@ -195,6 +195,20 @@ export const scenarios: Scenario[] = [
     ],
   },
   {
+    name: 'generated files',
+    prompt: 'Draw a cat',
+    settings: () => ({}),
+    script: [
+      call([
+        ...reasoning('r1', 'A cat, then.'),
+        { type: 'reasoning-file', mediaType: 'image/png', data: { type: 'data', data: 'c2tldGNo' } },
+        ...text('t1', 'Here is your cat:'),
+        { type: 'file', mediaType: 'image/png', data: { type: 'data', data: new Uint8Array([137, 80, 78, 71]) }, providerMetadata: { google: { thoughtSignature: 'sig' } } },
+        { type: 'file', mediaType: 'text/plain', data: { type: 'data', data: 'bWVvdw==' } },
+      ]),
+    ],
+  },
+  {
     name: 'provider warnings',
     prompt: 'Hello',
     settings: () => ({}),

@@ -62,7 +62,7 @@ function generateResult(parts: LanguageModelV4StreamPart[]): LanguageModelV4Gene
       blocks.set(part.id, block);
       content.push(block);
     } else if (part.type === 'text-delta' || part.type === 'reasoning-delta') blocks.get(part.id)!.text += part.delta;
-    else if (part.type === 'tool-call' || part.type === 'tool-result' || part.type === 'source') content.push(part);
+    else if (part.type === 'tool-call' || part.type === 'tool-result' || part.type === 'source' || part.type === 'file' || part.type === 'reasoning-file') content.push(part);
     else if (part.type === 'finish') result = { finishReason: part.finishReason, usage: part.usage, warnings, ...(response ? { response } : {}) };
   }
   if (!result) throw new Error('scripted model: a call without a finish part cannot be generated');
