@@ -221,3 +221,24 @@ describe('provider-executed tools through the Anthropic provider', () => {
     expect(assistant.content[1]).toMatchObject({ tool_use_id: 'srvtoolu_1', content: [{ type: 'web_search_result', url: 'https://stately.ai/docs', encrypted_content: 'enc' }] });
   });
 });
+
+describe("a provider's approval request for a call it runs itself", () => {
+  it('is refused with a stream warning that names the call and the fix, not dropped', async () => {
+    const { model } = scripted([
+      () => [
+        { type: 'stream-start', warnings: [] },
+        { type: 'tool-call', toolCallId: 'mcp_1', toolName: 'mcp.delete_repo', input: '{}', providerExecuted: true, dynamic: true },
+        { type: 'tool-approval-request', approvalId: 'apr_1', toolCallId: 'mcp_1' },
+        { type: 'finish', finishReason: { unified: 'stop', raw: 'stop' }, usage },
+      ],
+    ]);
+    const agent = createAgent({ model });
+    const events: AgentEvent[] = [];
+    agent.events$.subscribe((event) => events.push(event));
+    const result = await agent.run('Delete the repo');
+    const warnings = events.filter((event) => event.type === 'stream-warning');
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatchObject({ error: { message: expect.stringContaining('approval of its own call of mcp.delete_repo (mcp_1, approval apr_1)') } });
+    expect(result.trace?.steps[0]?.streamWarnings?.[0]?.message).toContain("requireApproval: 'never'");
+  });
+});

@@ -14,6 +14,7 @@ import { directStep } from '../src/model-call/direct-step.js';
 import type { StepFunction, StepRequest } from '../src/core/step.js';
 import { createAgent, streamLanguageModelCallStep, type AgentEvent, type StepPart } from '../src/index.js';
 import { usageFrom } from '../src/core/usage.js';
+import { ProviderApprovalRequestError } from '../src/errors/provider-approval-request-error.js';
 
 // ---------------------------------------------------------------------------
 // A provider whose stream is exactly the given parts.
@@ -309,7 +310,7 @@ describe('directStep yields the same parts as streamLanguageModelCallStep', () =
     await expectSameParts({ parts: [start, call('add', '{"a":1,"b":2}'), finish('tool-calls')] }, { tools: {} });
   });
 
-  it('provider-executed tool calls with their streamed input, their results (an error too), sources and generated files are yielded; approval requests need a known call', async () => {
+  it("provider-executed tool calls with their streamed input, their results (an error too), sources and generated files are yielded; the provider's approval request for its own call is refused, one for no known call is an error", async () => {
     const { parts } = await expectSameParts({
       parts: [
         start,
@@ -334,6 +335,7 @@ describe('directStep yields the same parts as streamLanguageModelCallStep', () =
       'tool-input-delta',
       'provider-tool-call',
       'provider-tool-call',
+      'error',
       'provider-tool-result',
       'provider-tool-result',
       'error',
@@ -349,6 +351,10 @@ describe('directStep yields the same parts as streamLanguageModelCallStep', () =
     parts.splice(1, 2);
     expect(parts[1]).toMatchObject({ type: 'provider-tool-call', toolCall: { toolCallId: 'p1', toolName: 'web_search', input: { query: 'x' }, invalid: true }, dynamic: true });
     expect(parts[2]).toStrictEqual({ type: 'provider-tool-call', toolCall: { toolCallId: 'p2', toolName: 'mcp_tool', input: {} }, dynamic: true });
+    const refused = parts.splice(3, 1)[0] as Extract<StepPart, { type: 'error' }>;
+    expect(refused.error).toMatchObject({ name: new ProviderApprovalRequestError({ toolCallId: 'p2', approvalId: 'a1' }).name });
+    expect(JSON.stringify(refused.error)).toContain('of mcp_tool (p2, approval a1)');
+    expect(JSON.stringify(refused.error)).toContain("requireApproval: 'never'");
     expect(parts[3]).toStrictEqual({ type: 'provider-tool-result', toolCallId: 'p1', toolName: 'web_search', result: { hits: 1 }, output: { type: 'json', value: { hits: 1 } } });
     expect(parts[4]).toStrictEqual({
       type: 'provider-tool-result',

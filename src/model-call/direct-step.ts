@@ -1,6 +1,7 @@
 import type { LanguageModelV4StreamPart, LanguageModelV4ToolCall } from '@ai-sdk/provider';
 import { ToolCallNotFoundForApprovalError, type Instructions, type ModelMessage } from 'ai';
 import { aiInternals, DIRECT_STEP_INTERNALS, missingAiInternals, TESTED_AI_RANGE } from './ai-internals.js';
+import { ProviderApprovalRequestError } from '../errors/provider-approval-request-error.js';
 
 const missingInternals = missingAiInternals(DIRECT_STEP_INTERNALS);
 import { normalizeStreamProviderError } from './direct-stream-error.js';
@@ -58,8 +59,8 @@ class DirectStep implements AsyncIterableIterator<StepPart, undefined> {
   private messages: ModelMessage[] = [];
   /** Every tool call parsed so far (provider-executed ones included), for `tool-approval-request` parts. */
   private toolCallIds: Set<string> | undefined;
-  /** The inputs of the provider-executed calls, for their results (as the AI SDK gives a result its call's input). */
-  private providerInputs: Map<string, unknown> | undefined;
+  /** The provider-executed calls: their inputs for their results (as the AI SDK gives a result its call's input), their names for an approval request. */
+  private providerCalls: Map<string, { input: unknown; toolName: string }> | undefined;
 
   constructor(private readonly request: StepRequest) {}
 
@@ -173,12 +174,19 @@ class DirectStep implements AsyncIterableIterator<StepPart, undefined> {
       case 'file':
       case 'reasoning-file':
         return { done: false, value: chunk };
-      case 'tool-approval-request':
+      case 'tool-approval-request': {
+        // The provider asks to approve a call it runs itself: loopchart cannot answer it, and says so.
+        const providerCall = this.providerCalls?.get(chunk.toolCallId);
+        if (providerCall) {
+          const error = new ProviderApprovalRequestError({ toolCallId: chunk.toolCallId, approvalId: chunk.approvalId, toolName: providerCall.toolName });
+          return { done: false, value: { type: 'error', error } };
+        }
         if (this.toolCallIds?.has(chunk.toolCallId)) return this.next();
         return {
           done: false,
           value: { type: 'error', error: new ToolCallNotFoundForApprovalError({ toolCallId: chunk.toolCallId, approvalId: chunk.approvalId }) },
         };
+      }
       default:
         // tool-input-end, custom and raw parts: nothing a step reports.
         return this.next();
@@ -216,7 +224,7 @@ class DirectStep implements AsyncIterableIterator<StepPart, undefined> {
     }
     (this.toolCallIds ??= new Set()).add(call.toolCallId);
     if (call.providerExecuted) {
-      (this.providerInputs ??= new Map()).set(call.toolCallId, call.input);
+      (this.providerCalls ??= new Map()).set(call.toolCallId, { input: call.input as unknown, toolName: call.toolName });
       return { done: false, value: providerToolCall(call) };
     }
     return {
@@ -231,7 +239,7 @@ class DirectStep implements AsyncIterableIterator<StepPart, undefined> {
   /** A tool the provider ran itself answered: its result, as the history keeps it. */
   private async providerResult(chunk: Extract<LanguageModelV4StreamPart, { type: 'tool-result' }>): Promise<Result> {
     try {
-      return { done: false, value: await providerToolResult(chunk, this.request.tools, this.providerInputs?.get(chunk.toolCallId)) };
+      return { done: false, value: await providerToolResult(chunk, this.request.tools, this.providerCalls?.get(chunk.toolCallId)?.input) };
     } catch (error) {
       // A tool's own `toModelOutput` threw: the AI SDK's stream fails there too.
       return this.fail(error);

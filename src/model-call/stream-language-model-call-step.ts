@@ -1,6 +1,7 @@
 import { experimental_streamLanguageModelCall as streamLanguageModelCall } from 'ai';
 import type { StepFunction, StepPart } from '../core/step.js';
 import { stepToolCall } from './step-tool-call.js';
+import { ProviderApprovalRequestError } from '../errors/provider-approval-request-error.js';
 import { providerToolCall, providerToolResult } from './provider-tool-result.js';
 
 /**
@@ -80,6 +81,10 @@ function toStepPart(part: CallPart): StepPart | undefined {
       return { type: 'finish', finishReason: part.finishReason, rawFinishReason: part.rawFinishReason, usage: part.usage };
     case 'source':
       return part;
+    case 'tool-approval-request':
+      // The provider asks to approve a call it runs itself: loopchart cannot answer it, and says so.
+      if (!part.toolCall.providerExecuted) return undefined;
+      return { type: 'error', error: new ProviderApprovalRequestError({ toolCallId: part.toolCall.toolCallId, approvalId: part.approvalId, toolName: part.toolCall.toolName }) };
     case 'file':
     case 'reasoning-file':
       // The AI SDK has the file's bytes by now (it downloads one the provider gave by URL).
