@@ -11,7 +11,7 @@ export {
   type TurnInput,
   type TurnSummary,
 } from './session-workflows.js';
-export { sessionClient, turnWorkflowId, type SessionClient, type SessionClientOptions } from './session-client.js';
+export { sessionClient, turnWorkflowId, CONTROL_NOT_PUBLISHED_WARNING, type SessionClient, type SessionClientOptions } from './session-client.js';
 export { startWorkerRecovery, type WorkerRecoveryOptions } from './worker-recovery.js';
 export { pgControlChannel, INVALID_CONTROL_MESSAGE_WARNING, type ControlChannel, type PgControlChannelOptions } from './pg-control-channel.js';
 export { dbosSystemDatabaseUrl } from './system-database-url.js';

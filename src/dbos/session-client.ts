@@ -1,5 +1,7 @@
 import type { DBOSClient, WorkflowHandle } from '@dbos-inc/dbos-sdk';
 import { answerWithin } from '../core/answer-within.js';
+import { errorMessage } from '../core/error-message.js';
+import { warnOnce } from '../core/warn-once.js';
 import { assertSessionId } from '../persistence/session-id.js';
 import { StoreTimeoutError } from '../persistence/store-timeout-error.js';
 import { assertSessionRequest, type SessionInput } from '../scale/session-request.js';
@@ -62,11 +64,41 @@ export interface SessionClientOptions {
    * @default 30000
    */
   timeoutMs?: number;
+  /**
+   * Hears of each input whose live publish on `control` failed or did not answer within a tenth of
+   * `timeoutMs`. The input is in the turn's mailbox already, so it still arrives (at the turn's next
+   * look: a step boundary, not at once) and `send` resolves. Without it, the first such failure is a
+   * `LOOPCHART_CONTROL_NOT_PUBLISHED` process warning.
+   */
+  onControlError?: (error: unknown, sessionId: string, requestId: string) => void;
 }
+
+/** The `code` of the process warning of a session client without `onControlError` whose live publish failed. */
+export const CONTROL_NOT_PUBLISHED_WARNING = 'LOOPCHART_CONTROL_NOT_PUBLISHED';
 
 export function sessionClient(client: DBOSClient, options: SessionClientOptions = {}): SessionClient {
   const timeoutMs = options.timeoutMs ?? 30_000;
   if (!(Number.isFinite(timeoutMs) && timeoutMs > 0)) throw new RangeError(`sessionClient: timeoutMs must be a positive number of ms, not ${timeoutMs}`);
+  const liveWithinMs = timeoutMs / 10;
+  const warnUnpublished = warnOnce(CONTROL_NOT_PUBLISHED_WARNING);
+  const onControlError =
+    options.onControlError ??
+    ((error: unknown, sessionId: string) =>
+      warnUnpublished(
+        `sessionClient: an input for session ${sessionId} was not published live (${errorMessage(error)}); it is in the turn's mailbox and arrives at the turn's next step boundary. Later failures of this client are not warned of: pass onControlError to sessionClient to hear of each.`,
+      ));
+  /** The live publish: reported, never failing `send` (the durable send is done), and not waited for past `liveWithinMs`. */
+  const publishLive = async (control: ControlChannel, sessionId: string, input: SessionInput, requestId: string) => {
+    try {
+      await answerWithin(control.publish(sessionId, input, requestId), liveWithinMs, () => new StoreTimeoutError(`the control channel did not answer within ${liveWithinMs} ms`));
+    } catch (error) {
+      try {
+        onControlError(error, sessionId, requestId);
+      } catch {
+        // An app's handler that throws must not fail a send that succeeded.
+      }
+    }
+  };
   const bounded = <T>(what: string, work: Promise<T>): Promise<T> =>
     answerWithin(work, timeoutMs, () => new StoreTimeoutError(`sessionClient.${what}: the system database did not answer within ${timeoutMs} ms (timeoutMs)`));
   const enqueue = async (sessionId: string, input: SessionInput, requestId: string) => {
@@ -101,7 +133,7 @@ export function sessionClient(client: DBOSClient, options: SessionClientOptions 
     const active = await activeTurn(sessionId);
     if (active === undefined) return enqueue(sessionId, input, requestId);
     await client.send(active, { input, requestId } satisfies TurnInput, SESSION_INPUT_TOPIC, requestId);
-    await options.control?.publish(sessionId, input, requestId).catch(() => undefined);
+    if (options.control) await publishLive(options.control, sessionId, input, requestId);
     // The turn may have taken its last look at its mailbox before the input reached it (it is
     // closing) or ended already: then a turn of its own takes it (its request id keeps it from
     // being applied twice if the old turn did apply it).

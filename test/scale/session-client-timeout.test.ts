@@ -6,7 +6,8 @@
  */
 import type { DBOSClient } from '@dbos-inc/dbos-sdk';
 import { describe, expect, it } from 'vitest';
-import { sessionClient } from '../../src/dbos/session-client.js';
+import { CONTROL_NOT_PUBLISHED_WARNING, sessionClient } from '../../src/dbos/session-client.js';
+import type { ControlChannel } from '../../src/dbos/pg-control-channel.js';
 import { StoreTimeoutError } from '../../src/persistence/store-timeout-error.js';
 import { isRetryableSessionError } from '../../src/scale/retryable-error.js';
 
@@ -41,5 +42,52 @@ describe('sessionClient on a system database that stops answering', () => {
 
   it('refuses a timeoutMs that is not a positive number of ms', () => {
     expect(() => sessionClient(unansweringClient().client, { timeoutMs: 0 })).toThrow(RangeError);
+  });
+});
+
+/** A DBOS client with one turn in progress for every session, which answers at once. */
+function answeringClient(): DBOSClient {
+  const status = { status: 'PENDING' };
+  return {
+    listWorkflows: async () => [{ workflowID: 'loopchart:chat-1:msg-0' }],
+    send: async () => undefined,
+    getEvent: async () => false,
+    retrieveWorkflow: () => ({ getStatus: async () => status }),
+  } as unknown as DBOSClient;
+}
+
+const control = (publish: ControlChannel['publish']): ControlChannel => ({ publish, subscribe: async () => () => undefined, close: async () => undefined });
+
+describe("sessionClient's live publish on a control channel that fails", () => {
+  it('reports a refused publish to onControlError and still resolves: the input is in the mailbox', async () => {
+    const heard: unknown[][] = [];
+    const refused = new Error('connection terminated');
+    const sessions = sessionClient(answeringClient(), { control: control(async () => Promise.reject(refused)), onControlError: (...args) => heard.push(args) });
+    await expect(sessions.send('chat-1', { type: 'abort' }, 'abort-1')).resolves.toBe('loopchart:chat-1:msg-0');
+    expect(heard).toEqual([[refused, 'chat-1', 'abort-1']]);
+  });
+
+  it('does not wait past a tenth of timeoutMs for a publish that never answers', async () => {
+    const heard: unknown[] = [];
+    const sessions = sessionClient(answeringClient(), { timeoutMs: 2_000, control: control(() => new Promise(() => undefined)), onControlError: (error) => heard.push(error) });
+    await expect(sessions.send('chat-1', { type: 'steer', message: 'stop that' }, 'steer-1')).resolves.toBe('loopchart:chat-1:msg-0');
+    expect(heard).toHaveLength(1);
+    expect(heard[0]).toBeInstanceOf(StoreTimeoutError);
+    expect((heard[0] as Error).message).toBe('the control channel did not answer within 200 ms');
+  });
+
+  it('without onControlError, warns once per client, naming the option', async () => {
+    const warnings: Array<{ code?: string; message: string }> = [];
+    const listen = (warning: Error & { code?: string }) => warnings.push({ code: warning.code, message: warning.message });
+    process.on('warning', listen);
+    try {
+      const sessions = sessionClient(answeringClient(), { control: control(async () => Promise.reject(new Error('connection terminated'))) });
+      await sessions.send('chat-1', { type: 'abort' }, 'abort-1');
+      await sessions.send('chat-1', { type: 'abort' }, 'abort-2');
+      await expect.poll(() => warnings.filter((warning) => warning.code === CONTROL_NOT_PUBLISHED_WARNING).length, { timeout: 30_000 }).toBe(1);
+      expect(warnings.find((warning) => warning.code === CONTROL_NOT_PUBLISHED_WARNING)?.message).toMatch(/session chat-1 was not published live \(connection terminated\).*onControlError/);
+    } finally {
+      process.off('warning', listen);
+    }
   });
 });
