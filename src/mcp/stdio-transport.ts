@@ -3,9 +3,8 @@ import type { Stream } from 'node:stream';
 import type { JSONRPCMessage, MCPTransport, MCPTransportSendOptions } from '@ai-sdk/mcp';
 import { boundedLines } from './bounded-lines.js';
 import { McpMessageTooLargeError } from './message-too-large.js';
+import { OWN_PROCESS_GROUP, stopServerGroup } from './process-group.js';
 
-/** How long a server that was sent SIGTERM gets before SIGKILL. */
-const KILL_AFTER_MS = 2_000;
 /** The longest stderr line passed on; the rest of a longer one is replaced by `…`. */
 const MAX_STDERR_LINE_BYTES = 8 * 1024;
 
@@ -68,6 +67,8 @@ export class BoundedStdioTransport implements MCPTransport {
     const child = spawn(this.options.command, this.options.args ?? [], {
       env: serverEnvironment(this.options.env),
       stdio: ['pipe', 'pipe', typeof stderr === 'function' ? 'pipe' : stderr],
+      // A group of its own, so that stopping the server reaches what it started (npx starts the real server as its child).
+      detached: OWN_PROCESS_GROUP,
       ...(this.options.cwd !== undefined ? { cwd: this.options.cwd } : {}),
     });
     this.child = child;
@@ -141,10 +142,11 @@ export class BoundedStdioTransport implements MCPTransport {
   }
 
   /**
-   * Stops the server: SIGTERM, and SIGKILL if it is still there after 2 s.
-   * Resolves once it has exited (or, should even SIGKILL not end it, 2 s
-   * after that), so a caller that exits next leaves no server behind. Every
-   * call waits for the same exit.
+   * Stops the server and whatever it started (its process group): SIGTERM,
+   * and SIGKILL if any of it is still there after 2 s. Resolves once all of
+   * it has exited (or, should even SIGKILL not end it, 2 s after that), so a
+   * caller that exits next leaves no server behind. Every call waits for the
+   * same exit.
    */
   close(): Promise<void> {
     if (this.stopping) return this.stopping;
@@ -153,7 +155,7 @@ export class BoundedStdioTransport implements MCPTransport {
     this.closed = true;
     child.stdin?.destroy();
     child.stdout?.destroy();
-    this.stopping = stopProcess(child);
+    this.stopping = stopServerGroup(child);
     this.ended();
     return this.stopping;
   }
@@ -197,27 +199,6 @@ export class BoundedStdioTransport implements MCPTransport {
     this.closed = true;
     this.onclose?.();
   }
-}
-
-/** Sends `child` SIGTERM, then SIGKILL after {@link KILL_AFTER_MS}; resolves when it has exited, or {@link KILL_AFTER_MS} after SIGKILL at the latest. */
-function stopProcess(child: ChildProcess): Promise<void> {
-  if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    let timer: NodeJS.Timeout | undefined;
-    const exited = () => {
-      clearTimeout(timer);
-      resolve();
-    };
-    child.once('exit', exited);
-    child.kill('SIGTERM');
-    timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      timer = setTimeout(() => {
-        child.off('exit', exited);
-        resolve();
-      }, KILL_AFTER_MS);
-    }, KILL_AFTER_MS);
-  });
 }
 
 /** The server's environment: its own `env` and the inherited variables it does not set (a `()` shell function is never passed on). */

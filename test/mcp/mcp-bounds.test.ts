@@ -10,6 +10,10 @@ afterEach(async () => {
   for (const fixture of fixtures.splice(0)) {
     const pid = fixture.pid();
     if (pid !== undefined) await waitUntilGone(pid);
+    // A process the server started, should a test fail before it was stopped: never left behind.
+    const child = fixture.childPid();
+    if (child !== undefined && !processIsGone(child)) process.kill(child, 'SIGKILL');
+    if (child !== undefined) await waitUntilGone(child);
     await fixture.remove();
   }
   await Promise.all(
@@ -153,6 +157,16 @@ describe('closing a stdio server', () => {
     const pid = fixture.pid()!;
     await mcp.close();
     expect(processIsGone(pid)).toBe(true);
+  });
+
+  it.runIf(process.platform !== 'win32')('close() stops what the server started too (npx starts the real server as its child), even a process SIGTERM does not end', async () => {
+    const fixture = await misbehaving('starts-child');
+    const mcp = await connectMcpTools({ mcpServers: { launcher: fixture.entry } }, { stderr: 'ignore' });
+    const child = fixture.childPid()!;
+    expect(processIsGone(child)).toBe(false);
+    await mcp.close();
+    expect(processIsGone(fixture.pid()!)).toBe(true);
+    expect(processIsGone(child)).toBe(true);
   });
 });
 
