@@ -17,15 +17,16 @@ import { telemetryOptionsSchema, type TelemetryOptions } from './telemetry/telem
 import type { SecretList } from './secrets/secret-list.js';
 
 /**
- * The AI SDK's `TimeoutConfiguration` plus `hookMs`, the time limit of one hook (the AI SDK has no
- * hooks around calls, so it has no field for them).
+ * The AI SDK's `TimeoutConfiguration` plus `hookMs`, the time limit of one hook, and `storeMs`, the
+ * time limit of one call of the session's store (the AI SDK has neither hooks around calls nor a
+ * store, so it has no fields for them).
  *
  * @example
  * ```ts
- * timeout: { totalMs: 600_000, chunkMs: 30_000, toolMs: 120_000, tools: { bashMs: 300_000 }, hookMs: 5_000 }
+ * timeout: { totalMs: 600_000, chunkMs: 30_000, toolMs: 120_000, tools: { bashMs: 300_000 }, hookMs: 5_000, storeMs: 10_000 }
  * ```
  */
-export type AgentTimeout<TOOLS extends ToolSet = ToolSet> = number | (Exclude<TimeoutConfiguration<TOOLS>, number> & { hookMs?: number });
+export type AgentTimeout<TOOLS extends ToolSet = ToolSet> = number | (Exclude<TimeoutConfiguration<TOOLS>, number> & { hookMs?: number; storeMs?: number });
 
 export type InspectionObserver = Observer<InspectionEvent> | ((event: InspectionEvent) => void);
 
@@ -114,7 +115,8 @@ export interface AgentOptions<TOOLS extends ToolSet = ToolSet, OUTPUT = unknown>
    * Time limits, shaped like the AI SDK's `timeout` (`TimeoutConfiguration`): a number is the
    * whole run (`totalMs`); an object sets `totalMs`, `stepMs`, `firstChunkMs`, `chunkMs`, `toolMs`
    * and per tool `tools: { bashMs: 60_000 }`, plus loopchart's `hookMs` (one hook). Each is off
-   * unless set. See docs/resilience.md.
+   * unless set. `storeMs` bounds each read and write of the session's `store`: past it the call
+   * fails with a `StoreTimeoutError` (default: the lease's `ttlMs`, else 30 s). See docs/resilience.md.
    */
   timeout?: AgentTimeout<NoInfer<TOOLS>>;
   /** What the model sees of a tool result at most. Default `{ maxLines: 2000, maxBytes: 51200 }`; `false` sends results whole. */
@@ -353,6 +355,7 @@ const agentOptionSchemas = {
             .record(z.string().regex(/Ms$/, 'a per-tool limit is named <tool name>Ms, as in the AI SDK (for example bashMs)'), positiveMs.optional())
             .optional(),
           hookMs: positiveMs.optional(),
+          storeMs: positiveMs.optional(),
         })
         .strict(),
     ])

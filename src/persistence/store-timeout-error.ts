@@ -1,5 +1,5 @@
 /**
- * A store that did not answer a lease call (acquire, release) in the time it had: a timeout, as a
+ * A store that did not answer a call (a read, an append, a lease's acquire or release) in the time it had: a timeout, as a
  * connection's would be (`code` is `ETIMEDOUT`), so `isRetryableSessionError` and
  * `isConnectionError` take it as trouble another attempt can get past.
  *

@@ -14,6 +14,7 @@ import { SessionRecorder, type CheckpointInfo } from '../persistence/session-rec
 import { replaySession } from '../persistence/session-replay.js';
 import { sessionHeader, type SessionStore } from '../persistence/session-store.js';
 import { redactingStore } from '../persistence/redacting-store.js';
+import { boundedStore } from '../persistence/bounded-store.js';
 import { acquireLease, renewalInterval, renewLeasePeriodically, type HeldLease } from '../persistence/lease-keeper.js';
 import { isConnectionError } from '../persistence/connection-error.js';
 import type { AgentEvent } from '../core/events.js';
@@ -124,7 +125,8 @@ export class SessionHost {
     this.#config = this.#setup.config;
     this.#secrets = secretList(options.secrets, 'secrets');
     if (options.inspect) shareSecrets(options.inspect, this.#secrets);
-    this.#store = options.store ? redactingStore(options.store, this.#secrets) : undefined;
+    // A store that stopped answering ends in an error, not a hung run.
+    this.#store = options.store ? boundedStore(redactingStore(options.store, this.#secrets), this.#storeCallMs()) : undefined;
     this.#sessionId = options.store ? (options.sessionId ?? generateId()) : undefined;
     this.#spans = isTelemetryEnabled(options.telemetry)
       ? createSpanRecorder(options.telemetry, { model: options.model, root: () => this.#run, sessionId: () => this.#sessionId, secrets: this.#secrets })
@@ -331,6 +333,12 @@ export class SessionHost {
     return this.#options.lease?.ttlMs ?? 30_000;
   }
 
+  /** How long one store call may take: `timeout.storeMs`, else the lease's time to live (30 s without a lease). */
+  #storeCallMs(): number {
+    const { timeout } = this.#options;
+    return (typeof timeout === 'object' ? timeout.storeMs : undefined) ?? this.#leaseTtlMs();
+  }
+
   // --- the session's writer ---
 
   /** Reads the session: undefined when the store has none by this id (a new session), else where its run chart starts. */
@@ -446,10 +454,10 @@ export class SessionHost {
     await this.#lease?.ensureHeld();
   };
 
-  /** A write that failed on a cut connection is tried again while the lease holds (or, without a lease, for 30 s). */
+  /** A write that failed on a cut connection (or found no answer in time) is tried again while the lease holds (or, without a lease, for `timeout.storeMs`, 30 s by default). */
   readonly #retryWrite = async (error: unknown, _attempt: number, elapsedMs: number): Promise<boolean> => {
     if (!isConnectionError(error)) return false;
-    if (!this.#lease) return elapsedMs < 30_000;
+    if (!this.#lease) return elapsedMs < this.#storeCallMs();
     await this.#lease.ensureHeld();
     return true;
   };

@@ -76,4 +76,26 @@ describe('a store that stops answering', () => {
     await expect(agent.run('hello')).rejects.toThrow(/the lease of worker-a \(epoch \d+\) ran out without a renewal \(last attempt: the store did not answer the renewal/);
     await agent.dispose();
   });
+
+  it('without a lease, silent from the tool\'s start: the write fails after timeout.storeMs, the run ends failed (session-write), and dispose completes', async () => {
+    const { store, fallSilent } = storeThatFallsSilent(fileStore(dir));
+    const agent = createAgent({ model: mockModel([{ toolCalls: [{ id: 'a', name: 'add', input: { a: 1, b: 2 } }] }, { text: ['3'] }]), tools: { add: addTool }, store, sessionId: 'no-lease', timeout: { storeMs: 300 } });
+    const silence = agent.events$.subscribe((event) => {
+      if (event.type === 'tool-execution-start') fallSilent();
+    });
+    const result = await agent.run('add 1 and 2');
+    silence.unsubscribe();
+    expect(result.outcome).toBe('failed');
+    expect(result.error).toMatchObject({ kind: 'session-write', message: expect.stringContaining('the session store did not answer an append to session no-lease within 300 ms') });
+    await expectValidHistory(result.messages);
+    await agent.dispose();
+  });
+
+  it('without a lease, silent while the session opens: run() is refused with a StoreTimeoutError after timeout.storeMs', async () => {
+    const { store, fallSilent } = storeThatFallsSilent(fileStore(dir), { readsToo: true });
+    fallSilent();
+    const agent = createAgent({ model: mockModel([{ text: ['never asked'] }]), store, sessionId: 'opening-no-lease', timeout: { storeMs: 300 } });
+    await expect(agent.run('hello')).rejects.toThrow('the session store did not answer a read of session opening-no-lease within 300 ms');
+    await agent.dispose();
+  });
 });
