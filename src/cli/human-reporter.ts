@@ -1,5 +1,6 @@
 import { formatCost } from '../cost/format-cost.js';
 import type { AgentEvent } from '../core/events.js';
+import type { GeneratedStepFile } from '../core/step.js';
 import type { CliRunResult, Reporter, ReporterOptions } from './reporter-contract.js';
 import { callWarningNotices } from './call-warning-notices.js';
 import { plural } from './plural.js';
@@ -8,7 +9,7 @@ import { terminalSafe } from './terminal-text.js';
 const MAX_PREVIEW = 120;
 
 /** Events that show the model has answered (or will not): the spinner's wait for it ends. A stream that has only begun (`model-call-start`) has not. */
-const MODEL_ANSWERED = new Set<AgentEvent['type']>(['text-delta', 'reasoning-delta', 'tool-input-start', 'tool-input-available', 'tool-call', 'provider-tool-call', 'finish-step', 'retry', 'stream-warning', 'approval-request', 'run-end']);
+const MODEL_ANSWERED = new Set<AgentEvent['type']>(['text-delta', 'reasoning-delta', 'tool-input-start', 'tool-input-available', 'tool-call', 'provider-tool-call', 'file', 'finish-step', 'retry', 'stream-warning', 'approval-request', 'run-end']);
 
 /**
  * Output for people: the assistant's text goes to stdout; reasoning (dimmed),
@@ -135,6 +136,10 @@ export function humanReporter({ stdout, stdoutIsTerminal = false, stderr, palett
           log(event.isError ? palette.red(line) : palette.green(line));
           break;
         }
+        case 'file':
+          // Not drawn on a terminal: said, so that a file the model made is not missed (it is in the history and in --json).
+          log(palette.dim(`▣ ${event.file.type === 'reasoning-file' ? 'a file of the reasoning' : 'a file'}: ${terminalSafe(event.file.mediaType)}, ${fileSize(event.file)} (kept in the history, not shown)`));
+          break;
         case 'approval-request':
           // The step's calls wait for an answer, maybe a question on this terminal: no spinner may draw over it.
           indicator.stop();
@@ -204,4 +209,12 @@ function preview(value: unknown): string {
   const first = lines[0] ?? '';
   if (first.length > MAX_PREVIEW) return `${first.slice(0, MAX_PREVIEW)}…`;
   return lines.length > 1 ? `${first} …` : first;
+}
+
+/** How big a generated file is, as a person reads it: its bytes (base64 counts four characters for three), or its URL. */
+function fileSize(file: GeneratedStepFile): string {
+  if (file.data.type === 'url') return `at ${terminalSafe(String(file.data.url))}`;
+  const { data } = file.data;
+  const bytes = typeof data === 'string' ? Math.floor((data.replace(/=+$/, '').length * 3) / 4) : data.byteLength;
+  return bytes < 1024 ? `${bytes} bytes` : bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(1)} KiB` : `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 }
