@@ -6,16 +6,11 @@
  */
 import type { LanguageModelV4CallOptions, LanguageModelV4StreamPart } from '@ai-sdk/provider';
 import { ToolLoopAgent } from 'ai';
-import { MockLanguageModelV4 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import { createAgent, type AgentEvent } from '../src/index.js';
 import { toAISDKAgent } from 'loopchart/ai-sdk';
 import { expectValidHistory } from './support/history.js';
-
-const usage = {
-  inputTokens: { total: 10, noCache: undefined, cacheRead: undefined, cacheWrite: undefined },
-  outputTokens: { total: 5, text: undefined, reasoning: undefined },
-};
+import { scriptedUsage as usage, streamPartsModel as scripted, textTurn } from './support/stream-parts-model.js';
 
 const PNG = new Uint8Array([137, 80, 78, 71]);
 
@@ -32,28 +27,6 @@ const drawTurn = (extra: LanguageModelV4StreamPart[] = []): LanguageModelV4Strea
   ...extra,
   { type: 'finish', finishReason: { unified: 'stop', raw: 'stop' }, usage },
 ];
-
-const answerTurn = (): LanguageModelV4StreamPart[] => [
-  { type: 'stream-start', warnings: [] },
-  { type: 'text-start', id: 't2' },
-  { type: 'text-delta', id: 't2', delta: 'A cat.' },
-  { type: 'text-end', id: 't2' },
-  { type: 'finish', finishReason: { unified: 'stop', raw: 'stop' }, usage },
-];
-
-/** A model that streams the turns in order and records the prompts it was sent. */
-function scripted(turns: Array<() => LanguageModelV4StreamPart[]>) {
-  const prompts: LanguageModelV4CallOptions['prompt'][] = [];
-  let call = 0;
-  const model = new MockLanguageModelV4({
-    doStream: async (options) => {
-      prompts.push(options.prompt);
-      const parts = turns[call++]!();
-      return { stream: new ReadableStream({ start: (controller) => (parts.forEach((part) => controller.enqueue(part)), controller.close()) }) };
-    },
-  });
-  return { model, prompts };
-}
 
 describe('generated files', () => {
   it('stay in the assistant message where they streamed, as base64, and are reported as file events', async () => {
@@ -84,12 +57,12 @@ describe('generated files', () => {
   });
 
   it('go back to the provider with the history, as they go back from ToolLoopAgent', async () => {
-    const ours = scripted([() => drawTurn(), answerTurn]);
+    const ours = scripted([() => drawTurn(), textTurn('t2', 'A cat.')]);
     const agent = createAgent({ model: ours.model });
     await agent.run('Draw a cat');
     await agent.run('What is it?');
 
-    const theirs = scripted([() => drawTurn(), answerTurn]);
+    const theirs = scripted([() => drawTurn(), textTurn('t2', 'A cat.')]);
     const first = await new ToolLoopAgent({ model: theirs.model }).stream({ prompt: 'Draw a cat' });
     await first.consumeStream();
     const history = (await first.response).messages;

@@ -4,19 +4,14 @@
  * AI SDK's history, and show in the step results, the events and the adapter's stream as
  * `ToolLoopAgent` shows them. (Run once per step implementation: see vitest.config.ts.)
  */
-import type { LanguageModelV4CallOptions, LanguageModelV4StreamPart } from '@ai-sdk/provider';
+import type { LanguageModelV4StreamPart } from '@ai-sdk/provider';
 import { openai } from '@ai-sdk/openai';
 import { ToolLoopAgent, type ModelMessage, type TextStreamPart, type ToolSet } from 'ai';
-import { MockLanguageModelV4 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import { createAgent, type AgentEvent } from '../src/index.js';
 import { toAISDKAgent } from 'loopchart/ai-sdk';
 import { expectValidHistory } from './support/history.js';
-
-const usage = {
-  inputTokens: { total: 10, noCache: undefined, cacheRead: undefined, cacheWrite: undefined },
-  outputTokens: { total: 5, text: undefined, reasoning: undefined },
-};
+import { scriptedUsage as usage, streamPartsModel as scripted, textTurn } from './support/stream-parts-model.js';
 
 const searchResult = { action: { type: 'search', query: 'xstate v5' }, sources: [{ type: 'url', url: 'https://stately.ai/docs' }] };
 
@@ -34,28 +29,6 @@ const searchTurn = (): LanguageModelV4StreamPart[] => [
   { type: 'text-end', id: 't1' },
   { type: 'finish', finishReason: { unified: 'stop', raw: 'stop' }, usage },
 ];
-
-const answerTurn = (): LanguageModelV4StreamPart[] => [
-  { type: 'stream-start', warnings: [] },
-  { type: 'text-start', id: 't2' },
-  { type: 'text-delta', id: 't2', delta: 'Yes.' },
-  { type: 'text-end', id: 't2' },
-  { type: 'finish', finishReason: { unified: 'stop', raw: 'stop' }, usage },
-];
-
-/** A model that streams the turns in order and records the prompts it was sent. */
-function scripted(turns: Array<() => LanguageModelV4StreamPart[]>) {
-  const prompts: LanguageModelV4CallOptions['prompt'][] = [];
-  let call = 0;
-  const model = new MockLanguageModelV4({
-    doStream: async (options) => {
-      prompts.push(options.prompt);
-      const parts = turns[call++]!();
-      return { stream: new ReadableStream({ start: (controller) => (parts.forEach((part) => controller.enqueue(part)), controller.close()) }) };
-    },
-  });
-  return { model, prompts };
-}
 
 const tools = (): ToolSet => ({ web_search: openai.tools.webSearch({}) });
 
@@ -133,14 +106,14 @@ describe('provider-executed tools and sources', () => {
   });
 
   it('a second run sends the search call and its result back to the model, as ToolLoopAgent sends its history', async () => {
-    const mine = scripted([searchTurn, answerTurn]);
+    const mine = scripted([searchTurn, textTurn('t2', 'Yes.')]);
     const agent = createAgent({ model: mine.model, tools: tools() });
     await agent.run('Is XState v5 out?');
     const second = await agent.run('Sure?');
     expect(second.outcome).toBe('completed');
     expect(second.text).toBe('Yes.');
 
-    const theirs = scripted([searchTurn, answerTurn]);
+    const theirs = scripted([searchTurn, textTurn('t2', 'Yes.')]);
     const toolLoop = new ToolLoopAgent({ model: theirs.model, tools: tools() });
     const first = await toolLoop.stream({ prompt: 'Is XState v5 out?' });
     await first.consumeStream();
