@@ -89,6 +89,10 @@ export class BoundedStdioTransport implements MCPTransport {
     }
     for (const stream of [child.stdin, child.stdout]) stream?.on('error', (error) => this.onerror?.(error));
     child.on('close', () => this.ended());
+    // A server that exits by itself (a crash) leaves what it started whose stdio is elsewhere (a
+    // helper started with stdio 'ignore'): its group is stopped now, while the group's id is still
+    // its own, so that close() later (which finds no child) has stopped it too and waits for that.
+    child.on('exit', () => void (this.stopping ??= stopServerGroup(child)));
     return new Promise((resolve, reject) => {
       child.once('spawn', () => resolve());
       // A failed spawn, or a failed kill later: never thrown.
