@@ -110,3 +110,32 @@ export function stopServerGroup(child: ChildProcess): Promise<void> {
     timer = setTimeout(look, LOOK_EVERY_MS);
   });
 }
+
+/** The groups of the servers started and not yet stopped: killed should this process exit before it stopped them. */
+const unstopped = new Set<number>();
+/** Kills every group not yet stopped: a process that exits (a second Ctrl+C, `process.exit`) cannot wait for them. */
+const killUnstopped = () => {
+  for (const group of unstopped) {
+    try {
+      process.kill(-group, 'SIGKILL');
+    } catch {
+      // ESRCH: the group has gone.
+    }
+  }
+};
+
+/**
+ * Marks a server's group as one to kill should this process exit before the group was stopped
+ * (a second Ctrl+C exits at once): in a group of its own, a server no longer gets the terminal's
+ * Ctrl+C with the process that started it, so without this it, and what it started, outlived a
+ * process that exited without `close()`. Returns the function that unmarks it, once it was stopped.
+ */
+export function killOnExit(child: ChildProcess): () => void {
+  const group = child.pid;
+  if (!OWN_PROCESS_GROUP || group === undefined) return () => undefined;
+  if (unstopped.size === 0) process.on('exit', killUnstopped);
+  unstopped.add(group);
+  return () => {
+    if (unstopped.delete(group) && unstopped.size === 0) process.off('exit', killUnstopped);
+  };
+}

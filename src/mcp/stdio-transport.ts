@@ -3,7 +3,7 @@ import type { Stream } from 'node:stream';
 import type { JSONRPCMessage, MCPTransport, MCPTransportSendOptions } from '@ai-sdk/mcp';
 import { boundedLines } from './bounded-lines.js';
 import { McpMessageTooLargeError } from './message-too-large.js';
-import { OWN_PROCESS_GROUP, stopServerGroup } from './process-group.js';
+import { killOnExit, OWN_PROCESS_GROUP, stopServerGroup } from './process-group.js';
 
 /** The longest stderr line passed on; the rest of a longer one is replaced by `…`. */
 const MAX_STDERR_LINE_BYTES = 8 * 1024;
@@ -58,6 +58,8 @@ export class BoundedStdioTransport implements MCPTransport {
   private stopping: Promise<void> | undefined;
   /** The requests sent with a signal and not yet answered, by id: each one's way to stop listening for its abort. */
   private readonly cancellable = new Map<string | number, () => void>();
+  /** Unmarks the server's group as one to kill when this process exits (see {@link killOnExit}). */
+  private unmarkKillOnExit: () => void = () => undefined;
 
   constructor(private readonly options: BoundedStdioTransportOptions) {}
 
@@ -72,6 +74,7 @@ export class BoundedStdioTransport implements MCPTransport {
       ...(this.options.cwd !== undefined ? { cwd: this.options.cwd } : {}),
     });
     this.child = child;
+    this.unmarkKillOnExit = killOnExit(child);
     child.stdout!.on(
       'data',
       boundedLines(this.options.maxMessageBytes, {
@@ -89,6 +92,10 @@ export class BoundedStdioTransport implements MCPTransport {
     }
     for (const stream of [child.stdin, child.stdout]) stream?.on('error', (error) => this.onerror?.(error));
     child.on('close', () => this.ended());
+    // A server that exits by itself (a crash) leaves what it started whose stdio is elsewhere (a
+    // helper started with stdio 'ignore'): its group is stopped now, while the group's id is still
+    // its own, so that close() later (which finds no child) has stopped it too and waits for that.
+    child.on('exit', () => void (this.stopping ??= this.stopGroup(child)));
     return new Promise((resolve, reject) => {
       child.once('spawn', () => resolve());
       // A failed spawn, or a failed kill later: never thrown.
@@ -155,9 +162,15 @@ export class BoundedStdioTransport implements MCPTransport {
     this.closed = true;
     child.stdin?.destroy();
     child.stdout?.destroy();
-    this.stopping = stopServerGroup(child);
+    this.stopping = this.stopGroup(child);
     this.ended();
     return this.stopping;
+  }
+
+  /** Stops the server's group; once stopped, it is no longer killed when this process exits. */
+  private async stopGroup(child: ChildProcess): Promise<void> {
+    await stopServerGroup(child);
+    this.unmarkKillOnExit();
   }
 
   private receive(line: Buffer): void {

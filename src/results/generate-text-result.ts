@@ -12,7 +12,8 @@ export function runResultStepFields(steps: StepResultRecorder['steps']) {
   return {
     toolCalls: steps.flatMap((step) => step.toolCalls),
     toolResults: steps.flatMap((step) => step.toolResults),
-    reasoning: finalStep === undefined ? [] : finalStep.reasoning.map((part) => ({ ...part })),
+    // The AI SDK's `result.reasoning` is the last step's, in the content's shape (`providerMetadata`, a file as a GeneratedFile).
+    reasoning: finalStep === undefined ? [] : finalStep.content.filter((part) => part.type === 'reasoning' || part.type === 'reasoning-file').map((part) => ({ ...part })),
     reasoningText: finalStep?.reasoningText,
     warnings: steps.flatMap((step) => step.warnings ?? []),
   };

@@ -227,8 +227,14 @@ export class StepResultRecorder {
     const toolResults = content.filter((part) => part.type === 'tool-result');
     const text = content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('');
     // A file of the model's reasoning is part of its reasoning, as in the AI SDK's results; only text makes the reasoning text.
-    const reasoning = content.filter((part) => part.type === 'reasoning' || part.type === 'reasoning-file');
-    const reasoningTexts = reasoning.flatMap((part) => (part.type === 'reasoning' ? [part.text] : []));
+    const reasoningContent = content.filter((part) => part.type === 'reasoning' || part.type === 'reasoning-file');
+    const reasoningTexts = reasoningContent.flatMap((part) => (part.type === 'reasoning' ? [part.text] : []));
+    // A StepResult's `reasoning` is in the history's shape, as the AI SDK's (`providerOptions`, a file's bytes as base64 `data`), not the content's.
+    const reasoning = reasoningContent.map((part) =>
+      part.type === 'reasoning'
+        ? { type: 'reasoning' as const, text: part.text, ...(part.providerMetadata ? { providerOptions: part.providerMetadata } : {}) }
+        : { type: 'reasoning-file' as const, data: part.file.base64, mediaType: part.file.mediaType, ...(part.providerMetadata ? { providerOptions: part.providerMetadata } : {}) },
+    );
     const response = event.response;
     const result = {
       callId: event.runId,
