@@ -116,7 +116,7 @@ export interface AgentOptions<TOOLS extends ToolSet = ToolSet, OUTPUT = unknown>
    * whole run (`totalMs`); an object sets `totalMs`, `stepMs`, `firstChunkMs`, `chunkMs`, `toolMs`
    * and per tool `tools: { bashMs: 60_000 }`, plus loopchart's `hookMs` (one hook). Each is off
    * unless set. `storeMs` bounds each read and write of the session's `store`: past it the call
-   * fails with a `StoreTimeoutError` (default: the lease's `ttlMs`, else 30 s). See docs/resilience.md.
+   * fails with a `StoreTimeoutError` (default 30 s). See docs/resilience.md.
    */
   timeout?: AgentTimeout<NoInfer<TOOLS>>;
   /** What the model sees of a tool result at most. Default `{ maxLines: 2000, maxBytes: 51200 }`; `false` sends results whole. */

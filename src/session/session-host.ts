@@ -333,10 +333,13 @@ export class SessionHost {
     return this.#options.lease?.ttlMs ?? 30_000;
   }
 
-  /** How long one store call may take: `timeout.storeMs`, else the lease's time to live (30 s without a lease). */
+  /**
+   * How long one store call may take: `timeout.storeMs`, else 30 s. Not the lease's time to live,
+   * which may be far shorter than a large session's read: a store that stalls loses the lease anyway.
+   */
   #storeCallMs(): number {
     const { timeout } = this.#options;
-    return (typeof timeout === 'object' ? timeout.storeMs : undefined) ?? this.#leaseTtlMs();
+    return (typeof timeout === 'object' ? timeout.storeMs : undefined) ?? 30_000;
   }
 
   // --- the session's writer ---
