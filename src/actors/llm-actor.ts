@@ -228,12 +228,12 @@ export function createLlmActor(runtime: AgentRuntime) {
       if (settled) return;
       // Made only when a tool of the call has an input callback: the delta cases below cost one check without.
       const inputCallbacks = hasInputCallbacks(call.tools) ? new ToolInputCallbacks(call.tools, call.messages, controller.signal) : undefined;
-      // What prepareStep or a hook set for this step, for `model-call-start` (onStepStart's arguments).
-      const stepSettings = {
+      // What prepareStep or a hook set for this step, for `model-call-start` (onStepStart's arguments): built only when a `stream-start` needs it.
+      const stepSettings = () => ({
         ...(stepActiveTools !== undefined ? { activeTools: stepActiveTools } : {}),
         ...(call.toolChoice !== undefined ? { toolChoice: call.toolChoice } : {}),
         ...(call.instructions !== input.instructions && call.instructions !== undefined ? { instructions: call.instructions } : {}),
-      };
+      });
       const parts = runtime.step({ ...call, instructions: structured.instructions, ...(runtime.output ? { output: runtime.output } : {}), abortSignal: controller.signal });
       for await (const part of parts) {
         if (settled) return;
@@ -251,7 +251,7 @@ export function createLlmActor(runtime: AgentRuntime) {
             break;
           case 'stream-start':
             warnings = [...part.warnings, ...structured.warnings];
-            runtime.emit({ type: 'model-call-start', ...scope, attempt: input.attempt, warnings, model: callModel, ...stepSettings });
+            runtime.emit({ type: 'model-call-start', ...scope, attempt: input.attempt, warnings, model: callModel, ...stepSettings() });
             break;
           case 'response-metadata':
             response = {
@@ -294,18 +294,21 @@ export function createLlmActor(runtime: AgentRuntime) {
               settle({ type: 'llm.error', error: failure, ...billed });
               return;
             }
-            const finish: Extract<LlmActorEvent, { type: 'llm.finish' }> = {
-              type: 'llm.finish' as const,
-              ...output(),
+            // Built field by field in the order of a spread of `output()` and the optional fields: this runs at every step.
+            const finish = {
+              type: 'llm.finish',
+              message: accumulator.toMessage(),
+              toolCalls: accumulator.toolCalls,
+              text: accumulator.text(),
               finishReason: part.finishReason,
-              ...(part.rawFinishReason !== undefined ? { rawFinishReason: part.rawFinishReason } : {}),
-              usage,
-              ...(cost !== undefined ? { cost } : {}),
-              ...(streamErrors.length > 0 ? { streamErrors } : {}),
-              callModel,
-              response: { id: response.id ?? `${input.runId}-${input.step}-${input.attempt}`, modelId: response.modelId ?? callModel.modelId, timestamp: response.timestamp ?? new Date(startedAt).toISOString() },
-              warnings,
-            };
+            } as Extract<LlmActorEvent, { type: 'llm.finish' }>;
+            if (part.rawFinishReason !== undefined) finish.rawFinishReason = part.rawFinishReason;
+            finish.usage = usage;
+            if (cost !== undefined) finish.cost = cost;
+            if (streamErrors.length > 0) finish.streamErrors = streamErrors;
+            finish.callModel = callModel;
+            finish.response = { id: response.id ?? `${input.runId}-${input.step}-${input.attempt}`, modelId: response.modelId ?? callModel.modelId, timestamp: response.timestamp ?? new Date(startedAt).toISOString() };
+            finish.warnings = warnings;
             if (runtime.output && isFinalAnswer(finish)) {
               const parsed = await parseFinalAnswer(runtime.output, finish, call.model);
               if (!parsed.ok) {

@@ -61,9 +61,9 @@ export async function runToolCall(
   signal: AbortSignal,
   actor: AnyActorRef,
 ): Promise<ToolCallOutput> {
-  const input = { ...stepScope, ...job };
-  const { call } = input;
-  const scope = { runId: input.runId, step: input.step };
+  // Read from the step's scope and the job as they are: a merged copy of both per call is garbage at once.
+  const { call } = job;
+  const scope = { runId: stepScope.runId, step: stepScope.step };
   const startedAt = performance.now();
 
   const tool: Tool | undefined = Object.hasOwn(runtime.tools, call.toolName) ? runtime.tools[call.toolName] : undefined;
@@ -74,11 +74,11 @@ export async function runToolCall(
     ? errorAnswer(call, errorText(outcome.output)).output
     : await toolModelOutput({ toolCallId: call.toolCallId, input: call.input, output: outcome.output, tool });
   return {
-    index: input.index,
+    index: job.index,
     answer: {
       toolCallId: call.toolCallId,
       toolName: call.toolName,
-      output: input.truncation ? truncateToolOutput(modelOutput, input.truncation) : modelOutput,
+      output: job.truncation ? truncateToolOutput(modelOutput, job.truncation) : modelOutput,
     },
     output: outcome.output,
     isError: outcome.isError,
@@ -97,8 +97,8 @@ export async function runToolCall(
 
     let toolInput = call.input;
     for (const [index, hook] of (runtime.hooks.beforeToolCall ?? []).entries()) {
-      const args = { ...scope, toolCall: { ...call, input: toolInput }, messages: input.messages };
-      const decision = await callHook(runtime, scope, 'beforeToolCall', index, (hookSignal) => hook({ ...args, signal: hookSignal }), input.hookMs, signal);
+      const args = { ...scope, toolCall: { ...call, input: toolInput }, messages: stepScope.messages };
+      const decision = await callHook(runtime, scope, 'beforeToolCall', index, (hookSignal) => hook({ ...args, signal: hookSignal }), stepScope.hookMs, signal);
       if (!decision.ok) return fail(`Tool call blocked: a beforeToolCall hook failed (${decision.error}).`);
       if (decision.value && 'block' in decision.value) return fail(`Tool call blocked: ${decision.value.block}`);
       if (decision.value && 'input' in decision.value) {
@@ -117,7 +117,7 @@ export async function runToolCall(
     }
     // The run may have been stopped while a hook was pending: an abort listener added now would never fire.
     if (signal.aborted) return fail('Tool call interrupted: the run was stopped before the tool started.');
-    const limit = input.timeoutMs;
+    const limit = job.timeoutMs;
     // A call with a time limit has a signal of its own (aborted when the limit passes); without one the
     // step's signal is the call's: an AbortController per call costs more than the call itself with a fast tool.
     const controller = limit === undefined ? undefined : new AbortController();
@@ -139,7 +139,7 @@ export async function runToolCall(
         const parts = executeTool({
           tool: found as Tool & { execute: NonNullable<Tool['execute']> },
           input: toolInput,
-          options: withToolScope({ toolCallId: call.toolCallId, messages: input.messages, abortSignal: callSignal, context: {} as never }, callScope),
+          options: withToolScope({ toolCallId: call.toolCallId, messages: stepScope.messages, abortSignal: callSignal, context: {} as never }, callScope),
         });
         for await (const part of parts) {
           if (part.type === 'final') output = part.output;
@@ -161,7 +161,7 @@ export async function runToolCall(
     } catch (error) {
       if (error instanceof ToolTimeoutError) {
         controller?.abort(new Error('tool timeout'));
-        return fail(`Tool "${call.toolName}" timed out after ${input.timeoutMs} ms.`);
+        return fail(`Tool "${call.toolName}" timed out after ${job.timeoutMs} ms.`);
       }
       return fail(errorMessage(error));
     } finally {
@@ -174,7 +174,7 @@ export async function runToolCall(
     let current = result;
     for (const [index, hook] of (runtime.hooks.afterToolCall ?? []).entries()) {
       const args = { ...scope, toolCall: call, result: current };
-      const replacement = await callHook(runtime, scope, 'afterToolCall', index, (hookSignal) => hook({ ...args, signal: hookSignal }), input.hookMs, signal);
+      const replacement = await callHook(runtime, scope, 'afterToolCall', index, (hookSignal) => hook({ ...args, signal: hookSignal }), stepScope.hookMs, signal);
       if (replacement.ok && replacement.value) {
         current = { output: replacement.value.output, isError: replacement.value.isError ?? current.isError };
       }

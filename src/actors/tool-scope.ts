@@ -25,7 +25,9 @@ type ScopedOptions = { [TOOL_SCOPE]?: ToolScope };
 
 /** The execution options of a tool call, carrying its scope. */
 export function withToolScope<T extends object>(options: T, scope: ToolScope): T {
-  return Object.assign(options, { [TOOL_SCOPE]: scope });
+  // Set in place, as Object.assign would, without its source object: every tool call does this.
+  (options as ScopedOptions)[TOOL_SCOPE] = scope;
+  return options;
 }
 
 /** The scope the tool runner gave a call, if these options came from it (read by `agentTool`). */

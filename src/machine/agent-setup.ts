@@ -291,13 +291,21 @@ export function approvalInput(context: AgentContext): ApprovalActorInput {
   };
 }
 
-/** The time limits of one LLM call, for the llm actor and the summariser. */
+/** Each agent's call limits, made once from its timeouts (which never change) rather than at every step. */
+const limitsOfTimeouts = new WeakMap<AgentContext['config']['timeouts'], StepLimits>();
+
+/** The time limits of one LLM call, for the llm actor and the summariser (read only: one object serves every call). */
 function callLimits({ timeouts }: AgentContext['config']): StepLimits {
-  return {
-    ...(timeouts.firstChunkMs !== undefined ? { firstChunkMs: timeouts.firstChunkMs } : {}),
-    ...(timeouts.chunkMs !== undefined ? { chunkMs: timeouts.chunkMs } : {}),
-    ...(timeouts.stepMs !== undefined ? { stepMs: timeouts.stepMs } : {}),
-  };
+  let limits = limitsOfTimeouts.get(timeouts);
+  if (limits === undefined) {
+    limits = {
+      ...(timeouts.firstChunkMs !== undefined ? { firstChunkMs: timeouts.firstChunkMs } : {}),
+      ...(timeouts.chunkMs !== undefined ? { chunkMs: timeouts.chunkMs } : {}),
+      ...(timeouts.stepMs !== undefined ? { stepMs: timeouts.stepMs } : {}),
+    };
+    limitsOfTimeouts.set(timeouts, limits);
+  }
+  return limits;
 }
 
 /** What the llm actor gets for the current attempt. */

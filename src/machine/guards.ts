@@ -35,31 +35,43 @@ export type FinishVerdict = { next: 'tools' } | { next: 'end'; outcome: Outcome;
  * `content-filter` win because their tool input may be cut off.
  */
 export function finishVerdict(finishReason: FinishReason, toolCallCount: number): FinishVerdict {
+  const next = finishNext(finishReason, toolCallCount);
+  if (next === 'tools') return { next };
   switch (finishReason) {
-    case 'length':
-      return { next: 'end', outcome: 'context-limit' };
-    case 'content-filter':
-      return { next: 'end', outcome: 'content-filter' };
     case 'error':
-      return { next: 'end', outcome: 'failed', error: { kind: 'stream', message: 'The model stopped with finishReason "error".' } };
+      return { next: 'end', outcome: next, error: { kind: 'stream', message: 'The model stopped with finishReason "error".' } };
     case 'interrupted':
       return {
         next: 'end',
-        outcome: 'failed',
+        outcome: next,
         error: { kind: 'stream', message: 'The model stream ended without a finish (finishReason "interrupted").' },
       };
     case 'tool-calls':
-      return toolCallCount > 0
-        ? { next: 'tools' }
-        : {
-            next: 'end',
-            outcome: 'failed',
-            error: { kind: 'invalid-response', message: 'The model finished with "tool-calls" but made no tool call.' },
-          };
+      return { next: 'end', outcome: next, error: { kind: 'invalid-response', message: 'The model finished with "tool-calls" but made no tool call.' } };
+    default:
+      return { next: 'end', outcome: next };
+  }
+}
+
+/**
+ * What {@link finishVerdict} decides, without its objects: `tools`, or the outcome the run ends
+ * with. The guards of `deciding` ask it several times at every step.
+ */
+function finishNext(finishReason: FinishReason, toolCallCount: number): 'tools' | Outcome {
+  switch (finishReason) {
+    case 'length':
+      return 'context-limit';
+    case 'content-filter':
+      return 'content-filter';
+    case 'error':
+    case 'interrupted':
+      return 'failed';
+    case 'tool-calls':
+      return toolCallCount > 0 ? 'tools' : 'failed';
     case 'stop':
     case 'other':
     default:
-      return toolCallCount > 0 ? { next: 'tools' } : { next: 'end', outcome: 'completed' };
+      return toolCallCount > 0 ? 'tools' : 'completed';
   }
 }
 
@@ -99,8 +111,7 @@ export function hasStepFailed(context: AgentContext): boolean {
 export function isFinishedWith(context: AgentContext, outcome: Outcome): boolean {
   const step = finished(context.run);
   if (step === undefined) return false;
-  const verdict = finishVerdict(step.finishReason, step.toolCalls.length);
-  return verdict.next === 'end' && verdict.outcome === outcome;
+  return finishNext(step.finishReason, step.toolCalls.length) === outcome;
 }
 
 /** The finished step completes the run (`stop` or `other`, no tool calls). */
@@ -133,7 +144,7 @@ export function stepError(context: AgentContext): RunError | undefined {
 
 export function wantsTools(context: AgentContext): boolean {
   const step = finished(context.run);
-  return step !== undefined && finishVerdict(step.finishReason, step.toolCalls.length).next === 'tools';
+  return step !== undefined && finishNext(step.finishReason, step.toolCalls.length) === 'tools';
 }
 
 export function isDoomLoop(context: AgentContext): boolean {

@@ -1,8 +1,12 @@
 /** A state value as a dotted path of its active leaf: `{ running: { llm: 'calling' } }` → `running.llm.calling`. */
 export function stateName(value: unknown): string {
   if (typeof value === 'string') return value;
-  const [key, child] = Object.entries(value as Record<string, unknown>)[0] ?? ['?', ''];
-  return `${key}.${stateName(child)}`;
+  // The first own key, without Object.entries' arrays: the trace asks this of every microstep.
+  const record = value as Record<string, unknown>;
+  for (const key in record) {
+    if (Object.hasOwn(record, key)) return `${key}.${stateName(record[key])}`;
+  }
+  return '?.';
 }
 
 /**

@@ -41,7 +41,8 @@ const hasCreateToolModelOutput = missingAiInternals(['createToolModelOutput']).l
  * tool's `toModelOutput`), or, if a release drops it, the same default conversion by hand.
  */
 export async function toolModelOutput(args: ToolOutputArgs): Promise<ToolResultPart['output']> {
-  if (hasCreateToolModelOutput) return internal.createToolModelOutput({ ...args, errorMode: 'none' });
+  // Spelled out, not spread from `args`: every tool call makes this object.
+  if (hasCreateToolModelOutput) return internal.createToolModelOutput({ toolCallId: args.toolCallId, input: args.input, output: args.output, tool: args.tool, errorMode: 'none' });
   return fallbackToolModelOutput(args);
 }
 

@@ -7,6 +7,8 @@ import { generatedFilePart } from './generated-file-part.js';
 
 type Content = ContentPart<ToolSet>;
 type ResponseMessage = Extract<ModelMessage, { role: 'assistant' | 'tool' }>;
+/** A part of a `StepResult`'s `reasoning`: the history's shape of a reasoning text or file. */
+type ReasoningPart = AgentStepResult['reasoning'][number];
 
 /** An AI SDK `StepResult` as loopchart reports it; `toolsContext` and `runtimeContext` are empty (loopchart has neither). */
 export type AgentStepResult = StepResult<ToolSet>;
@@ -223,18 +225,52 @@ export class StepResultRecorder {
 
   private finish(step: OpenStep, event: Extract<AgentEvent, { type: 'finish-step' }>): void {
     const { content } = step;
-    const toolCalls = content.filter((part) => part.type === 'tool-call');
-    const toolResults = content.filter((part) => part.type === 'tool-result');
-    const text = content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('');
+    // The content's views in one pass, each in content order (a filter per view cost an array and a closure each, per step).
+    const toolCalls: Extract<Content, { type: 'tool-call' }>[] = [];
+    const staticToolCalls: Extract<Content, { type: 'tool-call' }>[] = [];
+    const dynamicToolCalls: Extract<Content, { type: 'tool-call' }>[] = [];
+    const toolResults: Extract<Content, { type: 'tool-result' }>[] = [];
+    const staticToolResults: Extract<Content, { type: 'tool-result' }>[] = [];
+    const dynamicToolResults: Extract<Content, { type: 'tool-result' }>[] = [];
     // A file of the model's reasoning is part of its reasoning, as in the AI SDK's results; only text makes the reasoning text.
-    const reasoningContent = content.filter((part) => part.type === 'reasoning' || part.type === 'reasoning-file');
-    const reasoningTexts = reasoningContent.flatMap((part) => (part.type === 'reasoning' ? [part.text] : []));
     // A StepResult's `reasoning` is in the history's shape, as the AI SDK's (`providerOptions`, a file's bytes as base64 `data`), not the content's.
-    const reasoning = reasoningContent.map((part) =>
-      part.type === 'reasoning'
-        ? { type: 'reasoning' as const, text: part.text, ...(part.providerMetadata ? { providerOptions: part.providerMetadata } : {}) }
-        : { type: 'reasoning-file' as const, data: part.file.base64, mediaType: part.file.mediaType, ...(part.providerMetadata ? { providerOptions: part.providerMetadata } : {}) },
-    );
+    const reasoning: ReasoningPart[] = [];
+    const files: Extract<Content, { type: 'file' }>['file'][] = [];
+    const sources: Extract<Content, { type: 'source' }>[] = [];
+    let text = '';
+    let reasoningText: string | undefined;
+    for (const part of content) {
+      switch (part.type) {
+        case 'tool-call':
+          toolCalls.push(part);
+          if ('dynamic' in part && part.dynamic) dynamicToolCalls.push(part);
+          else staticToolCalls.push(part);
+          break;
+        case 'tool-result':
+          toolResults.push(part);
+          if (part.dynamic) dynamicToolResults.push(part);
+          else staticToolResults.push(part);
+          break;
+        case 'text':
+          text += part.text;
+          break;
+        case 'reasoning':
+          reasoning.push({ type: 'reasoning', text: part.text, ...(part.providerMetadata ? { providerOptions: part.providerMetadata } : {}) });
+          reasoningText = (reasoningText ?? '') + part.text;
+          break;
+        case 'reasoning-file':
+          reasoning.push({ type: 'reasoning-file', data: part.file.base64, mediaType: part.file.mediaType, ...(part.providerMetadata ? { providerOptions: part.providerMetadata } : {}) });
+          break;
+        case 'file':
+          files.push(part.file);
+          break;
+        case 'source':
+          sources.push(part);
+          break;
+        default:
+          break;
+      }
+    }
     const response = event.response;
     const result = {
       callId: event.runId,
@@ -245,15 +281,15 @@ export class StepResultRecorder {
       content,
       text,
       reasoning,
-      reasoningText: reasoningTexts.length > 0 ? reasoningTexts.join('') : undefined,
-      files: content.flatMap((part) => (part.type === 'file' ? [part.file] : [])),
-      sources: content.filter((part) => part.type === 'source'),
+      reasoningText,
+      files,
+      sources,
       toolCalls,
-      staticToolCalls: toolCalls.filter((part) => !('dynamic' in part && part.dynamic)),
-      dynamicToolCalls: toolCalls.filter((part) => 'dynamic' in part && part.dynamic),
+      staticToolCalls,
+      dynamicToolCalls,
       toolResults,
-      staticToolResults: toolResults.filter((part) => !part.dynamic),
-      dynamicToolResults: toolResults.filter((part) => part.dynamic),
+      staticToolResults,
+      dynamicToolResults,
       finishReason: event.finishReason ?? 'other',
       rawFinishReason: event.rawFinishReason,
       usage: event.usage,
