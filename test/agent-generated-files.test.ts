@@ -7,7 +7,7 @@
 import type { LanguageModelV4CallOptions, LanguageModelV4StreamPart } from '@ai-sdk/provider';
 import { ToolLoopAgent } from 'ai';
 import { describe, expect, it } from 'vitest';
-import { createAgent, type AgentEvent } from '../src/index.js';
+import { createAgent, directStep, type AgentEvent } from '../src/index.js';
 import { toAISDKAgent } from 'loopchart/ai-sdk';
 import { expectValidHistory } from './support/history.js';
 import { scriptedUsage as usage, streamPartsModel as scripted, textTurn } from './support/stream-parts-model.js';
@@ -87,19 +87,17 @@ describe('generated files', () => {
     expect(ours.parts).toContain('file');
   });
 
-  it.runIf(process.env.LOOPCHART_EXPECTED_STEP !== 'streamLanguageModelCallStep')(
-    'given by URL, are kept as their URL in the history and the event, not downloaded, and are no step file',
-    async () => {
-      const url = new URL('https://files.example.invalid/cat.png');
-      const { model } = scripted([() => [{ type: 'stream-start', warnings: [] }, { type: 'file', mediaType: 'image/png', data: { type: 'url', url } }, { type: 'finish', finishReason: { unified: 'stop', raw: 'stop' }, usage }]]);
-      const agent = createAgent({ model });
-      const events: AgentEvent[] = [];
-      agent.events$.subscribe((event) => events.push(event));
-      const result = await agent.run('Draw a cat');
-      expect(result.outcome).toBe('completed');
-      expect(result.messages.at(-1)).toEqual({ role: 'assistant', content: [{ type: 'file', data: url, mediaType: 'image/png' }] });
-      expect(events.find((event) => event.type === 'file')).toMatchObject({ file: { data: { type: 'url', url } } });
-      expect(result.steps[0]!.files).toEqual([]);
-    },
-  );
+  // The default step's behaviour, named: streamLanguageModelCallStep downloads such a file, as streamText does.
+  it('given by URL, are kept by directStep as their URL in the history and the event, not downloaded, and are no step file', async () => {
+    const url = new URL('https://files.example.invalid/cat.png');
+    const { model } = scripted([() => [{ type: 'stream-start', warnings: [] }, { type: 'file', mediaType: 'image/png', data: { type: 'url', url } }, { type: 'finish', finishReason: { unified: 'stop', raw: 'stop' }, usage }]]);
+    const agent = createAgent({ model, step: directStep });
+    const events: AgentEvent[] = [];
+    agent.events$.subscribe((event) => events.push(event));
+    const result = await agent.run('Draw a cat');
+    expect(result.outcome).toBe('completed');
+    expect(result.messages.at(-1)).toEqual({ role: 'assistant', content: [{ type: 'file', data: url, mediaType: 'image/png' }] });
+    expect(events.find((event) => event.type === 'file')).toMatchObject({ file: { data: { type: 'url', url } } });
+    expect(result.steps[0]!.files).toEqual([]);
+  });
 });
