@@ -6,6 +6,7 @@
  */
 import type { LanguageModelV4CallOptions, LanguageModelV4StreamPart } from '@ai-sdk/provider';
 import { ToolLoopAgent } from 'ai';
+import { MockLanguageModelV4 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import { createAgent, directStep, type AgentEvent } from '../src/index.js';
 import { toAISDKAgent } from 'loopchart/ai-sdk';
@@ -85,6 +86,38 @@ describe('generated files', () => {
     const theirs = await collect(new ToolLoopAgent({ model: scripted([() => drawTurn()]).model }));
     expect(ours).toEqual(theirs);
     expect(ours.parts).toContain('file');
+  });
+
+  it("give a step's reasoning the shape of ToolLoopAgent's StepResult, and the call's reasoning that of its result", async () => {
+    // One model for stream and generate: doGenerate answers with the content drawTurn streams.
+    const model = () =>
+      new MockLanguageModelV4({
+        doStream: async () => ({ stream: new ReadableStream({ start: (controller) => (drawTurn().forEach((part) => controller.enqueue(part)), controller.close()) }) }),
+        doGenerate: async () => ({
+          content: [
+            { type: 'reasoning', text: 'A cat.' },
+            { type: 'reasoning-file', mediaType: 'image/png', data: { type: 'data', data: 'c2tldGNo' } },
+            { type: 'text', text: 'Here it is:' },
+            { type: 'file', mediaType: 'image/png', data: { type: 'data', data: PNG } },
+          ],
+          finishReason: { unified: 'stop', raw: 'stop' },
+          usage,
+          warnings: [],
+        }),
+      });
+    const plain = (value: unknown): unknown => JSON.parse(JSON.stringify(value));
+    type Reasoned = { reasoning: unknown; steps: PromiseLike<Array<{ reasoning: unknown }>> | Array<{ reasoning: unknown }> };
+    const collect = async (agent: { stream: (options: { prompt: string }) => PromiseLike<Reasoned & { consumeStream: () => PromiseLike<void> }>; generate: (options: { prompt: string }) => PromiseLike<Reasoned> }) => {
+      const result = await agent.stream({ prompt: 'Draw' });
+      await result.consumeStream();
+      const steps = await result.steps;
+      const generated = await agent.generate({ prompt: 'Draw' });
+      return { stepReasoning: plain(steps[0]!.reasoning), streamReasoning: plain(await result.reasoning), generateReasoning: plain(generated.reasoning), generateStepReasoning: plain((await generated.steps)[0]!.reasoning) };
+    };
+    const theirs = await collect(new ToolLoopAgent({ model: model() }));
+    const ours = await collect(toAISDKAgent(createAgent({ model: model() })));
+    expect(ours).toEqual(theirs);
+    expect(JSON.stringify(ours.stepReasoning)).toContain('"data":"c2tldGNo"');
   });
 
   // The default step's behaviour, named: streamLanguageModelCallStep downloads such a file, as streamText does.
