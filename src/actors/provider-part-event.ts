@@ -1,6 +1,6 @@
-import { convertUint8ArrayToBase64 } from '@ai-sdk/provider-utils';
 import type { AgentEvent } from '../core/events.js';
 import type { StepPart } from '../core/step.js';
+import { withBase64Data } from '../model-call/base64-file.js';
 
 type ProviderPart = Extract<StepPart, { type: 'provider-tool-input-start' | 'provider-tool-call' | 'provider-tool-result' | 'source' | 'file' | 'reasoning-file' }>;
 
@@ -39,6 +39,6 @@ export function providerPartEvent(part: ProviderPart, scope: { runId: string; st
     case 'file':
     case 'reasoning-file':
       // Bytes as base64, so that the event is JSON as it goes to a journal, Redis or a browser.
-      return { type: 'file', ...scope, attempt, file: part.data.type === 'data' && typeof part.data.data !== 'string' ? { ...part, data: { type: 'data', data: convertUint8ArrayToBase64(part.data.data) } } : part };
+      return { type: 'file', ...scope, attempt, file: withBase64Data(part) };
   }
 }

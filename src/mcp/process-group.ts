@@ -2,7 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 
 /** How long a server that was sent SIGTERM gets before SIGKILL. */
-export const KILL_AFTER_MS = 2_000;
+const KILL_AFTER_MS = 2_000;
 /** How often a stopping group is looked at: no event says that a process group has emptied. */
 const LOOK_EVERY_MS = 25;
 

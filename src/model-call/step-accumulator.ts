@@ -1,6 +1,6 @@
 import type { AssistantModelMessage, ProviderMetadata } from 'ai';
-import { convertUint8ArrayToBase64 } from '@ai-sdk/provider-utils';
 import type { GeneratedStepFile, StepPart, StepToolCall } from '../core/step.js';
+import { withBase64Data } from './base64-file.js';
 
 type AssistantPart = Exclude<AssistantModelMessage['content'], string>[number];
 
@@ -173,7 +173,7 @@ export class StepAccumulator {
  * bytes as base64; a file the provider gave by URL keeps its URL (loopchart downloads nothing).
  */
 function filePart(file: GeneratedStepFile): AssistantPart {
-  const { data } = file;
-  const content = data.type === 'url' ? data.url : typeof data.data === 'string' ? data.data : convertUint8ArrayToBase64(data.data);
+  const { data } = withBase64Data(file);
+  const content = data.type === 'url' ? data.url : data.data;
   return { type: file.type, data: content, mediaType: file.mediaType, ...(file.providerMetadata ? { providerOptions: file.providerMetadata } : {}) };
 }

@@ -232,8 +232,7 @@ export class StepResultRecorder {
     const toolResults: Extract<Content, { type: 'tool-result' }>[] = [];
     const staticToolResults: Extract<Content, { type: 'tool-result' }>[] = [];
     const dynamicToolResults: Extract<Content, { type: 'tool-result' }>[] = [];
-    // A file of the model's reasoning is part of its reasoning, as in the AI SDK's results; only text makes the reasoning text.
-    // A StepResult's `reasoning` is in the history's shape, as the AI SDK's (`providerOptions`, a file's bytes as base64 `data`), not the content's.
+    // A file of the model's reasoning is part of its reasoning, in the history's shape as in the AI SDK's StepResult (`providerOptions`, a file's bytes as base64 `data`); only text makes the reasoning text.
     const reasoning: ReasoningPart[] = [];
     const files: Extract<Content, { type: 'file' }>['file'][] = [];
     const sources: Extract<Content, { type: 'source' }>[] = [];
