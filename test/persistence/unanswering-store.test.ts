@@ -79,14 +79,14 @@ describe('a store that stops answering', () => {
 
   it('without a lease, silent from the tool\'s start: the write fails after timeout.storeMs, the run ends failed (session-write), and dispose completes', async () => {
     const { store, fallSilent } = storeThatFallsSilent(fileStore(dir));
-    const agent = createAgent({ model: mockModel([{ toolCalls: [{ id: 'a', name: 'add', input: { a: 1, b: 2 } }] }, { text: ['3'] }]), tools: { add: addTool }, store, sessionId: 'no-lease', timeout: { storeMs: 300 } });
+    const agent = createAgent({ model: mockModel([{ toolCalls: [{ id: 'a', name: 'add', input: { a: 1, b: 2 } }] }, { text: ['3'] }]), tools: { add: addTool }, store, sessionId: 'no-lease', timeout: { storeMs: 2_000 } });
     const silence = agent.events$.subscribe((event) => {
       if (event.type === 'tool-execution-start') fallSilent();
     });
     const result = await agent.run('add 1 and 2');
     silence.unsubscribe();
     expect(result.outcome).toBe('failed');
-    expect(result.error).toMatchObject({ kind: 'session-write', message: expect.stringContaining('the session store did not answer an append to session no-lease within 300 ms') });
+    expect(result.error).toMatchObject({ kind: 'session-write', message: expect.stringContaining('the session store did not answer an append to session no-lease within 2000 ms') });
     await expectValidHistory(result.messages);
     await agent.dispose();
   });
