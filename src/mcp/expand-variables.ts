@@ -19,31 +19,35 @@ export interface UnsetVariable {
  */
 export function expandVariables(value: unknown, env: Readonly<Record<string, string | undefined>>, path = ''): { value: unknown; unset: UnsetVariable[] } {
   const unset: UnsetVariable[] = [];
-  const walk = (node: unknown, at: string): unknown => {
-    if (typeof node === 'string') {
-      return node.replace(VARIABLE, (text, name: string, fallback: string | undefined) => {
-        const found = env[name];
-        if (found !== undefined && found !== '') return found;
-        if (fallback !== undefined) return fallback;
-        unset.push({ path: at, name });
-        return text;
-      });
-    }
-    if (Array.isArray(node)) return node.map((item, index) => walk(item, `${at}.${index}`));
-    if (node !== null && typeof node === 'object') return Object.fromEntries(Object.entries(node).map(([key, child]) => [key, walk(child, at === '' ? key : `${at}.${key}`)]));
-    return node;
-  };
-  return { value: walk(value, path), unset };
+  const expanded = mapStrings(value, path, (text, at) =>
+    text.replace(VARIABLE, (whole, name: string, fallback: string | undefined) => {
+      const found = env[name];
+      if (found !== undefined && found !== '') return found;
+      if (fallback !== undefined) return fallback;
+      unset.push({ path: at, name });
+      return whole;
+    }),
+  );
+  return { value: expanded, unset };
 }
 
 /** Every `${NAME}` and `${NAME:-default}` in the strings of `value`, with its path: the variables `expandVariables` would read. Pure. */
 export function namedVariables(value: unknown, path = ''): UnsetVariable[] {
   const found: UnsetVariable[] = [];
-  const walk = (node: unknown, at: string): void => {
-    if (typeof node === 'string') for (const match of node.matchAll(VARIABLE)) found.push({ path: at, name: match[1]! });
-    else if (Array.isArray(node)) node.forEach((item, index) => walk(item, `${at}.${index}`));
-    else if (node !== null && typeof node === 'object') for (const [key, child] of Object.entries(node)) walk(child, at === '' ? key : `${at}.${key}`);
-  };
-  walk(value, path);
+  mapStrings(value, path, (text, at) => {
+    for (const match of text.matchAll(VARIABLE)) found.push({ path: at, name: match[1]! });
+    return text;
+  });
   return found;
+}
+
+/** `value` with each of its strings (objects and arrays walked, keys left alone) given to `map` with its path. */
+function mapStrings(value: unknown, path: string, map: (text: string, at: string) => string): unknown {
+  const walk = (node: unknown, at: string): unknown => {
+    if (typeof node === 'string') return map(node, at);
+    if (Array.isArray(node)) return node.map((item, index) => walk(item, `${at}.${index}`));
+    if (node !== null && typeof node === 'object') return Object.fromEntries(Object.entries(node).map(([key, child]) => [key, walk(child, at === '' ? key : `${at}.${key}`)]));
+    return node;
+  };
+  return walk(value, path);
 }
