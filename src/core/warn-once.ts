@@ -17,3 +17,29 @@ export function warnOnce(code: string): (message: string) => void {
     process.emitWarning(message, { type: 'LoopchartWarning', code });
   };
 }
+
+/**
+ * How a seam tells of a failure the app may want to hear of: to the app's `handler` when it gave
+ * one (a throw of the handler is swallowed: it says nothing more of the failure, and must not fail
+ * what reports it), else a process warning the first time ({@link warnOnce}), in the words
+ * `warning` gives.
+ *
+ * @example
+ * ```ts
+ * const report = reportToAppOrWarnOnce(options.onControlError, 'LOOPCHART_CONTROL_NOT_PUBLISHED', (error: unknown) => `not published: ${String(error)}; pass onControlError to hear of each`);
+ * report(new Error('connection terminated'));
+ * ```
+ */
+export function reportToAppOrWarnOnce<ARGS extends unknown[]>(handler: ((...args: ARGS) => void) | undefined, code: string, warning: (...args: ARGS) => string): (...args: ARGS) => void {
+  if (handler) {
+    return (...args) => {
+      try {
+        handler(...args);
+      } catch {
+        // The app's handler failing says nothing more of the failure than the report did.
+      }
+    };
+  }
+  const warn = warnOnce(code);
+  return (...args) => warn(warning(...args));
+}

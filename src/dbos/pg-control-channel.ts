@@ -3,7 +3,7 @@ import { listenOn, type PgListening } from '../persistence/pg-listen.js';
 import { assertSessionRequest, type SessionInput } from '../scale/session-request.js';
 import { tolerateIdleConnectionErrors } from '../postgres/pg-connection-errors.js';
 import { errorMessage } from '../core/error-message.js';
-import { warnOnce } from '../core/warn-once.js';
+import { reportToAppOrWarnOnce } from '../core/warn-once.js';
 
 const CHANNEL = 'loopchart_session_control';
 /** Postgres refuses NOTIFY payloads of 8,000 bytes or more. */
@@ -81,12 +81,8 @@ export function pgControlChannel(pool: Pool, options: PgControlChannelOptions = 
     retryTimer.unref?.();
     retryMs = Math.min(retryMs * 2, 2_000);
   };
-  const warn = warnOnce(INVALID_CONTROL_MESSAGE_WARNING);
-  const invalid = (error: unknown, payload: string) => {
-    const reported = new Error(`pgControlChannel dropped a notification: ${errorMessage(error)}`, { cause: error });
-    if (options.onInvalidMessage) options.onInvalidMessage(reported, payload);
-    else warn(`${reported.message}. Later ones are not warned of; pass onInvalidMessage to hear of each.`);
-  };
+  const report = reportToAppOrWarnOnce(options.onInvalidMessage, INVALID_CONTROL_MESSAGE_WARNING, (error: Error) => `${error.message}. Later ones are not warned of; pass onInvalidMessage to hear of each.`);
+  const invalid = (error: unknown, payload: string) => report(new Error(`pgControlChannel dropped a notification: ${errorMessage(error)}`, { cause: error }), payload);
   // Whatever happens here stays here: a throw would reach pg's notification handler and end the process.
   const deliver = (payload: string) => {
     try {
@@ -106,7 +102,7 @@ export function pgControlChannel(pool: Pool, options: PgControlChannelOptions = 
         }
       }
     } catch {
-      // onInvalidMessage itself threw: nothing more can be said of this notification.
+      // Nothing above should throw (an app's onInvalidMessage that does is swallowed by the report); should anything, pg's handler must not get it.
     }
   };
   const listen = () =>

@@ -1,7 +1,7 @@
 import type { DBOSClient, WorkflowHandle } from '@dbos-inc/dbos-sdk';
 import { answerWithin } from '../core/answer-within.js';
 import { errorMessage } from '../core/error-message.js';
-import { warnOnce } from '../core/warn-once.js';
+import { reportToAppOrWarnOnce } from '../core/warn-once.js';
 import { assertSessionId } from '../persistence/session-id.js';
 import { StoreTimeoutError } from '../persistence/store-timeout-error.js';
 import { assertSessionRequest, type SessionInput } from '../scale/session-request.js';
@@ -80,23 +80,18 @@ export function sessionClient(client: DBOSClient, options: SessionClientOptions 
   const timeoutMs = options.timeoutMs ?? 30_000;
   if (!(Number.isFinite(timeoutMs) && timeoutMs > 0)) throw new RangeError(`sessionClient: timeoutMs must be a positive number of ms, not ${timeoutMs}`);
   const liveWithinMs = timeoutMs / 10;
-  const warnUnpublished = warnOnce(CONTROL_NOT_PUBLISHED_WARNING);
-  const onControlError =
-    options.onControlError ??
-    ((error: unknown, sessionId: string) =>
-      warnUnpublished(
-        `sessionClient: an input for session ${sessionId} was not published live (${errorMessage(error)}); it is in the turn's mailbox and arrives at the turn's next step boundary. Later failures of this client are not warned of: pass onControlError to sessionClient to hear of each.`,
-      ));
+  const onControlError = reportToAppOrWarnOnce(
+    options.onControlError,
+    CONTROL_NOT_PUBLISHED_WARNING,
+    (error: unknown, sessionId: string) =>
+      `sessionClient: an input for session ${sessionId} was not published live (${errorMessage(error)}); it is in the turn's mailbox and arrives at the turn's next step boundary. Later failures of this client are not warned of: pass onControlError to sessionClient to hear of each.`,
+  );
   /** The live publish: reported, never failing `send` (the durable send is done), and not waited for past `liveWithinMs`. */
   const publishLive = async (control: ControlChannel, sessionId: string, input: SessionInput, requestId: string) => {
     try {
       await answerWithin(control.publish(sessionId, input, requestId), liveWithinMs, () => new StoreTimeoutError(`the control channel did not answer within ${liveWithinMs} ms`));
     } catch (error) {
-      try {
-        onControlError(error, sessionId, requestId);
-      } catch {
-        // An app's handler that throws must not fail a send that succeeded.
-      }
+      onControlError(error, sessionId, requestId);
     }
   };
   const bounded = <T>(what: string, work: Promise<T>): Promise<T> =>

@@ -1,6 +1,6 @@
 import { answerWithin } from '../core/answer-within.js';
 import { errorMessage } from '../core/error-message.js';
-import { warnOnce } from '../core/warn-once.js';
+import { reportToAppOrWarnOnce } from '../core/warn-once.js';
 
 /** Why an app's `onEvent` did not take an event: it threw, its promise rejected, or it did not settle in time. */
 export class EventNotPublishedError extends Error {
@@ -55,21 +55,17 @@ interface Pending<EVENT> {
 export function eventPublishing<EVENT extends { type: string }>(options: EventPublishingOptions<EVENT>): EventPublishing<EVENT> {
   const pending = new Map<Promise<unknown>, Pending<EVENT>>();
   let failures = 0;
-  const warn = warnOnce(EVENT_NOT_PUBLISHED_WARNING);
+  const report = reportToAppOrWarnOnce(
+    options.onEventError,
+    EVENT_NOT_PUBLISHED_WARNING,
+    (error: EventNotPublishedError) => `${error.message}. Later failures of this advance are not warned of; pass onEventError to hear of each.`,
+  );
   const fail = (entry: Pending<EVENT>, reason: unknown, event: EVENT) => {
     if (entry.done) return;
     entry.done = true;
     failures++;
     const error = new EventNotPublishedError(`the ${event.type} event of session ${options.sessionId} was not published: ${errorMessage(reason)}`, { cause: reason });
-    if (options.onEventError) {
-      try {
-        options.onEventError(error, event);
-      } catch {
-        // The app's error handler failing says nothing more about the event than the error already did.
-      }
-      return;
-    }
-    warn(`${error.message}. Later failures of this advance are not warned of; pass onEventError to hear of each.`);
+    report(error, event);
   };
   const follow = (work: Promise<unknown>, entry: Pending<EVENT>) => {
     const settled: Promise<unknown> = work.then(
