@@ -14,7 +14,7 @@ export { isCostOver } from './cost/is-cost-over.js';
 export type { RunTrace, TraceState, TraceTransition, TraceStep, TraceToolCall, TraceRetry, TraceCompaction, TraceHook } from './core/run-trace.js';
 export { classifyError } from './errors/classify-error.js';
 export { SecretsOptionError, type SecretList } from './secrets/secret-list.js';
-export type { StepFunction, StepRequest, StepPart, StepToolCall } from './core/step.js';
+export type { StepFunction, StepRequest, StepPart, StepToolCall, GeneratedStepFile } from './core/step.js';
 export { directStep } from './model-call/direct-step.js';
 export { streamLanguageModelCallStep } from './model-call/stream-language-model-call-step.js';
 export { atMentions, DEFAULT_MENTION_DIRECTORY_ENTRIES, type AtMentionsOptions, type PromptTransform } from './context/at-mentions.js';
