@@ -51,7 +51,9 @@ export async function startLocalServices(): Promise<LocalServices> {
   const started: ChildProcess[] = [];
   const killAll = () => {
     for (const child of started) killGroup(child);
-    rmSync(dir, { recursive: true, force: true });
+    // SIGKILL lands when the kernel next runs them: a Postgres process may still write a file while the
+    // directory is removed (ENOTEMPTY), and an exit handler cannot wait for its exit. Tried again a few times.
+    rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 });
   };
   process.once('exit', killAll);
   try {
