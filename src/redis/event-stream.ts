@@ -1,6 +1,6 @@
 import { answerWithin } from '../core/answer-within.js';
 import { errorMessage } from '../core/error-message.js';
-import { warnOnce } from '../core/warn-once.js';
+import { reportToAppOrWarnOnce } from '../core/warn-once.js';
 import { EVENT_NOT_PUBLISHED_WARNING } from '../scale/event-publishing.js';
 import type { AgentEvent } from '../core/events.js';
 import { assertSessionId } from '../persistence/session-id.js';
@@ -76,7 +76,7 @@ export interface EventPublisherOptions {
    * reports: the run goes on; the client misses those events. Without it, the first failed write
    * and the first connection error of this publisher are each a process warning (`LoopchartWarning`,
    * codes `LOOPCHART_EVENT_NOT_PUBLISHED` and `LOOPCHART_REDIS_CONNECTION_ERROR`), and later ones
-   * are not told.
+   * are not told. A throw of `onError` is swallowed: it stops no later event.
    */
   onError?: (error: unknown) => void;
   /**
@@ -113,16 +113,22 @@ export interface EventPublisher {
  * ```
  */
 export function redisEventPublisher(options: EventPublisherOptions): EventPublisher {
-  const warnUnpublished = warnOnce(EVENT_NOT_PUBLISHED_WARNING);
-  const warnConnection = warnOnce(REDIS_CONNECTION_WARNING);
-  tolerateRedisErrors(
-    options.redis,
-    options.onError ??
-      ((error) =>
-        warnConnection(
-          `redisEventPublisher: the Redis connection reported an error (${errorMessage(error)}); the client reconnects by itself, and events that cannot be written meanwhile are lost. Later connection errors of this publisher are not warned of: pass onError to redisEventPublisher to hear of each.`,
-        )),
+  // The app's onError, whose throw is swallowed (it must not stop later events, reject a publish or, from the
+  // client's 'error' event, end the process), or the first failure of each kind as a process warning.
+  const { onError } = options;
+  const reportUnpublished = reportToAppOrWarnOnce<[error: unknown, event: AgentEvent, sessionId: string]>(
+    onError && ((error) => onError(error)),
+    EVENT_NOT_PUBLISHED_WARNING,
+    (error, event, sessionId) =>
+      `redisEventPublisher: the ${event.type} event of session ${sessionId} was not published (${errorMessage(error)}); the run goes on without it. Later failures of this publisher are not warned of: pass onError to redisEventPublisher to hear of each.`,
   );
+  const reportConnection = reportToAppOrWarnOnce(
+    onError,
+    REDIS_CONNECTION_WARNING,
+    (error) =>
+      `redisEventPublisher: the Redis connection reported an error (${errorMessage(error)}); the client reconnects by itself, and events that cannot be written meanwhile are lost. Later connection errors of this publisher are not warned of: pass onError to redisEventPublisher to hear of each.`,
+  );
+  tolerateRedisErrors(options.redis, (error) => reportConnection(error));
   const maxLength = options.maxLength ?? 10_000;
   const ttlSeconds = options.ttlSeconds ?? 86_400;
   const include = options.include ?? ((event: AgentEvent) => event.type !== 'trace');
@@ -153,12 +159,9 @@ export function redisEventPublisher(options: EventPublisherOptions): EventPublis
           redis.expire(key, ttlSeconds),
         ]);
       });
-      chain = answerWithin(written, writeTimeoutMs, () => new Error(`Redis did not confirm the ${event.type} event of session ${sessionId} within ${writeTimeoutMs} ms (writeTimeoutMs)`)).catch((error: unknown) => {
-        if (options.onError) return options.onError(error);
-        warnUnpublished(
-          `redisEventPublisher: the ${event.type} event of session ${sessionId} was not published (${errorMessage(error)}); the run goes on without it. Later failures of this publisher are not warned of: pass onError to redisEventPublisher to hear of each.`,
-        );
-      });
+      chain = answerWithin(written, writeTimeoutMs, () => new Error(`Redis did not confirm the ${event.type} event of session ${sessionId} within ${writeTimeoutMs} ms (writeTimeoutMs)`)).catch((error: unknown) =>
+        reportUnpublished(error, event, sessionId),
+      );
       return chain;
     },
     flushed: () => chain,

@@ -212,6 +212,44 @@ describe('a publisher without onError', () => {
   });
 });
 
+describe('a publisher whose onError throws', () => {
+  it('still publishes the later events, never rejects a publish, and never lets a connection error end the process', async () => {
+    const listeners: Array<(error: Error) => void> = [];
+    const written: string[] = [];
+    let failNext = true;
+    const client: RedisClient = {
+      xAdd: async () => undefined,
+      expire: async () => undefined,
+      xRead: async () => null,
+      eval: async (_script, { arguments: args }) => {
+        if (failNext) {
+          failNext = false;
+          throw new Error('READONLY You can\'t write against a read only replica.');
+        }
+        written.push(args[1]!);
+      },
+      quit: async () => undefined,
+      on: (_event, listener) => listeners.push(listener),
+    };
+    const heard: unknown[] = [];
+    const events = redisEventPublisher({
+      redis: client,
+      onError: (error) => {
+        heard.push(error);
+        throw new Error('the app\'s handler is broken');
+      },
+    });
+    expect(() => listeners[0]!(new Error('Socket closed unexpectedly'))).not.toThrow();
+    const first = events.publish('chat-1', delta('run-1', 1, 1, 'a'), { epoch: 1 });
+    const second = events.publish('chat-1', delta('run-1', 1, 1, 'b'), { epoch: 1 });
+    await expect(first).resolves.toBeUndefined();
+    await expect(second).resolves.toBeUndefined();
+    await expect(events.flushed()).resolves.toBeUndefined();
+    expect(heard.map((error) => (error as Error).message)).toEqual(['Socket closed unexpectedly', 'READONLY You can\'t write against a read only replica.']);
+    expect(written.map((entry) => decodeStreamedEvent(entry).event)).toMatchObject([{ type: 'text-delta', text: 'b' }]);
+  });
+});
+
 const redisBin = redisServerBinary();
 
 describe.skipIf(redisBin === undefined)('session events through Redis', () => {
