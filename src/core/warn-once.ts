@@ -1,3 +1,5 @@
+import { tolerant } from './app-handler.js';
+
 /**
  * A process warning (`LoopchartWarning`, shown on stderr by default) the first time the returned
  * function is called, and nothing after: for a seam that fails again and again (a broker that is
@@ -31,15 +33,7 @@ export function warnOnce(code: string): (message: string) => void {
  * ```
  */
 export function reportToAppOrWarnOnce<ARGS extends unknown[]>(handler: ((...args: ARGS) => void) | undefined, code: string, warning: (...args: ARGS) => string): (...args: ARGS) => void {
-  if (handler) {
-    return (...args) => {
-      try {
-        handler(...args);
-      } catch {
-        // The app's handler failing says nothing more of the failure than the report did.
-      }
-    };
-  }
+  if (handler) return tolerant(handler);
   const warn = warnOnce(code);
   return (...args) => warn(warning(...args));
 }

@@ -1,6 +1,7 @@
 import { DBOS } from '@dbos-inc/dbos-sdk';
 import type { Pool, PoolClient } from 'pg';
 import { answerWithin } from '../core/answer-within.js';
+import { tolerant } from '../core/app-handler.js';
 import { tolerateIdleConnectionErrors } from '../postgres/pg-connection-errors.js';
 
 export interface WorkerRecoveryOptions {
@@ -16,7 +17,7 @@ export interface WorkerRecoveryOptions {
   deadAfterMs?: number;
   /** Called for each dead worker whose workflows were handed on. */
   onRecovered?: (deadExecutorID: string, workflowIDs: string[]) => void;
-  /** A beat that failed, or was not over within half of `deadAfterMs`; the next beat tries again. */
+  /** A beat that failed, or was not over within half of `deadAfterMs`; the next beat tries again. A throw of it is swallowed. */
   onError?: (error: unknown) => void;
 }
 
@@ -51,6 +52,8 @@ export function startWorkerRecovery(options: WorkerRecoveryOptions): { stop(): P
   const { pool, executorID, applicationVersion } = options;
   // An idle connection that breaks (a restart, a proxy) is an 'error' event on the pool, which would end the process unheard.
   tolerateIdleConnectionErrors(pool, options.onError);
+  // A throw of the app's handler would be an unhandled rejection of the beat, which ends the process.
+  const onError = tolerant(options.onError ?? (() => undefined));
   const heartbeatMs = options.heartbeatMs ?? 1_000;
   const deadAfterMs = options.deadAfterMs ?? 10_000;
   /** A beat given up by then leaves the next one time to say this worker is alive before the others count it dead. */
@@ -114,7 +117,7 @@ export function startWorkerRecovery(options: WorkerRecoveryOptions): { stop(): P
   const tick = () => {
     if (stopped || beating) return;
     beating = beat()
-      .catch((error: unknown) => options.onError?.(error))
+      .catch(onError)
       .finally(() => (beating = undefined));
   };
   const timer = setInterval(tick, heartbeatMs);

@@ -1,4 +1,5 @@
 import type { Pool, PoolClient } from 'pg';
+import { tolerant } from '../core/app-handler.js';
 import { isConnectionError } from '../persistence/connection-error.js';
 
 const guarded = new WeakSet<Pool>();
@@ -8,7 +9,8 @@ const guarded = new WeakSet<Pool>();
  * cut it) as an `'error'` event, on the pool for an idle connection and on the client for one
  * checked out; an event nobody listens to ends the process. The pool has already dropped the
  * broken connection and the next query gets a new one, so loopchart listens on every pool it is
- * given: such an error goes to `onError` (default: nowhere) instead of ending the process.
+ * given: such an error goes to `onError` (default: nowhere) instead of ending the process; a throw
+ * of `onError` is swallowed.
  *
  * @example
  * ```ts
@@ -18,7 +20,8 @@ const guarded = new WeakSet<Pool>();
 export function tolerateIdleConnectionErrors(pool: Pool, onError: (error: Error) => void = () => undefined): void {
   if (guarded.has(pool)) return;
   guarded.add(pool);
-  pool.on('error', (error) => onError(error));
+  const report = tolerant(onError);
+  pool.on('error', (error) => report(error));
 }
 
 /**
