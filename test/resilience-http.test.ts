@@ -167,6 +167,16 @@ describe('resilience over HTTP through @ai-sdk/openai', () => {
     expect(result.text).toBe('');
   });
 
+  it('a connection that breaks off mid-body is a network error whose message says what broke, not a bare "Failed to process successful response"', async () => {
+    const chunks = streamChunks({ text: ['Hello ', 'wor'], finishReason: null, usage: null });
+    const { agent } = await agentOn([{ kind: 'stream', chunks: [...chunks, '{"id":"cut mid-li'], end: 'reset' }], { maxAttempts: 1 });
+
+    const result = await agent.run('hi');
+
+    expect(result.outcome).toBe('failed');
+    expect(result.error).toMatchObject({ kind: 'network', message: expect.stringMatching(/^Failed to process successful response: terminated \(other side closed\)$/) });
+  });
+
   it('one malformed SSE line does not sink a step that goes on to finish: reported as a stream-warning, not retried', async () => {
     const chunks = streamChunks({ text: ['All ', 'good.'] });
     const { agent, events } = await agentOn([{ kind: 'stream', chunks: [chunks[0]!, '{"not json', ...chunks.slice(1)] }]);
