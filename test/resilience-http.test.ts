@@ -123,6 +123,28 @@ describe('resilience over HTTP through @ai-sdk/openai', () => {
     expect(server.requests).toHaveLength(2);
   });
 
+  it('with jsonErrorAwareFetch, a 200 HTML page for a streaming request is a server error that names the content type and what the page says', async () => {
+    const page = { text: '<html><head><title>Sign in to the guest Wi-Fi</title></head><body>…</body></html>', contentType: 'text/html; charset=utf-8' };
+    server = await serve([errorResponse(200, { rawBody: page })]);
+    const model = createOpenAI({ baseURL: server.baseURL, apiKey: 'test-key', fetch: jsonErrorAwareFetch() }).chat('gpt-test');
+    const result = await createAgent({ model, retry: { maxAttempts: 1 } }).run('hi');
+
+    expect(result.outcome).toBe('failed');
+    expect(result.error).toMatchObject({ kind: 'server', status: 502 });
+    expect(result.error?.message).toMatch(/^The server answered a streaming request with text\/html, not an event stream \(text\/event-stream\)/);
+    expect(result.error?.message).toContain('<title>Sign in to the guest Wi-Fi</title>');
+  });
+
+  it('with jsonErrorAwareFetch, a 200 JSON document that is no error (a server that does not stream) is a server error that says so', async () => {
+    server = await serve([errorResponse(200, { body: { id: 'chatcmpl-1', object: 'chat.completion', choices: [{ message: { role: 'assistant', content: 'Hi' } }] } })]);
+    const model = createOpenAI({ baseURL: server.baseURL, apiKey: 'test-key', fetch: jsonErrorAwareFetch() }).chat('gpt-test');
+    const result = await createAgent({ model, retry: { maxAttempts: 1 } }).run('hi');
+
+    expect(result.outcome).toBe('failed');
+    expect(result.error).toMatchObject({ kind: 'server', status: 502 });
+    expect(result.error?.message).toMatch(/^The server answered a streaming request with application\/json, not an event stream \(text\/event-stream\).*"object":"chat.completion"/);
+  });
+
   it('an error frame with insufficient_quota (isRetryable false) is not retried and keeps its status', async () => {
     const { agent, events } = await agentOn([
       { kind: 'stream', chunks: [{ error: { message: 'You exceeded your current quota.', type: 'insufficient_quota', code: 'insufficient_quota' } }] },
@@ -165,6 +187,16 @@ describe('resilience over HTTP through @ai-sdk/openai', () => {
     expect(result.outcome).toBe('failed');
     expect(result.error).toMatchObject({ kind: 'stream' });
     expect(result.text).toBe('');
+  });
+
+  it('a connection that breaks off mid-body is a network error whose message says what broke, not a bare "Failed to process successful response"', async () => {
+    const chunks = streamChunks({ text: ['Hello ', 'wor'], finishReason: null, usage: null });
+    const { agent } = await agentOn([{ kind: 'stream', chunks: [...chunks, '{"id":"cut mid-li'], end: 'reset' }], { maxAttempts: 1 });
+
+    const result = await agent.run('hi');
+
+    expect(result.outcome).toBe('failed');
+    expect(result.error).toMatchObject({ kind: 'network', message: expect.stringMatching(/^Failed to process successful response: terminated \(other side closed\)$/) });
   });
 
   it('one malformed SSE line does not sink a step that goes on to finish: reported as a stream-warning, not retried', async () => {

@@ -8,17 +8,33 @@
  * provider reports it as an `APICallError` with the server's message and
  * loopchart classifies and retries it by that status.
  *
+ * Any other JSON document (a server that ignores `"stream": true`) or an HTML
+ * page (a login page, a base URL that is a web app's) in a 200 answer to a
+ * streaming request becomes a 502 whose message names the content type and
+ * the start of the body.
+ *
  * @example
  * const provider = createOpenAI({ baseURL, apiKey, fetch: jsonErrorAwareFetch() });
  */
 export function jsonErrorAwareFetch(base: typeof fetch = fetch): typeof fetch {
   return async (input, init) => {
     const response = await base(input, init);
-    if (response.status !== 200 || !(response.headers.get('content-type') ?? '').includes('application/json') || !isStreamingRequest(init)) return response;
+    const contentType = response.headers.get('content-type') ?? '';
+    const json = contentType.includes('json');
+    if (response.status !== 200 || !(json || contentType.includes('text/html')) || !isStreamingRequest(init)) return response;
     const text = await response.text();
-    const status = errorStatusOf(text);
-    return new Response(text, { status: status ?? 200, statusText: status ? 'error document in a 200 response' : response.statusText, headers: response.headers });
+    const status = json ? errorStatusOf(text) : undefined;
+    // The provider's message for a body it cannot read as its error document is the status text: it says what came instead of events.
+    const statusText = status ? 'error document in a 200 response' : notAnEventStream(contentType, text);
+    return new Response(text, { status: status ?? 502, statusText, headers: response.headers });
   };
+}
+
+/** What a 200 answer that is neither events nor an error document was: its content type and the start of its body, as a valid status text. */
+function notAnEventStream(contentType: string, body: string): string {
+  const type = contentType.split(';')[0]!.trim();
+  const excerpt = body.replace(/\s+/g, ' ').trim().slice(0, 200).replace(/[^\x20-\x7e]/g, '?');
+  return `The server answered a streaming request with ${type}, not an event stream (text/event-stream): it does not stream, or the base URL is not the API's. It sent: ${excerpt}`;
 }
 
 function isStreamingRequest(init: RequestInit | undefined): boolean {

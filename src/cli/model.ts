@@ -1,5 +1,6 @@
 import type { ProviderV4 } from '@ai-sdk/provider';
 import { createProviderRegistry, type LanguageModel } from 'ai';
+import { boundedEventStreamFetch } from '../ai-sdk/bounded-event-stream-fetch.js';
 import { jsonErrorAwareFetch } from '../ai-sdk/json-error-fetch.js';
 import { keyGuardedFetch } from '../ai-sdk/key-guarded-fetch.js';
 import { sendsInTheClear } from '../net/plain-http.js';
@@ -200,11 +201,12 @@ function chooseBaseURL(provider: ModelProvider, flag: string | undefined, proces
 
 /**
  * The fetch every provider gets: server error documents read as errors
- * (`jsonErrorAwareFetch`), and the key kept on its server (`keyGuardedFetch`).
+ * (`jsonErrorAwareFetch`), the key kept on its server (`keyGuardedFetch`), and
+ * an event that never ends cut off (`boundedEventStreamFetch`).
  * Without a key, the `Authorization` header the OpenAI-style providers always set is not sent at all.
  */
 function providerFetch({ keyed, allowInsecureKey }: { keyed: boolean; allowInsecureKey: boolean }): typeof fetch {
-  const guarded = keyGuardedFetch({ allowInsecureKey });
+  const guarded = keyGuardedFetch({ allowInsecureKey, fetch: boundedEventStreamFetch() });
   if (keyed) return jsonErrorAwareFetch(guarded);
   return jsonErrorAwareFetch((input, init) => {
     const headers = new Headers(init?.headers);

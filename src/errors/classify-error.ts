@@ -28,6 +28,7 @@ function classify(error: unknown, now: number): RunError {
   if (isAbortError(error)) return { kind: 'aborted', message };
   if (APICallError.isInstance(error)) {
     const status = error.statusCode;
+    if (status !== undefined && status < 400 && error.cause !== undefined) return readFailure(error, status);
     const retryAfterMs = parseRetryAfter(error.responseHeaders, now);
     const quotaExhausted = status === 429 && QUOTA_EXHAUSTED.test(`${message} ${error.responseBody ?? ''}`);
     const retryable = error.isRetryable && !quotaExhausted;
@@ -50,6 +51,32 @@ function classify(error: unknown, now: number): RunError {
   if (CONTEXT_OVERFLOW.test(message)) return { kind: 'context-overflow', message };
   if (isNetworkError(error)) return { kind: 'network', message };
   return { kind: 'unknown', message };
+}
+
+/**
+ * A successful response whose body could not be read (`Failed to process successful response`): the
+ * connection broke off mid-body, or the body did not decode (a cut gzip stream). What broke is in the
+ * error's cause, so it goes into the message; a broken connection is a `network` error.
+ */
+function readFailure(error: APICallError, status: number): RunError {
+  const network = isNetworkError(error.cause);
+  return {
+    kind: network ? 'network' : kindForStatus(status, error.message, error.isRetryable),
+    message: `${error.message}: ${causeChain(error.cause)}`,
+    status,
+    ...(error.isRetryable || network ? {} : { retryable: false }),
+  };
+}
+
+/** The messages of an error and its causes, as `terminated (other side closed)`. */
+function causeChain(error: unknown): string {
+  const messages: string[] = [];
+  for (let current: unknown = error, depth = 0; current !== undefined && current !== null && depth < 5; depth++) {
+    const message = errorMessage(current);
+    if (!messages.includes(message)) messages.push(message);
+    current = current instanceof Error ? current.cause : undefined;
+  }
+  return messages.length > 1 ? `${messages[0]} (${messages.slice(1).join(': ')})` : (messages[0] ?? 'unknown cause');
 }
 
 function kindForStatus(status: number | undefined, message: string, isRetryable = false): ErrorKind {

@@ -146,6 +146,16 @@ describe('loopchart run against an OpenAI chat-completions endpoint', () => {
     expect(JSON.parse(stdout)).toMatchObject({ outcome: 'failed', error: { status: 400, message: expect.stringContaining('does not exist') } });
   });
 
+  it('ends failed (exit 1), not out of memory, when the endpoint streams an event that never ends, with the limit in the message', async () => {
+    const endless = `"${'w'.repeat(33 * 1024 * 1024)}`;
+    const server = await serve([{ kind: 'stream', chunks: [endless], end: 'hang' }]);
+    const { code, stdout } = await runCli(['run', 'Hi', ...modelArgs(server), '--cwd', await tempDir(), '--json'], { env: withKey });
+
+    expect(code).toBe(1);
+    expect(JSON.parse(stdout)).toMatchObject({ outcome: 'failed', error: { message: expect.stringContaining('The server sent an event of more than 33554432 bytes') } });
+    expect(server.requests).toHaveLength(1);
+  });
+
   it('Ctrl+C while the provider is streaming: exit 130, outcome aborted, streamed text kept, valid history', async () => {
     const server = await serve([streamResponse({ text: ['Thinking ', 'hard'], finishReason: null, usage: null }, { end: 'hang' })]);
     const cli = startCli(['run', 'Think', ...modelArgs(server), '--cwd', await tempDir(), '--events'], { env: withKey });

@@ -50,6 +50,8 @@ export interface ErrorHttpResponse {
   headers?: Record<string, string>;
   /** Sent as JSON. Default `{ error: { message: 'HTTP <status>', type: 'server_error' } }`. */
   body?: unknown;
+  /** Sent verbatim instead of `body`, with this `content-type` (an HTML error page, a login page). */
+  rawBody?: { text: string; contentType: string };
   /** Wait before answering. */
   delayMs?: number;
 }
@@ -189,6 +191,11 @@ async function answer(scripted: ScriptedHttpResponse, response: ServerResponse):
       response.socket?.destroy();
       return;
     case 'error':
+      if (scripted.rawBody) {
+        response.writeHead(scripted.status, { 'content-type': scripted.rawBody.contentType, ...scripted.headers });
+        response.end(scripted.rawBody.text);
+        return;
+      }
       sendJson(response, scripted.status, scripted.headers ?? {}, scripted.body ?? openAIError(`HTTP ${scripted.status}`));
       return;
     case 'stream':
