@@ -70,17 +70,16 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-/** `loopchart open` wired to this process: it serves until Ctrl+C (or SIGTERM). */
+/** `loopchart open` wired to this process: it serves until Ctrl+C (or SIGTERM, or SIGHUP: its terminal closed). */
 async function open(args: OpenArguments): Promise<number> {
   let stop = () => {};
   const interrupted = new Promise<void>((resolve) => (stop = resolve));
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+  for (const signal of signals) process.once(signal, stop);
   try {
     return await openCommand({ args, env: process.env, stderr: process.stderr, interrupted });
   } finally {
-    process.off('SIGINT', stop);
-    process.off('SIGTERM', stop);
+    for (const signal of signals) process.off(signal, stop);
   }
 }
 

@@ -1,4 +1,7 @@
 import { readdir } from 'node:fs/promises';
+import path from 'node:path';
+import { fileStore } from '../../src/persistence/file-store.js';
+import { recordSession } from '../support/recorded-session.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildCli, cleanEnv, startCli, waitFor } from './support/cli-process.js';
 import { tempDir, writeScript, type ScriptFile } from './support/scripts.js';
@@ -57,5 +60,17 @@ describe('SIGHUP (the terminal was closed)', () => {
     expect({ code: run.code, signal: run.signal }).toEqual({ code: 129, signal: null });
     expect(run.stderr).toContain('loopchart: hung up (SIGHUP), stopping the run');
     expect(await readdir(tmp)).toEqual([]);
+  }, 60_000);
+});
+
+describe('SIGHUP to loopchart open', () => {
+  it('stops the server as Ctrl+C and SIGTERM do (exit 0), instead of dying on the signal', async () => {
+    const sessions = path.join(await tempDir(), 'sessions');
+    await recordSession(fileStore(sessions), 'hung-up');
+    const cli = startCli(['open', 'hung-up', '--session', sessions]);
+    await waitFor(() => cli.stderr.includes('open: http://127.0.0.1:') || cli.child.exitCode !== null, 'the page line');
+    cli.child.kill('SIGHUP');
+    const run = await cli.done;
+    expect({ code: run.code, signal: run.signal }).toEqual({ code: 0, signal: null });
   }, 60_000);
 });
