@@ -8,7 +8,7 @@ import { configCommand } from './cli/config-command.js';
 import { loadCliConfig, type LoadedConfig } from './cli/config-files.js';
 import { USAGE_ERROR, exitCodeBySignal } from './cli/exit-codes.js';
 import { helpText } from './cli/help.js';
-import { onInterrupt, type StopSignal } from './cli/interrupt.js';
+import { onInterrupt, type StopReason } from './cli/interrupt.js';
 import { colorAllowed } from './cli/palette.js';
 import { openCommand } from './cli/open-command.js';
 import { reportCommand } from './cli/report-command.js';
@@ -70,17 +70,16 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-/** `loopchart open` wired to this process: it serves until Ctrl+C (or SIGTERM). */
+/** `loopchart open` wired to this process: it serves until Ctrl+C (or SIGTERM, or SIGHUP: its terminal closed). */
 async function open(args: OpenArguments): Promise<number> {
   let stop = () => {};
   const interrupted = new Promise<void>((resolve) => (stop = resolve));
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+  for (const signal of signals) process.once(signal, stop);
   try {
     return await openCommand({ args, env: process.env, stderr: process.stderr, interrupted });
   } finally {
-    process.off('SIGINT', stop);
-    process.off('SIGTERM', stop);
+    for (const signal of signals) process.off(signal, stop);
   }
 }
 
@@ -129,13 +128,15 @@ async function run(args: RunArguments, fork?: RunOnFork): Promise<number> {
   if (typeof loaded === 'number') return loaded;
   const color = colorAllowed({ isTTY: process.stderr.isTTY === true, noColorFlag: args.noColor, env: process.env });
   let stopListening = () => {};
-  // SIGTERM (timeout, docker stop, a CI cancel) as Ctrl+C: the run is aborted and cleaned up (MCP servers, a temporary workspace), not killed.
-  const interrupted = new Promise<StopSignal>((resolve) => {
+  // SIGTERM (timeout, docker stop, a CI cancel) and SIGHUP (a closed terminal) as Ctrl+C: the run is
+  // aborted and cleaned up (MCP servers, a temporary workspace), not killed. So is a closed output.
+  const interrupted = new Promise<StopReason>((resolve) => {
     stopListening = onInterrupt(process, {
       // runCommand says so, once its spinner is off the line.
       first: (signal) => resolve(signal),
       again: (signal) => process.exit(exitCodeBySignal[signal]),
     });
+    stopOnClosedOutput = () => resolve('SIGPIPE');
   });
   // A run that waits on nothing Node tracks (a stalled stream, a pending approval) must not let the process exit early with 0.
   const keepAlive = setInterval(() => {}, 2 ** 30);
@@ -192,6 +193,7 @@ async function run(args: RunArguments, fork?: RunOnFork): Promise<number> {
   } finally {
     clearInterval(keepAlive);
     stopListening();
+    stopOnClosedOutput = undefined;
   }
 }
 
@@ -203,11 +205,23 @@ function exit(code: number): void {
   process.stderr.write('', done);
 }
 
-// A reader that goes away (`loopchart run … --events | head -1`) ends the process quietly.
-process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-  if (error.code !== 'EPIPE') throw error;
-  process.exit(1);
-});
+/** Set while `loopchart run` runs: stops it (as a signal does) when its output is closed. */
+let stopOnClosedOutput: (() => void) | undefined;
+let outputClosed = false;
+/** The errors of a stdout or stderr whose reader went away: `| head -1` (EPIPE), a closed terminal (EIO), a write after either. */
+const CLOSED_OUTPUT = new Set(['EPIPE', 'EIO', 'ERR_STREAM_DESTROYED']);
+
+// A reader that goes away (`loopchart run … --events | head -1`) ends the process quietly, exit 141
+// (SIGPIPE's, as a shell reports it); a run is first stopped and cleaned up, as on SIGTERM.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (!CLOSED_OUTPUT.has(error.code ?? '')) throw error;
+    if (outputClosed) return;
+    outputClosed = true;
+    if (stopOnClosedOutput) stopOnClosedOutput();
+    else process.exit(exitCodeBySignal.SIGPIPE);
+  });
+}
 
 main(process.argv.slice(2)).then(exit, (error: unknown) => {
   process.stderr.write(`loopchart: ${error instanceof Error ? error.message : String(error)}\n`);

@@ -195,6 +195,25 @@ describe('the relay and batch frames', () => {
     for (const { socket } of [page, receiver, inspector, late]) socket.close();
   });
 
+  it('closes a client that sends a binary frame (1003), relays none of it, and keeps the page it would have broken', async () => {
+    const { url, page, receiver } = await relayWithPageAndReceiver();
+    const closedReasons: string[] = [];
+    relay!.onClientClosed((reason) => closedReasons.push(reason));
+    const binary = await client(url);
+    binary.socket.on('error', () => undefined);
+    const binaryClosed = closeCode(binary.socket);
+    // Not UTF-8: passed on to the page as a text frame, it would make the page's WebSocket fail (1007).
+    binary.socket.send(Buffer.from([0xc3, 0x28]), { binary: true });
+    expect(await binaryClosed).toBe(1003);
+    expect(closedReasons).toEqual([expect.stringMatching(/^a client was disconnected: it sent a binary frame/)]);
+    const inspector = await client(url);
+    inspector.socket.send(batchFrame(events(2)));
+    await until(() => page.frames.length === 1 && receiver.frames.length === 2, 'the well-behaved inspector\'s frame');
+    expect(page.socket.readyState).toBe(WebSocket.OPEN);
+    expect(page.frames).toEqual([batchFrame(events(2))]);
+    for (const { socket } of [page, receiver, inspector]) socket.close();
+  });
+
   it('disconnects a client that reads nothing once it holds more than maxBufferedBytes unread, says so, and serves the others on', async () => {
     relay = await startInspectorRelay({ maxBufferedBytes: 256 * 1024 });
     const closedReasons: string[] = [];

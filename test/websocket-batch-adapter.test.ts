@@ -122,6 +122,37 @@ describe('WebSocketBatchAdapter', () => {
     expect(server.connections).toHaveLength(3);
   });
 
+  it('drops a connection to a server that reads nothing once more than maxBufferedBytes wait unsent, and connects again, rather than holding every event', async () => {
+    // A bare TCP server that answers the WebSocket handshake, then never reads (a hung or suspended receiver).
+    let connections = 0;
+    const server = createServer((socket) => {
+      connections++;
+      socket.on('error', () => undefined);
+      socket.once('data', (chunk: Buffer) => {
+        const key = /sec-websocket-key: (.+)\r\n/i.exec(chunk.toString())![1]!;
+        const accept = createHash('sha1').update(`${key}258EAFA5-E914-47DA-95CA-C5AB0DC85B11`).digest('base64');
+        socket.write(`HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: ${accept}\r\n\r\n`);
+        socket.pause();
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    cleanup.push(() => new Promise((closed) => server.close(closed)));
+    server.on('connection', (socket) => cleanup.push(() => socket.destroy()));
+    const adapter = new WebSocketBatchAdapter({ url: `ws://127.0.0.1:${(server.address() as AddressInfo).port}/?frames=references`, maxBufferedBytes: 256 * 1024, reconnectDelayMs: 10 });
+    cleanup.push(() => adapter.stop());
+    adapter.start();
+    await expect.poll(() => adapter.readsBackReferences, { timeout: 30_000 }).toBe(true);
+    // Far more than the kernel's socket buffers hold: what the server does not read piles up in the adapter.
+    const big = [JSON.stringify({ type: '@xstate.event', pad: 'x'.repeat(64 * 1024) })];
+    await expect
+      .poll(() => {
+        for (let frame = 0; frame < 50; frame++) adapter.sendBatch(big);
+        // The server, paused, never sees the first connection end: a second one is the sign it was dropped.
+        return connections;
+      }, { timeout: 30_000, interval: 20 })
+      .toBeGreaterThanOrEqual(2);
+  });
+
   it('sends frames to a loopback address with an all-zero masking key: no proxy stands between it and a relay on this machine', async () => {
     // A bare TCP server that answers the WebSocket handshake and reads the first frame's header as it is on the wire.
     const header = new Promise<Buffer>((resolve) => {

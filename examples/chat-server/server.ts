@@ -10,6 +10,7 @@ import { handleApproval } from './approval-route.js';
 import { handleChat } from './chat-route.js';
 import { ChatSessions, isSessionId } from './chat-sessions.js';
 import { HttpError, sendError, sendJson } from './http-json.js';
+import { assertSameOrigin } from './same-origin.js';
 import { demoModel } from './demo-model.js';
 import { modelFactoryFor, type ModelFactory } from './model-choice.js';
 import { memoryNotebook } from './notebook-tools.js';
@@ -80,6 +81,7 @@ export interface ChatEndpoints {
 
 /** The chat's routes: the page, `POST /api/chat`, the approval endpoints and `GET /api/sessions/:id`. */
 export async function routeChatRequest(request: IncomingMessage, response: ServerResponse, endpoints: ChatEndpoints): Promise<void> {
+  assertSameOrigin(request);
   const { pathname } = new URL(request.url ?? '/', 'http://localhost');
   const method = request.method ?? 'GET';
   if (pathname === '/') {

@@ -7,6 +7,7 @@ import { createAgent } from 'loopchart';
 import { ChatSessions } from '../chat-server/chat-sessions.js';
 import { HttpError, sendError } from '../chat-server/http-json.js';
 import { modelFactoryFor, type ModelFactory } from '../chat-server/model-choice.js';
+import { assertSameOrigin } from '../chat-server/same-origin.js';
 import { handlePaymentChat } from './chat-route.js';
 import { bundleChatClient } from './client-bundle.js';
 import { demoModel } from './demo-model.js';
@@ -71,6 +72,7 @@ export async function startPaymentChatServer({
 }
 
 async function route(request: IncomingMessage, response: ServerResponse, { script, chats }: { script: Buffer; chats: ChatSessions }): Promise<void> {
+  assertSameOrigin(request);
   const { pathname } = new URL(request.url ?? '/', 'http://localhost');
   const method = request.method ?? 'GET';
   if (pathname === '/') return sendStatic(response, method, 'text/html; charset=utf-8', page);

@@ -13,10 +13,12 @@ export const exitCodeByOutcome: Readonly<Record<Outcome, number>> = {
   aborted: 130,
 };
 
-/** The exit code of a run stopped by a signal: 128 + the signal's number, as a shell reports it. */
-export const exitCodeBySignal: Readonly<Record<'SIGINT' | 'SIGTERM', number>> = {
+/** The exit code of a run stopped by a signal (or a closed output, as SIGPIPE): 128 + the signal's number, as a shell reports it. */
+export const exitCodeBySignal: Readonly<Record<'SIGINT' | 'SIGTERM' | 'SIGHUP' | 'SIGPIPE', number>> = {
   SIGINT: 130,
   SIGTERM: 143,
+  SIGHUP: 129,
+  SIGPIPE: 141,
 };
 
 /** Bad usage or an invalid script. */

@@ -11,6 +11,8 @@ export function exitCodeLines(): string[] {
   for (const [outcome, code] of Object.entries(exitCodeByOutcome)) add(code, outcome);
   add(USAGE_ERROR, 'usage error or invalid script');
   add(EXPECTATION_FAILED, "the script's expect block failed");
+  add(exitCodeBySignal.SIGHUP, 'aborted by SIGHUP');
+  add(exitCodeBySignal.SIGPIPE, 'stdout or stderr closed (EPIPE)');
   add(exitCodeBySignal.SIGTERM, 'aborted by SIGTERM');
   return [...byCode.entries()].sort(([a], [b]) => a - b).map(([code, meanings]) => `  ${String(code).padStart(3)}  ${meanings.join(', ')}`);
 }
@@ -167,7 +169,8 @@ Watching:
   -h, --help            this help
 
 Ctrl+C aborts the run cleanly (outcome aborted, exit 130; --json is still
-printed); a second Ctrl+C exits at once. SIGTERM does the same, exit 143.
+printed); a second Ctrl+C exits at once. SIGTERM does the same, exit 143, and
+SIGHUP, exit 129; a closed stdout or stderr (| head -1) too, quietly, exit 141.
 
 Exit codes:
 ${exitCodeLines().join('\n')}`;

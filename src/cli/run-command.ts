@@ -8,7 +8,7 @@ import type { RunResult } from '../core/result.js';
 import { builtinTools, defaultBuiltinToolNames, type BuiltinToolName } from '../tools/index.js';
 import { answerApprovals, approvalMode, approvalOptions, PROMPT_APPROVAL_RULES, withRealModelRules, type AskUser } from './approval.js';
 import { EXPECTATION_FAILED, exitCodeByOutcome, exitCodeBySignal, USAGE_ERROR } from './exit-codes.js';
-import type { StopSignal } from './interrupt.js';
+import type { StopReason, StopSignal } from './interrupt.js';
 import { checkExpectations } from './expectations.js';
 import { startCliInspector } from './inspector.js';
 import { apiKeyVariable, resolveModel, type ModelSpec } from './model.js';
@@ -73,8 +73,12 @@ interface RunCommandSettings extends RunExtras {
   color: boolean;
   /** A spinner on stderr for long tools (only for a terminal). */
   spinner?: boolean;
-  /** Resolves when the user asks to stop (Ctrl+C), with the signal (SIGINT when none is given): the run is aborted and ends `aborted`, exit 130, or 143 for SIGTERM. */
-  interrupted: Promise<StopSignal | void>;
+  /**
+   * Resolves when the user asks to stop (Ctrl+C), with the signal (SIGINT when none is given), or
+   * with SIGPIPE when stdout or stderr lost its reader: the run is aborted and ends `aborted`, exit
+   * 130, or 143 for SIGTERM, 129 for SIGHUP, 141 for SIGPIPE.
+   */
+  interrupted: Promise<StopReason | void>;
   /** The config files' and `LOOPCHART_MODEL`'s settings: defaults for a run on a real model (see `withConfigDefaults`). */
   config?: CliConfig;
   /** A store the caller opened (`loopchart fork --pg`), in place of `session`'s file store; `where` names it in messages. */
@@ -84,6 +88,21 @@ interface RunCommandSettings extends RunExtras {
 /** `loopchart run`: a script file, or a prompt for a real model; neither only to finish a resumed session's run. */
 export type RunCommandOptions = RunCommandSettings &
   ({ script: string; prompt?: undefined } | { prompt: string; script?: undefined } | { script?: undefined; prompt?: undefined });
+
+/** Why the agent was aborted, by what stopped the run. */
+const ABORT_REASONS: Readonly<Record<StopReason, string>> = {
+  SIGINT: 'interrupted by the user (SIGINT)',
+  SIGTERM: 'terminated (SIGTERM)',
+  SIGHUP: 'hung up (SIGHUP): the terminal was closed',
+  SIGPIPE: 'the output was closed (EPIPE): its reader went away',
+};
+
+/** What stderr says when a signal stops the run. */
+const STOP_NOTICES: Readonly<Record<StopSignal, string>> = {
+  SIGINT: '\nloopchart: interrupted, stopping the run (press Ctrl+C again to exit at once)\n',
+  SIGTERM: '\nloopchart: terminated (SIGTERM), stopping the run (a second signal exits at once)\n',
+  SIGHUP: '\nloopchart: hung up (SIGHUP), stopping the run (a second signal exits at once)\n',
+};
 
 /**
  * Runs a script or a prompt to the end and resolves with the process exit
@@ -102,15 +121,12 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
     palette: createPalette(options.color),
     indicator,
   });
-  let stoppedBy: StopSignal | undefined;
+  let stoppedBy: StopReason | undefined;
   void options.interrupted.then((signal) => {
     stoppedBy = signal ?? 'SIGINT';
     indicator.stop();
-    stderr.write(
-      stoppedBy === 'SIGTERM'
-        ? '\nloopchart: terminated (SIGTERM), stopping the run (a second signal exits at once)\n'
-        : '\nloopchart: interrupted, stopping the run (press Ctrl+C again to exit at once)\n',
-    );
+    // A reader that went away (`| head -1`) is no news to anyone: the run stops quietly.
+    if (stoppedBy !== 'SIGPIPE') stderr.write(STOP_NOTICES[stoppedBy]);
   });
   try {
     const code = await run(options, reporter, secrets);
@@ -344,7 +360,7 @@ async function runPrompts(
   let interrupted = false;
   void options.interrupted.then((signal) => {
     interrupted = true;
-    agent.abort(signal === 'SIGTERM' ? 'terminated (SIGTERM)' : 'interrupted by the user (SIGINT)');
+    agent.abort(ABORT_REASONS[signal ?? 'SIGINT']);
   });
 
   let result: RunResult | undefined;

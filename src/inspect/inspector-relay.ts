@@ -51,7 +51,7 @@ export interface InspectorRelay {
   onInspectorUnavailable(listener: (reason: string) => void): void;
   /**
    * Called when the relay closed a client because of what it sent (a text frame that is not
-   * UTF-8, a frame over `maxFrameBytes`), because it read too slowly (`maxBufferedBytes`) or
+   * UTF-8, a binary frame, a frame over `maxFrameBytes`), because it read too slowly (`maxBufferedBytes`) or
    * because its connection failed, with what happened.
    * The relay and its other clients go on. Replaces any earlier listener.
    */
@@ -127,8 +127,8 @@ function sameToken(given: string | null, token: string): boolean {
  *   neither read the events nor inject any, even if it guessed the port.
  * Connections without an `Origin` (programs, like the agent's inspector) need
  * the token only. It replays recent events to a page that connects late. A
- * client that sends a text frame that is not UTF-8 or a frame over
- * `maxFrameBytes` is closed (1007, 1009), and only that client.
+ * client that sends a text frame that is not UTF-8, a binary frame or a frame over
+ * `maxFrameBytes` is closed (1007, 1003, 1009), and only that client.
  * Inspectors may send many events in one frame (`inspection-frame.ts`): the
  * page gets such frames whole, any other client one event per frame, as
  * `@statelyai/inspect`'s receivers expect.
@@ -203,7 +203,13 @@ export async function startInspectorRelay(options: InspectorRelayOptions = {}): 
     // only needs a listener, or it would be thrown and end the process.
     socket.on('error', (error) => clientClosed?.(`a ${fromPage ? 'page' : 'client'} was disconnected: ${error.message}`));
     for (const frame of recent.frames()) deliver(socket, frame, () => standaloneEventTexts(frame.toString()));
-    socket.on('message', (data: Buffer) => {
+    socket.on('message', (data: Buffer, isBinary: boolean) => {
+      if (isBinary && !fromPage) {
+        // Inspection events are JSON text; passed on as text, bytes that are not UTF-8 would make the page's socket fail.
+        socket.close(1003, 'inspection events are text frames');
+        clientClosed?.('a client was disconnected: it sent a binary frame (inspection events are JSON text frames)');
+        return;
+      }
       if (fromPage) {
         // The page only reports on itself; it never feeds the run's events.
         const status = parseStatus(data.toString());

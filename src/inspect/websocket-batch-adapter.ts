@@ -24,7 +24,16 @@ export interface WebSocketBatchAdapterOptions {
   maxDeferredEvents?: number;
   /** How long after a failed or lost connection it tries again. Default 5,000 ms, as `@statelyai/inspect`. */
   reconnectDelayMs?: number;
+  /**
+   * The most it holds unsent on an open connection to a server that reads slower than the run
+   * sends (a hung receiver): past it the connection is dropped, with what it held, and made again
+   * after `reconnectDelayMs`, rather than the run's process holding every event. Default 64 MiB.
+   */
+  maxBufferedBytes?: number;
 }
+
+/** What the adapter holds unsent on an open connection by default: 64 MiB. */
+export const DEFAULT_ADAPTER_MAX_BUFFERED_BYTES = 64 * 2 ** 20;
 
 /**
  * An inspection adapter over one WebSocket. Frames to a loopback address
@@ -32,7 +41,8 @@ export interface WebSocketBatchAdapterOptions {
  * While the socket is not open the
  * newest events wait (see `maxDeferredEvents`) and go out once it opens; a
  * connection that fails or is lost is tried again until `stop()`, on a timer
- * that never keeps the process alive.
+ * that never keeps the process alive; so is one dropped because the server
+ * left more than `maxBufferedBytes` unread.
  *
  * @example
  * ```ts
@@ -51,6 +61,7 @@ export class WebSocketBatchAdapter implements InspectionAdapter {
   private readonly loopback: boolean;
   private readonly maxDeferredEvents: number;
   private readonly reconnectDelayMs: number;
+  private readonly maxBufferedBytes: number;
 
   constructor(private readonly options: WebSocketBatchAdapterOptions) {
     const frames = framesReadAt(options.url);
@@ -59,6 +70,7 @@ export class WebSocketBatchAdapter implements InspectionAdapter {
     this.loopback = isLoopbackUrl(options.url);
     this.maxDeferredEvents = options.maxDeferredEvents ?? 200;
     this.reconnectDelayMs = options.reconnectDelayMs ?? 5_000;
+    this.maxBufferedBytes = options.maxBufferedBytes ?? DEFAULT_ADAPTER_MAX_BUFFERED_BYTES;
   }
 
   /** Opens the connection (again). */
@@ -103,11 +115,10 @@ export class WebSocketBatchAdapter implements InspectionAdapter {
 
   private write(eventTexts: string[], referring = false): void {
     const socket = this.socket!;
-    if (this.batches) {
-      socket.send(eventTexts.length === 1 ? eventTexts[0]! : batchFrame(eventTexts, referring));
-      return;
-    }
-    for (const text of eventTexts) socket.send(text);
+    if (this.batches) socket.send(eventTexts.length === 1 ? eventTexts[0]! : batchFrame(eventTexts, referring));
+    else for (const text of eventTexts) socket.send(text);
+    // A server that does not read: the connection goes, with what it held; `close` connects again.
+    if (socket.bufferedAmount > this.maxBufferedBytes) socket.terminate();
   }
 
   private connect(): void {

@@ -30,6 +30,13 @@ export interface ServeSessionEventsOptions {
    */
   maxBufferedBytes?: number;
   /**
+   * How long a client may leave the socket full without reading any of it (a hung or suspended
+   * tab, a peer that never reads): then it is disconnected and this reader's Redis connection
+   * closed, rather than both held for ever; an `EventSource` reconnects from its `Last-Event-ID`.
+   * Default 60,000 ms.
+   */
+  stalledReaderMs?: number;
+  /**
    * How long past its one-second block a read of Redis may go unanswered: then the client gets an
    * `error` event and the response ends (its `EventSource` reconnects from its `Last-Event-ID`),
    * rather than keep-alives over a connection to Redis that stalled. Default 5,000 ms.
@@ -91,10 +98,16 @@ export async function serveSessionEvents(request: IncomingMessage, response: Ser
   response.write(': connected\n\n');
   // Only an idle stream needs a heartbeat: one with bytes waiting is not idle.
   const heartbeat = setInterval(() => response.writableLength === 0 && response.write(': keep-alive\n\n'), options.heartbeatMs ?? 15_000);
-  /** Resolves when the socket has room again (or the client is gone). */
+  const stalledReaderMs = options.stalledReaderMs ?? 60_000;
+  /** Resolves when the socket has room again, or the client is gone (disconnected when it read nothing for `stalledReaderMs`). */
   const drained = () =>
     new Promise<void>((resolve) => {
+      const stalled = setTimeout(() => {
+        response.destroy();
+        abort.abort();
+      }, stalledReaderMs);
       const done = () => {
+        clearTimeout(stalled);
         response.off('drain', done);
         abort.signal.removeEventListener('abort', done);
         resolve();

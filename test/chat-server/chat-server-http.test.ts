@@ -1,4 +1,5 @@
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -150,5 +151,36 @@ describe('the chat server over HTTP', () => {
       expect(response.status).toBe(status);
       expect((await response.json()).error).toMatch(message);
     }
+  });
+
+  /** A request with the headers a browser would send, which fetch does not let a caller set (Host). */
+  function rawRequest(method: string, pathname: string, headers: Record<string, string>, body = ''): Promise<{ status: number; json: { error?: string } }> {
+    return new Promise((resolve, reject) => {
+      const request = httpRequest(`${server.url}${pathname}`, { method, headers }, (response) => {
+        let text = '';
+        response.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+        response.on('end', () => resolve({ status: response.statusCode!, json: JSON.parse(text) as { error?: string } }));
+      });
+      request.on('error', reject);
+      request.end(body);
+    });
+  }
+
+  it('refuses a POST from another website (its Origin) before anything runs: no run on the user\'s model, no approval', async () => {
+    const body = JSON.stringify({ sessionId: 'cross-site', messages: [userMessage('Note: spend tokens')] });
+    const refused = await rawRequest('POST', '/api/chat', { origin: 'https://evil.example', 'content-type': 'text/plain' }, body);
+    expect(refused).toEqual({ status: 403, json: { error: expect.stringMatching(/https:\/\/evil\.example.*not this server's page/) } });
+    expect(models.has('cross-site')).toBe(false);
+    const approve = await rawRequest('POST', '/api/sessions/approved/approve', { origin: 'https://evil.example' }, JSON.stringify({ toolCallId: 'save-1' }));
+    expect(approve.status).toBe(403);
+    // The page's own origin is served as before.
+    const own = await rawRequest('POST', '/api/chat', { origin: server.url, 'content-type': 'application/json' }, JSON.stringify({ sessionId: 'fresh', messages: [] }));
+    expect(own.status).toBe(400);
+  });
+
+  it('refuses, on a loopback address, a request that names another host (DNS rebinding), so another website cannot read a session', async () => {
+    const rebound = await rawRequest('GET', '/api/sessions/approved', { host: `evil.example:${new URL(server.url).port}` });
+    expect(rebound).toEqual({ status: 403, json: { error: expect.stringMatching(/Host "evil\.example:\d+"/) } });
+    expect((await rawRequest('GET', '/api/sessions/approved', { host: `localhost:${new URL(server.url).port}` })).status).toBe(200);
   });
 });

@@ -143,6 +143,16 @@ describe('terminal question', () => {
     expect((await ask('sure\n')).approved).toBe(false);
   });
 
+  it('denies when the terminal input ends while the question waits (Ctrl+D, a closed terminal), and every later question at once', async () => {
+    const input = new PassThrough();
+    const output = new PassThrough().resume();
+    const asker = terminalAsker({ input, output, onInterrupt: () => {} });
+    const first = asker(request('a'), new AbortController().signal);
+    input.end();
+    await expect(first).resolves.toBe(false);
+    await expect(asker(request('b'), new AbortController().signal)).resolves.toBe(false);
+  });
+
   it('gives up the question when the run ends', async () => {
     const controller = new AbortController();
     const answer = terminalAsker({ input: new PassThrough(), output: new PassThrough(), onInterrupt: () => {} })(request('a'), controller.signal);

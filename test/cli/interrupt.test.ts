@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { onInterrupt, type SignalSource } from '../../src/cli/interrupt.js';
+import { onInterrupt, type SignalSource, type StopSignal } from '../../src/cli/interrupt.js';
 import { expectValidHistory } from '../support/history.js';
 import { buildCli, startCli, waitFor } from './support/cli-process.js';
 import { asJsonArray, tempDir, writeScript, type ScriptFile } from './support/scripts.js';
@@ -106,10 +106,10 @@ describe('onInterrupt', () => {
       off: (signal, listener) => listeners.get(signal)?.delete(listener),
     };
     const count = () => [...listeners.values()].reduce((sum, set) => sum + set.size, 0);
-    return { source, signal: (name: 'SIGINT' | 'SIGTERM' = 'SIGINT') => listeners.get(name)?.forEach((listener) => listener()), count };
+    return { source, signal: (name: StopSignal = 'SIGINT') => listeners.get(name)?.forEach((listener) => listener()), count };
   }
 
-  it('calls first for the first SIGINT or SIGTERM, with it, and again for every later one', () => {
+  it('calls first for the first SIGINT, SIGTERM or SIGHUP, with it, and again for every later one', () => {
     const { source, signal } = fakeProcess();
     const first = vi.fn();
     const again = vi.fn();
@@ -118,14 +118,14 @@ describe('onInterrupt', () => {
     expect(first.mock.calls).toEqual([['SIGTERM']]);
     expect(again).not.toHaveBeenCalled();
     signal('SIGINT');
-    signal('SIGTERM');
-    expect(again.mock.calls).toEqual([['SIGINT'], ['SIGTERM']]);
+    signal('SIGHUP');
+    expect(again.mock.calls).toEqual([['SIGINT'], ['SIGHUP']]);
   });
 
   it('stops listening when disposed', () => {
     const { source, count } = fakeProcess();
     const dispose = onInterrupt(source, { first: () => {}, again: () => {} });
-    expect(count()).toBe(2);
+    expect(count()).toBe(3);
     dispose();
     expect(count()).toBe(0);
   });

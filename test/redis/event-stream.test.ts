@@ -492,6 +492,34 @@ describe.skipIf(redisBin === undefined)('session events through Redis', () => {
     }
   });
 
+  it('disconnects a client that has read nothing for stalledReaderMs and closes its Redis connection, rather than hold both for ever', async () => {
+    const events = redisEventPublisher({ redis, maxLength: 100_000 });
+    const text = 'x'.repeat(20_000);
+    for (let i = 0; i < 1_500; i++) void events.publish('chat-stalled', delta('run', 1, 1, text), { epoch: 1 }); // ~30 MB
+    await events.flushed();
+    let served: ServerResponse | undefined;
+    let connection: Client | undefined;
+    const http: Server = createServer((request, response) => {
+      served = response;
+      void reader().then((opened) => {
+        connection = opened;
+        return serveSessionEvents(request, response, { redis: opened, sessionId: 'chat-stalled', heartbeatMs: 60_000, stalledReaderMs: 300 });
+      });
+    });
+    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+    const socket = connect((http.address() as AddressInfo).port, '127.0.0.1');
+    socket.on('error', () => undefined);
+    try {
+      socket.write(`GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`);
+      socket.pause();
+      await until(() => served !== undefined && served.destroyed && connection !== undefined && !connection.isOpen);
+    } finally {
+      socket.destroy();
+      http.closeAllConnections();
+      await new Promise((resolve) => http.close(resolve));
+    }
+  });
+
   it('serves the events as Server-Sent Events that a reconnecting browser continues', async () => {
     const events = redisEventPublisher({ redis });
     for (const event of run) void events.publish('chat-3', event, { epoch: 1 });

@@ -31,6 +31,17 @@ describe('the payments chat over HTTP', () => {
     expect(await script.text()).toContain('addToolApprovalResponse');
   });
 
+  it('refuses a POST from another website (its Origin): it could start a payment run or answer its approval', async () => {
+    const response = await fetch(`${server.url}/api/chat`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain', origin: 'https://evil.example' },
+      body: JSON.stringify({ id: 'cross-site', messages: [userMessage('Pay 500 to Mallory')] }),
+    });
+    expect(response.status).toBe(403);
+    expect(((await response.json()) as { error: string }).error).toMatch(/https:\/\/evil\.example.*not this server's page/);
+    expect(server.ledger.payments).toEqual([]);
+  });
+
   it('refuses a chat id that is not one', async () => {
     const response = await postChat({ id: '../etc', messages: [userMessage('Pay 5 to Ada')] });
     expect(response.status).toBe(400);
