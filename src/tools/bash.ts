@@ -11,6 +11,11 @@ import { secretList, type SecretList } from '../secrets/secret-list.js';
 
 export { BASH_MAX_OUTPUT_BYTES, BASH_MAX_OUTPUT_LINES } from './bash-output.js';
 export const BASH_DEFAULT_TIMEOUT_MS = 120_000;
+/** The longest a Node timer can wait: a longer one fires at once (with a `TimeoutOverflowWarning`). */
+export const BASH_MAX_TIMEOUT_MS = 2 ** 31 - 1;
+const TOO_LONG_TIMEOUT = `timeoutMs must be at most ${BASH_MAX_TIMEOUT_MS} ms (about 24.8 days), the longest a timer can wait`;
+/** A command's time limit, as the model and `builtinTools` give it. */
+export const bashTimeoutMsSchema = z.number().int().positive().max(BASH_MAX_TIMEOUT_MS, TOO_LONG_TIMEOUT);
 
 export interface BashToolOptions {
   /** Directory the commands run in (the workspace root). */
@@ -35,7 +40,7 @@ export interface BashToolOptions {
 
 const bashInputSchema = z.object({
   command: z.string().min(1).describe('Shell command, run with bash -c in the workspace root.'),
-  timeoutMs: z.number().int().positive().optional().describe('Time limit for this command in milliseconds.'),
+  timeoutMs: bashTimeoutMsSchema.optional().describe('Time limit for this command in milliseconds.'),
 });
 
 export type BashToolInput = z.infer<typeof bashInputSchema>;
@@ -57,6 +62,7 @@ export type BashToolInput = z.infer<typeof bashInputSchema>;
  */
 export function bashTool(options: BashToolOptions): BuiltinTool<BashToolInput> {
   const { cwd, timeoutMs: defaultTimeoutMs = BASH_DEFAULT_TIMEOUT_MS, killGraceMs } = options;
+  checkTimeouts(defaultTimeoutMs, killGraceMs);
   const secrets = secretList(options.redact, 'bashTool options.redact');
   const sandbox = sandboxSettings(options.sandbox);
   return tool({
@@ -92,6 +98,19 @@ export function bashTool(options: BashToolOptions): BuiltinTool<BashToolInput> {
       return `${output}\n\n${ending}`;
     },
   });
+}
+
+/** A timer given more than it can wait, or a count that is not one, would end the command at once: refused instead. */
+function checkTimeouts(timeoutMs: number, killGraceMs: number | undefined): void {
+  const problem =
+    !Number.isInteger(timeoutMs) || timeoutMs <= 0
+      ? `timeoutMs: expected a positive whole number of milliseconds, got ${timeoutMs}`
+      : timeoutMs > BASH_MAX_TIMEOUT_MS
+        ? TOO_LONG_TIMEOUT
+        : killGraceMs !== undefined && (!Number.isInteger(killGraceMs) || killGraceMs < 0)
+          ? `killGraceMs: expected a whole number of milliseconds, 0 or more, got ${killGraceMs}`
+          : undefined;
+  if (problem !== undefined) throw new Error(`Invalid bashTool options: ${problem}`);
 }
 
 /** What the model should expect of the sandbox, which `'auto'` only knows once a command runs. */

@@ -1,7 +1,9 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { z } from 'zod';
 import { bashTool } from '../../src/tools/bash.js';
+import { builtinTools } from '../../src/tools/index.js';
 import type { SandboxMode } from '../../src/tools/sandbox-settings.js';
 import { externalBinary } from '../support/external-binary.js';
 import { runTool, useTempWorkspace } from './helpers.js';
@@ -54,6 +56,22 @@ describe('bash tool', () => {
     const output = await bash({ command: "head -c 200000 /dev/zero | tr '\\0' a; echo END" });
     expect(output).toMatch(/^\[output truncated: 0 lines \(\d+ bytes\) omitted before; showing the last 1 line, the first only in part\]\na+END\n\nexit code 0$/);
     expect(Buffer.byteLength(output)).toBeLessThan(50 * 1024 + 200);
+  });
+
+  it('refuses a timeoutMs longer than a timer can wait, which would otherwise end the command at once as timed out', () => {
+    const schema = bashTool({ cwd: ws.root }).inputSchema as unknown as z.ZodType;
+    const result = schema.safeParse({ command: 'sleep 1', timeoutMs: 3_000_000_000 });
+    expect(result.success).toBe(false);
+    expect(result.error?.issues[0]?.message).toBe('timeoutMs must be at most 2147483647 ms (about 24.8 days), the longest a timer can wait');
+    expect(schema.safeParse({ command: 'sleep 1', timeoutMs: 2 ** 31 - 1 }).success).toBe(true);
+    expect(() => bashTool({ cwd: ws.root, timeoutMs: 3_000_000_000 })).toThrow(
+      'Invalid bashTool options: timeoutMs must be at most 2147483647 ms (about 24.8 days), the longest a timer can wait',
+    );
+    expect(() => bashTool({ cwd: ws.root, timeoutMs: 0 })).toThrow('Invalid bashTool options: timeoutMs: expected a positive whole number of milliseconds, got 0');
+    expect(() => bashTool({ cwd: ws.root, killGraceMs: Number.NaN })).toThrow('Invalid bashTool options: killGraceMs: expected a whole number of milliseconds, 0 or more, got NaN');
+    expect(() => builtinTools({ cwd: ws.root, tools: ['bash'], bash: { timeoutMs: 3_000_000_000 } })).toThrow(
+      'Invalid builtinTools options: bash.timeoutMs: timeoutMs must be at most 2147483647 ms',
+    );
   });
 
   it('does not start the command when already aborted', async () => {
