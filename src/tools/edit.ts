@@ -7,6 +7,7 @@ import { throwIfAborted } from './abort.js';
 import { looksBinary } from './binary.js';
 import { findOccurrences, lineNumberAt, replaceOccurrences, toCrlf } from './exact-replace.js';
 import { describeFsError } from './fs-errors.js';
+import { firstInvalidUtf8 } from './invalid-utf8.js';
 import { openForReading, resolveInWorkspace } from './workspace.js';
 
 export interface EditToolOptions {
@@ -63,6 +64,14 @@ export function editTool({ cwd }: EditToolOptions): BuiltinTool<EditToolInput> {
         .finally(() => handle.close());
       if (looksBinary(bytes)) {
         throw new Error(`File '${userPath}' looks binary (it contains NUL bytes); edit only changes text files`);
+      }
+      const invalid = firstInvalidUtf8(bytes);
+      if (invalid) {
+        throw new Error(
+          `File '${userPath}' is not valid UTF-8 (its first invalid byte, 0x${invalid.byte.toString(16).padStart(2, '0')}, is on line ${invalid.line}); ` +
+            'edit only changes UTF-8 text, because writing the file back would replace every byte it cannot decode. ' +
+            'Convert the file to UTF-8 first, or change it with a tool that keeps its encoding',
+        );
       }
       const content = bytes.toString('utf8');
 

@@ -63,4 +63,14 @@ describe('edit tool', () => {
     await ws.file('b.bin', Buffer.from([0x61, 0x00, 0x62]));
     await expect(edit({ path: 'b.bin', oldText: 'a', newText: 'c' })).rejects.toThrow(/looks binary/);
   });
+
+  it('refuses a file that is not UTF-8 and leaves it as it was, instead of writing U+FFFD over every byte it cannot decode', async () => {
+    const latin1 = Buffer.from('caf\xe9 = 1\nname = Jos\xe9\n', 'latin1');
+    await ws.file('latin1.txt', latin1);
+    await expect(edit({ path: 'latin1.txt', oldText: 'name', newText: 'NAME' })).rejects.toThrow(
+      "File 'latin1.txt' is not valid UTF-8 (its first invalid byte, 0xe9, is on line 1); edit only changes UTF-8 text, " +
+        'because writing the file back would replace every byte it cannot decode. Convert the file to UTF-8 first, or change it with a tool that keeps its encoding',
+    );
+    await expect(readFile(path.join(ws.root, 'latin1.txt'))).resolves.toEqual(latin1);
+  });
 });
