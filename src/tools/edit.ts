@@ -10,6 +10,9 @@ import { describeFsError } from './fs-errors.js';
 import { firstInvalidUtf8 } from './invalid-utf8.js';
 import { openForReading, resolveInWorkspace } from './workspace.js';
 
+/** Larger files are refused before they are read: edit holds a file whole in memory, several times over. */
+export const EDIT_MAX_FILE_BYTES = 50 * 1024 * 1024;
+
 export interface EditToolOptions {
   /** Workspace root; every path is resolved against it and confined to it. */
   cwd: string;
@@ -52,6 +55,12 @@ export function editTool({ cwd }: EditToolOptions): BuiltinTool<EditToolInput> {
       });
       if (!stats.isFile()) throw new Error(`Path '${userPath}' is not a regular file`);
       if (stats.nlink > 1) throw new Error(`Path '${userPath}' has other hard links; editing it would change a file elsewhere too`);
+      if (stats.size > EDIT_MAX_FILE_BYTES) {
+        throw new Error(
+          `File '${userPath}' is ${(stats.size / (1024 * 1024)).toFixed(1)} MB; edit only changes files up to ${EDIT_MAX_FILE_BYTES / (1024 * 1024)} MB, ` +
+            'which it reads whole. Change it with a tool that streams it',
+        );
+      }
       const handle = await openForReading(cwd, file, userPath).catch((error: unknown) => {
         throw error instanceof Error && !('code' in error) ? error : describeFsError(error, userPath);
       });

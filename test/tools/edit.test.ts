@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, truncate } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { editTool } from '../../src/tools/edit.js';
@@ -72,5 +72,13 @@ describe('edit tool', () => {
         'because writing the file back would replace every byte it cannot decode. Convert the file to UTF-8 first, or change it with a tool that keeps its encoding',
     );
     await expect(readFile(path.join(ws.root, 'latin1.txt'))).resolves.toEqual(latin1);
+  });
+
+  it('refuses a file too large to edit in memory before reading it, saying how large it is', async () => {
+    const file = await ws.file('huge.txt', 'start\n');
+    await truncate(file, 600 * 1024 * 1024);
+    await expect(edit({ path: 'huge.txt', oldText: 'start', newText: 'begin' })).rejects.toThrow(
+      "File 'huge.txt' is 600.0 MB; edit only changes files up to 50 MB, which it reads whole. Change it with a tool that streams it",
+    );
   });
 });
