@@ -1,6 +1,7 @@
 import { tool } from 'ai';
 import { z } from 'zod';
 import type { BuiltinTool } from './builtin-tool.js';
+import { toolInputObject } from './tool-input-schema.js';
 import { throwIfAborted } from './abort.js';
 import { BASH_MAX_OUTPUT_BYTES, BASH_MAX_OUTPUT_LINES, bashOutputText } from './bash-output.js';
 import { sandboxedCommand } from './sandboxed-command.js';
@@ -38,7 +39,7 @@ export interface BashToolOptions {
   redact?: SecretList;
 }
 
-const bashInputSchema = z.object({
+const bashInputSchema = toolInputObject('bash', {
   command: z.string().min(1).describe('Shell command, run with bash -c in the workspace root.'),
   timeoutMs: bashTimeoutMsSchema.optional().describe('Time limit for this command in milliseconds.'),
 });

@@ -3,6 +3,7 @@ import { writeFileAtomically } from './atomic-write.js';
 import { tool } from 'ai';
 import { z } from 'zod';
 import type { BuiltinTool } from './builtin-tool.js';
+import { toolInputObject } from './tool-input-schema.js';
 import { throwIfAborted } from './abort.js';
 import { looksBinary } from './binary.js';
 import { findOccurrences, lineNumberAt, replaceOccurrences, toCrlf } from './exact-replace.js';
@@ -18,7 +19,7 @@ export interface EditToolOptions {
   cwd: string;
 }
 
-const editInputSchema = z.object({
+const editInputSchema = toolInputObject('edit', {
   path: z.string().describe('File to edit, relative to the workspace root.'),
   oldText: z
     .string()

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { tool } from 'ai';
 import { z } from 'zod';
 import type { BuiltinTool } from './builtin-tool.js';
+import { toolInputObject } from './tool-input-schema.js';
 import { throwIfAborted } from './abort.js';
 import { describeFsError } from './fs-errors.js';
 import { WorkerDeadlineError } from './bounded-worker.js';
@@ -24,7 +25,7 @@ export interface GlobToolOptions {
   timeLimitMs?: number;
 }
 
-const globInputSchema = z.object({
+const globInputSchema = toolInputObject('glob', {
   pattern: z.string().min(1).describe("Glob pattern such as '**/*.ts' or 'src/*.{js,json}', relative to path."),
   path: z.string().optional().describe('Directory to search in, relative to the workspace root. Default: the root.'),
 });

@@ -2,6 +2,7 @@ import { stat } from 'node:fs/promises';
 import { tool } from 'ai';
 import { z } from 'zod';
 import type { BuiltinTool } from './builtin-tool.js';
+import { toolInputObject } from './tool-input-schema.js';
 import { throwIfAborted } from './abort.js';
 import { looksBinary } from './binary.js';
 import { describeFsError } from './fs-errors.js';
@@ -30,7 +31,7 @@ export interface GrepToolOptions {
   timeLimitMs?: number;
 }
 
-const grepInputSchema = z.object({
+const grepInputSchema = toolInputObject('grep', {
   pattern: z.string().min(1).describe('JavaScript regular expression to search for (or plain text with literal: true).'),
   path: z.string().optional().describe('File or directory to search, relative to the workspace root. Default: the root.'),
   glob: z

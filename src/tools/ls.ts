@@ -4,6 +4,7 @@ import path from 'node:path';
 import { tool } from 'ai';
 import { z } from 'zod';
 import type { BuiltinTool } from './builtin-tool.js';
+import { toolInputObject } from './tool-input-schema.js';
 import { throwIfAborted } from './abort.js';
 import { describeFsError } from './fs-errors.js';
 import { GitignoreRules, gitignoreFilesIn } from './gitignore-rules.js';
@@ -20,7 +21,7 @@ export interface LsToolOptions {
   respectGitignore?: boolean;
 }
 
-const lsInputSchema = z.object({
+const lsInputSchema = toolInputObject('ls', {
   path: z.string().optional().describe('Directory to list, relative to the workspace root. Default: the root.'),
 });
 

@@ -2,6 +2,7 @@ import { stat } from 'node:fs/promises';
 import { tool } from 'ai';
 import { z } from 'zod';
 import type { BuiltinTool } from './builtin-tool.js';
+import { toolInputObject } from './tool-input-schema.js';
 import { describeFsError } from './fs-errors.js';
 import { numberLines } from './line-format.js';
 import { readLineWindow } from './line-window.js';
@@ -17,7 +18,7 @@ export interface ReadToolOptions {
   cwd: string;
 }
 
-const readInputSchema = z.object({
+const readInputSchema = toolInputObject('read', {
   path: z.string().describe('File to read, relative to the workspace root.'),
   offset: z.number().int().min(1).optional().describe('1-based line number to start from. Default 1.'),
   limit: z

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { tool } from 'ai';
 import { z } from 'zod';
 import type { BuiltinTool } from './builtin-tool.js';
+import { toolInputObject } from './tool-input-schema.js';
 import { throwIfAborted } from './abort.js';
 import { describeFsError } from './fs-errors.js';
 import { utf8ByteLength } from './truncate.js';
@@ -15,7 +16,7 @@ export interface WriteToolOptions {
   cwd: string;
 }
 
-const writeInputSchema = z.object({
+const writeInputSchema = toolInputObject('write', {
   path: z.string().describe('File to write, relative to the workspace root. Parent directories are created.'),
   content: z.string().describe('The complete new content of the file.'),
 });

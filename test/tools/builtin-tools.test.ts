@@ -1,3 +1,4 @@
+import { asSchema, safeValidateTypes } from '@ai-sdk/provider-utils';
 import { describe, expect, it } from 'vitest';
 import { builtinToolNames, builtinTools, defaultBuiltinToolNames } from '../../src/tools/index.js';
 import { runTool, useTempWorkspace } from './helpers.js';
@@ -30,6 +31,21 @@ describe('builtinTools', () => {
     const tools = builtinTools({ cwd: ws.root, tools: ['read', 'bash'], bash: { timeoutMs: 100 } });
     await expect(runTool(tools.read, { path: 'a.txt' })).resolves.toBe('     1\thello');
     await expect(runTool(tools.bash, { command: 'sleep 5' })).rejects.toThrow(/timed out after 100 ms/);
+  });
+
+  it.each([
+    ['bash', { command: 'npm test', timeout: 600_000 }, 'timeout', 'command, timeoutMs'],
+    ['read', { path: 'a.txt', lines: 50 }, 'lines', 'path, offset, limit'],
+    ['write', { path: 'a.txt', content: 'x', append: true }, 'append', 'path, content'],
+    ['edit', { path: 'a.txt', old_string: 'a', oldText: 'a', newText: 'b' }, 'old_string', 'path, oldText, newText, replaceAll'],
+    ['ls', { path: '.', recursive: true }, 'recursive', 'path'],
+    ['glob', { pattern: '*.ts', exclude: 'node_modules' }, 'exclude', 'pattern, path'],
+    ['grep', { pattern: 'TODO', include: '*.ts' }, 'include', 'pattern, path, glob, ignoreCase, literal'],
+  ] as const)('%s refuses an input field it does not take, naming it and the ones it takes, instead of dropping it', async (name, input, unknown, known) => {
+    const tools = builtinTools({ cwd: ws.root, tools: [name] });
+    const result = await safeValidateTypes({ value: input, schema: asSchema(tools[name]!.inputSchema) });
+    expect(result.success).toBe(false);
+    expect(result.success ? '' : result.error.message).toContain(`Unknown input field '${unknown}' for ${name}; it takes: ${known}`);
   });
 
   it('rejects an unknown tool name, naming it and the available tools', () => {
