@@ -1,3 +1,4 @@
+import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -152,6 +153,24 @@ describe.each(modes)('bash tool, $name: the process tree', ({ mode, skip }) => {
     } else {
       // In the sandbox's PID namespace, it ends with the command.
       await expect(eventually(() => livePidsMarked(marker).length === 0)).resolves.toBe(true);
+    }
+  });
+});
+
+describe('bash tool, unconfined: when this process ends', () => {
+  const ws = useTempWorkspace();
+  const fixture = path.join(import.meta.dirname, '../fixtures/tools/bash-then-exit.ts');
+
+  it.each(['exit', 'throw'])('kills a command still running when the process ends (%s), instead of leaving it behind', async (how) => {
+    const marker = uniqueSleepSeconds();
+    try {
+      await new Promise<void>((resolve) => {
+        execFile(process.execPath, ['--import', 'tsx', fixture, ws.root, marker, how], { timeout: 30_000 }, () => resolve());
+      });
+      expect(existsSync(path.join(ws.root, 'started'))).toBe(true);
+      await expect(eventually(() => livePidsMarked(marker).length === 0)).resolves.toBe(true);
+    } finally {
+      for (const pid of livePidsMarked(marker)) process.kill(pid, 'SIGKILL');
     }
   });
 });
