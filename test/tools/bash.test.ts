@@ -157,6 +157,26 @@ describe.each(modes)('bash tool, $name: the process tree', ({ mode, skip }) => {
   });
 });
 
+describe.skipIf(bwrap === undefined)('bash tool, in bubblewrap: processes that leave the process group', () => {
+  const ws = useTempWorkspace();
+  const bash = (input: object) => runTool(bashTool({ cwd: ws.root, killGraceMs: 200, sandbox: 'bubblewrap' }), input);
+
+  it.each([
+    ['setsid', (marker: string) => `setsid sleep ${marker} >/dev/null 2>&1 &`],
+    ['a double fork', (marker: string) => `( ( sleep ${marker} >/dev/null 2>&1 & ) & );`],
+  ])('end with the command, even %s (which unconfined would outlive it)', async (_name, start) => {
+    const [marker, timedOut] = [uniqueSleepSeconds(), uniqueSleepSeconds()];
+    try {
+      await expect(bash({ command: `${start(marker)} echo started` })).resolves.toBe('started\n\nexit code 0');
+      await expect(eventually(() => livePidsMarked(marker).length === 0)).resolves.toBe(true);
+      await expect(bash({ command: `${start(timedOut)} sleep ${timedOut}`, timeoutMs: 300 })).rejects.toThrow(/timed out/);
+      await expect(eventually(() => livePidsMarked(timedOut).length === 0)).resolves.toBe(true);
+    } finally {
+      for (const pid of [...livePidsMarked(marker), ...livePidsMarked(timedOut)]) process.kill(pid, 'SIGKILL');
+    }
+  });
+});
+
 describe('bash tool, unconfined: when this process ends', () => {
   const ws = useTempWorkspace();
   const fixture = path.join(import.meta.dirname, '../fixtures/tools/bash-then-exit.ts');
