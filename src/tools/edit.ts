@@ -9,7 +9,7 @@ import { looksBinary } from './binary.js';
 import { findOccurrences, lineNumberAt, replaceOccurrences, toCrlf } from './exact-replace.js';
 import { describeFsError } from './fs-errors.js';
 import { firstInvalidUtf8 } from './invalid-utf8.js';
-import { openForReading, resolveInWorkspace } from './workspace.js';
+import { openForReading, resolveFileInWorkspace } from './workspace.js';
 
 /** Larger files are refused before they are read: edit holds a file whole in memory, several times over. */
 export const EDIT_MAX_FILE_BYTES = 50 * 1024 * 1024;
@@ -50,7 +50,7 @@ export function editTool({ cwd }: EditToolOptions): BuiltinTool<EditToolInput> {
     inputSchema: editInputSchema,
     execute: async ({ path: userPath, oldText, newText, replaceAll = false }, { abortSignal }) => {
       if (oldText === newText) throw new Error('oldText and newText are identical; there is nothing to change');
-      const file = await resolveInWorkspace(cwd, userPath);
+      const file = await resolveFileInWorkspace(cwd, userPath);
       const stats = await stat(file).catch((error: unknown) => {
         throw describeFsError(error, userPath);
       });

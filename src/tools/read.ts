@@ -7,7 +7,7 @@ import { describeFsError } from './fs-errors.js';
 import { numberLines } from './line-format.js';
 import { readLineWindow } from './line-window.js';
 import { truncateHead } from './truncate.js';
-import { openForReading, resolveInWorkspace } from './workspace.js';
+import { openForReading, resolveFileInWorkspace } from './workspace.js';
 
 export const READ_DEFAULT_LINE_LIMIT = 2000;
 export const READ_MAX_OUTPUT_BYTES = 50 * 1024;
@@ -49,7 +49,7 @@ export function readTool({ cwd }: ReadToolOptions): BuiltinTool<ReadToolInput> {
       `${READ_MAX_LINE_CHARS} characters are cut. Use ls for directories.`,
     inputSchema: readInputSchema,
     execute: async ({ path: userPath, offset = 1, limit = READ_DEFAULT_LINE_LIMIT }, { abortSignal }) => {
-      const file = await resolveInWorkspace(cwd, userPath);
+      const file = await resolveFileInWorkspace(cwd, userPath);
       const stats = await stat(file).catch((error: unknown) => {
         throw describeFsError(error, userPath);
       });

@@ -135,6 +135,22 @@ export async function resolveInWorkspace(root: string, userPath: string): Promis
   return realPath;
 }
 
+/**
+ * `resolveInWorkspace` for a tool that takes a file (read, write, edit): a
+ * path ending in `/` names a directory, and resolving it would drop the `/`
+ * and take it as a file (`write` would create a file named `newdir`).
+ *
+ * @example
+ * await resolveFileInWorkspace('/tmp/ws', 'notes/');
+ * // throws "Path 'notes/' ends with '/', which names a directory; give the path of a file"
+ */
+export async function resolveFileInWorkspace(root: string, userPath: string): Promise<string> {
+  if (userPath.endsWith('/') || userPath.endsWith(path.sep)) {
+    throw new Error(`Path '${userPath}' ends with '/', which names a directory; give the path of a file`);
+  }
+  return resolveInWorkspace(root, userPath);
+}
+
 function isMissingPathError(error: unknown): boolean {
   const code = errorCode(error);
   return code === 'ENOENT' || code === 'ENOTDIR';

@@ -7,7 +7,7 @@ import { toolInputObject } from './tool-input-schema.js';
 import { throwIfAborted } from './abort.js';
 import { describeFsError } from './fs-errors.js';
 import { utf8ByteLength } from './truncate.js';
-import { resolveInWorkspace } from './workspace.js';
+import { resolveFileInWorkspace } from './workspace.js';
 import { makeDirectoriesInWorkspace, NotADirectoryError } from './workspace-directories.js';
 import { writeFileAtomically } from './atomic-write.js';
 
@@ -39,7 +39,7 @@ export function writeTool({ cwd }: WriteToolOptions): BuiltinTool<WriteToolInput
       'Prefer edit for changing part of an existing file.',
     inputSchema: writeInputSchema,
     execute: async ({ path: userPath, content }, { abortSignal }) => {
-      const file = await resolveInWorkspace(cwd, userPath);
+      const file = await resolveFileInWorkspace(cwd, userPath);
       const existing = await stat(file).catch(() => undefined);
       if (existing?.isDirectory()) throw new Error(`Path '${userPath}' is a directory; cannot write a file there`);
       // A FIFO or a device would block the write or go somewhere else entirely.

@@ -5,12 +5,24 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { editTool } from '../../src/tools/edit.js';
 import { grepTool } from '../../src/tools/grep.js';
+import { readTool } from '../../src/tools/read.js';
 import { writeTool } from '../../src/tools/write.js';
 import { runTool, useTempWorkspace } from './helpers.js';
 
 describe('write tool', () => {
   const ws = useTempWorkspace();
   const write = (input: object, signal?: AbortSignal) => runTool(writeTool({ cwd: ws.root }), input, signal);
+
+  it('refuses a path ending in / (a directory) for read, write and edit instead of taking it as a file', async () => {
+    await ws.file('a.txt', 'hello\n');
+    const message = (userPath: string) => `Path '${userPath}' ends with '/', which names a directory; give the path of a file`;
+    await expect(write({ path: 'newdir/', content: 'x' })).rejects.toThrow(message('newdir/'));
+    await expect(write({ path: 'a.txt/', content: 'x' })).rejects.toThrow(message('a.txt/'));
+    await expect(runTool(editTool({ cwd: ws.root }), { path: 'a.txt/', oldText: 'hello', newText: 'bye' })).rejects.toThrow(message('a.txt/'));
+    await expect(runTool(readTool({ cwd: ws.root }), { path: 'a.txt/' })).rejects.toThrow(message('a.txt/'));
+    expect(readdirSync(ws.root)).toEqual(['a.txt']);
+    await expect(readFile(path.join(ws.root, 'a.txt'), 'utf8')).resolves.toBe('hello\n');
+  });
 
   it('creates the file and its parent directories and reports the byte count', async () => {
     await expect(write({ path: 'deep/dir/a.txt', content: 'héllo' })).resolves.toBe('Wrote 6 bytes to deep/dir/a.txt');
