@@ -33,9 +33,16 @@ export function isWithinRoot(root: string, candidate: string): boolean {
  * @example
  * resolveLexically('/ws', 'src/../a.ts') // "/ws/a.ts"
  * resolveLexically('/ws', '../x')        // throws "Path '../x' is outside the workspace root /ws"
+ * resolveLexically('/ws', '~/x')         // throws "Path '~/x' starts with '~', …" (no directory named '~' by mistake)
  */
 export function resolveLexically(root: string, userPath: string, alsoAcceptedRoots: readonly string[] = []): string {
   if (userPath.includes('\0')) throw new Error(`Path '${userPath}' contains a NUL byte`);
+  if (userPath === '~' || userPath.startsWith('~/') || userPath.startsWith(`~${path.sep}`)) {
+    throw new Error(
+      `Path '${userPath}' starts with '~', which is not a home directory here: it would be a directory named '~' in the workspace. ` +
+        `Give a path relative to the workspace root (for a directory really named '~', write './${userPath}')`,
+    );
+  }
   const absoluteRoot = path.resolve(root);
   const resolved = path.resolve(absoluteRoot, userPath);
   const roots = [absoluteRoot, ...alsoAcceptedRoots];

@@ -13,6 +13,16 @@ describe('write tool', () => {
   const ws = useTempWorkspace();
   const write = (input: object, signal?: AbortSignal) => runTool(writeTool({ cwd: ws.root }), input, signal);
 
+  it("refuses a path starting with ~/ instead of creating a directory named '~' in the workspace, and takes ./~/ for one", async () => {
+    await expect(write({ path: '~/notes.md', content: 'x' })).rejects.toThrow(
+      "Path '~/notes.md' starts with '~', which is not a home directory here: it would be a directory named '~' in the workspace. " +
+        "Give a path relative to the workspace root (for a directory really named '~', write './~/notes.md')",
+    );
+    expect(readdirSync(ws.root)).toEqual([]);
+    await expect(runTool(readTool({ cwd: ws.root }), { path: '~' })).rejects.toThrow("Path '~' starts with '~'");
+    await expect(write({ path: './~/notes.md', content: 'x' })).resolves.toBe('Wrote 1 bytes to ./~/notes.md');
+  });
+
   it('refuses a path ending in / (a directory) for read, write and edit instead of taking it as a file', async () => {
     await ws.file('a.txt', 'hello\n');
     const message = (userPath: string) => `Path '${userPath}' ends with '/', which names a directory; give the path of a file`;
