@@ -11,7 +11,7 @@ import { WorkerDeadlineError } from './bounded-worker.js';
 import { regexRunner } from './regex-worker.js';
 import { compileSearchPattern } from './search-pattern.js';
 import { listWorkspaceFiles, type WorkspaceFile } from './workspace-files.js';
-import { openForReading, realWorkspaceRoot, resolveInWorkspace, toWorkspaceRelative } from './workspace.js';
+import { assertGlobPatternStaysInside, openForReading, realWorkspaceRoot, resolveInWorkspace, toWorkspaceRelative } from './workspace.js';
 
 export const GREP_MAX_MATCHES = 200;
 export const GREP_MAX_LINE_CHARS = 500;
@@ -62,6 +62,11 @@ export function grepTool({ cwd, respectGitignore = true, maxMatches = GREP_MAX_M
     inputSchema: grepInputSchema,
     execute: async ({ pattern, path: userPath = '.', glob, ignoreCase, literal }, { abortSignal }) => {
       const regex = compileSearchPattern(pattern, { ignoreCase, literal });
+      if (glob !== undefined) {
+        if (glob === '') throw new Error("glob '' is empty; give a pattern such as '*.ts', or leave glob out to search every file");
+        // Relative to the directory searched, as glob's pattern is: an absolute or '..' one could only ever find nothing.
+        assertGlobPatternStaysInside(glob);
+      }
       const deadline = Date.now() + timeLimitMs;
       const realRoot = await realWorkspaceRoot(cwd);
       const target = await resolveInWorkspace(cwd, userPath);
