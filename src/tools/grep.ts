@@ -96,6 +96,9 @@ export function grepTool({ cwd, respectGitignore = true, maxMatches = GREP_MAX_M
           );
         });
       } else {
+        if (glob !== undefined) {
+          throw new Error(`glob '${glob}' chooses files in a directory, but path '${userPath}' is a file; leave glob out, or give a directory as path`);
+        }
         files = [{ absolutePath: target, workspacePath: toWorkspaceRelative(realRoot, target) }];
       }
 

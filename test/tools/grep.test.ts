@@ -43,6 +43,13 @@ describe('grep tool', () => {
     await expect(grep({ pattern: 'TODO', glob: '' })).rejects.toThrow("glob '' is empty; give a pattern such as '*.ts', or leave glob out to search every file");
   });
 
+  it('refuses a glob with a path that is a file, instead of searching the file regardless', async () => {
+    await ws.file('src/a.ts', 'TODO\n');
+    await expect(grep({ pattern: 'TODO', path: 'src/a.ts', glob: '*.md' })).rejects.toThrow(
+      "glob '*.md' chooses files in a directory, but path 'src/a.ts' is a file; leave glob out, or give a directory as path",
+    );
+  });
+
   it('searches a single file given as path', async () => {
     await ws.file('src/a.ts', 'one\nhit\n');
     await ws.file('src/b.ts', 'hit\n');
