@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { BuiltinTool } from './builtin-tool.js';
 import { toolInputObject } from './tool-input-schema.js';
 import { throwIfAborted } from './abort.js';
+import { MAX_TIMER_MS } from './limit-option.js';
 import { BASH_MAX_OUTPUT_BYTES, BASH_MAX_OUTPUT_LINES, bashOutputText } from './bash-output.js';
 import { sandboxedCommand } from './sandboxed-command.js';
 import { sandboxSettings, type SandboxSetting, type SandboxSettings } from './sandbox-settings.js';
@@ -12,8 +13,8 @@ import { secretList, type SecretList } from '../secrets/secret-list.js';
 
 export { BASH_MAX_OUTPUT_BYTES, BASH_MAX_OUTPUT_LINES } from './bash-output.js';
 export const BASH_DEFAULT_TIMEOUT_MS = 120_000;
-/** The longest a Node timer can wait: a longer one fires at once (with a `TimeoutOverflowWarning`). */
-export const BASH_MAX_TIMEOUT_MS = 2 ** 31 - 1;
+/** The longest a command may be given: a Node timer given more fires at once. */
+export const BASH_MAX_TIMEOUT_MS = MAX_TIMER_MS;
 const TOO_LONG_TIMEOUT = `timeoutMs must be at most ${BASH_MAX_TIMEOUT_MS} ms (about 24.8 days), the longest a timer can wait`;
 /** A command's time limit, as the model and `builtinTools` give it. */
 export const bashTimeoutMsSchema = z.number().int().positive().max(BASH_MAX_TIMEOUT_MS, TOO_LONG_TIMEOUT);

@@ -1,6 +1,6 @@
 import { asSchema, safeValidateTypes } from '@ai-sdk/provider-utils';
 import { describe, expect, it } from 'vitest';
-import { builtinToolNames, builtinTools, defaultBuiltinToolNames } from '../../src/tools/index.js';
+import { builtinToolNames, builtinTools, defaultBuiltinToolNames, globTool, grepTool, lsTool } from '../../src/tools/index.js';
 import { runTool, useTempWorkspace } from './helpers.js';
 
 describe('builtinTools', () => {
@@ -46,6 +46,18 @@ describe('builtinTools', () => {
     const result = await safeValidateTypes({ value: input, schema: asSchema(tools[name]!.inputSchema) });
     expect(result.success).toBe(false);
     expect(result.success ? '' : result.error.message).toContain(`Unknown input field '${unknown}' for ${name}; it takes: ${known}`);
+  });
+
+  it.each([
+    ['grepTool', 'maxMatches', -1, () => grepTool({ cwd: ws.root, maxMatches: -1 }), 'a whole number from 1'],
+    ['grepTool', 'timeLimitMs', Number.NaN, () => grepTool({ cwd: ws.root, timeLimitMs: Number.NaN }), 'a whole number from 1 to 2147483647'],
+    ['grepTool', 'timeLimitMs', 3e9, () => grepTool({ cwd: ws.root, timeLimitMs: 3e9 }), 'a whole number from 1 to 2147483647'],
+    ['globTool', 'maxResults', 0, () => globTool({ cwd: ws.root, maxResults: 0 }), 'a whole number from 1'],
+    ['globTool', 'timeLimitMs', -1, () => globTool({ cwd: ws.root, timeLimitMs: -1 }), 'a whole number from 1 to 2147483647'],
+    ['lsTool', 'maxEntries', 1.5, () => lsTool({ cwd: ws.root, maxEntries: 1.5 }), 'a whole number from 1'],
+  ])('%s refuses %s %s, which it would otherwise ignore or turn into a limit of nothing', (factory, name, value, make, expected) => {
+    expect(make).toThrow(`Invalid ${factory} options: ${name}: expected ${expected}`);
+    expect(make).toThrow(`, got ${value}`);
   });
 
   it('rejects an unknown tool name, naming it and the available tools', () => {
