@@ -86,11 +86,14 @@ export function readTool({ cwd }: ReadToolOptions): BuiltinTool<ReadToolInput> {
         maxBytes: READ_MAX_OUTPUT_BYTES,
       });
       const lastShownLine = offset + shown.shownLines - 1;
-      if (lastShownLine >= window.totalLines) return shown.text;
-      return (
-        `${shown.text}\n\n[truncated: showing lines ${offset}-${lastShownLine} of ${window.totalLines}. ` +
-        `Continue with offset=${lastShownLine + 1}]`
-      );
+      const notices: string[] = [];
+      if (lastShownLine < window.totalLines) {
+        notices.push(`[truncated: showing lines ${offset}-${lastShownLine} of ${window.totalLines}. Continue with offset=${lastShownLine + 1}]`);
+      }
+      if (window.invalidUtf8) {
+        notices.push('[not valid UTF-8: the bytes that are not are shown as \uFFFD; writing this text back would replace them, and edit refuses this file]');
+      }
+      return notices.length > 0 ? `${shown.text}\n\n${notices.join('\n')}` : shown.text;
     },
   });
 }
