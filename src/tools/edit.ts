@@ -105,6 +105,13 @@ export function editTool({ cwd }: EditToolOptions): BuiltinTool<EditToolInput> {
         );
       }
 
+      const updatedBytes = bytes.length + occurrences.length * (Buffer.byteLength(replacement) - Buffer.byteLength(needle));
+      if (updatedBytes > EDIT_MAX_FILE_BYTES) {
+        throw new Error(
+          `Replacing ${occurrences.length} ${occurrences.length === 1 ? 'occurrence' : 'occurrences'} would make '${userPath}' ${(updatedBytes / (1024 * 1024)).toFixed(1)} MB; ` +
+            `edit only writes files up to ${EDIT_MAX_FILE_BYTES / (1024 * 1024)} MB. Replace fewer at a time, or use a tool that streams the file`,
+        );
+      }
       throwIfAborted(abortSignal, 'edit');
       const updated = replaceOccurrences(content, needle, occurrences, replacement);
       await writeFileAtomically(file, updated, { signal: abortSignal, workspace: { root: cwd, userPath } }).catch((error: unknown) => {

@@ -81,4 +81,12 @@ describe('edit tool', () => {
       "File 'huge.txt' is 600.0 MB; edit only changes files up to 50 MB, which it reads whole. Change it with a tool that streams it",
     );
   });
+
+  it('refuses a replacement that would grow the file past 50 MB, instead of failing with Invalid string length', async () => {
+    await ws.file('many.txt', 'a\n'.repeat(300_000));
+    await expect(edit({ path: 'many.txt', oldText: 'a', newText: 'x'.repeat(200), replaceAll: true })).rejects.toThrow(
+      "Replacing 300000 occurrences would make 'many.txt' 57.5 MB; edit only writes files up to 50 MB. Replace fewer at a time, or use a tool that streams the file",
+    );
+    await expect(contentOf('many.txt')).resolves.toBe('a\n'.repeat(300_000));
+  });
 });
