@@ -71,7 +71,8 @@ export function bashTool(options: BashToolOptions): BuiltinTool<BashToolInput> {
     description:
       'Run a shell command with bash -c in the workspace root. Returns combined stdout and stderr ' +
       `(last ${BASH_MAX_OUTPUT_LINES} lines / ${BASH_MAX_OUTPUT_BYTES / 1024} KB) and the exit code. ` +
-      `Commands are killed after ${defaultTimeoutMs} ms unless timeoutMs is given. stdin is empty.` +
+      `Commands are killed after ${defaultTimeoutMs} ms unless timeoutMs is given. stdin is empty; stdout and stderr close when ` +
+      "the command ends: redirect a background process's output (cmd > cmd.log 2>&1 &), or it dies when it next writes." +
       sandboxNote(sandbox),
     inputSchema: bashInputSchema,
     execute: async ({ command, timeoutMs = defaultTimeoutMs }, { abortSignal }) => {

@@ -157,6 +157,21 @@ describe.each(modes)('bash tool, $name: the process tree', ({ mode, skip }) => {
   });
 });
 
+describe('bash tool, unconfined: a background process after the command returned', () => {
+  const ws = useTempWorkspace();
+  const bash = (command: string) => runTool(bashTool({ cwd: ws.root, sandbox: 'none' }), { command });
+
+  it('dies of SIGPIPE when it writes to its output again, unless the output was redirected, as the description tells the model', async () => {
+    const description = bashTool({ cwd: ws.root, sandbox: 'none' }).description;
+    expect(description).toContain('stdout and stderr close when the command ends: redirect a background process\'s output (cmd > cmd.log 2>&1 &)');
+    const output = await bash('(sleep 0.3; echo late; touch wrote-late) & (sleep 0.6; touch redirected-ran-later) > /dev/null 2>&1 & echo now');
+    expect(output).toBe('now\n\nexit code 0');
+    // The redirected one goes on: once it has run, the other would have run before it, had it lived.
+    await expect(eventually(() => existsSync(path.join(ws.root, 'redirected-ran-later')))).resolves.toBe(true);
+    expect(existsSync(path.join(ws.root, 'wrote-late'))).toBe(false);
+  });
+});
+
 describe.skipIf(bwrap === undefined)('bash tool, in bubblewrap: processes that leave the process group', () => {
   const ws = useTempWorkspace();
   const bash = (input: object) => runTool(bashTool({ cwd: ws.root, killGraceMs: 200, sandbox: 'bubblewrap' }), input);
