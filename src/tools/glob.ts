@@ -7,6 +7,7 @@ import { checkLimitOption, MAX_TIMER_MS } from './limit-option.js';
 import { toolInputObject } from './tool-input-schema.js';
 import { throwIfAborted } from './abort.js';
 import { describeFsError } from './fs-errors.js';
+import { displayName } from './line-format.js';
 import { WorkerDeadlineError } from './bounded-worker.js';
 import { listWorkspaceFiles } from './workspace-files.js';
 import { assertGlobPatternStaysInside, realWorkspaceRoot, resolveInWorkspace } from './workspace.js';
@@ -80,7 +81,7 @@ export function globTool({ cwd, maxResults = GLOB_MAX_RESULTS, respectGitignore 
         );
       });
       if (files.length === 0) return `No files match '${pattern}' in ${userPath}`;
-      const shown = files.slice(0, maxResults).map((file) => file.workspacePath);
+      const shown = files.slice(0, maxResults).map((file) => displayName(file.workspacePath));
       if (files.length <= maxResults) return shown.join('\n');
       return `${shown.join('\n')}\n\n[truncated: showing ${maxResults} of ${files.length} files; narrow the pattern or path]`;
     },

@@ -7,7 +7,7 @@ import { toolInputObject } from './tool-input-schema.js';
 import { throwIfAborted } from './abort.js';
 import { looksBinary } from './binary.js';
 import { describeFsError } from './fs-errors.js';
-import { cutLongLine } from './line-format.js';
+import { cutLongLine, displayName } from './line-format.js';
 import { WorkerDeadlineError } from './bounded-worker.js';
 import { regexRunner } from './regex-worker.js';
 import { compileSearchPattern } from './search-pattern.js';
@@ -140,7 +140,7 @@ export function grepTool({ cwd, respectGitignore = true, maxMatches = GREP_MAX_M
                 '(nested repetition such as (a+)+ can take exponential time). Simplify it, or set literal to true to search for plain text',
             );
           });
-        for (const match of found.matches) matches.push(`${file.workspacePath}:${match.line}: ${cutLongLine(match.text, GREP_MAX_LINE_CHARS)}`);
+        for (const match of found.matches) matches.push(`${displayName(file.workspacePath)}:${match.line}: ${cutLongLine(match.text, GREP_MAX_LINE_CHARS)}`);
         if (found.more) {
           hitMatchLimit = true;
           break;

@@ -8,6 +8,7 @@ import { checkLimitOption } from './limit-option.js';
 import { toolInputObject } from './tool-input-schema.js';
 import { throwIfAborted } from './abort.js';
 import { describeFsError } from './fs-errors.js';
+import { displayName } from './line-format.js';
 import { GitignoreRules, gitignoreFilesIn } from './gitignore-rules.js';
 import { realWorkspaceRoot, resolveInWorkspace, toWorkspaceRelative } from './workspace.js';
 
@@ -66,7 +67,7 @@ export function lsTool({ cwd, maxEntries = LS_MAX_ENTRIES, respectGitignore = tr
       for (const entry of entries.slice(0, maxEntries)) {
         throwIfAborted(abortSignal, 'ls');
         const isDirectory = entry.isDirectory() || (entry.isSymbolicLink() && (await pointsToDirectory(directory, entry.name)));
-        shown.push(isDirectory ? `${entry.name}/` : entry.name);
+        shown.push(isDirectory ? `${displayName(entry.name)}/` : displayName(entry.name));
       }
       const hidden = entries.length - shown.length;
       return (hidden > 0 ? `${shown.join('\n')}\n[… ${hidden} more]` : shown.join('\n')) + ignoredNote;

@@ -4,6 +4,7 @@ import { looksBinary } from '../../src/tools/binary.js';
 import { findOccurrences, lineNumberAt, replaceOccurrences, toCrlf } from '../../src/tools/exact-replace.js';
 import { describeFsError } from '../../src/tools/fs-errors.js';
 import { firstInvalidUtf8 } from '../../src/tools/invalid-utf8.js';
+import { displayName } from '../../src/tools/line-format.js';
 import { parseProcStat } from '../../src/tools/process-group.js';
 import { compileSearchPattern, escapeRegExp } from '../../src/tools/search-pattern.js';
 
@@ -16,6 +17,16 @@ describe('looksBinary', () => {
   it('ignores NUL bytes after the first 8 KB', () => {
     const content = Buffer.concat([Buffer.alloc(8192, 0x61), Buffer.from([0])]);
     expect(looksBinary(content)).toBe(false);
+  });
+});
+
+describe('displayName', () => {
+  it('leaves a plain name alone and quotes one with a control character, a bidirectional override or a leading quote', () => {
+    expect(displayName('src/a b.ts')).toBe('src/a b.ts');
+    expect(displayName('a\nb')).toBe('"a\\nb"');
+    expect(displayName('evil\u202etxt.exe')).toBe('"evil\\u202etxt.exe"');
+    expect(displayName('\u0085x')).toBe('"\\u0085x"');
+    expect(displayName('"x"')).toBe('"\\"x\\""');
   });
 });
 
