@@ -77,6 +77,7 @@ export function bashTool(options: BashToolOptions): BuiltinTool<BashToolInput> {
     inputSchema: bashInputSchema,
     execute: async ({ command, timeoutMs = defaultTimeoutMs }, { abortSignal }) => {
       throwIfAborted(abortSignal, 'bash');
+      if (command.includes('\0')) throw new Error("The command contains a NUL byte, which no shell command can hold; remove it (printf '\\0' prints one)");
       const root = await realWorkspaceRoot(cwd);
       const spawnAs = await sandboxedCommand(sandbox, { command: 'bash', args: ['-c', command], workspace: root });
       throwIfAborted(abortSignal, 'bash');

@@ -75,6 +75,12 @@ describe('bash tool', () => {
     );
   });
 
+  it('refuses a command with a NUL byte, which no argument can hold, naming the problem rather than an argument index', async () => {
+    await expect(bash({ command: 'echo a\0b' })).rejects.toThrow(
+      "The command contains a NUL byte, which no shell command can hold; remove it (printf '\\0' prints one)",
+    );
+  });
+
   it('does not start the command when already aborted', async () => {
     const controller = new AbortController();
     controller.abort();
