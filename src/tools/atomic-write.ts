@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { open, rename, stat, unlink } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { access, open, rename, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { throwIfAborted } from './abort.js';
 import { assertOpenedInWorkspace, realWorkspaceRoot } from './workspace.js';
@@ -11,7 +12,9 @@ const CHUNK = 1 << 20;
  * temporary file in the same directory, is flushed to disk, and is renamed
  * over the target. An abort, a crash or a full disk leaves the original file
  * whole (and no temporary file after an error or an abort). The replaced
- * file's permissions are kept; a new file gets the usual ones.
+ * file's permissions are kept; a new file gets the usual ones. A file this
+ * process may not write (read-only, another user's) is refused (`EACCES`),
+ * though the rename would replace it.
  *
  * With `workspace`, the temporary file is checked to be inside it once it is
  * open (a directory on the path may have been swapped for a link meanwhile).
@@ -26,6 +29,8 @@ export async function writeFileAtomically(
   const { signal, workspace } = options;
   const realRoot = workspace ? await realWorkspaceRoot(workspace.root) : undefined;
   const existing = await stat(file).catch(() => undefined);
+  // Renaming over a file needs only its directory to be writable: a read-only file is refused as a plain write would refuse it.
+  if (existing) await access(file, constants.W_OK);
   const temporary = path.join(path.dirname(file), `.${path.basename(file)}.${randomBytes(6).toString('hex')}.tmp`);
   const bytes = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
   const handle = await open(temporary, 'wx', existing ? existing.mode & 0o7777 : 0o666);

@@ -1,7 +1,9 @@
 import { tool } from 'ai';
 import { z } from 'zod';
 import type { BuiltinTool } from './builtin-tool.js';
+import { toolInputObject } from './tool-input-schema.js';
 import { throwIfAborted } from './abort.js';
+import { MAX_TIMER_MS } from './limit-option.js';
 import { BASH_MAX_OUTPUT_BYTES, BASH_MAX_OUTPUT_LINES, bashOutputText } from './bash-output.js';
 import { sandboxedCommand } from './sandboxed-command.js';
 import { sandboxSettings, type SandboxSetting, type SandboxSettings } from './sandbox-settings.js';
@@ -11,6 +13,11 @@ import { secretList, type SecretList } from '../secrets/secret-list.js';
 
 export { BASH_MAX_OUTPUT_BYTES, BASH_MAX_OUTPUT_LINES } from './bash-output.js';
 export const BASH_DEFAULT_TIMEOUT_MS = 120_000;
+/** The longest a command may be given: a Node timer given more fires at once. */
+export const BASH_MAX_TIMEOUT_MS = MAX_TIMER_MS;
+const TOO_LONG_TIMEOUT = `timeoutMs must be at most ${BASH_MAX_TIMEOUT_MS} ms (about 24.8 days), the longest a timer can wait`;
+/** A command's time limit, as the model and `builtinTools` give it. */
+export const bashTimeoutMsSchema = z.number().int().positive().max(BASH_MAX_TIMEOUT_MS, TOO_LONG_TIMEOUT);
 
 export interface BashToolOptions {
   /** Directory the commands run in (the workspace root). */
@@ -33,9 +40,9 @@ export interface BashToolOptions {
   redact?: SecretList;
 }
 
-const bashInputSchema = z.object({
+const bashInputSchema = toolInputObject('bash', {
   command: z.string().min(1).describe('Shell command, run with bash -c in the workspace root.'),
-  timeoutMs: z.number().int().positive().optional().describe('Time limit for this command in milliseconds.'),
+  timeoutMs: bashTimeoutMsSchema.optional().describe('Time limit for this command in milliseconds.'),
 });
 
 export type BashToolInput = z.infer<typeof bashInputSchema>;
@@ -57,17 +64,20 @@ export type BashToolInput = z.infer<typeof bashInputSchema>;
  */
 export function bashTool(options: BashToolOptions): BuiltinTool<BashToolInput> {
   const { cwd, timeoutMs: defaultTimeoutMs = BASH_DEFAULT_TIMEOUT_MS, killGraceMs } = options;
+  checkTimeouts(defaultTimeoutMs, killGraceMs);
   const secrets = secretList(options.redact, 'bashTool options.redact');
   const sandbox = sandboxSettings(options.sandbox);
   return tool({
     description:
       'Run a shell command with bash -c in the workspace root. Returns combined stdout and stderr ' +
       `(last ${BASH_MAX_OUTPUT_LINES} lines / ${BASH_MAX_OUTPUT_BYTES / 1024} KB) and the exit code. ` +
-      `Commands are killed after ${defaultTimeoutMs} ms unless timeoutMs is given. stdin is empty.` +
+      `Commands are killed after ${defaultTimeoutMs} ms unless timeoutMs is given. stdin is empty; stdout and stderr close when ` +
+      "the command ends: redirect a background process's output (cmd > cmd.log 2>&1 &), or it dies when it next writes." +
       sandboxNote(sandbox),
     inputSchema: bashInputSchema,
     execute: async ({ command, timeoutMs = defaultTimeoutMs }, { abortSignal }) => {
       throwIfAborted(abortSignal, 'bash');
+      if (command.includes('\0')) throw new Error("The command contains a NUL byte, which no shell command can hold; remove it (printf '\\0' prints one)");
       const root = await realWorkspaceRoot(cwd);
       const spawnAs = await sandboxedCommand(sandbox, { command: 'bash', args: ['-c', command], workspace: root });
       throwIfAborted(abortSignal, 'bash');
@@ -92,6 +102,19 @@ export function bashTool(options: BashToolOptions): BuiltinTool<BashToolInput> {
       return `${output}\n\n${ending}`;
     },
   });
+}
+
+/** A timer given more than it can wait, or a count that is not one, would end the command at once: refused instead. */
+function checkTimeouts(timeoutMs: number, killGraceMs: number | undefined): void {
+  const problem =
+    !Number.isInteger(timeoutMs) || timeoutMs <= 0
+      ? `timeoutMs: expected a positive whole number of milliseconds, got ${timeoutMs}`
+      : timeoutMs > BASH_MAX_TIMEOUT_MS
+        ? TOO_LONG_TIMEOUT
+        : killGraceMs !== undefined && (!Number.isInteger(killGraceMs) || killGraceMs < 0)
+          ? `killGraceMs: expected a whole number of milliseconds, 0 or more, got ${killGraceMs}`
+          : undefined;
+  if (problem !== undefined) throw new Error(`Invalid bashTool options: ${problem}`);
 }
 
 /** What the model should expect of the sandbox, which `'auto'` only knows once a command runs. */

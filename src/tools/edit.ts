@@ -3,18 +3,23 @@ import { writeFileAtomically } from './atomic-write.js';
 import { tool } from 'ai';
 import { z } from 'zod';
 import type { BuiltinTool } from './builtin-tool.js';
+import { toolInputObject } from './tool-input-schema.js';
 import { throwIfAborted } from './abort.js';
 import { looksBinary } from './binary.js';
 import { findOccurrences, lineNumberAt, replaceOccurrences, toCrlf } from './exact-replace.js';
 import { describeFsError } from './fs-errors.js';
-import { openForReading, resolveInWorkspace } from './workspace.js';
+import { firstInvalidUtf8 } from './invalid-utf8.js';
+import { openForReading, resolveFileInWorkspace } from './workspace.js';
+
+/** Larger files are refused before they are read: edit holds a file whole in memory, several times over. */
+export const EDIT_MAX_FILE_BYTES = 50 * 1024 * 1024;
 
 export interface EditToolOptions {
   /** Workspace root; every path is resolved against it and confined to it. */
   cwd: string;
 }
 
-const editInputSchema = z.object({
+const editInputSchema = toolInputObject('edit', {
   path: z.string().describe('File to edit, relative to the workspace root.'),
   oldText: z
     .string()
@@ -45,12 +50,18 @@ export function editTool({ cwd }: EditToolOptions): BuiltinTool<EditToolInput> {
     inputSchema: editInputSchema,
     execute: async ({ path: userPath, oldText, newText, replaceAll = false }, { abortSignal }) => {
       if (oldText === newText) throw new Error('oldText and newText are identical; there is nothing to change');
-      const file = await resolveInWorkspace(cwd, userPath);
+      const file = await resolveFileInWorkspace(cwd, userPath);
       const stats = await stat(file).catch((error: unknown) => {
         throw describeFsError(error, userPath);
       });
       if (!stats.isFile()) throw new Error(`Path '${userPath}' is not a regular file`);
       if (stats.nlink > 1) throw new Error(`Path '${userPath}' has other hard links; editing it would change a file elsewhere too`);
+      if (stats.size > EDIT_MAX_FILE_BYTES) {
+        throw new Error(
+          `File '${userPath}' is ${(stats.size / (1024 * 1024)).toFixed(1)} MB; edit only changes files up to ${EDIT_MAX_FILE_BYTES / (1024 * 1024)} MB, ` +
+            'which it reads whole. Change it with a tool that streams it',
+        );
+      }
       const handle = await openForReading(cwd, file, userPath).catch((error: unknown) => {
         throw error instanceof Error && !('code' in error) ? error : describeFsError(error, userPath);
       });
@@ -63,6 +74,14 @@ export function editTool({ cwd }: EditToolOptions): BuiltinTool<EditToolInput> {
         .finally(() => handle.close());
       if (looksBinary(bytes)) {
         throw new Error(`File '${userPath}' looks binary (it contains NUL bytes); edit only changes text files`);
+      }
+      const invalid = firstInvalidUtf8(bytes);
+      if (invalid) {
+        throw new Error(
+          `File '${userPath}' is not valid UTF-8 (its first invalid byte, 0x${invalid.byte.toString(16).padStart(2, '0')}, is on line ${invalid.line}); ` +
+            'edit only changes UTF-8 text, because writing the file back would replace every byte it cannot decode. ' +
+            'Convert the file to UTF-8 first, or change it with a tool that keeps its encoding',
+        );
       }
       const content = bytes.toString('utf8');
 
@@ -86,6 +105,13 @@ export function editTool({ cwd }: EditToolOptions): BuiltinTool<EditToolInput> {
         );
       }
 
+      const updatedBytes = bytes.length + occurrences.length * (Buffer.byteLength(replacement) - Buffer.byteLength(needle));
+      if (updatedBytes > EDIT_MAX_FILE_BYTES) {
+        throw new Error(
+          `Replacing ${occurrences.length} ${occurrences.length === 1 ? 'occurrence' : 'occurrences'} would make '${userPath}' ${(updatedBytes / (1024 * 1024)).toFixed(1)} MB; ` +
+            `edit only writes files up to ${EDIT_MAX_FILE_BYTES / (1024 * 1024)} MB. Replace fewer at a time, or use a tool that streams the file`,
+        );
+      }
       throwIfAborted(abortSignal, 'edit');
       const updated = replaceOccurrences(content, needle, occurrences, replacement);
       await writeFileAtomically(file, updated, { signal: abortSignal, workspace: { root: cwd, userPath } }).catch((error: unknown) => {

@@ -3,8 +3,11 @@ import path from 'node:path';
 import { tool } from 'ai';
 import { z } from 'zod';
 import type { BuiltinTool } from './builtin-tool.js';
+import { checkLimitOption, MAX_TIMER_MS } from './limit-option.js';
+import { toolInputObject } from './tool-input-schema.js';
 import { throwIfAborted } from './abort.js';
 import { describeFsError } from './fs-errors.js';
+import { displayName } from './line-format.js';
 import { WorkerDeadlineError } from './bounded-worker.js';
 import { listWorkspaceFiles } from './workspace-files.js';
 import { assertGlobPatternStaysInside, realWorkspaceRoot, resolveInWorkspace } from './workspace.js';
@@ -24,7 +27,7 @@ export interface GlobToolOptions {
   timeLimitMs?: number;
 }
 
-const globInputSchema = z.object({
+const globInputSchema = toolInputObject('glob', {
   pattern: z.string().min(1).describe("Glob pattern such as '**/*.ts' or 'src/*.{js,json}', relative to path."),
   path: z.string().optional().describe('Directory to search in, relative to the workspace root. Default: the root.'),
 });
@@ -42,6 +45,8 @@ export type GlobToolInput = z.infer<typeof globInputSchema>;
  * // "test/a.test.ts\ntest/b.test.ts"
  */
 export function globTool({ cwd, maxResults = GLOB_MAX_RESULTS, respectGitignore = true, timeLimitMs = GLOB_TIME_LIMIT_MS }: GlobToolOptions): BuiltinTool<GlobToolInput> {
+  checkLimitOption('globTool', 'maxResults', maxResults);
+  checkLimitOption('globTool', 'timeLimitMs', timeLimitMs, { max: MAX_TIMER_MS });
   return tool({
     description:
       "Find files whose path matches a glob pattern (e.g. '**/*.ts'), relative to path (default: the workspace root). " +
@@ -76,7 +81,7 @@ export function globTool({ cwd, maxResults = GLOB_MAX_RESULTS, respectGitignore 
         );
       });
       if (files.length === 0) return `No files match '${pattern}' in ${userPath}`;
-      const shown = files.slice(0, maxResults).map((file) => file.workspacePath);
+      const shown = files.slice(0, maxResults).map((file) => displayName(file.workspacePath));
       if (files.length <= maxResults) return shown.join('\n');
       return `${shown.join('\n')}\n\n[truncated: showing ${maxResults} of ${files.length} files; narrow the pattern or path]`;
     },

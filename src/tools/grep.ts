@@ -2,15 +2,17 @@ import { stat } from 'node:fs/promises';
 import { tool } from 'ai';
 import { z } from 'zod';
 import type { BuiltinTool } from './builtin-tool.js';
+import { checkLimitOption, MAX_TIMER_MS } from './limit-option.js';
+import { toolInputObject } from './tool-input-schema.js';
 import { throwIfAborted } from './abort.js';
 import { looksBinary } from './binary.js';
 import { describeFsError } from './fs-errors.js';
-import { cutLongLine } from './line-format.js';
+import { cutLongLine, displayName } from './line-format.js';
 import { WorkerDeadlineError } from './bounded-worker.js';
 import { regexRunner } from './regex-worker.js';
 import { compileSearchPattern } from './search-pattern.js';
 import { listWorkspaceFiles, type WorkspaceFile } from './workspace-files.js';
-import { openForReading, realWorkspaceRoot, resolveInWorkspace, toWorkspaceRelative } from './workspace.js';
+import { assertGlobPatternStaysInside, openForReading, realWorkspaceRoot, resolveInWorkspace, toWorkspaceRelative } from './workspace.js';
 
 export const GREP_MAX_MATCHES = 200;
 export const GREP_MAX_LINE_CHARS = 500;
@@ -30,7 +32,7 @@ export interface GrepToolOptions {
   timeLimitMs?: number;
 }
 
-const grepInputSchema = z.object({
+const grepInputSchema = toolInputObject('grep', {
   pattern: z.string().min(1).describe('JavaScript regular expression to search for (or plain text with literal: true).'),
   path: z.string().optional().describe('File or directory to search, relative to the workspace root. Default: the root.'),
   glob: z
@@ -54,6 +56,8 @@ export type GrepToolInput = z.infer<typeof grepInputSchema>;
  * // "src/a.ts:12: // TODO: handle errors"
  */
 export function grepTool({ cwd, respectGitignore = true, maxMatches = GREP_MAX_MATCHES, timeLimitMs = GREP_TIME_LIMIT_MS }: GrepToolOptions): BuiltinTool<GrepToolInput> {
+  checkLimitOption('grepTool', 'maxMatches', maxMatches);
+  checkLimitOption('grepTool', 'timeLimitMs', timeLimitMs, { max: MAX_TIMER_MS });
   return tool({
     description:
       'Search file contents with a JavaScript regular expression. Returns matching lines as "file:line: text", ' +
@@ -61,6 +65,11 @@ export function grepTool({ cwd, respectGitignore = true, maxMatches = GREP_MAX_M
     inputSchema: grepInputSchema,
     execute: async ({ pattern, path: userPath = '.', glob, ignoreCase, literal }, { abortSignal }) => {
       const regex = compileSearchPattern(pattern, { ignoreCase, literal });
+      if (glob !== undefined) {
+        if (glob === '') throw new Error("glob '' is empty; give a pattern such as '*.ts', or leave glob out to search every file");
+        // Relative to the directory searched, as glob's pattern is: an absolute or '..' one could only ever find nothing.
+        assertGlobPatternStaysInside(glob);
+      }
       const deadline = Date.now() + timeLimitMs;
       const realRoot = await realWorkspaceRoot(cwd);
       const target = await resolveInWorkspace(cwd, userPath);
@@ -90,6 +99,9 @@ export function grepTool({ cwd, respectGitignore = true, maxMatches = GREP_MAX_M
           );
         });
       } else {
+        if (glob !== undefined) {
+          throw new Error(`glob '${glob}' chooses files in a directory, but path '${userPath}' is a file; leave glob out, or give a directory as path`);
+        }
         files = [{ absolutePath: target, workspacePath: toWorkspaceRelative(realRoot, target) }];
       }
 
@@ -128,7 +140,7 @@ export function grepTool({ cwd, respectGitignore = true, maxMatches = GREP_MAX_M
                 '(nested repetition such as (a+)+ can take exponential time). Simplify it, or set literal to true to search for plain text',
             );
           });
-        for (const match of found.matches) matches.push(`${file.workspacePath}:${match.line}: ${cutLongLine(match.text, GREP_MAX_LINE_CHARS)}`);
+        for (const match of found.matches) matches.push(`${displayName(file.workspacePath)}:${match.line}: ${cutLongLine(match.text, GREP_MAX_LINE_CHARS)}`);
         if (found.more) {
           hitMatchLimit = true;
           break;

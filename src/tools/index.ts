@@ -1,7 +1,7 @@
 // `loopchart/tools`: the built-in coding tools (read, write, edit, ls, glob, grep, bash), confined to a workspace.
 import type { ToolSet } from 'ai';
 import { z } from 'zod';
-import { bashTool } from './bash.js';
+import { bashTimeoutMsSchema, bashTool } from './bash.js';
 import { editTool } from './edit.js';
 import { globTool } from './glob.js';
 import { grepTool } from './grep.js';
@@ -42,7 +42,7 @@ const builtinToolNameSchema = z.enum(builtinToolNames as [BuiltinToolName, ...Bu
 const builtinToolsOptionsSchema = z.object({
   cwd: z.string().min(1, 'cwd must be a non-empty path'),
   tools: z.array(builtinToolNameSchema).optional(),
-  bash: z.strictObject({ timeoutMs: z.number().int().positive().optional(), sandbox: sandboxSettingSchema.optional(), redact: z.unknown().optional() }).optional(),
+  bash: z.strictObject({ timeoutMs: bashTimeoutMsSchema.optional(), sandbox: sandboxSettingSchema.optional(), redact: z.unknown().optional() }).optional(),
   respectGitignore: z.boolean().optional(),
 });
 

@@ -35,3 +35,22 @@ export function cutLongLine(line: string, maxChars: number, totalChars = line.le
 export function stripCarriageReturn(line: string): string {
   return line.endsWith('\r') ? line.slice(0, -1) : line;
 }
+
+/** Characters that would break a listing's one-name-per-line shape or reorder what is shown. */
+// eslint-disable-next-line no-control-regex
+const UNSAFE_IN_NAME = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+
+/**
+ * A file name or path as a listing shows it: as it is, or, when it holds a
+ * line break, another control character or a bidirectional override (or
+ * starts with `"`), quoted and escaped as a JSON string, so that a name
+ * like `a.txt\nsecret.txt` cannot pass for two entries. Pure.
+ *
+ * @example
+ * displayName('src/a.ts')            // "src/a.ts"
+ * displayName('a.txt\nsecret.txt')   // "\"a.txt\\nsecret.txt\""
+ */
+export function displayName(name: string): string {
+  if (!UNSAFE_IN_NAME.test(name) && !name.startsWith('"')) return name;
+  return JSON.stringify(name).replace(/[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}

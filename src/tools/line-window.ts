@@ -30,6 +30,8 @@ export interface LineWindow {
   totalLines: number;
   /** True when the first 8 KB contain a NUL byte; nothing is collected then. */
   binary: boolean;
+  /** True when the bytes read up to the end of the collected lines are not valid UTF-8 (shown as U+FFFD). */
+  invalidUtf8: boolean;
 }
 
 /**
@@ -48,6 +50,18 @@ export async function readLineWindow(file: string | FileHandle, request: LineWin
   const handle = typeof file === 'string' ? await open(file, 'r') : file;
   try {
     const decoder = new TextDecoder('utf-8');
+    // The same bytes again, strictly: the lenient decoder above replaces an invalid byte without a word.
+    const strictDecoder = new TextDecoder('utf-8', { fatal: true });
+    let invalidUtf8 = false;
+    const checkUtf8 = (bytes?: Uint8Array): void => {
+      if (invalidUtf8) return;
+      try {
+        if (bytes) strictDecoder.decode(bytes, { stream: true });
+        else strictDecoder.decode();
+      } catch {
+        invalidUtf8 = true;
+      }
+    };
     const buffer = Buffer.alloc(CHUNK_BYTES);
     const lines: string[] = [];
     let collectedBytes = 0;
@@ -101,19 +115,23 @@ export async function readLineWindow(file: string | FileHandle, request: LineWin
       const chunk = buffer.subarray(0, bytesRead);
       if (!sniffed) {
         sniffed = true;
-        if (looksBinary(chunk.subarray(0, BINARY_SNIFF_BYTES))) return { lines: [], totalLines: 0, binary: true };
+        if (looksBinary(chunk.subarray(0, BINARY_SNIFF_BYTES))) return { lines: [], totalLines: 0, binary: true, invalidUtf8: false };
       }
       newlineCount += countNewlines(chunk);
       lastByte = chunk[bytesRead - 1];
-      if (collecting) collectFrom(decoder.decode(chunk, { stream: true }));
+      if (collecting) {
+        checkUtf8(chunk);
+        collectFrom(decoder.decode(chunk, { stream: true }));
+      }
     }
     if (collecting) {
+      checkUtf8();
       collectFrom(decoder.decode());
       if (collecting && currentLength > 0) finishLine();
     }
 
     const hasUnterminatedLastLine = lastByte !== undefined && lastByte !== NEWLINE;
-    return { lines, totalLines: newlineCount + (hasUnterminatedLastLine ? 1 : 0), binary: false };
+    return { lines, totalLines: newlineCount + (hasUnterminatedLastLine ? 1 : 0), binary: false, invalidUtf8 };
   } finally {
     if (owned) await handle.close();
   }

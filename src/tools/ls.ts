@@ -4,8 +4,11 @@ import path from 'node:path';
 import { tool } from 'ai';
 import { z } from 'zod';
 import type { BuiltinTool } from './builtin-tool.js';
+import { checkLimitOption } from './limit-option.js';
+import { toolInputObject } from './tool-input-schema.js';
 import { throwIfAborted } from './abort.js';
 import { describeFsError } from './fs-errors.js';
+import { displayName } from './line-format.js';
 import { GitignoreRules, gitignoreFilesIn } from './gitignore-rules.js';
 import { realWorkspaceRoot, resolveInWorkspace, toWorkspaceRelative } from './workspace.js';
 
@@ -20,7 +23,7 @@ export interface LsToolOptions {
   respectGitignore?: boolean;
 }
 
-const lsInputSchema = z.object({
+const lsInputSchema = toolInputObject('ls', {
   path: z.string().optional().describe('Directory to list, relative to the workspace root. Default: the root.'),
 });
 
@@ -36,6 +39,7 @@ export type LsToolInput = z.infer<typeof lsInputSchema>;
  * // "index.ts\ntools/"
  */
 export function lsTool({ cwd, maxEntries = LS_MAX_ENTRIES, respectGitignore = true }: LsToolOptions): BuiltinTool<LsToolInput> {
+  checkLimitOption('lsTool', 'maxEntries', maxEntries);
   return tool({
     description:
       'List the entries of a directory in the workspace (default: the root), sorted by name. ' +
@@ -63,7 +67,7 @@ export function lsTool({ cwd, maxEntries = LS_MAX_ENTRIES, respectGitignore = tr
       for (const entry of entries.slice(0, maxEntries)) {
         throwIfAborted(abortSignal, 'ls');
         const isDirectory = entry.isDirectory() || (entry.isSymbolicLink() && (await pointsToDirectory(directory, entry.name)));
-        shown.push(isDirectory ? `${entry.name}/` : entry.name);
+        shown.push(isDirectory ? `${displayName(entry.name)}/` : displayName(entry.name));
       }
       const hidden = entries.length - shown.length;
       return (hidden > 0 ? `${shown.join('\n')}\n[… ${hidden} more]` : shown.join('\n')) + ignoredNote;

@@ -102,3 +102,34 @@ export async function killProcessGroup(groupId: number, graceMs: number, { spare
   }
   signalProcessGroup(groupId, 'SIGKILL');
 }
+
+const groupsToKillOnExit = new Set<number>();
+let exitHookInstalled = false;
+
+/**
+ * Until the returned function is called, SIGKILLs process group `groupId`
+ * when this process exits (`process.exit`, an uncaught error, the event loop
+ * running dry). A command spawned with `detached: true` is in a group of its
+ * own and would otherwise outlive this process. A process killed by a signal
+ * it does not handle runs no exit hook, so its groups are left running.
+ *
+ * @example
+ * const forget = killGroupOnExit(child.pid!);
+ * child.on('exit', forget);
+ */
+export function killGroupOnExit(groupId: number): () => void {
+  if (!exitHookInstalled) {
+    exitHookInstalled = true;
+    process.on('exit', () => {
+      for (const id of groupsToKillOnExit) {
+        try {
+          process.kill(-id, 'SIGKILL');
+        } catch {
+          // already gone
+        }
+      }
+    });
+  }
+  groupsToKillOnExit.add(groupId);
+  return () => void groupsToKillOnExit.delete(groupId);
+}

@@ -2,11 +2,12 @@ import { stat } from 'node:fs/promises';
 import { tool } from 'ai';
 import { z } from 'zod';
 import type { BuiltinTool } from './builtin-tool.js';
+import { toolInputObject } from './tool-input-schema.js';
 import { describeFsError } from './fs-errors.js';
 import { numberLines } from './line-format.js';
 import { readLineWindow } from './line-window.js';
 import { truncateHead } from './truncate.js';
-import { openForReading, resolveInWorkspace } from './workspace.js';
+import { openForReading, resolveFileInWorkspace } from './workspace.js';
 
 export const READ_DEFAULT_LINE_LIMIT = 2000;
 export const READ_MAX_OUTPUT_BYTES = 50 * 1024;
@@ -17,7 +18,7 @@ export interface ReadToolOptions {
   cwd: string;
 }
 
-const readInputSchema = z.object({
+const readInputSchema = toolInputObject('read', {
   path: z.string().describe('File to read, relative to the workspace root.'),
   offset: z.number().int().min(1).optional().describe('1-based line number to start from. Default 1.'),
   limit: z
@@ -48,7 +49,7 @@ export function readTool({ cwd }: ReadToolOptions): BuiltinTool<ReadToolInput> {
       `${READ_MAX_LINE_CHARS} characters are cut. Use ls for directories.`,
     inputSchema: readInputSchema,
     execute: async ({ path: userPath, offset = 1, limit = READ_DEFAULT_LINE_LIMIT }, { abortSignal }) => {
-      const file = await resolveInWorkspace(cwd, userPath);
+      const file = await resolveFileInWorkspace(cwd, userPath);
       const stats = await stat(file).catch((error: unknown) => {
         throw describeFsError(error, userPath);
       });
@@ -85,11 +86,14 @@ export function readTool({ cwd }: ReadToolOptions): BuiltinTool<ReadToolInput> {
         maxBytes: READ_MAX_OUTPUT_BYTES,
       });
       const lastShownLine = offset + shown.shownLines - 1;
-      if (lastShownLine >= window.totalLines) return shown.text;
-      return (
-        `${shown.text}\n\n[truncated: showing lines ${offset}-${lastShownLine} of ${window.totalLines}. ` +
-        `Continue with offset=${lastShownLine + 1}]`
-      );
+      const notices: string[] = [];
+      if (lastShownLine < window.totalLines) {
+        notices.push(`[truncated: showing lines ${offset}-${lastShownLine} of ${window.totalLines}. Continue with offset=${lastShownLine + 1}]`);
+      }
+      if (window.invalidUtf8) {
+        notices.push('[not valid UTF-8: the bytes that are not are shown as \uFFFD; writing this text back would replace them, and edit refuses this file]');
+      }
+      return notices.length > 0 ? `${shown.text}\n\n${notices.join('\n')}` : shown.text;
     },
   });
 }

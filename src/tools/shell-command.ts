@@ -5,7 +5,7 @@
  */
 import { spawn } from 'node:child_process';
 import { OutputTail, type OutputTailSnapshot } from './output-tail.js';
-import { killProcessGroup } from './process-group.js';
+import { killGroupOnExit, killProcessGroup } from './process-group.js';
 
 /** How long to keep reading output after bash exited, in case a background child still holds the pipes. */
 const DRAIN_AFTER_EXIT_MS = 100;
@@ -52,6 +52,8 @@ export function runShellCommand(options: ShellCommandOptions): Promise<ShellComm
     const child = spawnAs
       ? spawn(spawnAs.command, spawnAs.args, { cwd, env: spawnAs.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
       : spawn('bash', ['-c', command], { cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    // Detached, the command would outlive this process: killed with it if it is still running then.
+    const forgetOnExit = child.pid === undefined ? () => undefined : killGroupOnExit(child.pid);
     child.stdout.on('data', (chunk: Buffer) => output.append(chunk));
     child.stderr.on('data', (chunk: Buffer) => output.append(chunk));
 
@@ -83,15 +85,17 @@ export function runShellCommand(options: ShellCommandOptions): Promise<ShellComm
       child.stdout.destroy();
       child.stderr.destroy();
       const { code, signal: exitSignal } = exit;
-      void (killing ?? Promise.resolve()).then(() =>
-        resolve({ output: output.snapshot(), exitCode: code, exitSignal, stoppedBy }),
-      );
+      void (killing ?? Promise.resolve()).then(() => {
+        forgetOnExit();
+        resolve({ output: output.snapshot(), exitCode: code, exitSignal, stoppedBy });
+      });
     };
 
     child.on('error', (error) => {
       if (settled) return;
       settled = true;
       cleanUp();
+      forgetOnExit();
       reject(new Error(`Could not start ${spawnAs?.command ?? 'bash'} in ${cwd}: ${error.message}`, { cause: error }));
     });
     child.on('exit', (code, exitSignal) => {

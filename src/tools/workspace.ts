@@ -33,9 +33,16 @@ export function isWithinRoot(root: string, candidate: string): boolean {
  * @example
  * resolveLexically('/ws', 'src/../a.ts') // "/ws/a.ts"
  * resolveLexically('/ws', '../x')        // throws "Path '../x' is outside the workspace root /ws"
+ * resolveLexically('/ws', '~/x')         // throws "Path '~/x' starts with '~', …" (no directory named '~' by mistake)
  */
 export function resolveLexically(root: string, userPath: string, alsoAcceptedRoots: readonly string[] = []): string {
   if (userPath.includes('\0')) throw new Error(`Path '${userPath}' contains a NUL byte`);
+  if (userPath === '~' || userPath.startsWith('~/') || userPath.startsWith(`~${path.sep}`)) {
+    throw new Error(
+      `Path '${userPath}' starts with '~', which is not a home directory here: it would be a directory named '~' in the workspace. ` +
+        `Give a path relative to the workspace root (for a directory really named '~', write './${userPath}')`,
+    );
+  }
   const absoluteRoot = path.resolve(root);
   const resolved = path.resolve(absoluteRoot, userPath);
   const roots = [absoluteRoot, ...alsoAcceptedRoots];
@@ -133,6 +140,22 @@ export async function resolveInWorkspace(root: string, userPath: string): Promis
     );
   }
   return realPath;
+}
+
+/**
+ * `resolveInWorkspace` for a tool that takes a file (read, write, edit): a
+ * path ending in `/` names a directory, and resolving it would drop the `/`
+ * and take it as a file (`write` would create a file named `newdir`).
+ *
+ * @example
+ * await resolveFileInWorkspace('/tmp/ws', 'notes/');
+ * // throws "Path 'notes/' ends with '/', which names a directory; give the path of a file"
+ */
+export async function resolveFileInWorkspace(root: string, userPath: string): Promise<string> {
+  if (userPath.endsWith('/') || userPath.endsWith(path.sep)) {
+    throw new Error(`Path '${userPath}' ends with '/', which names a directory; give the path of a file`);
+  }
+  return resolveInWorkspace(root, userPath);
 }
 
 function isMissingPathError(error: unknown): boolean {

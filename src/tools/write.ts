@@ -3,10 +3,11 @@ import path from 'node:path';
 import { tool } from 'ai';
 import { z } from 'zod';
 import type { BuiltinTool } from './builtin-tool.js';
+import { toolInputObject } from './tool-input-schema.js';
 import { throwIfAborted } from './abort.js';
 import { describeFsError } from './fs-errors.js';
 import { utf8ByteLength } from './truncate.js';
-import { resolveInWorkspace } from './workspace.js';
+import { resolveFileInWorkspace } from './workspace.js';
 import { makeDirectoriesInWorkspace, NotADirectoryError } from './workspace-directories.js';
 import { writeFileAtomically } from './atomic-write.js';
 
@@ -15,7 +16,7 @@ export interface WriteToolOptions {
   cwd: string;
 }
 
-const writeInputSchema = z.object({
+const writeInputSchema = toolInputObject('write', {
   path: z.string().describe('File to write, relative to the workspace root. Parent directories are created.'),
   content: z.string().describe('The complete new content of the file.'),
 });
@@ -38,7 +39,7 @@ export function writeTool({ cwd }: WriteToolOptions): BuiltinTool<WriteToolInput
       'Prefer edit for changing part of an existing file.',
     inputSchema: writeInputSchema,
     execute: async ({ path: userPath, content }, { abortSignal }) => {
-      const file = await resolveInWorkspace(cwd, userPath);
+      const file = await resolveFileInWorkspace(cwd, userPath);
       const existing = await stat(file).catch(() => undefined);
       if (existing?.isDirectory()) throw new Error(`Path '${userPath}' is a directory; cannot write a file there`);
       // A FIFO or a device would block the write or go somewhere else entirely.

@@ -1,7 +1,10 @@
+import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { z } from 'zod';
 import { bashTool } from '../../src/tools/bash.js';
+import { builtinTools } from '../../src/tools/index.js';
 import type { SandboxMode } from '../../src/tools/sandbox-settings.js';
 import { externalBinary } from '../support/external-binary.js';
 import { runTool, useTempWorkspace } from './helpers.js';
@@ -54,6 +57,28 @@ describe('bash tool', () => {
     const output = await bash({ command: "head -c 200000 /dev/zero | tr '\\0' a; echo END" });
     expect(output).toMatch(/^\[output truncated: 0 lines \(\d+ bytes\) omitted before; showing the last 1 line, the first only in part\]\na+END\n\nexit code 0$/);
     expect(Buffer.byteLength(output)).toBeLessThan(50 * 1024 + 200);
+  });
+
+  it('refuses a timeoutMs longer than a timer can wait, which would otherwise end the command at once as timed out', () => {
+    const schema = bashTool({ cwd: ws.root }).inputSchema as unknown as z.ZodType;
+    const result = schema.safeParse({ command: 'sleep 1', timeoutMs: 3_000_000_000 });
+    expect(result.success).toBe(false);
+    expect(result.error?.issues[0]?.message).toBe('timeoutMs must be at most 2147483647 ms (about 24.8 days), the longest a timer can wait');
+    expect(schema.safeParse({ command: 'sleep 1', timeoutMs: 2 ** 31 - 1 }).success).toBe(true);
+    expect(() => bashTool({ cwd: ws.root, timeoutMs: 3_000_000_000 })).toThrow(
+      'Invalid bashTool options: timeoutMs must be at most 2147483647 ms (about 24.8 days), the longest a timer can wait',
+    );
+    expect(() => bashTool({ cwd: ws.root, timeoutMs: 0 })).toThrow('Invalid bashTool options: timeoutMs: expected a positive whole number of milliseconds, got 0');
+    expect(() => bashTool({ cwd: ws.root, killGraceMs: Number.NaN })).toThrow('Invalid bashTool options: killGraceMs: expected a whole number of milliseconds, 0 or more, got NaN');
+    expect(() => builtinTools({ cwd: ws.root, tools: ['bash'], bash: { timeoutMs: 3_000_000_000 } })).toThrow(
+      'Invalid builtinTools options: bash.timeoutMs: timeoutMs must be at most 2147483647 ms',
+    );
+  });
+
+  it('refuses a command with a NUL byte, which no argument can hold, naming the problem rather than an argument index', async () => {
+    await expect(bash({ command: 'echo a\0b' })).rejects.toThrow(
+      "The command contains a NUL byte, which no shell command can hold; remove it (printf '\\0' prints one)",
+    );
   });
 
   it('does not start the command when already aborted', async () => {
@@ -134,6 +159,59 @@ describe.each(modes)('bash tool, $name: the process tree', ({ mode, skip }) => {
     } else {
       // In the sandbox's PID namespace, it ends with the command.
       await expect(eventually(() => livePidsMarked(marker).length === 0)).resolves.toBe(true);
+    }
+  });
+});
+
+describe('bash tool, unconfined: a background process after the command returned', () => {
+  const ws = useTempWorkspace();
+  const bash = (command: string) => runTool(bashTool({ cwd: ws.root, sandbox: 'none' }), { command });
+
+  it('dies of SIGPIPE when it writes to its output again, unless the output was redirected, as the description tells the model', async () => {
+    const description = bashTool({ cwd: ws.root, sandbox: 'none' }).description;
+    expect(description).toContain('stdout and stderr close when the command ends: redirect a background process\'s output (cmd > cmd.log 2>&1 &)');
+    const output = await bash('(sleep 0.3; echo late; touch wrote-late) & (sleep 0.6; touch redirected-ran-later) > /dev/null 2>&1 & echo now');
+    expect(output).toBe('now\n\nexit code 0');
+    // The redirected one goes on: once it has run, the other would have run before it, had it lived.
+    await expect(eventually(() => existsSync(path.join(ws.root, 'redirected-ran-later')))).resolves.toBe(true);
+    expect(existsSync(path.join(ws.root, 'wrote-late'))).toBe(false);
+  });
+});
+
+describe.skipIf(bwrap === undefined)('bash tool, in bubblewrap: processes that leave the process group', () => {
+  const ws = useTempWorkspace();
+  const bash = (input: object) => runTool(bashTool({ cwd: ws.root, killGraceMs: 200, sandbox: 'bubblewrap' }), input);
+
+  it.each([
+    ['setsid', (marker: string) => `setsid sleep ${marker} >/dev/null 2>&1 &`],
+    ['a double fork', (marker: string) => `( ( sleep ${marker} >/dev/null 2>&1 & ) & );`],
+  ])('end with the command, even %s (which unconfined would outlive it)', async (_name, start) => {
+    const [marker, timedOut] = [uniqueSleepSeconds(), uniqueSleepSeconds()];
+    try {
+      await expect(bash({ command: `${start(marker)} echo started` })).resolves.toBe('started\n\nexit code 0');
+      await expect(eventually(() => livePidsMarked(marker).length === 0)).resolves.toBe(true);
+      await expect(bash({ command: `${start(timedOut)} sleep ${timedOut}`, timeoutMs: 300 })).rejects.toThrow(/timed out/);
+      await expect(eventually(() => livePidsMarked(timedOut).length === 0)).resolves.toBe(true);
+    } finally {
+      for (const pid of [...livePidsMarked(marker), ...livePidsMarked(timedOut)]) process.kill(pid, 'SIGKILL');
+    }
+  });
+});
+
+describe('bash tool, unconfined: when this process ends', () => {
+  const ws = useTempWorkspace();
+  const fixture = path.join(import.meta.dirname, '../fixtures/tools/bash-then-exit.ts');
+
+  it.each(['exit', 'throw'])('kills a command still running when the process ends (%s), instead of leaving it behind', async (how) => {
+    const marker = uniqueSleepSeconds();
+    try {
+      await new Promise<void>((resolve) => {
+        execFile(process.execPath, ['--import', 'tsx', fixture, ws.root, marker, how], { timeout: 30_000 }, () => resolve());
+      });
+      expect(existsSync(path.join(ws.root, 'started'))).toBe(true);
+      await expect(eventually(() => livePidsMarked(marker).length === 0)).resolves.toBe(true);
+    } finally {
+      for (const pid of livePidsMarked(marker)) process.kill(pid, 'SIGKILL');
     }
   });
 });

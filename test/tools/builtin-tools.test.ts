@@ -1,5 +1,6 @@
+import { asSchema, safeValidateTypes } from '@ai-sdk/provider-utils';
 import { describe, expect, it } from 'vitest';
-import { builtinToolNames, builtinTools, defaultBuiltinToolNames } from '../../src/tools/index.js';
+import { builtinToolNames, builtinTools, defaultBuiltinToolNames, globTool, grepTool, lsTool } from '../../src/tools/index.js';
 import { runTool, useTempWorkspace } from './helpers.js';
 
 describe('builtinTools', () => {
@@ -30,6 +31,33 @@ describe('builtinTools', () => {
     const tools = builtinTools({ cwd: ws.root, tools: ['read', 'bash'], bash: { timeoutMs: 100 } });
     await expect(runTool(tools.read, { path: 'a.txt' })).resolves.toBe('     1\thello');
     await expect(runTool(tools.bash, { command: 'sleep 5' })).rejects.toThrow(/timed out after 100 ms/);
+  });
+
+  it.each([
+    ['bash', { command: 'npm test', timeout: 600_000 }, 'timeout', 'command, timeoutMs'],
+    ['read', { path: 'a.txt', lines: 50 }, 'lines', 'path, offset, limit'],
+    ['write', { path: 'a.txt', content: 'x', append: true }, 'append', 'path, content'],
+    ['edit', { path: 'a.txt', old_string: 'a', oldText: 'a', newText: 'b' }, 'old_string', 'path, oldText, newText, replaceAll'],
+    ['ls', { path: '.', recursive: true }, 'recursive', 'path'],
+    ['glob', { pattern: '*.ts', exclude: 'node_modules' }, 'exclude', 'pattern, path'],
+    ['grep', { pattern: 'TODO', include: '*.ts' }, 'include', 'pattern, path, glob, ignoreCase, literal'],
+  ] as const)('%s refuses an input field it does not take, naming it and the ones it takes, instead of dropping it', async (name, input, unknown, known) => {
+    const tools = builtinTools({ cwd: ws.root, tools: [name] });
+    const result = await safeValidateTypes({ value: input, schema: asSchema(tools[name]!.inputSchema) });
+    expect(result.success).toBe(false);
+    expect(result.success ? '' : result.error.message).toContain(`Unknown input field '${unknown}' for ${name}; it takes: ${known}`);
+  });
+
+  it.each([
+    ['grepTool', 'maxMatches', -1, () => grepTool({ cwd: ws.root, maxMatches: -1 }), 'a whole number from 1'],
+    ['grepTool', 'timeLimitMs', Number.NaN, () => grepTool({ cwd: ws.root, timeLimitMs: Number.NaN }), 'a whole number from 1 to 2147483647'],
+    ['grepTool', 'timeLimitMs', 3e9, () => grepTool({ cwd: ws.root, timeLimitMs: 3e9 }), 'a whole number from 1 to 2147483647'],
+    ['globTool', 'maxResults', 0, () => globTool({ cwd: ws.root, maxResults: 0 }), 'a whole number from 1'],
+    ['globTool', 'timeLimitMs', -1, () => globTool({ cwd: ws.root, timeLimitMs: -1 }), 'a whole number from 1 to 2147483647'],
+    ['lsTool', 'maxEntries', 1.5, () => lsTool({ cwd: ws.root, maxEntries: 1.5 }), 'a whole number from 1'],
+  ])('%s refuses %s %s, which it would otherwise ignore or turn into a limit of nothing', (factory, name, value, make, expected) => {
+    expect(make).toThrow(`Invalid ${factory} options: ${name}: expected ${expected}`);
+    expect(make).toThrow(`, got ${value}`);
   });
 
   it('rejects an unknown tool name, naming it and the available tools', () => {

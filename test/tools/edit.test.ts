@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, truncate } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { editTool } from '../../src/tools/edit.js';
@@ -62,5 +62,31 @@ describe('edit tool', () => {
   it('refuses binary files', async () => {
     await ws.file('b.bin', Buffer.from([0x61, 0x00, 0x62]));
     await expect(edit({ path: 'b.bin', oldText: 'a', newText: 'c' })).rejects.toThrow(/looks binary/);
+  });
+
+  it('refuses a file that is not UTF-8 and leaves it as it was, instead of writing U+FFFD over every byte it cannot decode', async () => {
+    const latin1 = Buffer.from('caf\xe9 = 1\nname = Jos\xe9\n', 'latin1');
+    await ws.file('latin1.txt', latin1);
+    await expect(edit({ path: 'latin1.txt', oldText: 'name', newText: 'NAME' })).rejects.toThrow(
+      "File 'latin1.txt' is not valid UTF-8 (its first invalid byte, 0xe9, is on line 1); edit only changes UTF-8 text, " +
+        'because writing the file back would replace every byte it cannot decode. Convert the file to UTF-8 first, or change it with a tool that keeps its encoding',
+    );
+    await expect(readFile(path.join(ws.root, 'latin1.txt'))).resolves.toEqual(latin1);
+  });
+
+  it('refuses a file too large to edit in memory before reading it, saying how large it is', async () => {
+    const file = await ws.file('huge.txt', 'start\n');
+    await truncate(file, 600 * 1024 * 1024);
+    await expect(edit({ path: 'huge.txt', oldText: 'start', newText: 'begin' })).rejects.toThrow(
+      "File 'huge.txt' is 600.0 MB; edit only changes files up to 50 MB, which it reads whole. Change it with a tool that streams it",
+    );
+  });
+
+  it('refuses a replacement that would grow the file past 50 MB, instead of failing with Invalid string length', async () => {
+    await ws.file('many.txt', 'a\n'.repeat(300_000));
+    await expect(edit({ path: 'many.txt', oldText: 'a', newText: 'x'.repeat(200), replaceAll: true })).rejects.toThrow(
+      "Replacing 300000 occurrences would make 'many.txt' 57.5 MB; edit only writes files up to 50 MB. Replace fewer at a time, or use a tool that streams the file",
+    );
+    await expect(contentOf('many.txt')).resolves.toBe('a\n'.repeat(300_000));
   });
 });

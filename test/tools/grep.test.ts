@@ -36,6 +36,20 @@ describe('grep tool', () => {
     await expect(grep({ pattern: 'hit', glob: 'src/*.js' })).resolves.toBe('src/a.js:1: hit');
   });
 
+  it('refuses a glob that could never match a file of the workspace, as glob does, instead of finding nothing', async () => {
+    await ws.file('src/a.ts', 'TODO\n');
+    await expect(grep({ pattern: 'TODO', glob: '/etc/*' })).rejects.toThrow("Glob pattern '/etc/*' must be relative to the workspace, not absolute");
+    await expect(grep({ pattern: 'TODO', glob: '../**' })).rejects.toThrow("Glob pattern '../**' must not contain '..' segments");
+    await expect(grep({ pattern: 'TODO', glob: '' })).rejects.toThrow("glob '' is empty; give a pattern such as '*.ts', or leave glob out to search every file");
+  });
+
+  it('refuses a glob with a path that is a file, instead of searching the file regardless', async () => {
+    await ws.file('src/a.ts', 'TODO\n');
+    await expect(grep({ pattern: 'TODO', path: 'src/a.ts', glob: '*.md' })).rejects.toThrow(
+      "glob '*.md' chooses files in a directory, but path 'src/a.ts' is a file; leave glob out, or give a directory as path",
+    );
+  });
+
   it('searches a single file given as path', async () => {
     await ws.file('src/a.ts', 'one\nhit\n');
     await ws.file('src/b.ts', 'hit\n');

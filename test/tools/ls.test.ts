@@ -1,12 +1,21 @@
 import { mkdir, symlink } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { globTool } from '../../src/tools/glob.js';
 import { LS_MAX_ENTRIES, lsTool } from '../../src/tools/ls.js';
 import { runTool, useTempWorkspace } from './helpers.js';
 
 describe('ls tool', () => {
   const ws = useTempWorkspace();
   const ls = (input: object) => runTool(lsTool({ cwd: ws.root }), input);
+
+  it('quotes a name with a line break or another control character, so that it cannot pass for other entries (ls, glob)', async () => {
+    await ws.file('a.txt\nsecret.txt', 'token\n');
+    await ws.file('"quoted".txt', 'token\n');
+    await ws.file('plain.txt', 'token\n');
+    await expect(ls({})).resolves.toBe('"\\"quoted\\".txt"\n"a.txt\\nsecret.txt"\nplain.txt');
+    await expect(runTool(globTool({ cwd: ws.root }), { pattern: '*' })).resolves.toBe('"\\"quoted\\".txt"\n"a.txt\\nsecret.txt"\nplain.txt');
+  });
 
   it('lists the root by default, sorted, with hidden entries and a / after directories', async () => {
     await ws.file('b.txt', '');

@@ -65,6 +65,15 @@ describe('read tool', () => {
     await expect(read({ path: 'a.txt', offset: 4 })).rejects.toThrow("offset 4 is beyond the end of 'a.txt', which has 3 lines");
   });
 
+  it('says when the file is not valid UTF-8, whose bytes it shows as U+FFFD, so that the text is not copied back as it is shown', async () => {
+    await ws.file('latin1.txt', Buffer.from('caf\xe9\nok\n', 'latin1'));
+    await expect(read({ path: 'latin1.txt' })).resolves.toBe(
+      '     1\tcaf\uFFFD\n     2\tok\n\n[not valid UTF-8: the bytes that are not are shown as \uFFFD; writing this text back would replace them, and edit refuses this file]',
+    );
+    await ws.file('replacement.txt', 'a real \uFFFD\n');
+    await expect(read({ path: 'replacement.txt' })).resolves.toBe('     1\ta real \uFFFD');
+  });
+
   it('refuses binary files', async () => {
     await ws.file('image.bin', Buffer.from([0x89, 0x50, 0x00, 0x47]));
     await expect(read({ path: 'image.bin' })).rejects.toThrow(/looks binary/);

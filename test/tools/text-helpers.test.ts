@@ -3,6 +3,8 @@ import { throwIfAborted } from '../../src/tools/abort.js';
 import { looksBinary } from '../../src/tools/binary.js';
 import { findOccurrences, lineNumberAt, replaceOccurrences, toCrlf } from '../../src/tools/exact-replace.js';
 import { describeFsError } from '../../src/tools/fs-errors.js';
+import { firstInvalidUtf8 } from '../../src/tools/invalid-utf8.js';
+import { displayName } from '../../src/tools/line-format.js';
 import { parseProcStat } from '../../src/tools/process-group.js';
 import { compileSearchPattern, escapeRegExp } from '../../src/tools/search-pattern.js';
 
@@ -15,6 +17,25 @@ describe('looksBinary', () => {
   it('ignores NUL bytes after the first 8 KB', () => {
     const content = Buffer.concat([Buffer.alloc(8192, 0x61), Buffer.from([0])]);
     expect(looksBinary(content)).toBe(false);
+  });
+});
+
+describe('displayName', () => {
+  it('leaves a plain name alone and quotes one with a control character, a bidirectional override or a leading quote', () => {
+    expect(displayName('src/a b.ts')).toBe('src/a b.ts');
+    expect(displayName('a\nb')).toBe('"a\\nb"');
+    expect(displayName('evil\u202etxt.exe')).toBe('"evil\\u202etxt.exe"');
+    expect(displayName('\u0085x')).toBe('"\\u0085x"');
+    expect(displayName('"x"')).toBe('"\\"x\\""');
+  });
+});
+
+describe('firstInvalidUtf8', () => {
+  it('finds the first byte that is not UTF-8, with its line, passing over a U+FFFD the text really holds', () => {
+    expect(firstInvalidUtf8(Buffer.from('café\n'))).toBeUndefined();
+    expect(firstInvalidUtf8(Buffer.from('ok\ncaf\xe9', 'latin1'))).toEqual({ byteOffset: 6, byte: 0xe9, line: 2 });
+    expect(firstInvalidUtf8(Buffer.concat([Buffer.from('a\uFFFDb\n\uFFFD\n'), Buffer.from([0xff])]))).toEqual({ byteOffset: 10, byte: 0xff, line: 3 });
+    expect(firstInvalidUtf8(Buffer.from([0x61, 0xe2, 0x82]))).toEqual({ byteOffset: 1, byte: 0xe2, line: 1 });
   });
 });
 

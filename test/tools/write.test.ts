@@ -1,16 +1,39 @@
 import { execFileSync } from 'node:child_process';
-import { readdirSync } from 'node:fs';
-import { chmod, link, mkdir, readFile, stat } from 'node:fs/promises';
+import { existsSync, readdirSync } from 'node:fs';
+import { chmod, chown, link, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { editTool } from '../../src/tools/edit.js';
 import { grepTool } from '../../src/tools/grep.js';
+import { readTool } from '../../src/tools/read.js';
 import { writeTool } from '../../src/tools/write.js';
 import { runTool, useTempWorkspace } from './helpers.js';
 
 describe('write tool', () => {
   const ws = useTempWorkspace();
   const write = (input: object, signal?: AbortSignal) => runTool(writeTool({ cwd: ws.root }), input, signal);
+
+  it("refuses a path starting with ~/ instead of creating a directory named '~' in the workspace, and takes ./~/ for one", async () => {
+    await expect(write({ path: '~/notes.md', content: 'x' })).rejects.toThrow(
+      "Path '~/notes.md' starts with '~', which is not a home directory here: it would be a directory named '~' in the workspace. " +
+        "Give a path relative to the workspace root (for a directory really named '~', write './~/notes.md')",
+    );
+    expect(readdirSync(ws.root)).toEqual([]);
+    await expect(runTool(readTool({ cwd: ws.root }), { path: '~' })).rejects.toThrow("Path '~' starts with '~'");
+    await expect(write({ path: './~/notes.md', content: 'x' })).resolves.toBe('Wrote 1 bytes to ./~/notes.md');
+  });
+
+  it('refuses a path ending in / (a directory) for read, write and edit instead of taking it as a file', async () => {
+    await ws.file('a.txt', 'hello\n');
+    const message = (userPath: string) => `Path '${userPath}' ends with '/', which names a directory; give the path of a file`;
+    await expect(write({ path: 'newdir/', content: 'x' })).rejects.toThrow(message('newdir/'));
+    await expect(write({ path: 'a.txt/', content: 'x' })).rejects.toThrow(message('a.txt/'));
+    await expect(runTool(editTool({ cwd: ws.root }), { path: 'a.txt/', oldText: 'hello', newText: 'bye' })).rejects.toThrow(message('a.txt/'));
+    await expect(runTool(readTool({ cwd: ws.root }), { path: 'a.txt/' })).rejects.toThrow(message('a.txt/'));
+    expect(readdirSync(ws.root)).toEqual(['a.txt']);
+    await expect(readFile(path.join(ws.root, 'a.txt'), 'utf8')).resolves.toBe('hello\n');
+  });
 
   it('creates the file and its parent directories and reports the byte count', async () => {
     await expect(write({ path: 'deep/dir/a.txt', content: 'héllo' })).resolves.toBe('Wrote 6 bytes to deep/dir/a.txt');
@@ -81,4 +104,44 @@ describe('write and edit never leave a half-written or foreign file', () => {
     await expect(edit({ path: 'a.txt', oldText: 'shared', newText: 'x' })).rejects.toThrow(/hard links/);
     await expect(readFile(path.join(ws.root, 'b.txt'), 'utf8')).resolves.toBe('shared');
   });
+});
+
+describe('write and edit of a read-only file', () => {
+  const fixture = path.join(import.meta.dirname, '../fixtures/tools/run-tool.ts');
+  const asRoot = process.getuid?.() === 0;
+  const setpriv = ['/usr/bin/setpriv', '/bin/setpriv'].find((candidate) => existsSync(candidate));
+  if (asRoot && setpriv === undefined) console.warn('skipping the read-only file tests: running as root without setpriv to drop to nobody');
+
+  it.skipIf(process.platform === 'win32' || (asRoot && setpriv === undefined))(
+    'are refused as a plain write would be, instead of replacing the file through its directory',
+    async () => {
+      // As root, the tools run as nobody, who needs to reach the workspace: a directory of its own under /tmp, not the test run's private one.
+      const base = await mkdtemp(path.join(asRoot ? '/tmp' : os.tmpdir(), 'loopchart-read-only-'));
+      try {
+        const workspace = path.join(base, 'ws');
+        const cache = path.join(base, 'cache');
+        await mkdir(workspace);
+        await mkdir(cache);
+        const file = path.join(workspace, 'ro.txt');
+        await writeFile(file, 'locked\n', { mode: 0o444 });
+        if (asRoot) {
+          await chmod(base, 0o755);
+          for (const owned of [workspace, cache, file]) await chown(owned, 65534, 65534);
+        }
+        /** Runs the tool as a user without root's power to write any file: nobody when the tests run as root. */
+        const runAsUser = (name: 'write' | 'edit', input: object): { ok: boolean; text: string } => {
+          const command = [process.execPath, '--import', 'tsx', fixture, workspace, name, JSON.stringify(input)];
+          const [program, ...args] = asRoot ? [setpriv!, '--reuid=65534', '--regid=65534', '--clear-groups', ...command] : command;
+          // tsx keeps its cache in TMPDIR.
+          const stdout = execFileSync(program!, args, { encoding: 'utf8', env: { ...process.env, HOME: cache, TMPDIR: cache }, timeout: 30_000 });
+          return JSON.parse(stdout) as { ok: boolean; text: string };
+        };
+        expect(runAsUser('write', { path: 'ro.txt', content: 'changed\n' })).toEqual({ ok: false, text: "Permission denied for 'ro.txt'" });
+        expect(runAsUser('edit', { path: 'ro.txt', oldText: 'locked', newText: 'edited' })).toEqual({ ok: false, text: "Permission denied for 'ro.txt'" });
+        await expect(readFile(file, 'utf8')).resolves.toBe('locked\n');
+      } finally {
+        await rm(base, { recursive: true, force: true });
+      }
+    },
+  );
 });

@@ -1,0 +1,43 @@
+import { isUtf8 } from 'node:buffer';
+
+const REPLACEMENT = '\uFFFD';
+const REPLACEMENT_BYTES = Buffer.from(REPLACEMENT, 'utf8');
+
+export interface InvalidUtf8 {
+  /** Offset of the first byte that is not part of valid UTF-8. */
+  byteOffset: number;
+  /** That byte's value. */
+  byte: number;
+  /** 1-based line it is on. */
+  line: number;
+}
+
+/**
+ * Where `bytes` first stop being valid UTF-8, or undefined when they are valid
+ * throughout. Decoding such bytes and encoding them again would replace that
+ * byte, and every later invalid one, by U+FFFD. Pure.
+ *
+ * @example
+ * firstInvalidUtf8(Buffer.from('ok\ncaf\xe9', 'latin1')) // { byteOffset: 6, byte: 0xe9, line: 2 }
+ * firstInvalidUtf8(Buffer.from('café'))                  // undefined
+ */
+export function firstInvalidUtf8(bytes: Uint8Array): InvalidUtf8 | undefined {
+  if (isUtf8(bytes)) return undefined;
+  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+  // Up to the first invalid byte the text decodes exactly, so its encoded length is that byte's offset;
+  // a U+FFFD that was in the file as such (EF BF BD) is passed over.
+  let byteOffset = 0;
+  let line = 1;
+  let scanned = 0;
+  for (let index = text.indexOf(REPLACEMENT); index !== -1; index = text.indexOf(REPLACEMENT, scanned)) {
+    const before = text.slice(scanned, index);
+    byteOffset += Buffer.byteLength(before, 'utf8');
+    line += before.split('\n').length - 1;
+    if (!REPLACEMENT_BYTES.equals(bytes.subarray(byteOffset, byteOffset + REPLACEMENT_BYTES.length))) {
+      return { byteOffset, byte: bytes[byteOffset]!, line };
+    }
+    byteOffset += REPLACEMENT_BYTES.length;
+    scanned = index + 1;
+  }
+  return undefined;
+}
