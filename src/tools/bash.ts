@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { BuiltinTool } from './builtin-tool.js';
 import { toolInputObject } from './tool-input-schema.js';
 import { throwIfAborted } from './abort.js';
-import { MAX_TIMER_MS } from './limit-option.js';
+import { MAX_TIMER_MS, parseToolFactoryOptions, timerMsSchema } from './limit-option.js';
 import { BASH_MAX_OUTPUT_BYTES, BASH_MAX_OUTPUT_LINES, bashOutputText } from './bash-output.js';
 import { sandboxedCommand } from './sandboxed-command.js';
 import { sandboxSettings, type SandboxSetting, type SandboxSettings } from './sandbox-settings.js';
@@ -15,9 +15,10 @@ export { BASH_MAX_OUTPUT_BYTES, BASH_MAX_OUTPUT_LINES } from './bash-output.js';
 export const BASH_DEFAULT_TIMEOUT_MS = 120_000;
 /** The longest a command may be given: a Node timer given more fires at once. */
 export const BASH_MAX_TIMEOUT_MS = MAX_TIMER_MS;
-const TOO_LONG_TIMEOUT = `timeoutMs must be at most ${BASH_MAX_TIMEOUT_MS} ms (about 24.8 days), the longest a timer can wait`;
 /** A command's time limit, as the model and `builtinTools` give it. */
-export const bashTimeoutMsSchema = z.number().int().positive().max(BASH_MAX_TIMEOUT_MS, TOO_LONG_TIMEOUT);
+export const bashTimeoutMsSchema = timerMsSchema;
+/** What `bashTool` is given of time: a timer given more than it can wait, or a count that is not one, would end the command at once. */
+const bashFactoryLimitsSchema = z.object({ timeoutMs: timerMsSchema, killGraceMs: z.number().int().nonnegative().max(MAX_TIMER_MS).optional() });
 
 export interface BashToolOptions {
   /** Directory the commands run in (the workspace root). */
@@ -64,7 +65,7 @@ export type BashToolInput = z.infer<typeof bashInputSchema>;
  */
 export function bashTool(options: BashToolOptions): BuiltinTool<BashToolInput> {
   const { cwd, timeoutMs: defaultTimeoutMs = BASH_DEFAULT_TIMEOUT_MS, killGraceMs } = options;
-  checkTimeouts(defaultTimeoutMs, killGraceMs);
+  parseToolFactoryOptions('bashTool', bashFactoryLimitsSchema, { timeoutMs: defaultTimeoutMs, killGraceMs });
   const secrets = secretList(options.redact, 'bashTool options.redact');
   const sandbox = sandboxSettings(options.sandbox);
   return tool({
@@ -102,19 +103,6 @@ export function bashTool(options: BashToolOptions): BuiltinTool<BashToolInput> {
       return `${output}\n\n${ending}`;
     },
   });
-}
-
-/** A timer given more than it can wait, or a count that is not one, would end the command at once: refused instead. */
-function checkTimeouts(timeoutMs: number, killGraceMs: number | undefined): void {
-  const problem =
-    !Number.isInteger(timeoutMs) || timeoutMs <= 0
-      ? `timeoutMs: expected a positive whole number of milliseconds, got ${timeoutMs}`
-      : timeoutMs > BASH_MAX_TIMEOUT_MS
-        ? TOO_LONG_TIMEOUT
-        : killGraceMs !== undefined && (!Number.isInteger(killGraceMs) || killGraceMs < 0)
-          ? `killGraceMs: expected a whole number of milliseconds, 0 or more, got ${killGraceMs}`
-          : undefined;
-  if (problem !== undefined) throw new Error(`Invalid bashTool options: ${problem}`);
 }
 
 /** What the model should expect of the sandbox, which `'auto'` only knows once a command runs. */

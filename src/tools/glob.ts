@@ -3,7 +3,7 @@ import path from 'node:path';
 import { tool } from 'ai';
 import { z } from 'zod';
 import type { BuiltinTool } from './builtin-tool.js';
-import { checkLimitOption, MAX_TIMER_MS } from './limit-option.js';
+import { countLimitSchema, parseToolFactoryOptions, timerMsSchema } from './limit-option.js';
 import { toolInputObject } from './tool-input-schema.js';
 import { throwIfAborted } from './abort.js';
 import { describeFsError } from './fs-errors.js';
@@ -45,8 +45,7 @@ export type GlobToolInput = z.infer<typeof globInputSchema>;
  * // "test/a.test.ts\ntest/b.test.ts"
  */
 export function globTool({ cwd, maxResults = GLOB_MAX_RESULTS, respectGitignore = true, timeLimitMs = GLOB_TIME_LIMIT_MS }: GlobToolOptions): BuiltinTool<GlobToolInput> {
-  checkLimitOption('globTool', 'maxResults', maxResults);
-  checkLimitOption('globTool', 'timeLimitMs', timeLimitMs, { max: MAX_TIMER_MS });
+  parseToolFactoryOptions('globTool', z.object({ maxResults: countLimitSchema, timeLimitMs: timerMsSchema }), { maxResults, timeLimitMs });
   return tool({
     description:
       "Find files whose path matches a glob pattern (e.g. '**/*.ts'), relative to path (default: the workspace root). " +

@@ -2,7 +2,7 @@ import { stat } from 'node:fs/promises';
 import { tool } from 'ai';
 import { z } from 'zod';
 import type { BuiltinTool } from './builtin-tool.js';
-import { checkLimitOption, MAX_TIMER_MS } from './limit-option.js';
+import { countLimitSchema, parseToolFactoryOptions, timerMsSchema } from './limit-option.js';
 import { toolInputObject } from './tool-input-schema.js';
 import { throwIfAborted } from './abort.js';
 import { looksBinary } from './binary.js';
@@ -56,8 +56,7 @@ export type GrepToolInput = z.infer<typeof grepInputSchema>;
  * // "src/a.ts:12: // TODO: handle errors"
  */
 export function grepTool({ cwd, respectGitignore = true, maxMatches = GREP_MAX_MATCHES, timeLimitMs = GREP_TIME_LIMIT_MS }: GrepToolOptions): BuiltinTool<GrepToolInput> {
-  checkLimitOption('grepTool', 'maxMatches', maxMatches);
-  checkLimitOption('grepTool', 'timeLimitMs', timeLimitMs, { max: MAX_TIMER_MS });
+  parseToolFactoryOptions('grepTool', z.object({ maxMatches: countLimitSchema, timeLimitMs: timerMsSchema }), { maxMatches, timeLimitMs });
   return tool({
     description:
       'Search file contents with a JavaScript regular expression. Returns matching lines as "file:line: text", ' +

@@ -1,17 +1,25 @@
+import { z } from 'zod';
+
 /** The longest a Node timer can wait: a longer one fires at once (with a `TimeoutOverflowWarning`). */
 export const MAX_TIMER_MS = 2 ** 31 - 1;
 
+/** A tool factory's count limit (`maxMatches`, `maxEntries`): a negative or fractional count, or NaN, would be ignored or limit to nothing. */
+export const countLimitSchema = z.number().int().min(1);
+
+/** A time limit in ms that a Node timer can wait: a longer one would fire at once. */
+export const timerMsSchema = z.number().int().positive().max(MAX_TIMER_MS, `at most ${MAX_TIMER_MS} ms (about 24.8 days), the longest a timer can wait`);
+
 /**
- * Checks a tool factory's numeric limit (a count or a time limit): a whole
- * number from `min` to `max`, or undefined for the default. A negative or
- * fractional count, or NaN, would be ignored or turn the limit into one of
- * nothing; a time limit over {@link MAX_TIMER_MS} would fire at once.
+ * A tool factory's options checked against `schema`, refused with an error that names the factory
+ * and each field that does not fit (zod's issue for it).
  *
  * @example
- * checkLimitOption('grepTool', 'maxMatches', -1);
- * // throws "Invalid grepTool options: maxMatches: expected a whole number from 1 to 9007199254740991, got -1"
+ * parseToolFactoryOptions('grepTool', z.object({ maxMatches: countLimitSchema.optional() }), { maxMatches: -1 });
+ * // throws "Invalid grepTool options: maxMatches: Too small: expected number to be >=1"
  */
-export function checkLimitOption(factory: string, name: string, value: number | undefined, { min = 1, max = Number.MAX_SAFE_INTEGER } = {}): void {
-  if (value === undefined || (Number.isInteger(value) && value >= min && value <= max)) return;
-  throw new Error(`Invalid ${factory} options: ${name}: expected a whole number from ${min} to ${max}, got ${value}`);
+export function parseToolFactoryOptions<T>(factory: string, schema: z.ZodType<T>, options: unknown): T {
+  const parsed = schema.safeParse(options);
+  if (parsed.success) return parsed.data;
+  const problems = parsed.error.issues.map((issue) => (issue.path.length > 0 ? `${issue.path.join('.')}: ${issue.message}` : issue.message));
+  throw new Error(`Invalid ${factory} options: ${problems.join('; ')}`);
 }

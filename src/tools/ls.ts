@@ -4,7 +4,7 @@ import path from 'node:path';
 import { tool } from 'ai';
 import { z } from 'zod';
 import type { BuiltinTool } from './builtin-tool.js';
-import { checkLimitOption } from './limit-option.js';
+import { countLimitSchema, parseToolFactoryOptions } from './limit-option.js';
 import { toolInputObject } from './tool-input-schema.js';
 import { throwIfAborted } from './abort.js';
 import { describeFsError } from './fs-errors.js';
@@ -39,7 +39,7 @@ export type LsToolInput = z.infer<typeof lsInputSchema>;
  * // "index.ts\ntools/"
  */
 export function lsTool({ cwd, maxEntries = LS_MAX_ENTRIES, respectGitignore = true }: LsToolOptions): BuiltinTool<LsToolInput> {
-  checkLimitOption('lsTool', 'maxEntries', maxEntries);
+  parseToolFactoryOptions('lsTool', z.object({ maxEntries: countLimitSchema }), { maxEntries });
   return tool({
     description:
       'List the entries of a directory in the workspace (default: the root), sorted by name. ' +

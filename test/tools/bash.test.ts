@@ -63,15 +63,15 @@ describe('bash tool', () => {
     const schema = bashTool({ cwd: ws.root }).inputSchema as unknown as z.ZodType;
     const result = schema.safeParse({ command: 'sleep 1', timeoutMs: 3_000_000_000 });
     expect(result.success).toBe(false);
-    expect(result.error?.issues[0]?.message).toBe('timeoutMs must be at most 2147483647 ms (about 24.8 days), the longest a timer can wait');
+    expect(result.error?.issues[0]).toMatchObject({ path: ['timeoutMs'], message: 'at most 2147483647 ms (about 24.8 days), the longest a timer can wait' });
     expect(schema.safeParse({ command: 'sleep 1', timeoutMs: 2 ** 31 - 1 }).success).toBe(true);
     expect(() => bashTool({ cwd: ws.root, timeoutMs: 3_000_000_000 })).toThrow(
-      'Invalid bashTool options: timeoutMs must be at most 2147483647 ms (about 24.8 days), the longest a timer can wait',
+      'Invalid bashTool options: timeoutMs: at most 2147483647 ms (about 24.8 days), the longest a timer can wait',
     );
-    expect(() => bashTool({ cwd: ws.root, timeoutMs: 0 })).toThrow('Invalid bashTool options: timeoutMs: expected a positive whole number of milliseconds, got 0');
-    expect(() => bashTool({ cwd: ws.root, killGraceMs: Number.NaN })).toThrow('Invalid bashTool options: killGraceMs: expected a whole number of milliseconds, 0 or more, got NaN');
+    expect(() => bashTool({ cwd: ws.root, timeoutMs: 0 })).toThrow('Invalid bashTool options: timeoutMs: Too small: expected number to be >0');
+    expect(() => bashTool({ cwd: ws.root, killGraceMs: Number.NaN })).toThrow('Invalid bashTool options: killGraceMs: Invalid input: expected number, received NaN');
     expect(() => builtinTools({ cwd: ws.root, tools: ['bash'], bash: { timeoutMs: 3_000_000_000 } })).toThrow(
-      'Invalid builtinTools options: bash.timeoutMs: timeoutMs must be at most 2147483647 ms',
+      'Invalid builtinTools options: bash.timeoutMs: at most 2147483647 ms',
     );
   });
 
