@@ -149,6 +149,7 @@ async function run(args: RunArguments, fork?: RunOnFork): Promise<number> {
       env: process.env,
       ...(args.cwd !== undefined ? { cwd: args.cwd } : {}),
       ...(args.maxSteps !== undefined ? { maxSteps: args.maxSteps } : {}),
+      ...(args.timeout !== undefined ? { timeout: args.timeout } : {}),
       ...(args.maxCost !== undefined ? { maxCost: args.maxCost } : {}),
       ...(args.tools ? { tools: args.tools } : {}),
       yes: args.yes,

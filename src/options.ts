@@ -238,6 +238,28 @@ const toolSchema = z.custom<ToolSet[string]>((value) => isObject(value) && 'inpu
 });
 
 const positiveMs = z.number().positive().max(2 ** 31 - 1);
+
+/** `timeout` of `createAgent` (and of the CLI's config files): a number is the whole run, an object sets each limit. */
+export const agentTimeoutSchema = z
+  .union([
+    positiveMs,
+    z
+      .object({
+        totalMs: positiveMs.optional(),
+        stepMs: positiveMs.optional(),
+        firstChunkMs: positiveMs.optional(),
+        chunkMs: positiveMs.optional(),
+        toolMs: positiveMs.optional(),
+        tools: z
+          .record(z.string().regex(/Ms$/, 'a per-tool limit is named <tool name>Ms, as in the AI SDK (for example bashMs)'), positiveMs.optional())
+          .optional(),
+        hookMs: positiveMs.optional(),
+        storeMs: positiveMs.optional(),
+      })
+      .strict(),
+  ])
+  .optional();
+
 const truncationLimitsSchema = z
   .object({ maxLines: z.number().int().positive().optional(), maxBytes: z.number().int().positive().optional() })
   .strict();
@@ -341,25 +363,7 @@ const agentOptionSchemas = {
     })
     .strict()
     .optional(),
-  timeout: z
-    .union([
-      positiveMs,
-      z
-        .object({
-          totalMs: positiveMs.optional(),
-          stepMs: positiveMs.optional(),
-          firstChunkMs: positiveMs.optional(),
-          chunkMs: positiveMs.optional(),
-          toolMs: positiveMs.optional(),
-          tools: z
-            .record(z.string().regex(/Ms$/, 'a per-tool limit is named <tool name>Ms, as in the AI SDK (for example bashMs)'), positiveMs.optional())
-            .optional(),
-          hookMs: positiveMs.optional(),
-          storeMs: positiveMs.optional(),
-        })
-        .strict(),
-    ])
-    .optional(),
+  timeout: agentTimeoutSchema,
   truncation: z
     .union([
       z.literal(false),

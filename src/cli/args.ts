@@ -83,6 +83,8 @@ export interface RunArguments extends RunExtras {
   tools?: BuiltinToolName[];
   cwd?: string;
   maxSteps?: number;
+  /** `--timeout MS`: the whole run's time limit (`timeout.totalMs`); past it the run ends `timeout`, exit 7. */
+  timeout?: number;
   /** `--max-cost USD`: the run ends at the step boundary after its cost goes over this (`isCostOver`). */
   maxCost?: number;
   yes: boolean;
@@ -140,6 +142,7 @@ const runOptions = {
   tools: { type: 'string' },
   cwd: { type: 'string' },
   'max-steps': { type: 'string' },
+  timeout: { type: 'string' },
   'max-cost': { type: 'string' },
   yes: { type: 'boolean', short: 'y' },
   json: { type: 'boolean' },
@@ -427,6 +430,7 @@ function runArguments(argv: readonly string[], input: CommandLineContext): RunAr
     ...(values.tools !== undefined ? { tools: toolList(values.tools) } : {}),
     ...(values.cwd !== undefined ? { cwd: nonEmpty('--cwd', values.cwd) } : {}),
     ...(values['max-steps'] !== undefined ? { maxSteps: positiveInteger('--max-steps', values['max-steps']) } : {}),
+    ...(values.timeout !== undefined ? { timeout: timerMs('--timeout', values.timeout) } : {}),
     ...(values['max-cost'] !== undefined ? { maxCost: dollars('--max-cost', values['max-cost']) } : {}),
     yes: values.yes ?? false,
     ...(values['allow-insecure-key'] ? { allowInsecureKey: true } : {}),
@@ -539,6 +543,13 @@ function positiveInteger(option: string, text: string): number {
     throw new UsageError(`${option} takes a positive whole number, got "${text}"`);
   }
   return Number(text);
+}
+
+/** A time limit in ms a timer can wait (at most 2^31 - 1 ms, about 24.8 days: a longer one would fire at once). */
+function timerMs(option: string, text: string): number {
+  const ms = positiveInteger(option, text);
+  if (ms > 2 ** 31 - 1) throw new UsageError(`${option} takes at most ${2 ** 31 - 1} ms (about 24.8 days), got "${text}"`);
+  return ms;
 }
 
 function dollars(option: string, text: string): number {

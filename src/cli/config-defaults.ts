@@ -1,9 +1,11 @@
+import type { AgentTimeout } from '../options.js';
 import type { BuiltinToolName } from '../tools/index.js';
 import type { CliConfig } from './config-schema.js';
 import { parseModelSpec, type ModelSpec } from './model.js';
 import type { PermissionMode } from './permissions.js';
 import type { ReasoningEffort } from './reasoning-settings.js';
 import type { Script } from './script.js';
+import { mergeTimeouts } from './run-timeout.js';
 
 /** The settings of `loopchart run` a config file gives defaults for. */
 export interface ConfigurableSettings {
@@ -12,6 +14,8 @@ export interface ConfigurableSettings {
   apiKeyEnv?: string;
   tools?: BuiltinToolName[];
   maxSteps?: number;
+  /** The run's time limits: the config's `timeout`, `--timeout` over its `totalMs`. */
+  timeout?: AgentTimeout;
   permissionMode?: PermissionMode;
   allow?: string[];
   deny?: string[];
@@ -39,6 +43,7 @@ export function withConfigDefaults<T extends ConfigurableSettings>(settings: T, 
   const apiKeyEnv = settings.apiKeyEnv ?? provider?.apiKeyEnv;
   const tools = settings.tools ?? (script?.tools === undefined ? (config.tools as BuiltinToolName[] | undefined) : undefined);
   const maxSteps = settings.maxSteps ?? (script?.maxSteps === undefined ? config.maxSteps : undefined);
+  const timeout = typeof settings.timeout === 'object' ? settings.timeout : mergeTimeouts(config.timeout, settings.timeout);
   const permissionMode = settings.permissionMode ?? (config.permissionMode as PermissionMode | undefined);
   const appendSystem = settings.appendSystem ?? config.appendSystem;
   // A flag for either replaces what the config says of both: the two cannot go together.
@@ -50,6 +55,7 @@ export function withConfigDefaults<T extends ConfigurableSettings>(settings: T, 
     ...(apiKeyEnv !== undefined ? { apiKeyEnv } : {}),
     ...(tools !== undefined ? { tools } : {}),
     ...(maxSteps !== undefined ? { maxSteps } : {}),
+    ...(timeout !== undefined ? { timeout } : {}),
     ...(permissionMode !== undefined ? { permissionMode } : {}),
     allow: [...(config.allow ?? []), ...(settings.allow ?? [])],
     deny: [...(config.deny ?? []), ...(settings.deny ?? [])],

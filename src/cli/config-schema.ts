@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { agentTimeoutSchema } from '../options.js';
 import { builtinToolNames } from '../tools/index.js';
 import { parseModelSpec } from './model.js';
 import { permissionRuleProblem } from './permission-rule.js';
@@ -48,6 +49,8 @@ export const cliConfigSchema = z.strictObject({
     .optional(),
   tools: z.array(z.enum(builtinToolNames as [string, ...string[]])).optional(),
   maxSteps: z.number().int().positive().optional(),
+  /** Time limits of a run, as `createAgent`'s `timeout`: a number is the whole run, an object sets each limit. */
+  timeout: agentTimeoutSchema,
   permissionMode: z.enum(permissionModes as [string, ...string[]]).optional(),
   allow: z.array(rule).optional(),
   deny: z.array(rule).optional(),

@@ -87,6 +87,7 @@ Tools and limits:
                         a new temporary directory for a script, the current
                         directory for a prompt); a script's files are written into it
   --max-steps N         LLM calls per run (default: the script's maxSteps, else 25)
+  --timeout MS          end the run after MS milliseconds (outcome timeout, exit 7)
   --max-cost USD        end the run at the step boundary after its cost (list
                         prices) goes over USD dollars; needs a model with a price
   -y, --yes             approve every tool call that asks for approval; without it
@@ -250,7 +251,7 @@ place it came from, and the places looked for, each over the one before:
   LOOPCHART_MODEL                    the model, as provider:model-id
 
 A config file is JSON: model, providers (per provider: baseURL, apiKeyEnv),
-tools, maxSteps, permissionMode, allow, deny, agentsMd, appendSystem,
+tools, maxSteps, timeout, permissionMode, allow, deny, agentsMd, appendSystem,
 reasoningEffort, thinkingBudget, and in yours only trustedWorkspaces. Flags win
 over it, a script's own fields too; a script run on its own scripted model uses
 none of it. An invalid file is an error naming the file and field. A

@@ -30,6 +30,8 @@ import type { SessionStore } from '../persistence/session-store.js';
 import { latestSessionId } from './latest-session.js';
 import type { CliConfig } from './config-schema.js';
 import { withConfigDefaults } from './config-defaults.js';
+import { runTimeout } from './run-timeout.js';
+import type { AgentTimeout } from '../options.js';
 import type { LanguageModelV4 } from '@ai-sdk/provider';
 import { reasoningCallSettings, withReasoning, type ReasoningRequest } from './reasoning-settings.js';
 import { cliApprovalPolicy, unmatchedRule } from './permissions.js';
@@ -54,6 +56,8 @@ interface RunCommandSettings extends RunExtras {
   allowInsecureKey?: boolean;
   cwd?: string;
   maxSteps?: number;
+  /** `--timeout` (the whole run, in ms) or the config's `timeout`; a run on a real model also gets stream-silence limits (`runTimeout`). */
+  timeout?: AgentTimeout;
   /** `--max-cost`: a budget in US dollars (needs a priced model). */
   maxCost?: number;
   tools?: BuiltinToolName[];
@@ -256,6 +260,7 @@ async function run(given: RunCommandOptions, reporter: Reporter, secrets: string
       }
     }
 
+    const timeout = runTimeout(options.timeout, { realModel: !script || options.model !== undefined });
     const maxCost = options.maxCost ?? script?.maxCost;
     const budgetSource = options.maxCost !== undefined ? '--max-cost' : "the script's maxCost";
     const budget = maxCost !== undefined ? await costBudget(model, maxCost, budgetSource) : undefined;
@@ -270,6 +275,7 @@ async function run(given: RunCommandOptions, reporter: Reporter, secrets: string
         ),
         ...(instructions !== undefined ? { instructions } : {}),
         ...(maxSteps !== undefined ? { maxSteps } : {}),
+        ...(timeout !== undefined ? { timeout } : {}),
         ...(budget ? { stopWhen: budget } : {}),
         ...(script?.toolExecution ? { toolExecution: script.toolExecution } : {}),
         ...(script?.doomLoop !== undefined ? { doomLoop: script.doomLoop } : {}),

@@ -110,6 +110,33 @@ describe('loopchart config and the default model', () => {
     expect(server.requests[0]!.headers.authorization).toBe('Bearer ghp_not_for_the_model');
   }, 60_000);
 
+  it("an endpoint that sends its headers and then nothing: the config's firstChunkMs ends each attempt and the run fails, and --timeout ends the run timeout (exit 7)", async () => {
+    const silent = () => ({ kind: 'stream' as const, chunks: [], end: 'hang' as const });
+    const server = await serve([silent(), silent(), silent(), silent()]);
+    const { home, cwd } = await configured({ model: 'openai:gpt-silent', timeout: { firstChunkMs: 300 }, providers: { openai: { baseURL: server.baseURL, apiKeyEnv: 'CONFIG_TEST_KEY' } } });
+    const env = cleanEnv({ XDG_CONFIG_HOME: home, CONFIG_TEST_KEY: 'sk-config-test' });
+
+    const stalled = await runCli(['run', 'Hi', '--cwd', cwd, '--tools', '', '--json'], { env });
+    expect(stalled.code).toBe(1);
+    expect(JSON.parse(stalled.stdout)).toMatchObject({ outcome: 'failed', error: { kind: 'timeout', message: expect.stringContaining('firstChunkMs') } });
+    expect(server.requests).toHaveLength(3);
+
+    const bounded = await runCli(['run', 'Hi', '--cwd', cwd, '--tools', '', '--json', '--timeout', '200'], { env });
+    expect(bounded.code).toBe(7);
+    expect(JSON.parse(bounded.stdout)).toMatchObject({ outcome: 'timeout' });
+  }, 60_000);
+
+  it('a timeout that is not a time limit is a usage error naming it', async () => {
+    const { home, cwd, workspaceFile } = await configured({}, { timeout: { firstChunkMs: -1, chunk: 5 } });
+    const bad = await runCli(['config', '--cwd', cwd], { env: cleanEnv({ XDG_CONFIG_HOME: home }) });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain(`loopchart: invalid config ${workspaceFile}:`);
+    expect(bad.stderr).toContain('timeout');
+    const flag = await runCli(['run', 'Hi', '--timeout', '1.5'], { env: cleanEnv({}) });
+    expect(flag.code).toBe(2);
+    expect(flag.stderr).toContain('--timeout takes a positive whole number, got "1.5"');
+  });
+
   it('an invalid config file or LOOPCHART_MODEL is a usage error naming the file and each field', async () => {
     const { home, cwd, workspaceFile } = await configured({}, { maxSteps: 0, colour: true, providers: { openai: { baseURL: 'ftp://x' } } });
     const bad = await runCli(['config', '--cwd', cwd], { env: cleanEnv({ XDG_CONFIG_HOME: home }) });
