@@ -8,7 +8,7 @@ import { classifyError } from '../errors/classify-error.js';
 import { classifyStreamError, failedFinish } from '../errors/step-failure.js';
 import type { LLMCallReplacements } from '../core/callbacks.js';
 import type { LanguageModelUsage } from 'ai';
-import { usageFrom } from '../core/usage.js';
+import { isUsageUnreported, usageFrom } from '../core/usage.js';
 import type { UsageCost } from '../core/cost.js';
 import { stepCost } from '../cost/step-cost.js';
 import { callHook } from '../resilience/call-hook.js';
@@ -84,6 +84,13 @@ class ContextTransformError extends Error {}
 
 /** What `prepareStep` returned for each step, by run: a retried attempt of a step gets the same, as `ToolLoopAgent` calls it once per step. */
 const preparedSteps = new WeakMap<AgentRuntime, { key: string; prepared: PreparedStep }>();
+
+/** The warning of a call on a priced model whose provider reported no token counts. */
+export const UNREPORTED_USAGE_WARNING: CallWarning = {
+  type: 'other',
+  message:
+    'The provider reported no token usage for this call: its tokens count as 0 and its cost as $0, so a cost budget (isCostOver, --max-cost) does not see it. A proxy may drop the usage, or the server ignore stream_options.include_usage.',
+};
 
 async function prepareStepOnce(runtime: AgentRuntime, input: LlmActorInput, messages: ModelMessage[]): Promise<PreparedStep> {
   const key = `${input.runId}|${input.step}`;
@@ -288,6 +295,8 @@ export function createLlmActor(runtime: AgentRuntime) {
             watchdog.stop();
             const usage = usageFrom(part.usage);
             const cost = await stepCost(call.model, usage);
+            // A priced call the provider reported no usage for costs $0 here: said, so that a budget is not trusted blindly.
+            if (cost !== undefined && isUsageUnreported(part.usage)) warnings = [...warnings, UNREPORTED_USAGE_WARNING];
             const billed = { usage, ...(cost !== undefined ? { cost } : {}) };
             const failure = failedFinish(part, streamErrors.at(-1));
             if (failure !== undefined) {

@@ -184,7 +184,7 @@ export type AgentEvent<TOOLS extends ToolSet = ToolSet> =
       model?: { provider: string; modelId: string };
       /** What the provider said of its response (the model id it answered with, which may name a version). */
       response?: StepResponse;
-      /** The call's warnings (the same as its `model-call-start`). */
+      /** The call's warnings: its `model-call-start`'s, and one its finish gives (a priced call whose usage was not reported). */
       warnings?: CallWarning[];
       usage: LanguageModelUsage;
       /** What the step's LLM call cost with the model that made it, when its price is known. */

@@ -28,6 +28,18 @@ export function usageFrom(usage: Partial<LanguageModelUsage> | undefined): Langu
   };
 }
 
+/**
+ * Whether a provider reported no token counts for a call at all (a proxy that drops the usage
+ * chunk, a server that ignores `stream_options.include_usage`): its tokens then count as 0 and its
+ * price as $0, which a cost budget must not take for the truth. Pure.
+ *
+ * @example
+ * isUsageUnreported({ inputTokens: undefined, outputTokens: undefined, totalTokens: undefined }); // true
+ */
+export function isUsageUnreported(usage: Partial<LanguageModelUsage> | undefined): boolean {
+  return usage?.inputTokens === undefined && usage?.outputTokens === undefined && usage?.totalTokens === undefined;
+}
+
 /** `undefined` only while neither side reported the figure, as the AI SDK sums usage. */
 function addCount(a: number | undefined, b: number | undefined): number | undefined {
   return a === undefined && b === undefined ? undefined : (a ?? 0) + (b ?? 0);

@@ -1,4 +1,4 @@
-import type { LanguageModelV4 } from '@ai-sdk/provider';
+import type { LanguageModelV4, LanguageModelV4StreamPart, LanguageModelV4Usage } from '@ai-sdk/provider';
 import { Output } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -8,6 +8,7 @@ import { usageFrom } from '../../src/core/usage.js';
 import { scriptedModel, type ScriptTurn } from '../../src/test/index.js';
 import { recordEvents } from '../support/record.js';
 import { addTool } from '../support/tools.js';
+import { streamPartsModel } from '../support/stream-parts-model.js';
 
 /** The scripted model under a priced provider's name and model id. */
 function pricedAs(provider: string, modelId: string, turns: readonly ScriptTurn[]): LanguageModelV4 {
@@ -20,6 +21,41 @@ const firstUsage = usageFrom({ inputTokens: 1000, outputTokens: 100, inputTokenD
 const secondUsage = usageFrom({ inputTokens: 2000, outputTokens: 50 });
 
 const stepCosts = (events: AgentEvent[]) => events.flatMap((event) => (event.type === 'finish-step' ? [event.cost] : []));
+
+describe('a priced call whose provider reported no usage', () => {
+  const answerWithUsage = (usage: LanguageModelV4Usage) => (): LanguageModelV4StreamPart[] => [
+    { type: 'stream-start', warnings: [] },
+    { type: 'text-start', id: 't' },
+    { type: 'text-delta', id: 't', delta: 'Hi.' },
+    { type: 'text-end', id: 't' },
+    { type: 'finish', finishReason: { unified: 'stop', raw: 'stop' }, usage },
+  ];
+  const unreported: LanguageModelV4Usage = {
+    inputTokens: { total: undefined, noCache: undefined, cacheRead: undefined, cacheWrite: undefined },
+    outputTokens: { total: undefined, text: undefined, reasoning: undefined },
+  };
+  const reported: LanguageModelV4Usage = {
+    inputTokens: { total: 10, noCache: 10, cacheRead: undefined, cacheWrite: undefined },
+    outputTokens: { total: 2, text: 2, reasoning: undefined },
+  };
+  const priced = (usage: LanguageModelV4Usage) => {
+    const { model } = streamPartsModel([answerWithUsage(usage)]);
+    return Object.assign(model, { provider: 'openai.chat', modelId: 'gpt-4o-mini' });
+  };
+
+  it('costs $0 with a warning on its finish-step that says a budget cannot see it; a reported usage gets none', async () => {
+    for (const [usage, warned] of [[unreported, true], [reported, false]] as const) {
+      const agent = createAgent({ model: priced(usage), stopWhen: isCostOver(0.000001) });
+      const events = recordEvents(agent);
+      const result = await agent.run('hi');
+      const finish = events.find((event) => event.type === 'finish-step');
+      const warnings = finish?.type === 'finish-step' ? (finish.warnings ?? []) : [];
+      expect(warnings.some((warning) => warning.type === 'other' && warning.message.startsWith('The provider reported no token usage for this call'))).toBe(warned);
+      expect(result.outcome).toBe('completed');
+      if (warned) expect(result.cost?.total).toBe(0);
+    }
+  });
+});
 
 describe('cost of a run', () => {
   it('prices each step with its model, cached input included, and sums the steps into the run’s cost', async () => {

@@ -4,7 +4,7 @@ import { addCosts } from '../../src/core/cost.js';
 import { formatCost } from '../../src/cost/format-cost.js';
 import { catalogueModel, pricedProviders } from '../../src/cost/catalogue-model.js';
 import { usageCost } from '../../src/cost/usage-cost.js';
-import { usageFrom } from '../../src/core/usage.js';
+import { isUsageUnreported, usageFrom } from '../../src/core/usage.js';
 
 const gpt4oMini = { provider: 'openai.chat', modelId: 'gpt-4o-mini' };
 // gpt-4o-mini's list prices: $0.15 per million input tokens, $0.075 cached, $0.60 output.
@@ -109,5 +109,14 @@ describe('formatCost (a cost for people)', () => {
     expect(formatCost(cost(0.00021))).toBe('$0.00021');
     expect(formatCost(cost(0.0000183))).toBe('$0.000018');
     expect(formatCost(cost(1.5e-7))).toBe('$0.00000015');
+  });
+});
+
+describe('isUsageUnreported', () => {
+  it('is true only when the provider gave none of the three counts', () => {
+    expect(isUsageUnreported(undefined)).toBe(true);
+    expect(isUsageUnreported({ inputTokens: undefined, outputTokens: undefined, totalTokens: undefined })).toBe(true);
+    expect(isUsageUnreported({ inputTokens: 0, outputTokens: undefined, totalTokens: undefined })).toBe(false);
+    expect(isUsageUnreported({ totalTokens: 12 })).toBe(false);
   });
 });
