@@ -32,11 +32,17 @@ export interface LineWindow {
   binary: boolean;
   /** True when the bytes read up to the end of the collected lines are not valid UTF-8 (shown as U+FFFD). */
   invalidUtf8: boolean;
+  /** Bytes read: the file's size when it was opened (or less, if it shrank); what was appended later is not read. */
+  bytesRead: number;
+  /** True when the file was larger after the read than when it was opened: something appended to it meanwhile. */
+  grewWhileRead: boolean;
 }
 
 /**
  * Reads the lines `firstLine…` of a file until `maxLines` lines or just over
- * `maxBytes` bytes are collected, and counts every line of the file.
+ * `maxBytes` bytes are collected, and counts every line of the file. Only the
+ * bytes the file held when it was opened are read, so a file another process
+ * keeps appending to (a log) cannot keep the read going.
  *
  * @example
  * const { lines, totalLines } = await readLineWindow('/ws/a.txt', {
@@ -69,6 +75,9 @@ export async function readLineWindow(file: string | FileHandle, request: LineWin
     let newlineCount = 0;
     let lastByte: number | undefined;
     let sniffed = false;
+    // fstat at open: the end of what is read, however fast a writer appends.
+    const { size } = await handle.stat();
+    let position = 0;
 
     let lineNumber = 1;
     let currentLine = '';
@@ -110,12 +119,14 @@ export async function readLineWindow(file: string | FileHandle, request: LineWin
 
     for (;;) {
       throwIfAborted(signal, 'read');
-      const { bytesRead } = await handle.read(buffer, 0, CHUNK_BYTES, null);
+      if (position >= size) break;
+      const { bytesRead } = await handle.read(buffer, 0, Math.min(CHUNK_BYTES, size - position), position);
       if (bytesRead === 0) break;
+      position += bytesRead;
       const chunk = buffer.subarray(0, bytesRead);
       if (!sniffed) {
         sniffed = true;
-        if (looksBinary(chunk.subarray(0, BINARY_SNIFF_BYTES))) return { lines: [], totalLines: 0, binary: true, invalidUtf8: false };
+        if (looksBinary(chunk.subarray(0, BINARY_SNIFF_BYTES))) return { lines: [], totalLines: 0, binary: true, invalidUtf8: false, bytesRead: position, grewWhileRead: false };
       }
       newlineCount += countNewlines(chunk);
       lastByte = chunk[bytesRead - 1];
@@ -131,7 +142,8 @@ export async function readLineWindow(file: string | FileHandle, request: LineWin
     }
 
     const hasUnterminatedLastLine = lastByte !== undefined && lastByte !== NEWLINE;
-    return { lines, totalLines: newlineCount + (hasUnterminatedLastLine ? 1 : 0), binary: false, invalidUtf8 };
+    const grewWhileRead = (await handle.stat()).size > size;
+    return { lines, totalLines: newlineCount + (hasUnterminatedLastLine ? 1 : 0), binary: false, invalidUtf8, bytesRead: position, grewWhileRead };
   } finally {
     if (owned) await handle.close();
   }

@@ -93,6 +93,9 @@ export function readTool({ cwd }: ReadToolOptions): BuiltinTool<ReadToolInput> {
       if (window.invalidUtf8) {
         notices.push('[not valid UTF-8: the bytes that are not are shown as \uFFFD; writing this text back would replace them, and edit refuses this file]');
       }
+      if (window.grewWhileRead) {
+        notices.push(`[the file grew while it was read: showing it as it was when opened (${window.bytesRead} bytes); read it again for what was appended]`);
+      }
       return notices.length > 0 ? `${shown.text}\n\n${notices.join('\n')}` : shown.text;
     },
   });

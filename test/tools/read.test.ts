@@ -1,4 +1,4 @@
-import { mkdir } from 'node:fs/promises';
+import { mkdir, open } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readTool } from '../../src/tools/read.js';
@@ -72,6 +72,28 @@ describe('read tool', () => {
     );
     await ws.file('replacement.txt', 'a real \uFFFD\n');
     await expect(read({ path: 'replacement.txt' })).resolves.toBe('     1\ta real \uFFFD');
+  });
+
+  it('reads what the file held when it was opened while another process keeps appending to it, and says the file grew', async () => {
+    // A megabyte to read, in 16 chunks: the writer appends while they are read.
+    const file = await ws.file('growing.log', lines(3) + 'filler\n'.repeat(150_000));
+    const handle = await open(file, 'a');
+    let reading = true;
+    // Appends as fast as it can until the read is answered: a reader that follows the end never catches up.
+    const writer = (async () => {
+      const chunk = lines(2000, () => 'appended');
+      while (reading) await handle.write(chunk);
+    })();
+    try {
+      await handle.write(lines(1, () => 'written before the read'));
+      const output = await read({ path: 'growing.log', limit: 5 });
+      expect(output).toMatch(/^ {5}1\tline 1\n {5}2\tline 2\n {5}3\tline 3\n/);
+      expect(output).toMatch(/\[the file grew while it was read: showing it as it was when opened \(\d+ bytes\); read it again for what was appended\]$/);
+    } finally {
+      reading = false;
+      await writer;
+      await handle.close();
+    }
   });
 
   it('refuses binary files', async () => {
