@@ -33,7 +33,7 @@ export interface GrepToolOptions {
 }
 
 const grepInputSchema = toolInputObject('grep', {
-  pattern: z.string().min(1).describe('JavaScript regular expression to search for (or plain text with literal: true).'),
+  pattern: z.string().min(1).describe("JavaScript regular expression to search for, without /slashes/ (flag i is ignoreCase), or plain text with literal: true."),
   path: z.string().optional().describe('File or directory to search, relative to the workspace root. Default: the root.'),
   glob: z
     .string()

@@ -18,14 +18,40 @@ export function escapeRegExp(text: string): string {
 }
 
 /**
+ * The body and flags of a pattern written as a JavaScript regex literal,
+ * `/source/flags`, or undefined. `///` is only slashes, not a literal. String
+ * operations, not a regular expression: linear in the pattern's length.
+ */
+function asRegexLiteral(pattern: string): { body: string; flags: string } | undefined {
+  const closing = pattern.lastIndexOf('/');
+  if (!pattern.startsWith('/') || closing < 1) return undefined;
+  const body = pattern.slice(1, closing);
+  const flags = pattern.slice(closing + 1);
+  return /^[dgimsuyv]*$/.test(flags) && /[^/]/.test(body) ? { body, flags } : undefined;
+}
+
+/**
  * Builds the RegExp grep tests each line with, or throws an `Error` that
- * quotes the pattern when it is not a valid JavaScript regular expression.
+ * quotes the pattern when it is not a valid JavaScript regular expression,
+ * or when it is written as a regex literal (`/TODO/i`), whose slashes would
+ * be searched for and match nothing.
  *
  * @example
  * compileSearchPattern('TODO|FIXME', { ignoreCase: true }).test('todo: x') // true
  * compileSearchPattern('(', {}) // throws "Invalid regular expression '(': …"
+ * compileSearchPattern('/TODO/i', {}) // throws "Pattern '/TODO/i' is written as a JavaScript regex literal, …"
+ * compileSearchPattern('/api/', { literal: true }).test("get('/api/')") // true
  */
 export function compileSearchPattern(pattern: string, options: SearchPatternOptions = {}): RegExp {
+  const regexLiteral = options.literal ? undefined : asRegexLiteral(pattern);
+  if (regexLiteral) {
+    const { body, flags } = regexLiteral;
+    throw new Error(
+      `Pattern '${pattern}' is written as a JavaScript regex literal, but grep takes the regular expression alone: ` +
+        `give pattern '${body}'${flags.includes('i') ? ' with ignoreCase: true' : ''}. ` +
+        'To search for the slashes themselves, set literal to true or escape them (\\/)',
+    );
+  }
   const source = options.literal ? escapeRegExp(pattern) : pattern;
   try {
     return new RegExp(source, options.ignoreCase ? 'i' : '');

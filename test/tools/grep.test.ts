@@ -29,6 +29,23 @@ describe('grep tool', () => {
     await expect(grep({ pattern: 'foo(' })).rejects.toThrow(/Invalid regular expression 'foo\('/);
   });
 
+  it('refuses a pattern written as a JavaScript regex literal, which would search for its slashes and match nothing, and says how to write it', async () => {
+    await ws.file('a.ts', '// todo: one\n// TODO: two\n');
+    await expect(grep({ pattern: '/TODO/i' })).rejects.toThrow(
+      "Pattern '/TODO/i' is written as a JavaScript regex literal, but grep takes the regular expression alone: give pattern 'TODO' with ignoreCase: true",
+    );
+    await expect(grep({ pattern: '/TODO/' })).rejects.toThrow(/give pattern 'TODO'\. To search for the slashes themselves, set literal to true or escape them/);
+    await expect(grep({ pattern: 'TODO', ignoreCase: true })).resolves.toBe('a.ts:1: // todo: one\na.ts:2: // TODO: two');
+  });
+
+  it('still searches for slashes given as literal text or escaped', async () => {
+    await ws.file('routes.ts', "get('/api/users')\nget('/web/')\n");
+    await expect(grep({ pattern: '/api/', literal: true })).resolves.toBe("routes.ts:1: get('/api/users')");
+    await expect(grep({ pattern: '\\/api\\/' })).resolves.toBe("routes.ts:1: get('/api/users')");
+    await expect(grep({ pattern: '///', literal: true })).resolves.toMatch(/^No matches/);
+    await expect(grep({ pattern: '///' })).resolves.toMatch(/^No matches/);
+  });
+
   it('filters files by glob, matching name-only globs at any depth', async () => {
     await ws.file('src/deep/a.ts', 'hit\n');
     await ws.file('src/a.js', 'hit\n');
