@@ -34,6 +34,18 @@ describe('atMentions', () => {
     expect(await inlined('@big.txt')).toBe(`@big.txt\n\n<file path="big.txt">\n${expected}\n</file>`);
   });
 
+  it('says a file is not valid UTF-8 exactly as the read tool does, instead of showing U+FFFD without a word', async () => {
+    await ws.file('latin1.txt', Buffer.from('caf\xe9\n', 'latin1'));
+    const expected = await runTool(readTool({ cwd: ws.root }), { path: 'latin1.txt' });
+    expect(expected).toContain('[not valid UTF-8: the bytes that are not are shown as \uFFFD;');
+    expect(await inlined('@latin1.txt')).toBe(`@latin1.txt\n\n<file path="latin1.txt">\n${expected}\n</file>`);
+
+    await ws.file('big-latin1.txt', Buffer.from(`caf\xe9\n${'line\n'.repeat(2500)}`, 'latin1'));
+    const expectedBig = await runTool(readTool({ cwd: ws.root }), { path: 'big-latin1.txt' });
+    expect(expectedBig).toMatch(/\[truncated: .*\]\n\[not valid UTF-8: .*\]$/);
+    expect(await inlined('@big-latin1.txt')).toBe(`@big-latin1.txt\n\n<file path="big-latin1.txt">\n${expectedBig}\n</file>`);
+  });
+
   it('lists a mentioned directory, directories marked with /, bounded by maxDirectoryEntries', async () => {
     await ws.file('docs/a.md', 'a');
     await ws.file('docs/b.md', 'b');

@@ -1,3 +1,4 @@
+import { INVALID_UTF8_NOTICE } from '../tools/invalid-utf8.js';
 import { numberLines } from '../tools/line-format.js';
 import { readLineWindow } from '../tools/line-window.js';
 import { READ_DEFAULT_LINE_LIMIT, READ_MAX_LINE_CHARS, READ_MAX_OUTPUT_BYTES } from '../tools/read.js';
@@ -6,8 +7,8 @@ import { truncateHead } from '../tools/truncate.js';
 /**
  * The beginning of a text file exactly as the `read` tool shows it without
  * `offset` and `limit`: numbered lines, at most 2000 lines and 50 KB, long
- * lines cut, and the read tool's notice when the file goes on. `undefined`
- * for a binary file.
+ * lines cut, and the read tool's notices when the file goes on or is not
+ * valid UTF-8. `undefined` for a binary file.
  *
  * @example
  * await readFileExcerpt('/ws/src/a.ts', 'src/a.ts');
@@ -24,9 +25,10 @@ export async function readFileExcerpt(file: string, displayPath: string, signal?
   if (window.binary) return undefined;
   if (window.totalLines === 0) return `(file '${displayPath}' is empty)`;
   const shown = truncateHead(numberLines(window.lines, 1), { maxLines: READ_DEFAULT_LINE_LIMIT, maxBytes: READ_MAX_OUTPUT_BYTES });
-  if (shown.shownLines >= window.totalLines) return shown.text;
-  return (
-    `${shown.text}\n\n[truncated: showing lines 1-${shown.shownLines} of ${window.totalLines}. ` +
-    `Continue with offset=${shown.shownLines + 1}]`
-  );
+  const notices: string[] = [];
+  if (shown.shownLines < window.totalLines) {
+    notices.push(`[truncated: showing lines 1-${shown.shownLines} of ${window.totalLines}. Continue with offset=${shown.shownLines + 1}]`);
+  }
+  if (window.invalidUtf8) notices.push(INVALID_UTF8_NOTICE);
+  return notices.length > 0 ? `${shown.text}\n\n${notices.join('\n')}` : shown.text;
 }

@@ -3,6 +3,14 @@ import { isUtf8 } from 'node:buffer';
 const REPLACEMENT = '\uFFFD';
 const REPLACEMENT_BYTES = Buffer.from(REPLACEMENT, 'utf8');
 
+/**
+ * The notice `read` (and an `@path` mention) adds after text that is not
+ * valid UTF-8: its invalid bytes are shown as U+FFFD, which the text would
+ * carry into the file if written back.
+ */
+export const INVALID_UTF8_NOTICE =
+  '[not valid UTF-8: the bytes that are not are shown as \uFFFD; writing this text back would replace them, and edit refuses this file]';
+
 export interface InvalidUtf8 {
   /** Offset of the first byte that is not part of valid UTF-8. */
   byteOffset: number;

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { BuiltinTool } from './builtin-tool.js';
 import { toolInputObject } from './tool-input-schema.js';
 import { describeFsError } from './fs-errors.js';
+import { INVALID_UTF8_NOTICE } from './invalid-utf8.js';
 import { numberLines } from './line-format.js';
 import { readLineWindow } from './line-window.js';
 import { truncateHead } from './truncate.js';
@@ -91,7 +92,7 @@ export function readTool({ cwd }: ReadToolOptions): BuiltinTool<ReadToolInput> {
         notices.push(`[truncated: showing lines ${offset}-${lastShownLine} of ${window.totalLines}. Continue with offset=${lastShownLine + 1}]`);
       }
       if (window.invalidUtf8) {
-        notices.push('[not valid UTF-8: the bytes that are not are shown as \uFFFD; writing this text back would replace them, and edit refuses this file]');
+        notices.push(INVALID_UTF8_NOTICE);
       }
       if (window.grewWhileRead) {
         notices.push(`[the file grew while it was read: showing it as it was when opened (${window.bytesRead} bytes); read it again for what was appended]`);
