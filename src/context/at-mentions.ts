@@ -1,7 +1,10 @@
+import type { FileHandle } from 'node:fs/promises';
 import type { ModelMessage, UserModelMessage } from 'ai';
 import type { PromptTransform } from '../core/callbacks.js';
 
 export type { PromptTransform } from '../core/callbacks.js';
+import { describeFsError } from '../tools/fs-errors.js';
+import { openForReading } from '../tools/workspace.js';
 import { listDirectory } from './directory-listing.js';
 import { readFileExcerpt } from './file-excerpt.js';
 import { findMentions, type Mention } from './mention-syntax.js';
@@ -46,7 +49,14 @@ export function atMentions({ cwd, maxDirectoryEntries = DEFAULT_MENTION_DIRECTOR
       const listing = await listDirectory(target.realPath, target.displayPath, maxDirectoryEntries, signal);
       return `<directory path="${attribute(target.displayPath)}">\n${listing}\n</directory>`;
     }
-    const excerpt = await readFileExcerpt(target.realPath, target.displayPath, signal);
+    // Opened once and checked, as the read tool does: a FIFO or a link swapped in since the check is refused, not waited on or followed.
+    let handle: FileHandle;
+    try {
+      handle = await openForReading(cwd, target.realPath, target.displayPath);
+    } catch (error) {
+      return notInlined(triedPath, error instanceof Error && !('code' in error) ? error.message : describeFsError(error, target.displayPath).message);
+    }
+    const excerpt = await readFileExcerpt(handle, target.displayPath, signal).finally(() => handle.close());
     if (excerpt === undefined) return notInlined(triedPath, 'binary file');
     return `<file path="${attribute(target.displayPath)}">\n${excerpt}\n</file>`;
   };

@@ -1,3 +1,4 @@
+import type { FileHandle } from 'node:fs/promises';
 import { INVALID_UTF8_NOTICE } from '../tools/invalid-utf8.js';
 import { numberLines } from '../tools/line-format.js';
 import { readLineWindow } from '../tools/line-window.js';
@@ -8,13 +9,14 @@ import { truncateHead } from '../tools/truncate.js';
  * The beginning of a text file exactly as the `read` tool shows it without
  * `offset` and `limit`: numbered lines, at most 2000 lines and 50 KB, long
  * lines cut, and the read tool's notices when the file goes on or is not
- * valid UTF-8. `undefined` for a binary file.
+ * valid UTF-8. `undefined` for a binary file. A handle given stays the
+ * caller's to close.
  *
  * @example
  * await readFileExcerpt('/ws/src/a.ts', 'src/a.ts');
  * // "     1\texport const a = 1;"
  */
-export async function readFileExcerpt(file: string, displayPath: string, signal?: AbortSignal): Promise<string | undefined> {
+export async function readFileExcerpt(file: string | FileHandle, displayPath: string, signal?: AbortSignal): Promise<string | undefined> {
   const window = await readLineWindow(file, {
     firstLine: 1,
     maxLines: READ_DEFAULT_LINE_LIMIT,
