@@ -8,6 +8,7 @@ import { WebSocket } from 'ws';
 import type { InspectionAdapter } from './inspection-batch.js';
 import { batchFrame, eventText, framesReadAt } from './inspection-frame.js';
 import { isLoopbackUrl } from '../net/is-loopback.js';
+import { reportToAppOrWarnOnce } from '../core/warn-once.js';
 
 /**
  * A client masks every frame (RFC 6455) so that bytes it does not choose cannot pose as a request to a
@@ -30,6 +31,28 @@ export interface WebSocketBatchAdapterOptions {
    * after `reconnectDelayMs`, rather than the run's process holding every event. Default 64 MiB.
    */
   maxBufferedBytes?: number;
+  /**
+   * Told of events that never reach the server: how many, and why (more than `maxDeferredEvents`
+   * waited while it was not connected, told once it connects or on `stop()`; a connection dropped
+   * past `maxBufferedBytes`, or closed, with events it had not sent). The run goes on; the
+   * inspector shows it without them. Without it, the first drop is a process warning
+   * (`LoopchartWarning`, code `LOOPCHART_INSPECTION_EVENTS_DROPPED`) and later ones are not told.
+   * A throw of `onDropped` is swallowed.
+   */
+  onDropped?: (events: number, reason: string) => void;
+}
+
+/** The `code` of the process warning of an inspector without `onDropped` that dropped events. */
+export const INSPECTION_EVENTS_DROPPED_WARNING = 'LOOPCHART_INSPECTION_EVENTS_DROPPED';
+
+const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
+
+/** One connection, and how many of the events written to it its socket has not yet handed to the system. */
+interface Connection {
+  socket: WebSocket;
+  unsent: number;
+  /** Set when it was dropped for holding more than `maxBufferedBytes`: what it held. */
+  unreadBytes?: number;
 }
 
 /** What the adapter holds unsent on an open connection by default: 64 MiB. */
@@ -52,8 +75,11 @@ export const DEFAULT_ADAPTER_MAX_BUFFERED_BYTES = 64 * 2 ** 20;
  * ```
  */
 export class WebSocketBatchAdapter implements InspectionAdapter {
-  private socket: WebSocket | undefined;
+  private connection: Connection | undefined;
   private deferred: string[] = [];
+  /** Events dropped from `deferred` since the last report. */
+  private droppedWhileWaiting = 0;
+  private readonly dropped: (events: number, reason: string) => void;
   private running = false;
   private retry: NodeJS.Timeout | undefined;
   private readonly batches: boolean;
@@ -71,6 +97,24 @@ export class WebSocketBatchAdapter implements InspectionAdapter {
     this.maxDeferredEvents = options.maxDeferredEvents ?? 200;
     this.reconnectDelayMs = options.reconnectDelayMs ?? 5_000;
     this.maxBufferedBytes = options.maxBufferedBytes ?? DEFAULT_ADAPTER_MAX_BUFFERED_BYTES;
+    this.dropped = reportToAppOrWarnOnce(
+      options.onDropped,
+      INSPECTION_EVENTS_DROPPED_WARNING,
+      (events, reason) =>
+        `createWebSocketInspector: ${events} inspection events were dropped (${reason}): the Stately inspector shows the run without them. Later drops are not warned of: pass onDropped to hear of each.`,
+    );
+  }
+
+  private get socket(): WebSocket | undefined {
+    return this.connection?.socket;
+  }
+
+  /** Tells of the events dropped from the backlog since it was last told. */
+  private reportDroppedWhileWaiting(): void {
+    const events = this.droppedWhileWaiting;
+    if (events === 0) return;
+    this.droppedWhileWaiting = 0;
+    this.dropped(events, `more than maxDeferredEvents (${this.maxDeferredEvents}) waited while it was not connected; the oldest were dropped`);
   }
 
   /** Opens the connection (again). */
@@ -86,8 +130,9 @@ export class WebSocketBatchAdapter implements InspectionAdapter {
     clearTimeout(this.retry);
     this.retry = undefined;
     const socket = this.socket;
-    this.socket = undefined;
+    this.connection = undefined;
     socket?.close();
+    this.reportDroppedWhileWaiting();
   }
 
   /**
@@ -110,30 +155,57 @@ export class WebSocketBatchAdapter implements InspectionAdapter {
       return;
     }
     for (const text of eventTexts) this.deferred.push(text);
-    if (this.deferred.length > this.maxDeferredEvents) this.deferred.splice(0, this.deferred.length - this.maxDeferredEvents);
+    const over = this.deferred.length - this.maxDeferredEvents;
+    if (over > 0) {
+      this.deferred.splice(0, over);
+      this.droppedWhileWaiting += over;
+    }
   }
 
   private write(eventTexts: string[], referring = false): void {
-    const socket = this.socket!;
-    if (this.batches) socket.send(eventTexts.length === 1 ? eventTexts[0]! : batchFrame(eventTexts, referring));
-    else for (const text of eventTexts) socket.send(text);
+    const connection = this.connection!;
+    const { socket } = connection;
+    // Counted until the socket hands the frame to the system: what a dropped connection had not sent.
+    const frame = (text: string, events: number) => {
+      connection.unsent += events;
+      socket.send(text, (error) => {
+        if (!error) connection.unsent -= events;
+      });
+    };
+    if (this.batches) frame(eventTexts.length === 1 ? eventTexts[0]! : batchFrame(eventTexts, referring), eventTexts.length);
+    else for (const text of eventTexts) frame(text, 1);
     // A server that does not read: the connection goes, with what it held; `close` connects again.
-    if (socket.bufferedAmount > this.maxBufferedBytes) socket.terminate();
+    if (socket.bufferedAmount > this.maxBufferedBytes && connection.unreadBytes === undefined) {
+      connection.unreadBytes = socket.bufferedAmount;
+      socket.terminate();
+    }
   }
 
   private connect(): void {
     const socket = new WebSocket(this.options.url, this.loopback ? unmaskedOnLoopback : {});
-    this.socket = socket;
+    const connection: Connection = { socket, unsent: 0 };
+    this.connection = connection;
     socket.on('open', () => {
+      this.reportDroppedWhileWaiting();
       const waiting = this.deferred;
       this.deferred = [];
       if (waiting.length > 0) this.write(waiting);
     });
     // Every failure ends in `close`; the error itself needs a listener only so that it is not thrown.
     socket.on('error', () => undefined);
-    socket.on('close', () => {
+    socket.on('close', (code) => {
+      if (connection.unsent > 0) {
+        const { unreadBytes } = connection;
+        this.dropped(
+          connection.unsent,
+          unreadBytes !== undefined
+            ? `the server had not read ${mib(unreadBytes)} of them (more than maxBufferedBytes, ${mib(this.maxBufferedBytes)}): the connection was dropped with them and is made again`
+            : `the connection closed (code ${code}) before they were sent`,
+        );
+        connection.unsent = 0;
+      }
       if (this.socket !== socket || !this.running) return;
-      this.socket = undefined;
+      this.connection = undefined;
       this.retry = setTimeout(() => {
         this.retry = undefined;
         if (this.running) this.connect();
