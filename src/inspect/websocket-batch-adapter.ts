@@ -8,7 +8,7 @@ import { WebSocket } from 'ws';
 import type { InspectionAdapter } from './inspection-batch.js';
 import { batchFrame, eventText, framesReadAt } from './inspection-frame.js';
 import { isLoopbackUrl } from '../net/is-loopback.js';
-import { reportToAppOrWarnOnce } from '../core/warn-once.js';
+import { droppedEventsReporter, type OnDropped } from './dropped-events.js';
 
 /**
  * A client masks every frame (RFC 6455) so that bytes it does not choose cannot pose as a request to a
@@ -34,16 +34,16 @@ export interface WebSocketBatchAdapterOptions {
   /**
    * Told of events that never reach the server: how many, and why (more than `maxDeferredEvents`
    * waited while it was not connected, told once it connects or on `stop()`; a connection dropped
-   * past `maxBufferedBytes`, or closed, with events it had not sent). The run goes on; the
+   * past `maxBufferedBytes`, or closed, with events it had not sent; with `createWebSocketInspector`,
+   * an event its `filter` threw on). The run goes on; the
    * inspector shows it without them. Without it, the first drop is a process warning
    * (`LoopchartWarning`, code `LOOPCHART_INSPECTION_EVENTS_DROPPED`) and later ones are not told.
    * A throw of `onDropped` is swallowed.
    */
-  onDropped?: (events: number, reason: string) => void;
+  onDropped?: OnDropped;
 }
 
-/** The `code` of the process warning of an inspector without `onDropped` that dropped events. */
-export const INSPECTION_EVENTS_DROPPED_WARNING = 'LOOPCHART_INSPECTION_EVENTS_DROPPED';
+export { INSPECTION_EVENTS_DROPPED_WARNING } from './dropped-events.js';
 
 const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
 
@@ -79,7 +79,7 @@ export class WebSocketBatchAdapter implements InspectionAdapter {
   private deferred: string[] = [];
   /** Events dropped from `deferred` since the last report. */
   private droppedWhileWaiting = 0;
-  private readonly dropped: (events: number, reason: string) => void;
+  private readonly dropped: OnDropped;
   private running = false;
   private retry: NodeJS.Timeout | undefined;
   private readonly batches: boolean;
@@ -97,12 +97,7 @@ export class WebSocketBatchAdapter implements InspectionAdapter {
     this.maxDeferredEvents = options.maxDeferredEvents ?? 200;
     this.reconnectDelayMs = options.reconnectDelayMs ?? 5_000;
     this.maxBufferedBytes = options.maxBufferedBytes ?? DEFAULT_ADAPTER_MAX_BUFFERED_BYTES;
-    this.dropped = reportToAppOrWarnOnce(
-      options.onDropped,
-      INSPECTION_EVENTS_DROPPED_WARNING,
-      (events, reason) =>
-        `createWebSocketInspector: ${events} inspection events were dropped (${reason}): the Stately inspector shows the run without them. Later drops are not warned of: pass onDropped to hear of each.`,
-    );
+    this.dropped = droppedEventsReporter(options.onDropped, 'createWebSocketInspector');
   }
 
   private get socket(): WebSocket | undefined {
