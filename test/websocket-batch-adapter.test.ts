@@ -147,6 +147,19 @@ describe('WebSocketBatchAdapter', () => {
     expect(() => throwing.stop()).not.toThrow();
   });
 
+  it('refuses a limit it could not honour (NaN, negative, a fraction of an event), naming it, rather than holding events without bound', () => {
+    const url = 'ws://127.0.0.1:1/?frames=batch';
+    for (const maxDeferredEvents of [Number.NaN, -1, 2.5, '10' as unknown as number]) {
+      expect(() => new WebSocketBatchAdapter({ url, maxDeferredEvents })).toThrow(new RangeError(`createWebSocketInspector: maxDeferredEvents must be a whole number of events, 0 or more, not ${String(maxDeferredEvents)}`));
+    }
+    for (const maxBufferedBytes of [Number.NaN, 0, -5, '1' as unknown as number]) {
+      expect(() => new WebSocketBatchAdapter({ url, maxBufferedBytes })).toThrow(new RangeError(`createWebSocketInspector: maxBufferedBytes must be a positive number of bytes, not ${String(maxBufferedBytes)}`));
+    }
+    expect(() => new WebSocketBatchAdapter({ url, reconnectDelayMs: Number.NaN })).toThrow(/reconnectDelayMs must be a number of ms, 0 or more, not NaN/);
+    // No limit is a choice it can honour.
+    expect(() => new WebSocketBatchAdapter({ url, maxDeferredEvents: Infinity, maxBufferedBytes: Infinity, reconnectDelayMs: 0 })).not.toThrow();
+  });
+
   it('connects again after the connection is lost, and stops trying on stop()', async () => {
     const server = await frameServer();
     cleanup.push(server.close);

@@ -21,14 +21,18 @@ const unmaskedOnLoopback = { generateMask: (mask: Buffer) => mask.fill(0) };
 export interface WebSocketBatchAdapterOptions {
   /** The server's WebSocket URL, such as a relay's `webSocketUrl`. */
   url: string;
-  /** Events held while the socket is not open; the oldest are dropped beyond this. Default 200, as `@statelyai/inspect`. */
+  /**
+   * Events held while the socket is not open; the oldest are dropped beyond this. A whole number, 0 or
+   * more (`Infinity`: no limit); anything else throws a `RangeError`. Default 200, as `@statelyai/inspect`.
+   */
   maxDeferredEvents?: number;
   /** How long after a failed or lost connection it tries again. Default 5,000 ms, as `@statelyai/inspect`. */
   reconnectDelayMs?: number;
   /**
    * The most it holds unsent on an open connection to a server that reads slower than the run
    * sends (a hung receiver): past it the connection is dropped, with what it held, and made again
-   * after `reconnectDelayMs`, rather than the run's process holding every event. Default 64 MiB.
+   * after `reconnectDelayMs`, rather than the run's process holding every event. A positive number
+   * (`Infinity`: no limit); anything else throws a `RangeError`. Default 64 MiB.
    */
   maxBufferedBytes?: number;
   /**
@@ -97,6 +101,12 @@ export class WebSocketBatchAdapter implements InspectionAdapter {
     this.maxDeferredEvents = options.maxDeferredEvents ?? 200;
     this.reconnectDelayMs = options.reconnectDelayMs ?? 5_000;
     this.maxBufferedBytes = options.maxBufferedBytes ?? DEFAULT_ADAPTER_MAX_BUFFERED_BYTES;
+    // A limit that compares as false with everything (NaN, a string) would never drop a thing: the backlog and the unsent frames would grow without bound.
+    const refuse = (name: string, value: unknown, expected: string) => new RangeError(`createWebSocketInspector: ${name} must be ${expected}, not ${String(value)}`);
+    const { maxDeferredEvents, reconnectDelayMs, maxBufferedBytes } = this;
+    if (typeof maxDeferredEvents !== 'number' || !(maxDeferredEvents >= 0) || !(Number.isInteger(maxDeferredEvents) || maxDeferredEvents === Infinity)) throw refuse('maxDeferredEvents', maxDeferredEvents, 'a whole number of events, 0 or more');
+    if (typeof maxBufferedBytes !== 'number' || !(maxBufferedBytes > 0)) throw refuse('maxBufferedBytes', maxBufferedBytes, 'a positive number of bytes');
+    if (typeof reconnectDelayMs !== 'number' || !(reconnectDelayMs >= 0 && reconnectDelayMs < Infinity)) throw refuse('reconnectDelayMs', reconnectDelayMs, 'a number of ms, 0 or more');
     this.dropped = droppedEventsReporter(options.onDropped, 'createWebSocketInspector');
   }
 
