@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { StatelyInspectionEvent } from '@statelyai/inspect';
 import { tool } from 'ai';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { AnyActorRef, InspectionEvent } from 'xstate';
 import { z } from 'zod';
 import { createAgent } from '../src/index.js';
@@ -157,6 +157,21 @@ describe('inspectionBatches', () => {
     expect(kept.length).toBeGreaterThan(0);
     expect(new Set(kept.map((event) => event.type))).toEqual(new Set(['@xstate.snapshot']));
     expect(texts.map((text) => (JSON.parse(text) as StatelyInspectionEvent).type)).toEqual(kept.map((event) => event.type));
+  });
+
+  it('drops an event its filter throws on, tells onDropped how many and why, and sends the rest: a throw never escapes into the event loop', async () => {
+    const sent: StatelyInspectionEvent[] = [];
+    const onDropped = vi.fn();
+    const filter = (event: StatelyInspectionEvent) => {
+      if (event.type === '@xstate.event' && event.event.type === 'bad') throw new Error('filter bug');
+      return true;
+    };
+    const batches = inspectionBatches({ send: (event) => sent.push(event) }, { filter, onDropped });
+    const actorRef = { sessionId: 'x:1', id: 'x:1', getSnapshot: () => ({ status: 'active' }) } as unknown as AnyActorRef;
+    for (const type of ['bad', 'good', 'bad']) batches.next?.({ type: '@xstate.event', actorRef, rootId: 'x:1', event: { type }, sourceRef: undefined });
+    await nextTurn();
+    expect(sent.map((event) => event.type === '@xstate.event' && event.event.type)).toEqual(['good']);
+    expect(onDropped.mock.calls).toEqual([[2, 'its filter threw: filter bug']]);
   });
 
   it('stamps every event with the protocol version of the installed @statelyai/inspect (update it with the package)', async () => {

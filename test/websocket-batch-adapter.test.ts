@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { createServer, type AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { batchFrame } from '../src/inspect/inspection-frame.js';
-import { WebSocketBatchAdapter } from '../src/inspect/websocket-batch-adapter.js';
+import { INSPECTION_EVENTS_DROPPED_WARNING, WebSocketBatchAdapter } from '../src/inspect/websocket-batch-adapter.js';
 
 /** A WebSocket server on 127.0.0.1 that records every frame it gets. */
 async function frameServer(port = 0) {
@@ -89,13 +89,75 @@ describe('WebSocketBatchAdapter', () => {
   it('holds the newest events while it is not connected and sends them once it is', async () => {
     const server = await frameServer();
     cleanup.push(server.close);
-    const adapter = new WebSocketBatchAdapter({ url: `ws://127.0.0.1:${server.port}/?frames=batch`, maxDeferredEvents: 4 });
+    const adapter = new WebSocketBatchAdapter({ url: `ws://127.0.0.1:${server.port}/?frames=batch`, maxDeferredEvents: 4, onDropped: () => undefined });
     cleanup.push(() => adapter.stop());
     adapter.sendBatch(texts(3));
     adapter.sendBatch(texts(3, 3));
     adapter.start();
     await server.until(() => server.frames.length === 1);
     expect(server.frames).toEqual([batchFrame(texts(4, 2))]);
+  });
+
+  it('tells onDropped, once it connects, how many events it dropped while not connected, and why', async () => {
+    const server = await frameServer();
+    cleanup.push(server.close);
+    const onDropped = vi.fn();
+    const adapter = new WebSocketBatchAdapter({ url: `ws://127.0.0.1:${server.port}/?frames=batch`, maxDeferredEvents: 4, onDropped });
+    cleanup.push(() => adapter.stop());
+    adapter.sendBatch(texts(3));
+    adapter.sendBatch(texts(3, 3));
+    adapter.sendBatch(texts(1, 6));
+    adapter.start();
+    await server.until(() => server.frames.length === 1);
+    expect(onDropped.mock.calls).toEqual([[3, 'more than maxDeferredEvents (4) waited while it was not connected; the oldest were dropped']]);
+  });
+
+  it('tells onDropped on stop() of the events it dropped without ever connecting', () => {
+    const onDropped = vi.fn();
+    const adapter = new WebSocketBatchAdapter({ url: 'ws://127.0.0.1:1/?frames=batch', maxDeferredEvents: 2, onDropped });
+    adapter.sendBatch(texts(5));
+    expect(onDropped).not.toHaveBeenCalled();
+    adapter.stop();
+    expect(onDropped.mock.calls).toEqual([[3, 'more than maxDeferredEvents (2) waited while it was not connected; the oldest were dropped']]);
+    adapter.stop();
+    expect(onDropped).toHaveBeenCalledTimes(1);
+  });
+
+  it('without onDropped, warns once (LOOPCHART_INSPECTION_EVENTS_DROPPED) and says how to hear of each; a throwing onDropped stops nothing', async () => {
+    const warnings: Error[] = [];
+    const collect = (warning: Error) => warnings.push(warning);
+    process.on('warning', collect);
+    cleanup.push(() => process.off('warning', collect));
+    const adapter = new WebSocketBatchAdapter({ url: 'ws://127.0.0.1:1/?frames=batch', maxDeferredEvents: 2 });
+    adapter.sendBatch(texts(5));
+    adapter.stop();
+    adapter.sendBatch(texts(5));
+    adapter.stop();
+    process.emitWarning('marker', { code: 'TEST_MARKER' });
+    await expect.poll(() => warnings.some((warning) => (warning as Error & { code?: string }).code === 'TEST_MARKER'), { timeout: 30_000 }).toBe(true);
+    const ours = warnings.filter((warning) => (warning as Error & { code?: string }).code === INSPECTION_EVENTS_DROPPED_WARNING);
+    expect(ours).toHaveLength(1);
+    expect(ours[0]).toMatchObject({ name: 'LoopchartWarning' });
+    expect(ours[0]!.message).toBe(
+      'createWebSocketInspector: 3 inspection events were dropped (more than maxDeferredEvents (2) waited while it was not connected; the oldest were dropped): the Stately inspector shows the run without them. Later drops are not warned of: pass onDropped to hear of each.',
+    );
+
+    const throwing = new WebSocketBatchAdapter({ url: 'ws://127.0.0.1:1/?frames=batch', maxDeferredEvents: 2, onDropped: () => { throw new Error('app bug'); } });
+    throwing.sendBatch(texts(5));
+    expect(() => throwing.stop()).not.toThrow();
+  });
+
+  it('refuses a limit it could not honour (NaN, negative, a fraction of an event), naming it, rather than holding events without bound', () => {
+    const url = 'ws://127.0.0.1:1/?frames=batch';
+    for (const maxDeferredEvents of [Number.NaN, -1, 2.5, '10' as unknown as number]) {
+      expect(() => new WebSocketBatchAdapter({ url, maxDeferredEvents })).toThrow(new RangeError(`createWebSocketInspector: maxDeferredEvents must be a whole number of events, 0 or more, not ${String(maxDeferredEvents)}`));
+    }
+    for (const maxBufferedBytes of [Number.NaN, 0, -5, '1' as unknown as number]) {
+      expect(() => new WebSocketBatchAdapter({ url, maxBufferedBytes })).toThrow(new RangeError(`createWebSocketInspector: maxBufferedBytes must be a positive number of bytes, not ${String(maxBufferedBytes)}`));
+    }
+    expect(() => new WebSocketBatchAdapter({ url, reconnectDelayMs: Number.NaN })).toThrow(/reconnectDelayMs must be a number of ms, 0 or more, not NaN/);
+    // No limit is a choice it can honour.
+    expect(() => new WebSocketBatchAdapter({ url, maxDeferredEvents: Infinity, maxBufferedBytes: Infinity, reconnectDelayMs: 0 })).not.toThrow();
   });
 
   it('connects again after the connection is lost, and stops trying on stop()', async () => {
@@ -138,7 +200,8 @@ describe('WebSocketBatchAdapter', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     cleanup.push(() => new Promise((closed) => server.close(closed)));
     server.on('connection', (socket) => cleanup.push(() => socket.destroy()));
-    const adapter = new WebSocketBatchAdapter({ url: `ws://127.0.0.1:${(server.address() as AddressInfo).port}/?frames=references`, maxBufferedBytes: 256 * 1024, reconnectDelayMs: 10 });
+    const onDropped = vi.fn();
+    const adapter = new WebSocketBatchAdapter({ url: `ws://127.0.0.1:${(server.address() as AddressInfo).port}/?frames=references`, maxBufferedBytes: 256 * 1024, reconnectDelayMs: 10, onDropped });
     cleanup.push(() => adapter.stop());
     adapter.start();
     await expect.poll(() => adapter.readsBackReferences, { timeout: 30_000 }).toBe(true);
@@ -151,6 +214,11 @@ describe('WebSocketBatchAdapter', () => {
         return connections;
       }, { timeout: 30_000, interval: 20 })
       .toBeGreaterThanOrEqual(2);
+    // The events it had not sent went with that connection: the app hears how many, and why.
+    await expect.poll(() => onDropped.mock.calls.length, { timeout: 30_000 }).toBeGreaterThanOrEqual(1);
+    const [count, reason] = onDropped.mock.calls[0] as [number, string];
+    expect(count).toBeGreaterThan(0);
+    expect(reason).toMatch(/^the server had not read \d+\.\d MiB of them \(more than maxBufferedBytes, 0\.3 MiB\): the connection was dropped with them and is made again$/);
   });
 
   it('sends frames to a loopback address with an all-zero masking key: no proxy stands between it and a relay on this machine', async () => {

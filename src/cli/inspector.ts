@@ -32,12 +32,15 @@ export async function startCliInspector({
   port,
   onInspectorUnavailable,
   onClientClosed,
+  onDropped,
 }: {
   port: number;
   /** Called when the page says the Stately inspector it embeds did not load (offline). */
   onInspectorUnavailable?: (reason: string) => void;
   /** Called when the relay closed a client for a bad frame or a failed connection; the run goes on. */
   onClientClosed?: (reason: string) => void;
+  /** Called with how many events the run's inspector dropped, and why (`createWebSocketInspector`'s `onDropped`); the run goes on. */
+  onDropped?: (events: number, reason: string) => void;
 }): Promise<CliInspector> {
   const relay = await startInspectorRelay({ port }).catch((error: unknown) => {
     const code = (error as NodeJS.ErrnoException).code;
@@ -46,7 +49,7 @@ export async function startCliInspector({
   });
   if (onInspectorUnavailable) relay.onInspectorUnavailable(onInspectorUnavailable);
   if (onClientClosed) relay.onClientClosed(onClientClosed);
-  const inspector = createWebSocketInspector({ url: relay.webSocketUrl });
+  const inspector = createWebSocketInspector({ url: relay.webSocketUrl, ...(onDropped ? { onDropped } : {}) });
   return {
     pageUrl: relay.pageUrl,
     inspect: inspector.inspect,

@@ -242,6 +242,7 @@ async function run(given: RunCommandOptions, reporter: Reporter, secrets: string
             port: options.inspectPort,
             onInspectorUnavailable: (reason) => reporter.warn(`inspector: ${reason}; the run goes on without it (--trace or --report record the same states)`),
             onClientClosed: (reason) => reporter.warn(`inspector: ${reason}; the run goes on`),
+            onDropped: (events, reason) => reporter.warn(`inspector: ${events} events were dropped (${reason}); the Stately inspector shows the run without them, the run goes on`),
           })
         : undefined;
     if (inspector) reporter.notice(`inspector: open ${inspector.pageUrl} to watch the run in the Stately inspector (it closes when the run ends)`);

@@ -8,5 +8,6 @@ export {
   type AgentInspector,
   type WebSocketInspectorOptions,
 } from './inspectors.js';
+export { INSPECTION_EVENTS_DROPPED_WARNING, type OnDropped } from './dropped-events.js';
 export { startInspectorRelay, type InspectorRelay, type InspectorRelayOptions } from './inspector-relay.js';
 export { redactSecrets, sanitizeContext, sanitizeEvent, summariseHistory } from './sanitize.js';

@@ -7,6 +7,7 @@ import { secretList, type SecretList } from '../secrets/secret-list.js';
 import { sharedSecrets } from '../secrets/shared-secrets.js';
 import { withBackReferences } from './back-references.js';
 import { eventText } from './inspection-frame.js';
+import { droppedEventsReporter, type OnDropped } from './dropped-events.js';
 import { redactSecrets, sanitizeContext, sanitizeEvent, type SanitizeMemo } from './sanitize.js';
 
 /** Where a Stately inspector sends its events (its `adapter`). */
@@ -67,16 +68,36 @@ const definitions = new WeakMap<object, string>();
  */
 export function inspectionBatches(
   adapter: InspectionAdapter,
-  options: { secrets?: SecretList; filter?: (event: StatelyInspectionEvent) => boolean } = {},
+  options: {
+    secrets?: SecretList;
+    filter?: (event: StatelyInspectionEvent) => boolean;
+    /** Told of the events dropped because `filter` (or their conversion) threw; without it, the first drop is a process warning. */
+    onDropped?: OnDropped;
+  } = {},
 ): Observer<InspectionEvent> {
   const own = secretList(options.secrets, 'inspectionBatches options.secrets');
   const { filter } = options;
+  const dropped = droppedEventsReporter(options.onDropped, 'inspectionBatches');
   let batch: ShownInspectionEvent[] = [];
   const memo: SanitizeMemo = new WeakMap();
   const creations = new ActorCreations();
+  // Run on a later turn of the event loop, where a throw (the app's filter) would end the process: that event is dropped, and told.
   const converted = (events: ShownInspectionEvent[], secrets: readonly string[]) => {
-    const all = events.map((event) => toStatelyEvent(event, secrets, memo, creations.snapshotOf(event)));
-    return filter ? all.filter(filter) : all;
+    const kept: StatelyInspectionEvent[] = [];
+    let failures: Map<string, number> | undefined;
+    for (const event of events) {
+      let stately: StatelyInspectionEvent | undefined;
+      try {
+        stately = toStatelyEvent(event, secrets, memo, creations.snapshotOf(event));
+        if (!filter || filter(stately)) kept.push(stately);
+      } catch (error) {
+        const reason = `${stately === undefined ? 'converting it' : 'its filter'} threw: ${error instanceof Error ? error.message : String(error)}`;
+        failures ??= new Map();
+        failures.set(reason, (failures.get(reason) ?? 0) + 1);
+      }
+    }
+    for (const [reason, count] of failures ?? []) dropped(count, reason);
+    return kept;
   };
   const flush = () => {
     // Read per batch: the agent this observer is given to shares its `secrets` once it is created.

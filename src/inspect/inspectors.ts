@@ -8,6 +8,7 @@ import { inspectionBatches } from './inspection-batch.js';
 import { WebSocketBatchAdapter, type WebSocketBatchAdapterOptions } from './websocket-batch-adapter.js';
 import { redactSecrets, sanitizeContext, sanitizeEvent } from './sanitize.js';
 import { secretList, type SecretList } from '../secrets/secret-list.js';
+import { droppedEventsReporter } from './dropped-events.js';
 
 /** What the helpers return: pass `inspect` as the agent's `inspect` option; `stop()` closes the connection. */
 export interface AgentInspector {
@@ -18,7 +19,11 @@ export interface AgentInspector {
 
 /** Options shared by the inspector helpers. */
 export interface SafeInspectorOptions {
-  /** Only the events it returns true for are sent; it sees them converted, with histories summarised. */
+  /**
+   * Only the events it returns true for are sent; it sees them converted, with histories summarised.
+   * An event it throws on is dropped, and told (the WebSocket inspector's `onDropped`, else a process
+   * warning, `LOOPCHART_INSPECTION_EVENTS_DROPPED`): the throw never reaches the event loop.
+   */
   filter?: (event: StatelyInspectionEvent) => boolean;
   /**
    * Values that must never leave the process (API keys, tokens): replaced by `[redacted]` in every
@@ -72,9 +77,11 @@ export interface WebSocketInspectorOptions extends SafeInspectorOptions, Omit<We
 export function createWebSocketInspector(options: WebSocketInspectorOptions): AgentInspector {
   const { secrets: given, filter, autoStart = true, ...adapterOptions } = options;
   const secrets = secretList(given, 'createWebSocketInspector options.secrets');
-  const adapter = new WebSocketBatchAdapter(adapterOptions);
+  // One reporter for both ends: without the app's onDropped, one warning for the inspector's first drop, wherever it was.
+  const onDropped = droppedEventsReporter(options.onDropped, 'createWebSocketInspector');
+  const adapter = new WebSocketBatchAdapter({ ...adapterOptions, onDropped });
   if (autoStart) adapter.start();
-  return { start: () => adapter.start(), stop: () => adapter.stop(), inspect: inspectionBatches(adapter, { secrets, ...(filter ? { filter } : {}) }) };
+  return { start: () => adapter.start(), stop: () => adapter.stop(), inspect: inspectionBatches(adapter, { secrets, onDropped, ...(filter ? { filter } : {}) }) };
 }
 
 /**

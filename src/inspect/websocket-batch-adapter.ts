@@ -8,6 +8,7 @@ import { WebSocket } from 'ws';
 import type { InspectionAdapter } from './inspection-batch.js';
 import { batchFrame, eventText, framesReadAt } from './inspection-frame.js';
 import { isLoopbackUrl } from '../net/is-loopback.js';
+import { droppedEventsReporter, type OnDropped } from './dropped-events.js';
 
 /**
  * A client masks every frame (RFC 6455) so that bytes it does not choose cannot pose as a request to a
@@ -20,16 +21,42 @@ const unmaskedOnLoopback = { generateMask: (mask: Buffer) => mask.fill(0) };
 export interface WebSocketBatchAdapterOptions {
   /** The server's WebSocket URL, such as a relay's `webSocketUrl`. */
   url: string;
-  /** Events held while the socket is not open; the oldest are dropped beyond this. Default 200, as `@statelyai/inspect`. */
+  /**
+   * Events held while the socket is not open; the oldest are dropped beyond this. A whole number, 0 or
+   * more (`Infinity`: no limit); anything else throws a `RangeError`. Default 200, as `@statelyai/inspect`.
+   */
   maxDeferredEvents?: number;
   /** How long after a failed or lost connection it tries again. Default 5,000 ms, as `@statelyai/inspect`. */
   reconnectDelayMs?: number;
   /**
    * The most it holds unsent on an open connection to a server that reads slower than the run
    * sends (a hung receiver): past it the connection is dropped, with what it held, and made again
-   * after `reconnectDelayMs`, rather than the run's process holding every event. Default 64 MiB.
+   * after `reconnectDelayMs`, rather than the run's process holding every event. A positive number
+   * (`Infinity`: no limit); anything else throws a `RangeError`. Default 64 MiB.
    */
   maxBufferedBytes?: number;
+  /**
+   * Told of events that never reach the server: how many, and why (more than `maxDeferredEvents`
+   * waited while it was not connected, told once it connects or on `stop()`; a connection dropped
+   * past `maxBufferedBytes`, or closed, with events it had not sent; with `createWebSocketInspector`,
+   * an event its `filter` threw on). The run goes on; the
+   * inspector shows it without them. Without it, the first drop is a process warning
+   * (`LoopchartWarning`, code `LOOPCHART_INSPECTION_EVENTS_DROPPED`) and later ones are not told.
+   * A throw of `onDropped` is swallowed.
+   */
+  onDropped?: OnDropped;
+}
+
+export { INSPECTION_EVENTS_DROPPED_WARNING } from './dropped-events.js';
+
+const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
+
+/** One connection, and how many of the events written to it its socket has not yet handed to the system. */
+interface Connection {
+  socket: WebSocket;
+  unsent: number;
+  /** Set when it was dropped for holding more than `maxBufferedBytes`: what it held. */
+  unreadBytes?: number;
 }
 
 /** What the adapter holds unsent on an open connection by default: 64 MiB. */
@@ -52,8 +79,11 @@ export const DEFAULT_ADAPTER_MAX_BUFFERED_BYTES = 64 * 2 ** 20;
  * ```
  */
 export class WebSocketBatchAdapter implements InspectionAdapter {
-  private socket: WebSocket | undefined;
+  private connection: Connection | undefined;
   private deferred: string[] = [];
+  /** Events dropped from `deferred` since the last report. */
+  private droppedWhileWaiting = 0;
+  private readonly dropped: OnDropped;
   private running = false;
   private retry: NodeJS.Timeout | undefined;
   private readonly batches: boolean;
@@ -71,6 +101,25 @@ export class WebSocketBatchAdapter implements InspectionAdapter {
     this.maxDeferredEvents = options.maxDeferredEvents ?? 200;
     this.reconnectDelayMs = options.reconnectDelayMs ?? 5_000;
     this.maxBufferedBytes = options.maxBufferedBytes ?? DEFAULT_ADAPTER_MAX_BUFFERED_BYTES;
+    // A limit that compares as false with everything (NaN, a string) would never drop a thing: the backlog and the unsent frames would grow without bound.
+    const refuse = (name: string, value: unknown, expected: string) => new RangeError(`createWebSocketInspector: ${name} must be ${expected}, not ${String(value)}`);
+    const { maxDeferredEvents, reconnectDelayMs, maxBufferedBytes } = this;
+    if (typeof maxDeferredEvents !== 'number' || !(maxDeferredEvents >= 0) || !(Number.isInteger(maxDeferredEvents) || maxDeferredEvents === Infinity)) throw refuse('maxDeferredEvents', maxDeferredEvents, 'a whole number of events, 0 or more');
+    if (typeof maxBufferedBytes !== 'number' || !(maxBufferedBytes > 0)) throw refuse('maxBufferedBytes', maxBufferedBytes, 'a positive number of bytes');
+    if (typeof reconnectDelayMs !== 'number' || !(reconnectDelayMs >= 0 && reconnectDelayMs < Infinity)) throw refuse('reconnectDelayMs', reconnectDelayMs, 'a number of ms, 0 or more');
+    this.dropped = droppedEventsReporter(options.onDropped, 'createWebSocketInspector');
+  }
+
+  private get socket(): WebSocket | undefined {
+    return this.connection?.socket;
+  }
+
+  /** Tells of the events dropped from the backlog since it was last told. */
+  private reportDroppedWhileWaiting(): void {
+    const events = this.droppedWhileWaiting;
+    if (events === 0) return;
+    this.droppedWhileWaiting = 0;
+    this.dropped(events, `more than maxDeferredEvents (${this.maxDeferredEvents}) waited while it was not connected; the oldest were dropped`);
   }
 
   /** Opens the connection (again). */
@@ -86,8 +135,9 @@ export class WebSocketBatchAdapter implements InspectionAdapter {
     clearTimeout(this.retry);
     this.retry = undefined;
     const socket = this.socket;
-    this.socket = undefined;
+    this.connection = undefined;
     socket?.close();
+    this.reportDroppedWhileWaiting();
   }
 
   /**
@@ -110,30 +160,57 @@ export class WebSocketBatchAdapter implements InspectionAdapter {
       return;
     }
     for (const text of eventTexts) this.deferred.push(text);
-    if (this.deferred.length > this.maxDeferredEvents) this.deferred.splice(0, this.deferred.length - this.maxDeferredEvents);
+    const over = this.deferred.length - this.maxDeferredEvents;
+    if (over > 0) {
+      this.deferred.splice(0, over);
+      this.droppedWhileWaiting += over;
+    }
   }
 
   private write(eventTexts: string[], referring = false): void {
-    const socket = this.socket!;
-    if (this.batches) socket.send(eventTexts.length === 1 ? eventTexts[0]! : batchFrame(eventTexts, referring));
-    else for (const text of eventTexts) socket.send(text);
+    const connection = this.connection!;
+    const { socket } = connection;
+    // Counted until the socket hands the frame to the system: what a dropped connection had not sent.
+    const frame = (text: string, events: number) => {
+      connection.unsent += events;
+      socket.send(text, (error) => {
+        if (!error) connection.unsent -= events;
+      });
+    };
+    if (this.batches) frame(eventTexts.length === 1 ? eventTexts[0]! : batchFrame(eventTexts, referring), eventTexts.length);
+    else for (const text of eventTexts) frame(text, 1);
     // A server that does not read: the connection goes, with what it held; `close` connects again.
-    if (socket.bufferedAmount > this.maxBufferedBytes) socket.terminate();
+    if (socket.bufferedAmount > this.maxBufferedBytes && connection.unreadBytes === undefined) {
+      connection.unreadBytes = socket.bufferedAmount;
+      socket.terminate();
+    }
   }
 
   private connect(): void {
     const socket = new WebSocket(this.options.url, this.loopback ? unmaskedOnLoopback : {});
-    this.socket = socket;
+    const connection: Connection = { socket, unsent: 0 };
+    this.connection = connection;
     socket.on('open', () => {
+      this.reportDroppedWhileWaiting();
       const waiting = this.deferred;
       this.deferred = [];
       if (waiting.length > 0) this.write(waiting);
     });
     // Every failure ends in `close`; the error itself needs a listener only so that it is not thrown.
     socket.on('error', () => undefined);
-    socket.on('close', () => {
+    socket.on('close', (code) => {
+      if (connection.unsent > 0) {
+        const { unreadBytes } = connection;
+        this.dropped(
+          connection.unsent,
+          unreadBytes !== undefined
+            ? `the server had not read ${mib(unreadBytes)} of them (more than maxBufferedBytes, ${mib(this.maxBufferedBytes)}): the connection was dropped with them and is made again`
+            : `the connection closed (code ${code}) before they were sent`,
+        );
+        connection.unsent = 0;
+      }
       if (this.socket !== socket || !this.running) return;
-      this.socket = undefined;
+      this.connection = undefined;
       this.retry = setTimeout(() => {
         this.retry = undefined;
         if (this.running) this.connect();
