@@ -19,15 +19,30 @@ export function escapeRegExp(text: string): string {
 
 /**
  * The body and flags of a pattern written as a JavaScript regex literal,
- * `/source/flags`, or undefined. `///` is only slashes, not a literal. String
- * operations, not a regular expression: linear in the pattern's length.
+ * `/source/flags`, or undefined. `///` is only slashes, not a literal, and so
+ * is a path such as `/usr/local/bin/`: a literal's body holds no unescaped `/`
+ * outside a character class. String operations, not a regular expression:
+ * linear in the pattern's length.
  */
 function asRegexLiteral(pattern: string): { body: string; flags: string } | undefined {
   const closing = pattern.lastIndexOf('/');
   if (!pattern.startsWith('/') || closing < 1) return undefined;
   const body = pattern.slice(1, closing);
   const flags = pattern.slice(closing + 1);
-  return /^[dgimsuyv]*$/.test(flags) && /[^/]/.test(body) ? { body, flags } : undefined;
+  return /^[dgimsuyv]*$/.test(flags) && /[^/]/.test(body) && !hasBareSlash(body) ? { body, flags } : undefined;
+}
+
+/** Whether `body` holds a `/` that is neither escaped nor in a character class: where a regex literal would end. */
+function hasBareSlash(body: string): boolean {
+  let inClass = false;
+  for (let index = 0; index < body.length; index++) {
+    const char = body[index];
+    if (char === '\\') index++;
+    else if (char === '[') inClass = true;
+    else if (char === ']') inClass = false;
+    else if (char === '/' && !inClass) return true;
+  }
+  return false;
 }
 
 /**

@@ -46,6 +46,14 @@ describe('grep tool', () => {
     await expect(grep({ pattern: '///' })).resolves.toMatch(/^No matches/);
   });
 
+  it('searches a path with several slashes, which no regex literal can be (its body would end at the second slash)', async () => {
+    await ws.file('deploy.sh', 'cp app /usr/local/bin/app\nget /api/v1/users/ ok\n');
+    await expect(grep({ pattern: '/usr/local/bin/' })).resolves.toBe('deploy.sh:1: cp app /usr/local/bin/app');
+    await expect(grep({ pattern: '/api/v1/users/' })).resolves.toBe('deploy.sh:2: get /api/v1/users/ ok');
+    await expect(grep({ pattern: '/[a/b]/' })).rejects.toThrow(/regex literal/);
+    await expect(grep({ pattern: '/a\\/b/i' })).rejects.toThrow(/give pattern 'a\\\/b' with ignoreCase/);
+  });
+
   it('filters files by glob, matching name-only globs at any depth', async () => {
     await ws.file('src/deep/a.ts', 'hit\n');
     await ws.file('src/a.js', 'hit\n');
