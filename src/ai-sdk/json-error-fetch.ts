@@ -20,8 +20,10 @@ export function jsonErrorAwareFetch(base: typeof fetch = fetch): typeof fetch {
   return async (input, init) => {
     const response = await base(input, init);
     const contentType = response.headers.get('content-type') ?? '';
-    const json = contentType.includes('json');
-    if (response.status !== 200 || !(json || contentType.includes('text/html')) || !isStreamingRequest(init)) return response;
+    const mediaType = contentType.split(';')[0]!.trim().toLowerCase();
+    // One JSON document, not a stream of them: application/x-ndjson (Ollama's chat), jsonl or json-seq are events of their own.
+    const json = mediaType === 'application/json' || mediaType.endsWith('+json');
+    if (response.status !== 200 || !(json || mediaType === 'text/html') || !isStreamingRequest(init)) return response;
     const text = await response.text();
     const status = json ? errorStatusOf(text) : undefined;
     // The provider's message for a body it cannot read as its error document is the status text: it says what came instead of events.
