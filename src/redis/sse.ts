@@ -78,6 +78,9 @@ function isStreamId(text: string): boolean {
  * });
  * ```
  */
+/** How much of an event is written before waiting for the client to take it: what `stalledReaderMs` measures progress in. */
+const WRITE_SLICE_BYTES = 64 * 1024;
+
 export async function serveSessionEvents(request: IncomingMessage, response: ServerResponse, options: ServeSessionEventsOptions): Promise<void> {
   if (sessionIdProblem(options.sessionId) !== undefined) {
     // Refused before the response is begun, so the caller can still answer it; the reader was handed over, so it is closed.
@@ -125,13 +128,17 @@ export async function serveSessionEvents(request: IncomingMessage, response: Ser
       signal: abort.signal,
     })) {
       if (abort.signal.aborted) break;
-      const room = response.write(formatSseMessage(id, encodeStreamedEvent(entry)));
-      if (response.writableLength > maxBufferedBytes) {
+      const message = Buffer.from(formatSseMessage(id, encodeStreamedEvent(entry)), 'utf8');
+      if (response.writableLength + message.length > maxBufferedBytes) {
         // A client this far behind gets its events again from its Last-Event-ID when it reconnects.
         response.destroy();
         break;
       }
-      if (!room) await drained();
+      // In slices, each waited for: a wait for `drain` then measures a slice, so a client that reads a
+      // large event slowly but steadily is not taken for one that reads nothing (stalledReaderMs).
+      for (let offset = 0; offset < message.length && !abort.signal.aborted; offset += WRITE_SLICE_BYTES) {
+        if (!response.write(message.subarray(offset, offset + WRITE_SLICE_BYTES))) await drained();
+      }
     }
   } catch (error) {
     if (!abort.signal.aborted) response.write(`event: error\ndata: ${JSON.stringify(error instanceof Error ? error.message : String(error))}\n\n`);

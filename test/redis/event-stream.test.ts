@@ -1,4 +1,6 @@
-import { createServer, type Server, type ServerResponse } from 'node:http';
+import { EventEmitter } from 'node:events';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { Writable } from 'node:stream';
 import { connect, type AddressInfo } from 'node:net';
 import fc from 'fast-check';
 import { createClient } from 'redis';
@@ -519,6 +521,35 @@ describe.skipIf(redisBin === undefined)('session events through Redis', () => {
       await new Promise((resolve) => http.close(resolve));
     }
   });
+
+  it('keeps a client that reads a large event slowly but steadily: only one that reads nothing for stalledReaderMs is disconnected', async () => {
+    const events = redisEventPublisher({ redis });
+    const size = 4 * 1024 * 1024;
+    void events.publish('chat-steady', delta('run', 1, 1, 'x'.repeat(size)), { epoch: 1 });
+    await events.flushed();
+    // A slow link, never idle: it takes 64 KiB every 20 ms (about 3 MB/s), so 4 MiB take some 1.3 s.
+    let received = 0;
+    const link = new Writable({
+      highWaterMark: 16 * 1024,
+      write(chunk: Buffer, _encoding, done) {
+        setTimeout(() => {
+          received += chunk.length;
+          done();
+        }, Math.ceil(chunk.length / (64 * 1024)) * 20);
+      },
+    });
+    const response = Object.assign(link, { writeHead: () => response }) as unknown as ServerResponse;
+    const request = Object.assign(new EventEmitter(), { headers: {} }) as unknown as IncomingMessage;
+    const served = serveSessionEvents(request, response, { redis: await reader(), sessionId: 'chat-steady', heartbeatMs: 60_000, stalledReaderMs: 500, maxBufferedBytes: 64 * 2 ** 20 });
+    try {
+      await until(() => received > size || link.destroyed);
+      expect({ destroyed: link.destroyed, whole: received > size }).toEqual({ destroyed: false, whole: true });
+    } finally {
+      link.destroy();
+      link.emit('close');
+      await served;
+    }
+  }, 60_000);
 
   it('serves the events as Server-Sent Events that a reconnecting browser continues', async () => {
     const events = redisEventPublisher({ redis });
