@@ -33,7 +33,8 @@ export interface ServeSessionEventsOptions {
    * How long a client may leave the socket full without reading any of it (a hung or suspended
    * tab, a peer that never reads): then it is disconnected and this reader's Redis connection
    * closed, rather than both held for ever; an `EventSource` reconnects from its `Last-Event-ID`.
-   * Default 60,000 ms.
+   * A whole number of ms from 1 to 2^31-1; anything else is a `RangeError` before the response is
+   * begun (the reader's connection is closed). Default 60,000 ms.
    */
   stalledReaderMs?: number;
   /**
@@ -78,10 +79,19 @@ function isStreamId(text: string): boolean {
  * });
  * ```
  */
+/** The longest a Node timer can wait: a longer one fires at once. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 /** How much of an event is written before waiting for the client to take it: what `stalledReaderMs` measures progress in. */
 const WRITE_SLICE_BYTES = 64 * 1024;
 
 export async function serveSessionEvents(request: IncomingMessage, response: ServerResponse, options: ServeSessionEventsOptions): Promise<void> {
+  const { stalledReaderMs = 60_000 } = options;
+  if (!Number.isInteger(stalledReaderMs) || stalledReaderMs < 1 || stalledReaderMs > MAX_TIMER_MS) {
+    // A limit a timer cannot keep (NaN, 0, a fraction, more than 2^31-1 ms fires at once) would disconnect every client that fills the socket once.
+    await closeReader(options.redis, options.readTimeoutMs ?? 5_000);
+    throw new RangeError(`serveSessionEvents: stalledReaderMs must be a whole number of ms from 1 to ${MAX_TIMER_MS}, not ${String(stalledReaderMs)}`);
+  }
   if (sessionIdProblem(options.sessionId) !== undefined) {
     // Refused before the response is begun, so the caller can still answer it; the reader was handed over, so it is closed.
     await closeReader(options.redis, options.readTimeoutMs ?? 5_000);
@@ -101,7 +111,6 @@ export async function serveSessionEvents(request: IncomingMessage, response: Ser
   response.write(': connected\n\n');
   // Only an idle stream needs a heartbeat: one with bytes waiting is not idle.
   const heartbeat = setInterval(() => response.writableLength === 0 && response.write(': keep-alive\n\n'), options.heartbeatMs ?? 15_000);
-  const stalledReaderMs = options.stalledReaderMs ?? 60_000;
   /** Resolves when the socket has room again, or the client is gone (disconnected when it read nothing for `stalledReaderMs`). */
   const drained = () =>
     new Promise<void>((resolve) => {

@@ -154,6 +154,18 @@ describe('options refused before anything reaches Redis', () => {
       await new Promise((resolve) => http.close(resolve));
     }
   });
+
+  it.each([Number.NaN, 0, -1, 1.5, 2 ** 31, '60s'])('serveSessionEvents refuses a stalledReaderMs of %s before it begins the response, and closes the reader', async (stalledReaderMs) => {
+    let begun = false;
+    const response = Object.assign(new Writable({ write: (_chunk, _encoding, done) => done() }), { writeHead: () => ((begun = true), response) }) as unknown as ServerResponse;
+    const request = Object.assign(new EventEmitter(), { headers: {} }) as unknown as IncomingMessage;
+    // Were it served, the client goes away at the first read.
+    const { client, calls } = answeringClient(() => request.emit('close'));
+    await expect(serveSessionEvents(request, response, { redis: client, sessionId: 'chat', stalledReaderMs: stalledReaderMs as number })).rejects.toThrow(
+      /serveSessionEvents: stalledReaderMs must be a whole number of ms from 1 to 2147483647/,
+    );
+    expect({ begun, calls }).toEqual({ begun: false, calls: ['quit'] });
+  });
 });
 
 describe('a publisher without onError', () => {
