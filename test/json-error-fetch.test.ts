@@ -22,3 +22,22 @@ describe('jsonErrorAwareFetch and streams of JSON lines', () => {
     expect(response.status).toBe(404);
   });
 });
+
+describe('jsonErrorAwareFetch and a page that does not end', () => {
+  it('reads only the start of a 200 HTML answer to a streaming request, and cancels the rest: a body that never ends neither holds the call nor grows the process', async () => {
+    let sent = 0;
+    let cancelled = false;
+    const chunk = new TextEncoder().encode(`<html><title>Portal</title>${' '.repeat(64 * 1024)}`);
+    const endless = new ReadableStream<Uint8Array>({
+      // 8 MiB, then the connection stays open without a word.
+      pull: (controller) => (sent < 8 * 1024 * 1024 ? (controller.enqueue(chunk), void (sent += chunk.length)) : new Promise<void>(() => undefined)),
+      cancel: () => void (cancelled = true),
+    });
+    const base: typeof fetch = async () => new Response(endless, { status: 200, headers: { 'content-type': 'text/html' } });
+    const response = await jsonErrorAwareFetch(base)('http://127.0.0.1:1/v1/chat/completions', streamingRequest);
+    expect(response.status).toBe(502);
+    expect(response.statusText).toContain('It sent: <html><title>Portal</title>');
+    expect(cancelled).toBe(true);
+    expect(sent).toBeLessThan(4 * 1024 * 1024);
+  }, 15_000);
+});

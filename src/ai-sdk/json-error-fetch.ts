@@ -11,7 +11,8 @@
  * Any other JSON document (a server that ignores `"stream": true`) or an HTML
  * page (a login page, a base URL that is a web app's) in a 200 answer to a
  * streaming request becomes a 502 whose message names the content type and
- * the start of the body.
+ * the start of the body. Only the first MiB of such a body is read, the rest
+ * cancelled (a page may never end).
  *
  * @example
  * const provider = createOpenAI({ baseURL, apiKey, fetch: jsonErrorAwareFetch() });
@@ -24,12 +25,34 @@ export function jsonErrorAwareFetch(base: typeof fetch = fetch): typeof fetch {
     // One JSON document, not a stream of them: application/x-ndjson (Ollama's chat), jsonl or json-seq are events of their own.
     const json = mediaType === 'application/json' || mediaType.endsWith('+json');
     if (response.status !== 200 || !(json || mediaType === 'text/html') || !isStreamingRequest(init)) return response;
-    const text = await response.text();
-    const status = json ? errorStatusOf(text) : undefined;
+    const { text, whole } = await readStart(response, MAX_READ_BYTES);
+    const status = json && whole ? errorStatusOf(text) : undefined;
     // The provider's message for a body it cannot read as its error document is the status text: it says what came instead of events.
     const statusText = status ? 'error document in a 200 response' : notAnEventStream(contentType, text);
     return new Response(text, { status: status ?? 502, statusText, headers: response.headers });
   };
+}
+
+/** The most of a 200 answer that is not events read to say what it was: an error document is far smaller, and a page may never end. */
+const MAX_READ_BYTES = 1024 * 1024;
+
+/** Up to `maxBytes` of a body, as text, the rest cancelled; `whole` when that was all of it. */
+async function readStart(response: Response, maxBytes: number): Promise<{ text: string; whole: boolean }> {
+  if (response.body === null) return { text: '', whole: true };
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  let read = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return { text: text + decoder.decode(), whole: true };
+    read += value.byteLength;
+    text += decoder.decode(value, { stream: true });
+    if (read > maxBytes) {
+      await reader.cancel().catch(() => undefined);
+      return { text: text + decoder.decode(), whole: false };
+    }
+  }
 }
 
 /** What a 200 answer that is neither events nor an error document was: its content type and the start of its body, as a valid status text. */
