@@ -1,5 +1,5 @@
 /**
- * An app's handler as a seam calls it: a throw of the handler is swallowed, since it says nothing
+ * An app's handler as a seam calls it: a throw of the handler (or the rejection of an async one) is swallowed, since it says nothing
  * more of the failure the seam reports and must not fail what reports it (a rejected promise
  * chain, an `'error'` event that would end the process).
  *
@@ -11,9 +11,15 @@
 export function tolerant<ARGS extends unknown[]>(handler: (...args: ARGS) => void): (...args: ARGS) => void {
   return (...args) => {
     try {
-      handler(...args);
+      const result: unknown = handler(...args);
+      // An async handler passes for one that returns void: its rejection would be an unhandled one, which ends the process.
+      if (isThenable(result)) result.then(undefined, () => undefined);
     } catch {
       // The app's handler failing is the app's to find; the failure it was told of is told.
     }
   };
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (typeof value === 'object' || typeof value === 'function') && value !== null && typeof (value as { then?: unknown }).then === 'function';
 }
