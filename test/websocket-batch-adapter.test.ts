@@ -155,7 +155,13 @@ describe('WebSocketBatchAdapter', () => {
     for (const maxBufferedBytes of [Number.NaN, 0, -5, '1' as unknown as number]) {
       expect(() => new WebSocketBatchAdapter({ url, maxBufferedBytes })).toThrow(new RangeError(`createWebSocketInspector: maxBufferedBytes must be a positive number of bytes, not ${String(maxBufferedBytes)}`));
     }
-    expect(() => new WebSocketBatchAdapter({ url, reconnectDelayMs: Number.NaN })).toThrow(/reconnectDelayMs must be a number of ms, 0 or more, not NaN/);
+    expect(() => new WebSocketBatchAdapter({ url, reconnectDelayMs: Number.NaN })).toThrow(/reconnectDelayMs must be a number of ms, 0 to 2147483647, not NaN/);
+  });
+
+  it('refuses a reconnectDelayMs past the longest a timer can wait (2^31-1 ms), which would fire at once and retry a server that is down without pause', () => {
+    const url = 'ws://127.0.0.1:1/?frames=batch';
+    expect(() => new WebSocketBatchAdapter({ url, reconnectDelayMs: 2 ** 31 })).toThrow(/reconnectDelayMs must be a number of ms, 0 to 2147483647, not 2147483648/);
+    expect(() => new WebSocketBatchAdapter({ url, reconnectDelayMs: 2 ** 31 - 1 })).not.toThrow();
     // No limit is a choice it can honour.
     expect(() => new WebSocketBatchAdapter({ url, maxDeferredEvents: Infinity, maxBufferedBytes: Infinity, reconnectDelayMs: 0 })).not.toThrow();
   });

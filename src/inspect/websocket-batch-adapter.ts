@@ -26,7 +26,7 @@ export interface WebSocketBatchAdapterOptions {
    * more (`Infinity`: no limit); anything else throws a `RangeError`. Default 200, as `@statelyai/inspect`.
    */
   maxDeferredEvents?: number;
-  /** How long after a failed or lost connection it tries again. Default 5,000 ms, as `@statelyai/inspect`. */
+  /** How long after a failed or lost connection it tries again: 0 to 2^31-1 ms (anything else throws a `RangeError`). Default 5,000 ms, as `@statelyai/inspect`. */
   reconnectDelayMs?: number;
   /**
    * The most it holds unsent on an open connection to a server that reads slower than the run
@@ -106,7 +106,8 @@ export class WebSocketBatchAdapter implements InspectionAdapter {
     const { maxDeferredEvents, reconnectDelayMs, maxBufferedBytes } = this;
     if (typeof maxDeferredEvents !== 'number' || !(maxDeferredEvents >= 0) || !(Number.isInteger(maxDeferredEvents) || maxDeferredEvents === Infinity)) throw refuse('maxDeferredEvents', maxDeferredEvents, 'a whole number of events, 0 or more');
     if (typeof maxBufferedBytes !== 'number' || !(maxBufferedBytes > 0)) throw refuse('maxBufferedBytes', maxBufferedBytes, 'a positive number of bytes');
-    if (typeof reconnectDelayMs !== 'number' || !(reconnectDelayMs >= 0 && reconnectDelayMs < Infinity)) throw refuse('reconnectDelayMs', reconnectDelayMs, 'a number of ms, 0 or more');
+    // A timer given more than 2^31-1 ms fires at once: a server that is down would be retried without pause.
+    if (typeof reconnectDelayMs !== 'number' || !(reconnectDelayMs >= 0 && reconnectDelayMs <= 2 ** 31 - 1)) throw refuse('reconnectDelayMs', reconnectDelayMs, `a number of ms, 0 to ${2 ** 31 - 1}`);
     this.dropped = droppedEventsReporter(options.onDropped, 'createWebSocketInspector');
   }
 
