@@ -2,6 +2,7 @@ import type { Pool, PoolClient } from 'pg';
 import { refuseMovedRedactOption } from '../secrets/moved-secrets-option.js';
 import { checkSessionHeader } from '../persistence/jsonl.js';
 import { assertSessionId } from '../persistence/session-id.js';
+import { checkSessionRecord } from '../persistence/session-record-check.js';
 import { tolerateIdleConnectionErrors, withPoolClient } from './pg-connection-errors.js';
 import { leaseRules, type LeaseRow } from '../persistence/lease-rules.js';
 import { SessionConflictError, SessionMissingError, type AppendOptions, type SessionHeader, type SessionLease, type SessionLeases, type SessionLog, type SessionRecord, type SessionStore, type SessionVersion } from '../persistence/session-store.js';
@@ -112,8 +113,8 @@ export function pgStore(pool: Pool, options: PgStoreOptions = {}): SessionStore 
       assertSessionId(sessionId);
       await ensureSchema();
       // One statement, one snapshot: the header, the count and the records agree.
-      const result = await pool.query<{ header: unknown; record_count: string; record: SessionRecord | null }>(
-        `SELECT s.header, s.record_count, r.record
+      const result = await pool.query<{ header: unknown; record_count: string; seq: string | null; record: unknown }>(
+        `SELECT s.header, s.record_count, r.seq, r.record
            FROM ${tables.sessions} s LEFT JOIN ${tables.records} r USING (session_id)
           WHERE s.session_id = $1
           ORDER BY r.seq`,
@@ -122,7 +123,13 @@ export function pgStore(pool: Pool, options: PgStoreOptions = {}): SessionStore 
       const first = result.rows[0];
       if (!first) return undefined;
       checkSessionHeader(first.header, `session ${sessionId} (Postgres)`);
-      const records = result.rows.flatMap((row) => (row.record === null ? [] : [row.record]));
+      const source = `session ${sessionId} (Postgres)`;
+      // No seq: the session has no records (the join found none). A record that is JSON null, or not a record, is refused, not skipped.
+      const records = result.rows.flatMap((row) => {
+        if (row.seq === null) return [];
+        checkSessionRecord(row.record, `${source}, record ${row.seq}`);
+        return [row.record];
+      });
       return { header: first.header, records, warnings: [], version: Number(first.record_count) };
     },
 

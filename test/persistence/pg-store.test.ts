@@ -53,6 +53,17 @@ describe.skipIf(postgresBin === undefined)('pgStore on its own', () => {
     await expect(store.read('future-session')).rejects.toBeInstanceOf(SessionFormatError);
   });
 
+  it('refuses a record row that is JSON null or not a record, naming the session and the record, instead of skipping or misreading it', async () => {
+    const pool = newPool();
+    const store = pgStore(pool);
+    await store.create(sessionHeader('hand-edited'));
+    await store.append('hand-edited', [{ type: 'message', index: 0, message: { role: 'user', content: 'hi' } }]);
+    await pool.query(`UPDATE loopchart_session_records SET record = 'null'::json WHERE session_id = 'hand-edited'`);
+    await expect(store.read('hand-edited')).rejects.toThrow(new SessionFormatError('session hand-edited (Postgres), record 1: not a session record (an object with a type), but null'));
+    await pool.query(`UPDATE loopchart_session_records SET record = '{"type":"message","index":"0","message":{"role":"user","content":"hi"}}'::json WHERE session_id = 'hand-edited'`);
+    await expect(store.read('hand-edited')).rejects.toThrow(/^session hand-edited \(Postgres\), record 1: a message record's index must be a whole number, 0 or more, not "0"$/);
+  });
+
   it('lets a reader without Redis follow a session: a new view after the appends of each step', async () => {
     const pool = newPool();
     const store = pgStore(pool);
