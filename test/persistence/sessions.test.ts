@@ -113,6 +113,29 @@ describe('sessions in a file store', () => {
     await expect(agent.run('hi')).rejects.toThrow(/format version 0 is not supported/);
   });
 
+  it.each([
+    ['a state the chart does not have', { value: { running: 'nowhere' } }, /checkpoint 3's snapshot cannot be restored: its state \{"running":"nowhere"\} is not one this loopchart's chart has/],
+    ['a child the chart does not invoke', { children: { ghost: { src: 'ghost', snapshot: { status: 'active' } } } }, /checkpoint 3's snapshot cannot be restored: its child "ghost" runs "ghost", which this loopchart's chart does not invoke/],
+  ])('a checkpoint whose snapshot names %s is refused as the session opens, and the history is not lost', async (_name, change, message) => {
+    const store = fileStore(dir);
+    const first = createAgent({ model: mockModel([{ text: ['first'] }]), store, sessionId: 'foreign' });
+    const done = await first.run('one');
+    await first.dispose();
+    const file = path.join(dir, 'foreign.jsonl');
+    const lines = (await readFile(file, 'utf8')).trim().split('\n');
+    const last = JSON.parse(lines.at(-1)!) as { id: number; snapshot: Record<string, unknown> };
+    await appendFile(file, `${JSON.stringify({ ...last, id: last.id + 1, snapshot: { ...last.snapshot, ...change } })}\n`);
+    const before = await readFile(file, 'utf8');
+
+    const resumed = createAgent({ model: mockModel([{ text: ['second'] }]), store, sessionId: 'foreign' });
+    await expect(resumed.ready()).rejects.toThrow(SessionFormatError);
+    await expect(resumed.run('two')).rejects.toThrow(message);
+    await expect(resumed.run('two')).rejects.toThrow(/^session foreign: checkpoint 3's snapshot cannot be restored: .*: the session was written by another version of loopchart, or changed by hand$/);
+    await resumed.dispose();
+    expect(await readFile(file, 'utf8')).toBe(before);
+    expect(done.messages).toHaveLength(2);
+  });
+
   it('a sessionId without a store is an option error', () => {
     expect(() => createAgent({ model: mockModel([]), sessionId: 'x' })).toThrow(/sessionId: sessionId needs a store/);
   });
