@@ -1,5 +1,5 @@
-import { closeSync, constants, existsSync, fstatSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readFileSync, readSync, renameSync, writeFileSync, writeSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { closeSync, constants, existsSync, fstatSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readFileSync, readSync, renameSync, writeFileSync, writeSync, type Stats } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { assertSessionId } from './session-id.js';
 import { refuseMovedRedactOption } from '../secrets/moved-secrets-option.js';
@@ -8,6 +8,7 @@ import { withFileLock } from './file-lock.js';
 import { leaseRules, type LeaseRow } from './lease-rules.js';
 import {
   SessionConflictError,
+  SessionFormatError,
   SessionMissingError,
   type AppendOptions,
   type SessionHeader,
@@ -79,6 +80,15 @@ function writeAll(fd: number, bytes: Buffer, position?: number): void {
   }
 }
 
+/** What a path that is not a regular file is, in words; undefined for a regular file. */
+function fileKind(stats: Stats): string | undefined {
+  if (stats.isFile()) return undefined;
+  if (stats.isDirectory()) return 'directory';
+  if (stats.isFIFO()) return 'FIFO';
+  if (stats.isSocket()) return 'socket';
+  return 'device';
+}
+
 function fileOf(dir: string, sessionId: string): string {
   assertSessionId(sessionId);
   return path.join(dir, `${sessionId}.jsonl`);
@@ -114,12 +124,23 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): SessionS
   return {
     async read(sessionId: string): Promise<SessionLog | undefined> {
       const file = fileOf(dir, sessionId);
-      let bytes: Buffer;
+      let handle: FileHandle;
       try {
-        bytes = await readFile(file);
+        // Without blocking: a FIFO is refused below instead of waited on for ever.
+        handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK);
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
         throw error;
+      }
+      let bytes: Buffer;
+      try {
+        const kind = fileKind(await handle.stat());
+        if (kind !== undefined) {
+          throw new SessionFormatError(`${file} is a ${kind}, not a session file: move it out of the store's directory, or use another session id`);
+        }
+        bytes = await handle.readFile();
+      } finally {
+        await handle.close();
       }
       return { ...decodeLog(bytes.toString('utf8'), file), version: bytes.length };
     },
