@@ -351,7 +351,7 @@ export class SessionHost {
     const log = await store.read(sessionId);
     if (!log) return undefined;
     for (const warning of log.warnings) this.#outbox.push({ type: 'session-warning', sessionId, message: warning });
-    const replayed = replaySession(log.records);
+    const replayed = replaySession(log.records, undefined, `session ${sessionId}`);
     // A version-1 session stays readable by the loopchart that wrote it: it gets no run records.
     const runRecords = log.header.version >= 2 ? this.#journal : undefined;
     this.#recorder = new SessionRecorder(store, sessionId, { ...replayed, version: log.version, ...this.#fence() }, this.#traceContextOf, this.#retryWrite, runRecords);

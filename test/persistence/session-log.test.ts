@@ -100,4 +100,12 @@ describe('replaySession', () => {
     expect(replaySession(records, 1).messages).toEqual([user('a')]);
     expect(() => replaySession(records, 7)).toThrow(/no checkpoint 7/);
   });
+
+  it.each([
+    ['duplicated', [{ type: 'message', index: 0, message: user('a') }, checkpoint(1, 1), { type: 'message', index: 0, message: user('a') }, checkpoint(1, 1)], 'session s: checkpoint 1 comes after checkpoint 1: checkpoint ids grow (records duplicated or out of order)'],
+    ['reversed', [checkpoint(1, 1), { type: 'message', index: 0, message: user('a') }], 'session s: checkpoint 1 counts 1 messages but 0 were written (records missing or out of order)'],
+    ['with a gap', [{ type: 'message', index: 0, message: user('a') }, { type: 'message', index: 2, message: user('c') }], 'session s: message 2 arrives while the history has 1 messages (records missing or out of order)'],
+  ] as Array<[string, SessionRecord[], string]>)('refuses records %s as a SessionFormatError that names the session', (_name, records, message) => {
+    expect(() => replaySession(records, undefined, 'session s')).toThrow(new SessionFormatError(message));
+  });
 });

@@ -136,6 +136,19 @@ describe('sessions in a file store', () => {
     expect(done.messages).toHaveLength(2);
   });
 
+  it('a session whose records were written twice over is refused by name as it opens', async () => {
+    const store = fileStore(dir);
+    const first = createAgent({ model: mockModel([{ text: ['first'] }]), store, sessionId: 'doubled' });
+    await first.run('one');
+    await first.dispose();
+    const file = path.join(dir, 'doubled.jsonl');
+    const [header, ...records] = (await readFile(file, 'utf8')).trim().split('\n');
+    await writeFile(file, `${[header, ...records, ...records].join('\n')}\n`);
+    const resumed = createAgent({ model: mockModel([]), store, sessionId: 'doubled' });
+    await expect(resumed.ready()).rejects.toThrow(new SessionFormatError('session doubled: checkpoint 1 comes after checkpoint 2: checkpoint ids grow (records duplicated or out of order)'));
+    await resumed.dispose();
+  });
+
   it('a sessionId without a store is an option error', () => {
     expect(() => createAgent({ model: mockModel([]), sessionId: 'x' })).toThrow(/sessionId: sessionId needs a store/);
   });
