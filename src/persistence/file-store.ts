@@ -214,7 +214,30 @@ function readLease(file: string): LeaseRow | undefined {
   const leaseFile = `${file}.lease`;
   // Most sessions never take a lease: a stat is cheaper on every append than a failed read's exception.
   if (!existsSync(leaseFile)) return undefined;
-  return JSON.parse(readFileSync(leaseFile, 'utf8')) as LeaseRow;
+  const refuse = (problem: string) => new SessionFormatError(`${leaseFile}: not a lease this loopchart wrote: ${problem}: delete it to free the session once no process works on it`);
+  // Without blocking: this read runs on the event loop, which a FIFO would hold for ever.
+  const fd = openSync(leaseFile, constants.O_RDONLY | constants.O_NONBLOCK);
+  let text: string;
+  try {
+    const kind = fileKind(fstatSync(fd));
+    if (kind !== undefined) throw refuse(`it is a ${kind}`);
+    text = readFileSync(fd, 'utf8');
+  } finally {
+    closeSync(fd);
+  }
+  let row: Partial<LeaseRow> | null;
+  try {
+    row = JSON.parse(text) as Partial<LeaseRow> | null;
+  } catch {
+    throw refuse(`it is not JSON (${JSON.stringify(text.slice(0, 40))})`);
+  }
+  const shown = (value: unknown) => (JSON.stringify(value) ?? String(value)).slice(0, 40);
+  // A row of the wrong shape would be misread, not refused: an epoch "3" acquired again is "31", and a row without one starts the epochs again at 1, letting an older writer's fenced appends through.
+  if (typeof row !== 'object' || row === null) throw refuse(`it is ${shown(row)}, not an object`);
+  if (typeof row.owner !== 'string') throw refuse(`its owner must be text, not ${shown(row.owner)}`);
+  if (!Number.isSafeInteger(row.epoch) || row.epoch! < 0) throw refuse(`its epoch must be a whole number, 0 or more, not ${shown(row.epoch)}`);
+  if (typeof row.expiresAt !== 'number' || !Number.isFinite(row.expiresAt)) throw refuse(`its expiresAt must be a time in ms, not ${shown(row.expiresAt)}`);
+  return row as LeaseRow;
 }
 
 /** Written whole and renamed into place, so a reader never sees half a lease. */
