@@ -5,7 +5,7 @@ import { assertSessionId } from '../persistence/session-id.js';
 import { checkSessionRecord } from '../persistence/session-record-check.js';
 import { tolerateIdleConnectionErrors, withPoolClient } from './pg-connection-errors.js';
 import { leaseRules, type LeaseRow } from '../persistence/lease-rules.js';
-import { SessionConflictError, SessionMissingError, type AppendOptions, type SessionHeader, type SessionLease, type SessionLeases, type SessionLog, type SessionRecord, type SessionStore, type SessionVersion } from '../persistence/session-store.js';
+import { SessionConflictError, SessionFormatError, SessionMissingError, type AppendOptions, type SessionHeader, type SessionLease, type SessionLeases, type SessionLog, type SessionRecord, type SessionStore, type SessionVersion } from '../persistence/session-store.js';
 
 export interface PgStoreOptions {
   /**
@@ -125,12 +125,19 @@ export function pgStore(pool: Pool, options: PgStoreOptions = {}): SessionStore 
       checkSessionHeader(first.header, `session ${sessionId} (Postgres)`);
       const source = `session ${sessionId} (Postgres)`;
       // No seq: the session has no records (the join found none). A record that is JSON null, or not a record, is refused, not skipped.
-      const records = result.rows.flatMap((row) => {
+      const count = Number(first.record_count);
+      const edited = (problem: string) => new SessionFormatError(`${source}: ${problem} (it counts ${count} records, seq 1 to ${count}): a row was deleted or added by hand`);
+      const records = result.rows.flatMap((row, index) => {
         if (row.seq === null) return [];
+        // The rows come in seq order, and appends number them 1 to the count with no gap.
+        const seq = Number(row.seq);
+        if (seq > count) throw edited(`record ${seq} is beyond its record count`);
+        if (seq !== index + 1) throw edited(`record ${index + 1} is missing`);
         checkSessionRecord(row.record, `${source}, record ${row.seq}`);
         return [row.record];
       });
-      return { header: first.header, records, warnings: [], version: Number(first.record_count) };
+      if (records.length < count) throw edited(`record ${records.length + 1} is missing`);
+      return { header: first.header, records, warnings: [], version: count };
     },
 
     async create(header: SessionHeader): Promise<SessionVersion> {
