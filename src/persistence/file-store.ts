@@ -142,7 +142,11 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): SessionS
       } finally {
         await handle.close();
       }
-      return { ...decodeLog(bytes.toString('utf8'), file), version: bytes.length };
+      const log = decodeLog(bytes.toString('utf8'), file);
+      if (log.header.sessionId !== sessionId) {
+        log.warnings.push(`${file}: its header names session ${JSON.stringify(log.header.sessionId)}, not "${sessionId}": the file was renamed or copied; it is read as session ${sessionId}`);
+      }
+      return { ...log, version: bytes.length };
     },
     async create(header: SessionHeader): Promise<SessionVersion> {
       const file = fileOf(dir, header.sessionId);

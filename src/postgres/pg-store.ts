@@ -137,7 +137,8 @@ export function pgStore(pool: Pool, options: PgStoreOptions = {}): SessionStore 
         return [row.record];
       });
       if (records.length < count) throw edited(`record ${records.length + 1} is missing`);
-      return { header: first.header, records, warnings: [], version: count };
+      const warnings = first.header.sessionId === sessionId ? [] : [`${source}: its header names session ${JSON.stringify(first.header.sessionId)}, not "${sessionId}": the row was changed by hand; it is read as session ${sessionId}`];
+      return { header: first.header, records, warnings, version: count };
     },
 
     async create(header: SessionHeader): Promise<SessionVersion> {

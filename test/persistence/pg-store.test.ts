@@ -76,6 +76,14 @@ describe.skipIf(postgresBin === undefined)('pgStore on its own', () => {
     await expect(store.read('gapped')).rejects.toThrow(new SessionFormatError('session gapped (Postgres): record 4 is beyond its record count (it counts 3 records, seq 1 to 3): a row was deleted or added by hand'));
   });
 
+  it('warns of a header that names another session than its row', async () => {
+    const pool = newPool();
+    const store = pgStore(pool);
+    await store.create(sessionHeader('row-id'));
+    await pool.query(`UPDATE loopchart_sessions SET header = $1 WHERE session_id = 'row-id'`, [JSON.stringify(sessionHeader('header-id'))]);
+    expect((await store.read('row-id'))?.warnings).toEqual(['session row-id (Postgres): its header names session "header-id", not "row-id": the row was changed by hand; it is read as session row-id']);
+  });
+
   it('lets a reader without Redis follow a session: a new view after the appends of each step', async () => {
     const pool = newPool();
     const store = pgStore(pool);

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { AgentBusyError, createAgent, fileStore, forkSession, SessionFormatError, type AgentEvent, type SessionStore } from '../../src/index.js';
+import { AgentBusyError, createAgent, fileStore, forkSession, openSessionRecord, SessionFormatError, type AgentEvent, type SessionStore } from '../../src/index.js';
 import { expectValidHistory } from '../support/history.js';
 import { mockModel } from '../support/mock-model.js';
 import { recordEvents } from '../support/record.js';
@@ -147,6 +147,19 @@ describe('sessions in a file store', () => {
     const resumed = createAgent({ model: mockModel([]), store, sessionId: 'doubled' });
     await expect(resumed.ready()).rejects.toThrow(new SessionFormatError('session doubled: checkpoint 1 comes after checkpoint 2: checkpoint ids grow (records duplicated or out of order)'));
     await resumed.dispose();
+  });
+
+  it('a session file renamed or copied to another id is read under its new id, with a warning that its header names the old one', async () => {
+    const store = fileStore(dir);
+    const first = createAgent({ model: mockModel([{ text: ['first'] }]), store, sessionId: 'original-name' });
+    await first.run('one');
+    await first.dispose();
+    await writeFile(path.join(dir, 'new-name.jsonl'), await readFile(path.join(dir, 'original-name.jsonl')));
+    const warning = `${path.join(dir, 'new-name.jsonl')}: its header names session "original-name", not "new-name": the file was renamed or copied; it is read as session new-name`;
+    expect((await store.read('new-name'))?.warnings).toEqual([warning]);
+    const view = await openSessionRecord(store, 'new-name');
+    expect(view?.sessionId).toBe('new-name');
+    expect(view?.warnings).toContain(warning);
   });
 
   it('a sessionId without a store is an option error', () => {
