@@ -1,5 +1,6 @@
 import { closeSync, constants, existsSync, fstatSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readFileSync, readSync, renameSync, writeFileSync, writeSync, type Stats } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
+import { constants as bufferConstants } from 'node:buffer';
 import path from 'node:path';
 import { assertSessionId } from './session-id.js';
 import { refuseMovedRedactOption } from '../secrets/moved-secrets-option.js';
@@ -27,6 +28,8 @@ export interface FileStoreOptions {
 
 /** Session files hold conversations and tool output: only their owner may read them. */
 const FILE_MODE = 0o600;
+/** The longest string Node makes: a session file is decoded as one. */
+const { MAX_STRING_LENGTH } = bufferConstants;
 const DIR_MODE = 0o700;
 
 /**
@@ -134,9 +137,15 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): SessionS
       }
       let bytes: Buffer;
       try {
-        const kind = fileKind(await handle.stat());
+        const stats = await handle.stat();
+        const kind = fileKind(stats);
         if (kind !== undefined) {
           throw new SessionFormatError(`${file} is a ${kind}, not a session file: move it out of the store's directory, or use another session id`);
+        }
+        // Read whole and decoded as one string: past Node's longest string, that fails with an error that names no file, after the read.
+        const { size } = stats;
+        if (size > MAX_STRING_LENGTH) {
+          throw new SessionFormatError(`${file} is ${size} bytes, more than this loopchart reads whole (${MAX_STRING_LENGTH} bytes): start a new session to go on`);
         }
         bytes = await handle.readFile();
       } finally {

@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import { closeSync, constants, mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
+import { constants as bufferConstants } from 'node:buffer';
+import { closeSync, constants, ftruncateSync, mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -70,5 +71,21 @@ describe('fileStore: a lease file that is not a lease', () => {
     const leaseFile = path.join(dir, 'piped-lease.jsonl.lease');
     execFileSync('mkfifo', [leaseFile]);
     await expect(store.append('piped-lease', [])).rejects.toThrow(`${leaseFile}: not a lease this loopchart wrote: it is a FIFO: delete it`);
+  });
+});
+
+describe('fileStore: a session file too large to read whole', () => {
+  it('is refused by name and size before any of it is read (Node would fail without naming it)', async () => {
+    const huge = path.join(dir, 'huge.jsonl');
+    // Sparse: the size without the disk space or the memory.
+    const fd = openSync(huge, 'w');
+    try {
+      ftruncateSync(fd, 3 * 1024 ** 3);
+    } finally {
+      closeSync(fd);
+    }
+    await expect(fileStore(dir).read('huge')).rejects.toThrow(
+      new SessionFormatError(`${huge} is 3221225472 bytes, more than this loopchart reads whole (${bufferConstants.MAX_STRING_LENGTH} bytes): start a new session to go on`),
+    );
   });
 });
