@@ -3,6 +3,9 @@ import type { Actor } from 'xstate';
 import type { AgentMachine } from '../machine/agent-machine.js';
 import { llmInput, TOOL_RUNNER_ID } from '../machine/agent-setup.js';
 import type { AgentContext } from '../machine/context.js';
+import { sharedAgentMachine } from '../machine/shared-agent-machine.js';
+import { errorMessage } from '../core/error-message.js';
+import { SessionFormatError } from './session-store.js';
 import { hasPersistedChild, withChildInputs, withPersistedChild, type WithPersistedChildren } from '../machine/xstate-internals.js';
 
 interface PersistedAgentSnapshot extends WithPersistedChildren {
@@ -44,4 +47,31 @@ export function restoreSnapshot(stored: unknown, messages: ModelMessage[], confi
   if (run === undefined) return { ...snapshot, context };
   const restored = withChildInputs({ ...snapshot, context }, (input, id) => (id === 'llm' ? { ...llmInput(context) } : input));
   return hasPersistedChild(restored, TOOL_RUNNER_ID) ? restored : withPersistedChild(restored, TOOL_RUNNER_ID, 'tools', { runId: run.id });
+}
+
+/**
+ * That a stored checkpoint's snapshot is one this loopchart's chart can restore: its state is one
+ * the chart has, and each child it names runs an actor the chart invokes. XState throws on either
+ * only once the run chart starts, where the session would lose the history it read; a checkpoint
+ * another version of loopchart or a hand wrote is refused as the session opens instead.
+ * @throws SessionFormatError naming the session, the checkpoint and what the chart lacks.
+ */
+export function checkRestorable(stored: unknown, sessionId: string, checkpointId: number): void {
+  const snapshot = stored as WithPersistedChildren & { value: unknown };
+  const refuse = (problem: string) =>
+    new SessionFormatError(
+      `session ${sessionId}: checkpoint ${checkpointId}'s snapshot cannot be restored: ${problem}: the session was written by another version of loopchart, or changed by hand`,
+    );
+  try {
+    sharedAgentMachine.resolveState({ value: snapshot.value as never, context: {} as never });
+  } catch (error) {
+    throw refuse(`its state ${JSON.stringify(snapshot.value)?.slice(0, 200)} is not one this loopchart's chart has (${errorMessage(error)})`);
+  }
+  const invoked = Object.keys(sharedAgentMachine.implementations.actors);
+  for (const [id, child] of Object.entries(snapshot.children ?? {})) {
+    const src = (child as { src?: unknown } | undefined)?.src;
+    if (typeof src !== 'string' || !invoked.includes(src)) {
+      throw refuse(`its child ${JSON.stringify(id)} runs ${JSON.stringify(src)?.slice(0, 80)}, which this loopchart's chart does not invoke (${invoked.join(', ')})`);
+    }
+  }
 }

@@ -1,5 +1,6 @@
-import { closeSync, constants, existsSync, fstatSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readFileSync, readSync, renameSync, writeFileSync, writeSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { closeSync, constants, existsSync, fstatSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readFileSync, readSync, renameSync, writeFileSync, writeSync, type Stats } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
+import { constants as bufferConstants } from 'node:buffer';
 import path from 'node:path';
 import { assertSessionId } from './session-id.js';
 import { refuseMovedRedactOption } from '../secrets/moved-secrets-option.js';
@@ -8,6 +9,7 @@ import { withFileLock } from './file-lock.js';
 import { leaseRules, type LeaseRow } from './lease-rules.js';
 import {
   SessionConflictError,
+  SessionFormatError,
   SessionMissingError,
   type AppendOptions,
   type SessionHeader,
@@ -26,6 +28,8 @@ export interface FileStoreOptions {
 
 /** Session files hold conversations and tool output: only their owner may read them. */
 const FILE_MODE = 0o600;
+/** The longest string Node makes: a session file is decoded as one. */
+const { MAX_STRING_LENGTH } = bufferConstants;
 const DIR_MODE = 0o700;
 
 /**
@@ -79,6 +83,15 @@ function writeAll(fd: number, bytes: Buffer, position?: number): void {
   }
 }
 
+/** What a path that is not a regular file is, in words; undefined for a regular file. */
+function fileKind(stats: Stats): string | undefined {
+  if (stats.isFile()) return undefined;
+  if (stats.isDirectory()) return 'directory';
+  if (stats.isFIFO()) return 'FIFO';
+  if (stats.isSocket()) return 'socket';
+  return 'device';
+}
+
 function fileOf(dir: string, sessionId: string): string {
   assertSessionId(sessionId);
   return path.join(dir, `${sessionId}.jsonl`);
@@ -114,14 +127,35 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): SessionS
   return {
     async read(sessionId: string): Promise<SessionLog | undefined> {
       const file = fileOf(dir, sessionId);
-      let bytes: Buffer;
+      let handle: FileHandle;
       try {
-        bytes = await readFile(file);
+        // Without blocking: a FIFO is refused below instead of waited on for ever.
+        handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK);
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
         throw error;
       }
-      return { ...decodeLog(bytes.toString('utf8'), file), version: bytes.length };
+      let bytes: Buffer;
+      try {
+        const stats = await handle.stat();
+        const kind = fileKind(stats);
+        if (kind !== undefined) {
+          throw new SessionFormatError(`${file} is a ${kind}, not a session file: move it out of the store's directory, or use another session id`);
+        }
+        // Read whole and decoded as one string: past Node's longest string, that fails with an error that names no file, after the read.
+        const { size } = stats;
+        if (size > MAX_STRING_LENGTH) {
+          throw new SessionFormatError(`${file} is ${size} bytes, more than this loopchart reads whole (${MAX_STRING_LENGTH} bytes): start a new session to go on`);
+        }
+        bytes = await handle.readFile();
+      } finally {
+        await handle.close();
+      }
+      const log = decodeLog(bytes.toString('utf8'), file);
+      if (log.header.sessionId !== sessionId) {
+        log.warnings.push(`${file}: its header names session ${JSON.stringify(log.header.sessionId)}, not "${sessionId}": the file was renamed or copied; it is read as session ${sessionId}`);
+      }
+      return { ...log, version: bytes.length };
     },
     async create(header: SessionHeader): Promise<SessionVersion> {
       const file = fileOf(dir, header.sessionId);
@@ -193,7 +227,30 @@ function readLease(file: string): LeaseRow | undefined {
   const leaseFile = `${file}.lease`;
   // Most sessions never take a lease: a stat is cheaper on every append than a failed read's exception.
   if (!existsSync(leaseFile)) return undefined;
-  return JSON.parse(readFileSync(leaseFile, 'utf8')) as LeaseRow;
+  const refuse = (problem: string) => new SessionFormatError(`${leaseFile}: not a lease this loopchart wrote: ${problem}: delete it to free the session once no process works on it`);
+  // Without blocking: this read runs on the event loop, which a FIFO would hold for ever.
+  const fd = openSync(leaseFile, constants.O_RDONLY | constants.O_NONBLOCK);
+  let text: string;
+  try {
+    const kind = fileKind(fstatSync(fd));
+    if (kind !== undefined) throw refuse(`it is a ${kind}`);
+    text = readFileSync(fd, 'utf8');
+  } finally {
+    closeSync(fd);
+  }
+  let row: Partial<LeaseRow> | null;
+  try {
+    row = JSON.parse(text) as Partial<LeaseRow> | null;
+  } catch {
+    throw refuse(`it is not JSON (${JSON.stringify(text.slice(0, 40))})`);
+  }
+  const shown = (value: unknown) => (JSON.stringify(value) ?? String(value)).slice(0, 40);
+  // A row of the wrong shape would be misread, not refused: an epoch "3" acquired again is "31", and a row without one starts the epochs again at 1, letting an older writer's fenced appends through.
+  if (typeof row !== 'object' || row === null) throw refuse(`it is ${shown(row)}, not an object`);
+  if (typeof row.owner !== 'string') throw refuse(`its owner must be text, not ${shown(row.owner)}`);
+  if (!Number.isSafeInteger(row.epoch) || row.epoch! < 0) throw refuse(`its epoch must be a whole number, 0 or more, not ${shown(row.epoch)}`);
+  if (typeof row.expiresAt !== 'number' || !Number.isFinite(row.expiresAt)) throw refuse(`its expiresAt must be a time in ms, not ${shown(row.expiresAt)}`);
+  return row as LeaseRow;
 }
 
 /** Written whole and renamed into place, so a reader never sees half a lease. */

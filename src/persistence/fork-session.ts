@@ -28,7 +28,7 @@ export async function forkSession(options: { store: SessionStore; from: string; 
   const { store, from, at } = options;
   const log = await store.read(from);
   if (!log) throw new Error(`forkSession: there is no session "${from}"`);
-  const replayed = replaySession(log.records, at);
+  const replayed = replaySession(log.records, at, `session ${from}`);
   const checkpoint = replayed.last!;
   const added = options.messages ?? [];
   if (added.length > 0 && checkpoint.state === AWAITING_APPROVAL) {

@@ -1,3 +1,4 @@
+import { checkSessionRecord } from './session-record-check.js';
 import { SESSION_FORMAT, SESSION_FORMAT_VERSION, SESSION_FORMAT_VERSIONS_READ, SessionFormatError, type SessionHeader, type SessionLog, type SessionRecord } from './session-store.js';
 
 /** One record as one line. */
@@ -7,8 +8,9 @@ export function encodeLine(record: SessionHeader | SessionRecord): string {
 
 /**
  * Parses a session file. A last line that is cut off (a crash mid-write) is
- * skipped with a warning; a bad line anywhere else, a missing header or
- * another format version is a `SessionFormatError`.
+ * skipped with a warning; a bad line anywhere else (not JSON, or not a record this version reads:
+ * `checkSessionRecord`), a missing header or another format version is a `SessionFormatError`
+ * that names the file and the line.
  */
 export function decodeLog(text: string, source: string): SessionLog {
   const lines = text.split('\n');
@@ -31,9 +33,10 @@ export function decodeLog(text: string, source: string): SessionLog {
       warnings.push(`${source}: the last line (line ${index + 1}) has no newline; it was read anyway`);
     }
   });
-  const [header, ...records] = parsed as [unknown, ...SessionRecord[]];
+  const [header, ...records] = parsed;
   checkSessionHeader(header, source);
-  return { header, records, warnings };
+  records.forEach((record, index) => checkSessionRecord(record, `${source}: line ${index + 2}`));
+  return { header, records: records as SessionRecord[], warnings };
 }
 
 /**

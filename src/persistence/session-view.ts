@@ -27,7 +27,7 @@ export interface SessionView {
 export async function readSessionView(store: SessionStore, sessionId: string): Promise<SessionView | undefined> {
   const log = await store.read(sessionId);
   if (!log) return undefined;
-  const { messages, last } = replaySession(log.records);
+  const { messages, last } = replaySession(log.records, undefined, `session ${sessionId}`);
   const context = (last?.snapshot as { context?: AgentContext } | undefined)?.context;
   return {
     messages,

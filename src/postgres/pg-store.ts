@@ -2,9 +2,10 @@ import type { Pool, PoolClient } from 'pg';
 import { refuseMovedRedactOption } from '../secrets/moved-secrets-option.js';
 import { checkSessionHeader } from '../persistence/jsonl.js';
 import { assertSessionId } from '../persistence/session-id.js';
+import { checkSessionRecord } from '../persistence/session-record-check.js';
 import { tolerateIdleConnectionErrors, withPoolClient } from './pg-connection-errors.js';
 import { leaseRules, type LeaseRow } from '../persistence/lease-rules.js';
-import { SessionConflictError, SessionMissingError, type AppendOptions, type SessionHeader, type SessionLease, type SessionLeases, type SessionLog, type SessionRecord, type SessionStore, type SessionVersion } from '../persistence/session-store.js';
+import { SessionConflictError, SessionFormatError, SessionMissingError, type AppendOptions, type SessionHeader, type SessionLease, type SessionLeases, type SessionLog, type SessionRecord, type SessionStore, type SessionVersion } from '../persistence/session-store.js';
 
 export interface PgStoreOptions {
   /**
@@ -112,8 +113,8 @@ export function pgStore(pool: Pool, options: PgStoreOptions = {}): SessionStore 
       assertSessionId(sessionId);
       await ensureSchema();
       // One statement, one snapshot: the header, the count and the records agree.
-      const result = await pool.query<{ header: unknown; record_count: string; record: SessionRecord | null }>(
-        `SELECT s.header, s.record_count, r.record
+      const result = await pool.query<{ header: unknown; record_count: string; seq: string | null; record: unknown }>(
+        `SELECT s.header, s.record_count, r.seq, r.record
            FROM ${tables.sessions} s LEFT JOIN ${tables.records} r USING (session_id)
           WHERE s.session_id = $1
           ORDER BY r.seq`,
@@ -122,8 +123,22 @@ export function pgStore(pool: Pool, options: PgStoreOptions = {}): SessionStore 
       const first = result.rows[0];
       if (!first) return undefined;
       checkSessionHeader(first.header, `session ${sessionId} (Postgres)`);
-      const records = result.rows.flatMap((row) => (row.record === null ? [] : [row.record]));
-      return { header: first.header, records, warnings: [], version: Number(first.record_count) };
+      const source = `session ${sessionId} (Postgres)`;
+      // No seq: the session has no records (the join found none). A record that is JSON null, or not a record, is refused, not skipped.
+      const count = Number(first.record_count);
+      const edited = (problem: string) => new SessionFormatError(`${source}: ${problem} (it counts ${count} records, seq 1 to ${count}): a row was deleted or added by hand`);
+      const records = result.rows.flatMap((row, index) => {
+        if (row.seq === null) return [];
+        // The rows come in seq order, and appends number them 1 to the count with no gap.
+        const seq = Number(row.seq);
+        if (seq > count) throw edited(`record ${seq} is beyond its record count`);
+        if (seq !== index + 1) throw edited(`record ${index + 1} is missing`);
+        checkSessionRecord(row.record, `${source}, record ${row.seq}`);
+        return [row.record];
+      });
+      if (records.length < count) throw edited(`record ${records.length + 1} is missing`);
+      const warnings = first.header.sessionId === sessionId ? [] : [`${source}: its header names session ${JSON.stringify(first.header.sessionId)}, not "${sessionId}": the row was changed by hand; it is read as session ${sessionId}`];
+      return { header: first.header, records, warnings, version: count };
     },
 
     async create(header: SessionHeader): Promise<SessionVersion> {

@@ -220,13 +220,27 @@ export async function* readSessionEvents(options: ReadEventsOptions): AsyncGener
   const answerMs = blockMs + readTimeoutMs;
   const answered = <T>(read: Promise<T>) =>
     answerWithin(read, answerMs, () => new Error(`Redis did not answer a read of session ${options.sessionId}'s events within ${answerMs} ms (blockMs + readTimeoutMs)`));
+  /** A stream entry as the event a worker published, or an error that names the entry and the session: something else wrote to the stream. */
+  const decode = (entryId: string, fields: Record<string, string>): StreamedEvent => {
+    const notOurs = (problem: string) => new Error(`Redis stream entry ${entryId} of session ${options.sessionId} is not a loopchart event: ${problem}`);
+    const text = fields.entry;
+    if (text === undefined) throw notOurs(`it has no "entry" field (fields: ${Object.keys(fields).join(', ').slice(0, 80)})`);
+    let entry: StreamedEvent;
+    try {
+      entry = decodeStreamedEvent(text);
+    } catch (error) {
+      throw notOurs(errorMessage(error));
+    }
+    if (entry.sessionId !== options.sessionId) throw notOurs(`it belongs to session ${JSON.stringify(entry.sessionId).slice(0, 140)}`);
+    return entry;
+  };
   const epochs = new EpochFilter();
   if (options.lastEventId !== undefined && !options.includeStale) {
     // The entry the client had last: the epoch it had seen, so a stale entry after it is dropped too.
     const range = options.redis.xRange?.(key, options.lastEventId, options.lastEventId, { COUNT: 1 });
-    const seen = (range === undefined ? undefined : await answered(range)) as Array<{ message: Record<string, string> }> | undefined;
-    const text = seen?.[0]?.message.entry;
-    if (text !== undefined) epochs.admit(decodeStreamedEvent(text).epoch);
+    const seen = (range === undefined ? undefined : await answered(range)) as Array<{ id: string; message: Record<string, string> }> | undefined;
+    const last = seen?.[0];
+    if (last !== undefined) epochs.admit(decode(last.id, last.message).epoch);
   }
   while (!options.signal?.aborted) {
     const reply = (await answered(options.redis.xRead({ key, id }, { BLOCK: blockMs, COUNT: 500 }))) as Array<{
@@ -235,9 +249,7 @@ export async function* readSessionEvents(options: ReadEventsOptions): AsyncGener
     for (const stream of reply ?? []) {
       for (const message of stream.messages) {
         id = message.id;
-        const text = message.message.entry;
-        if (text === undefined) continue;
-        const entry = decodeStreamedEvent(text);
+        const entry = decode(message.id, message.message);
         if (epochs.admit(entry.epoch) || options.includeStale) yield { id: message.id, entry };
       }
     }

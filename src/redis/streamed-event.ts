@@ -22,8 +22,28 @@ export function encodeStreamedEvent(streamed: StreamedEvent): string {
   });
 }
 
+/**
+ * The entry's event, checked to be one `encodeStreamedEvent` wrote: an object with the session's
+ * id, a whole-number epoch and an event with a type. An epoch that is text would compare above
+ * every real one and make the entries after it look stale; an entry without an event would break
+ * every client.
+ * @throws TypeError saying what is wrong, when the text is not JSON or not such an entry.
+ */
 export function decodeStreamedEvent(text: string): StreamedEvent {
-  return JSON.parse(text) as StreamedEvent;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new TypeError(`its entry is not JSON: ${text.slice(0, 80)}`);
+  }
+  const shown = (part: unknown) => (JSON.stringify(part) ?? String(part)).slice(0, 80);
+  const entry = value as Partial<StreamedEvent> | null;
+  if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) throw new TypeError(`its entry is ${shown(entry)}, not an object`);
+  if (typeof entry.sessionId !== 'string') throw new TypeError(`its sessionId must be text, not ${shown(entry.sessionId)}`);
+  if (!Number.isSafeInteger(entry.epoch) || entry.epoch! < 0) throw new TypeError(`its epoch must be a whole number, 0 or more, not ${shown(entry.epoch)}`);
+  const event = entry.event as { type?: unknown } | undefined;
+  if (typeof event !== 'object' || event === null || typeof event.type !== 'string') throw new TypeError(`its event must be an object with a type, not ${shown(event)}`);
+  return entry as StreamedEvent;
 }
 
 /**

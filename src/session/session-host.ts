@@ -9,7 +9,7 @@ import { runObservers, type RunObserver } from '../trace/run-observer.js';
 import { RunJournal } from '../time-travel/run-journal.js';
 import { createSpanRecorder, type SpanRecorder } from '../telemetry/span-recorder.js';
 import { isTelemetryEnabled } from '../telemetry/telemetry-options.js';
-import { persistedWithoutHistory, restoreSnapshot } from '../persistence/checkpoint-snapshot.js';
+import { checkRestorable, persistedWithoutHistory, restoreSnapshot } from '../persistence/checkpoint-snapshot.js';
 import { SessionRecorder, type CheckpointInfo } from '../persistence/session-recorder.js';
 import { replaySession } from '../persistence/session-replay.js';
 import { sessionHeader, type SessionStore } from '../persistence/session-store.js';
@@ -351,11 +351,12 @@ export class SessionHost {
     const log = await store.read(sessionId);
     if (!log) return undefined;
     for (const warning of log.warnings) this.#outbox.push({ type: 'session-warning', sessionId, message: warning });
-    const replayed = replaySession(log.records);
+    const replayed = replaySession(log.records, undefined, `session ${sessionId}`);
     // A version-1 session stays readable by the loopchart that wrote it: it gets no run records.
     const runRecords = log.header.version >= 2 ? this.#journal : undefined;
     this.#recorder = new SessionRecorder(store, sessionId, { ...replayed, version: log.version, ...this.#fence() }, this.#traceContextOf, this.#retryWrite, runRecords);
     if (!replayed.last) return { messages: replayed.messages, state: 'idle' };
+    checkRestorable(replayed.last.snapshot, sessionId, replayed.last.id);
     const snapshot = restoreSnapshot(replayed.last.snapshot, replayed.messages, this.#config);
     if (replayed.last.state === 'idle') return { messages: replayed.messages, snapshot, state: 'idle' };
     const { runId, traceContext } = replayed.last;

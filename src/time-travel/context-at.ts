@@ -27,7 +27,7 @@ import type { SessionRecordView } from './session-record.js';
 export function contextAt(log: SessionLog, view: SessionRecordView, runIndex: number, pointIndex: number): ModelMessage[] {
   const checkpoint = checkpointAt(view, runIndex, pointIndex);
   if (checkpoint === undefined) return [];
-  const { messages, last } = replaySession(log.records, checkpoint);
+  const { messages, last } = replaySession(log.records, checkpoint, `session ${log.header.sessionId}`);
   const pruned = (last?.snapshot as { context?: Pick<AgentContext, 'prunedToolCallIds'> } | undefined)?.context?.prunedToolCallIds ?? [];
   return applyPruning(messages, pruned);
 }

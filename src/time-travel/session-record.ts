@@ -24,5 +24,6 @@ export type { SessionRecordView, CheckpointSummary, RecordedRun, TimelinePoint, 
  */
 export async function openSessionRecord(store: SessionStore, sessionId: string): Promise<SessionRecordView | undefined> {
   const log = await store.read(sessionId);
-  return log ? sessionRecordView(log) : undefined;
+  // The id it was read by: a renamed or copied file's header names the old one (the store warns of it).
+  return log ? { ...sessionRecordView(log), sessionId } : undefined;
 }

@@ -53,6 +53,37 @@ describe.skipIf(postgresBin === undefined)('pgStore on its own', () => {
     await expect(store.read('future-session')).rejects.toBeInstanceOf(SessionFormatError);
   });
 
+  it('refuses a record row that is JSON null or not a record, naming the session and the record, instead of skipping or misreading it', async () => {
+    const pool = newPool();
+    const store = pgStore(pool);
+    await store.create(sessionHeader('hand-edited'));
+    await store.append('hand-edited', [{ type: 'message', index: 0, message: { role: 'user', content: 'hi' } }]);
+    await pool.query(`UPDATE loopchart_session_records SET record = 'null'::json WHERE session_id = 'hand-edited'`);
+    await expect(store.read('hand-edited')).rejects.toThrow(new SessionFormatError('session hand-edited (Postgres), record 1: not a session record (an object with a type), but null'));
+    await pool.query(`UPDATE loopchart_session_records SET record = '{"type":"message","index":"0","message":{"role":"user","content":"hi"}}'::json WHERE session_id = 'hand-edited'`);
+    await expect(store.read('hand-edited')).rejects.toThrow(/^session hand-edited \(Postgres\), record 1: a message record's index must be a whole number, 0 or more, not "0"$/);
+  });
+
+  it('refuses a session whose record rows do not run 1 to its record count (a row deleted or added by hand), naming the session', async () => {
+    const pool = newPool();
+    const store = pgStore(pool);
+    await store.create(sessionHeader('gapped'));
+    const user = (content: string) => ({ type: 'message' as const, index: 0, message: { role: 'user' as const, content } });
+    await store.append('gapped', [user('a'), user('b'), user('c')]);
+    await pool.query(`DELETE FROM loopchart_session_records WHERE session_id = 'gapped' AND seq = 2`);
+    await expect(store.read('gapped')).rejects.toThrow(new SessionFormatError('session gapped (Postgres): record 2 is missing (it counts 3 records, seq 1 to 3): a row was deleted or added by hand'));
+    await pool.query(`INSERT INTO loopchart_session_records (session_id, seq, record) VALUES ('gapped', 2, $1), ('gapped', 4, $1)`, [JSON.stringify(user('x'))]);
+    await expect(store.read('gapped')).rejects.toThrow(new SessionFormatError('session gapped (Postgres): record 4 is beyond its record count (it counts 3 records, seq 1 to 3): a row was deleted or added by hand'));
+  });
+
+  it('warns of a header that names another session than its row', async () => {
+    const pool = newPool();
+    const store = pgStore(pool);
+    await store.create(sessionHeader('row-id'));
+    await pool.query(`UPDATE loopchart_sessions SET header = $1 WHERE session_id = 'row-id'`, [JSON.stringify(sessionHeader('header-id'))]);
+    expect((await store.read('row-id'))?.warnings).toEqual(['session row-id (Postgres): its header names session "header-id", not "row-id": the row was changed by hand; it is read as session row-id']);
+  });
+
   it('lets a reader without Redis follow a session: a new view after the appends of each step', async () => {
     const pool = newPool();
     const store = pgStore(pool);

@@ -12,7 +12,7 @@ const checkpoint = (id: number, messageCount: number): CheckpointRecord => ({
   state: 'running.llm.calling',
   step: id,
   messageCount,
-  snapshot: {},
+  snapshot: { value: { running: { llm: 'calling' } }, context: {} },
 });
 
 describe('session log lines', () => {
@@ -33,6 +33,30 @@ describe('session log lines', () => {
   it('refuses another format version with an error that names both versions', () => {
     const text = encodeLine({ ...sessionHeader('s'), version: 99 });
     expect(() => decodeLog(text, 's.jsonl')).toThrow(/format version 99 is not supported by this loopchart \(it reads versions 1 and 2, and writes version 2\)/);
+  });
+
+  it.each([
+    ['a number', '42', /line 3: not a session record \(an object with a type\), but 42/],
+    ['null', 'null', /line 3: not a session record .*but null/],
+    ['a record of a type it does not know', '{"type":"bogus"}', /line 3: record type "bogus" is not one this loopchart reads/],
+    ['a message without an index', '{"type":"message","message":{"role":"user","content":"x"}}', /line 3: a message record's index must be a whole number, 0 or more, not undefined/],
+    ['a message whose index is text', '{"type":"message","index":"1","message":{"role":"user","content":"x"}}', /line 3: a message record's index must be .* not "1"/],
+    ['a message that is not a message', '{"type":"message","index":1,"message":42}', /line 3: the message record's message is not a message/],
+    ['a checkpoint without a snapshot', '{"type":"checkpoint","id":1,"at":"x","state":"idle","step":0,"messageCount":1}', /line 3: checkpoint 1's snapshot is not a machine snapshot/],
+    ['a checkpoint with a negative message count', JSON.stringify({ ...checkpoint(1, 1), messageCount: -1 }), /line 3: checkpoint 1's messageCount must be a whole number, 0 or more, not -1/],
+    ['a timeline point of the wrong shape', '{"type":"timeline","runId":"r","at":0,"points":[[0,"x"]]}', /line 3: the timeline record's point 0 is not \[ms, event, from, to, step, guard\?\]/],
+    ['a trace without steps', '{"type":"trace","trace":{"runId":"r"}}', /line 3: a trace record needs a trace with a runId and a list of steps/],
+    ['a second header', header.trim(), /line 3: record type "header" is not one this loopchart reads/],
+  ])('refuses a line that is JSON but not a record it reads (%s), naming the file and the line', (_name, line, message) => {
+    const text = `${header}${encodeLine({ type: 'message', index: 0, message: user('a') })}${line}\n${encodeLine(checkpoint(1, 1))}`;
+    expect(() => decodeLog(text, 's.jsonl')).toThrow(SessionFormatError);
+    expect(() => decodeLog(text, 's.jsonl')).toThrow(message);
+    expect(() => decodeLog(text, 's.jsonl')).toThrow(/^s\.jsonl: line 3: /);
+  });
+
+  it('reads every record a run writes, of every type', () => {
+    const text = `${header}${encodeLine({ type: 'message', index: 0, message: user('a') })}${encodeLine({ type: 'timeline', runId: 'r', at: 0, points: [[0, 'x', 'idle', 'running.preparing', 0]] })}${encodeLine({ ...checkpoint(1, 1), snapshot: { value: 'idle', context: {} } })}`;
+    expect(decodeLog(text, 's.jsonl').records.map((record) => record.type)).toEqual(['message', 'timeline', 'checkpoint']);
   });
 
   it('refuses a file that is not a session', () => {
@@ -75,5 +99,13 @@ describe('replaySession', () => {
     expect(replaySession(records).messages).toEqual([user('summary'), user('b')]);
     expect(replaySession(records, 1).messages).toEqual([user('a')]);
     expect(() => replaySession(records, 7)).toThrow(/no checkpoint 7/);
+  });
+
+  it.each([
+    ['duplicated', [{ type: 'message', index: 0, message: user('a') }, checkpoint(1, 1), { type: 'message', index: 0, message: user('a') }, checkpoint(1, 1)], 'session s: checkpoint 1 comes after checkpoint 1: checkpoint ids grow (records duplicated or out of order)'],
+    ['reversed', [checkpoint(1, 1), { type: 'message', index: 0, message: user('a') }], 'session s: checkpoint 1 counts 1 messages but 0 were written (records missing or out of order)'],
+    ['with a gap', [{ type: 'message', index: 0, message: user('a') }, { type: 'message', index: 2, message: user('c') }], 'session s: message 2 arrives while the history has 1 messages (records missing or out of order)'],
+  ] as Array<[string, SessionRecord[], string]>)('refuses records %s as a SessionFormatError that names the session', (_name, records, message) => {
+    expect(() => replaySession(records, undefined, 'session s')).toThrow(new SessionFormatError(message));
   });
 });

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { AgentBusyError, createAgent, fileStore, forkSession, SessionFormatError, type AgentEvent, type SessionStore } from '../../src/index.js';
+import { AgentBusyError, createAgent, fileStore, forkSession, openSessionRecord, SessionFormatError, type AgentEvent, type SessionStore } from '../../src/index.js';
 import { expectValidHistory } from '../support/history.js';
 import { mockModel } from '../support/mock-model.js';
 import { recordEvents } from '../support/record.js';
@@ -111,6 +111,55 @@ describe('sessions in a file store', () => {
     const agent = createAgent({ model: mockModel([]), store: fileStore(dir), sessionId: 'old' });
     await expect(agent.ready()).rejects.toThrow(SessionFormatError);
     await expect(agent.run('hi')).rejects.toThrow(/format version 0 is not supported/);
+  });
+
+  it.each([
+    ['a state the chart does not have', { value: { running: 'nowhere' } }, /checkpoint 3's snapshot cannot be restored: its state \{"running":"nowhere"\} is not one this loopchart's chart has/],
+    ['a child the chart does not invoke', { children: { ghost: { src: 'ghost', snapshot: { status: 'active' } } } }, /checkpoint 3's snapshot cannot be restored: its child "ghost" runs "ghost", which this loopchart's chart does not invoke/],
+  ])('a checkpoint whose snapshot names %s is refused as the session opens, and the history is not lost', async (_name, change, message) => {
+    const store = fileStore(dir);
+    const first = createAgent({ model: mockModel([{ text: ['first'] }]), store, sessionId: 'foreign' });
+    const done = await first.run('one');
+    await first.dispose();
+    const file = path.join(dir, 'foreign.jsonl');
+    const lines = (await readFile(file, 'utf8')).trim().split('\n');
+    const last = JSON.parse(lines.at(-1)!) as { id: number; snapshot: Record<string, unknown> };
+    await appendFile(file, `${JSON.stringify({ ...last, id: last.id + 1, snapshot: { ...last.snapshot, ...change } })}\n`);
+    const before = await readFile(file, 'utf8');
+
+    const resumed = createAgent({ model: mockModel([{ text: ['second'] }]), store, sessionId: 'foreign' });
+    await expect(resumed.ready()).rejects.toThrow(SessionFormatError);
+    await expect(resumed.run('two')).rejects.toThrow(message);
+    await expect(resumed.run('two')).rejects.toThrow(/^session foreign: checkpoint 3's snapshot cannot be restored: .*: the session was written by another version of loopchart, or changed by hand$/);
+    await resumed.dispose();
+    expect(await readFile(file, 'utf8')).toBe(before);
+    expect(done.messages).toHaveLength(2);
+  });
+
+  it('a session whose records were written twice over is refused by name as it opens', async () => {
+    const store = fileStore(dir);
+    const first = createAgent({ model: mockModel([{ text: ['first'] }]), store, sessionId: 'doubled' });
+    await first.run('one');
+    await first.dispose();
+    const file = path.join(dir, 'doubled.jsonl');
+    const [header, ...records] = (await readFile(file, 'utf8')).trim().split('\n');
+    await writeFile(file, `${[header, ...records, ...records].join('\n')}\n`);
+    const resumed = createAgent({ model: mockModel([]), store, sessionId: 'doubled' });
+    await expect(resumed.ready()).rejects.toThrow(new SessionFormatError('session doubled: checkpoint 1 comes after checkpoint 2: checkpoint ids grow (records duplicated or out of order)'));
+    await resumed.dispose();
+  });
+
+  it('a session file renamed or copied to another id is read under its new id, with a warning that its header names the old one', async () => {
+    const store = fileStore(dir);
+    const first = createAgent({ model: mockModel([{ text: ['first'] }]), store, sessionId: 'original-name' });
+    await first.run('one');
+    await first.dispose();
+    await writeFile(path.join(dir, 'new-name.jsonl'), await readFile(path.join(dir, 'original-name.jsonl')));
+    const warning = `${path.join(dir, 'new-name.jsonl')}: its header names session "original-name", not "new-name": the file was renamed or copied; it is read as session new-name`;
+    expect((await store.read('new-name'))?.warnings).toEqual([warning]);
+    const view = await openSessionRecord(store, 'new-name');
+    expect(view?.sessionId).toBe('new-name');
+    expect(view?.warnings).toContain(warning);
   });
 
   it('a sessionId without a store is an option error', () => {

@@ -321,6 +321,30 @@ describe.skipIf(redisBin === undefined)('session events through Redis', () => {
     expect(await redis.ttl(sessionEventsKey('chat-1'))).toBeGreaterThan(0);
   });
 
+  it.each([
+    ['an entry without an entry field', { note: 'hello' }, /has no "entry" field/],
+    ['an entry that is not JSON', { entry: 'not json' }, /its entry is not JSON/],
+    ['an entry whose epoch is text (it would make every real entry after it look stale)', { entry: JSON.stringify({ sessionId: 'chat-foreign', epoch: '9', event: { type: 'run-start' } }) }, /its epoch must be a whole number, 0 or more, not "9"/],
+    ['an entry without an event', { entry: JSON.stringify({ sessionId: 'chat-foreign', epoch: 1 }) }, /its event must be an object with a type, not undefined/],
+    ['an entry of another session', { entry: JSON.stringify({ sessionId: 'chat-other', epoch: 1, event: { type: 'run-start' } }) }, /it belongs to session "chat-other"/],
+  ])('refuses %s in a session\'s stream, naming the session and the entry, instead of skipping or yielding it', async (_name, fields, problem) => {
+    const key = sessionEventsKey('chat-foreign');
+    await redis.del(key);
+    const events = redisEventPublisher({ redis });
+    void events.publish('chat-foreign', run[0]!, { epoch: 1 });
+    await events.flushed();
+    const foreign = await redis.xAdd(key, '*', fields);
+    void events.publish('chat-foreign', run[1]!, { epoch: 1 });
+    await events.flushed();
+    const got: string[] = [];
+    const read = (async () => {
+      for await (const { entry } of readSessionEvents({ redis: await reader(), sessionId: 'chat-foreign', blockMs: 100 })) got.push(entry.event.type);
+    })();
+    await expect(read).rejects.toThrow(new RegExp(`^Redis stream entry ${foreign} of session chat-foreign is not a loopchart event: `));
+    await expect(read).rejects.toThrow(problem);
+    expect(got).toEqual(['run-start']);
+  });
+
   it('keeps a stream bounded', async () => {
     const events = redisEventPublisher({ redis, maxLength: 100 });
     for (let i = 0; i < 2_000; i++) void events.publish('chat-bounded', delta('run', 1, 1, 'x'), { epoch: 1 });
