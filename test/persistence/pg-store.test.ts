@@ -61,7 +61,7 @@ describe.skipIf(postgresBin === undefined)('pgStore on its own', () => {
     await pool.query(`UPDATE loopchart_session_records SET record = 'null'::json WHERE session_id = 'hand-edited'`);
     await expect(store.read('hand-edited')).rejects.toThrow(new SessionFormatError('session hand-edited (Postgres), record 1: not a session record (an object with a type), but null'));
     await pool.query(`UPDATE loopchart_session_records SET record = '{"type":"message","index":"0","message":{"role":"user","content":"hi"}}'::json WHERE session_id = 'hand-edited'`);
-    await expect(store.read('hand-edited')).rejects.toThrow(/^session hand-edited \(Postgres\), record 1: a message record's index must be a whole number, 0 or more, not "0"$/);
+    await expect(store.read('hand-edited')).rejects.toThrow(/^session hand-edited \(Postgres\), record 1: a message record this loopchart cannot read: index: Invalid input: expected number, received string$/);
   });
 
   it('refuses a session whose record rows do not run 1 to its record count (a row deleted or added by hand), naming the session', async () => {
