@@ -2,6 +2,7 @@ import { closeSync, constants, existsSync, fstatSync, fsyncSync, ftruncateSync, 
 import { open, type FileHandle } from 'node:fs/promises';
 import { constants as bufferConstants } from 'node:buffer';
 import path from 'node:path';
+import { z } from 'zod';
 import { assertSessionId } from './session-id.js';
 import { refuseMovedRedactOption } from '../secrets/moved-secrets-option.js';
 import { decodeLog, encodeLine } from './jsonl.js';
@@ -82,6 +83,9 @@ function writeAll(fd: number, bytes: Buffer, position?: number): void {
     written += writeSync(fd, bytes, written, bytes.length - written, position === undefined ? null : position + written);
   }
 }
+
+/** A lease file as this loopchart writes it (the rest of its fields kept as they are). */
+const leaseRowSchema = z.looseObject({ owner: z.string(), epoch: z.number().int().nonnegative(), expiresAt: z.number().refine(Number.isFinite, 'expected a time in ms') });
 
 /** What a path that is not a regular file is, in words; undefined for a regular file. */
 function fileKind(stats: Stats): string | undefined {
@@ -238,18 +242,15 @@ function readLease(file: string): LeaseRow | undefined {
   } finally {
     closeSync(fd);
   }
-  let row: Partial<LeaseRow> | null;
+  let row: unknown;
   try {
-    row = JSON.parse(text) as Partial<LeaseRow> | null;
+    row = JSON.parse(text) as unknown;
   } catch {
     throw refuse(`it is not JSON (${JSON.stringify(text.slice(0, 40))})`);
   }
-  const shown = (value: unknown) => (JSON.stringify(value) ?? String(value)).slice(0, 40);
   // A row of the wrong shape would be misread, not refused: an epoch "3" acquired again is "31", and a row without one starts the epochs again at 1, letting an older writer's fenced appends through.
-  if (typeof row !== 'object' || row === null) throw refuse(`it is ${shown(row)}, not an object`);
-  if (typeof row.owner !== 'string') throw refuse(`its owner must be text, not ${shown(row.owner)}`);
-  if (!Number.isSafeInteger(row.epoch) || row.epoch! < 0) throw refuse(`its epoch must be a whole number, 0 or more, not ${shown(row.epoch)}`);
-  if (typeof row.expiresAt !== 'number' || !Number.isFinite(row.expiresAt)) throw refuse(`its expiresAt must be a time in ms, not ${shown(row.expiresAt)}`);
+  const parsed = leaseRowSchema.safeParse(row);
+  if (!parsed.success) throw refuse(parsed.error.issues.map((issue) => (issue.path.length > 0 ? `its ${issue.path.join('.')}: ${issue.message}` : issue.message)).join('; '));
   return row as LeaseRow;
 }
 

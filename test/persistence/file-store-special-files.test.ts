@@ -51,8 +51,9 @@ describe('fileStore: a session path that is not a regular file', () => {
 describe('fileStore: a lease file that is not a lease', () => {
   it.each([
     ['not JSON', '{"owner":"w', /is not JSON/],
-    ['an epoch that is text (the next acquisition would make it "31")', '{"owner":"w","epoch":"3","expiresAt":0}', /epoch must be a whole number, 0 or more, not "3"/],
-    ['an empty object (the next acquisition would start the epochs again at 1, unfencing older writers)', '{}', /owner must be text, not undefined/],
+    ['an epoch that is text (the next acquisition would make it "31")', '{"owner":"w","epoch":"3","expiresAt":0}', /its epoch: Invalid input: expected number, received string/],
+    ['an empty object (the next acquisition would start the epochs again at 1, unfencing older writers)', '{}', /its owner: Invalid input: expected string, received undefined; its epoch: .*; its expiresAt: /],
+    ['null', 'null', /: Invalid input: expected object, received null: /],
   ])('is refused by name (%s) as a lease is taken and as a session is written', async (_name, text, problem) => {
     const store = fileStore(dir);
     await store.create(sessionHeader('leased'));
