@@ -1,3 +1,4 @@
+import { MAX_TIMER_MS } from './core/max-timer-ms.js';
 import type { Instructions, LanguageModel, ModelMessage, Output, PrepareStepFunction, StopCondition, TimeoutConfiguration, ToolSet } from 'ai';
 import { z } from 'zod';
 import { messageShapeProblem } from './core/message-shape.js';
@@ -237,7 +238,7 @@ const toolSchema = z.custom<ToolSet[string]>((value) => isObject(value) && 'inpu
   message: 'expected an AI SDK tool: tool({ description, inputSchema, execute })',
 });
 
-const positiveMs = z.number().positive().max(2 ** 31 - 1);
+const positiveMs = z.number().positive().max(MAX_TIMER_MS);
 
 /** `timeout` of `createAgent` (and of the CLI's config files): a number is the whole run, an object sets each limit. */
 export const agentTimeoutSchema = z

@@ -1,3 +1,4 @@
+import { MAX_TIMER_MS } from '../core/max-timer-ms.js';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { builtinToolNames, type BuiltinToolName } from '../tools/index.js';
 import type { HelpTopic } from './help.js';
@@ -548,7 +549,7 @@ function positiveInteger(option: string, text: string): number {
 /** A time limit in ms a timer can wait (at most 2^31 - 1 ms, about 24.8 days: a longer one would fire at once). */
 function timerMs(option: string, text: string): number {
   const ms = positiveInteger(option, text);
-  if (ms > 2 ** 31 - 1) throw new UsageError(`${option} takes at most ${2 ** 31 - 1} ms (about 24.8 days), got "${text}"`);
+  if (ms > MAX_TIMER_MS) throw new UsageError(`${option} takes at most ${MAX_TIMER_MS} ms (about 24.8 days), got "${text}"`);
   return ms;
 }
 

@@ -1,3 +1,5 @@
+import { isThenable } from './is-thenable.js';
+
 /**
  * An app's handler as a seam calls it: a throw of the handler (or the rejection of an async one) is swallowed, since it says nothing
  * more of the failure the seam reports and must not fail what reports it (a rejected promise
@@ -18,8 +20,4 @@ export function tolerant<ARGS extends unknown[]>(handler: (...args: ARGS) => voi
       // The app's handler failing is the app's to find; the failure it was told of is told.
     }
   };
-}
-
-function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return (typeof value === 'object' || typeof value === 'function') && value !== null && typeof (value as { then?: unknown }).then === 'function';
 }

@@ -3,6 +3,7 @@
  * inspection events from `inspectionBatches` and writes it as one frame to a
  * loopchart relay, one event per frame to any other server.
  */
+import { MAX_TIMER_MS } from '../core/max-timer-ms.js';
 import type { StatelyInspectionEvent } from '@statelyai/inspect';
 import { WebSocket } from 'ws';
 import type { InspectionAdapter } from './inspection-batch.js';
@@ -107,7 +108,7 @@ export class WebSocketBatchAdapter implements InspectionAdapter {
     if (typeof maxDeferredEvents !== 'number' || !(maxDeferredEvents >= 0) || !(Number.isInteger(maxDeferredEvents) || maxDeferredEvents === Infinity)) throw refuse('maxDeferredEvents', maxDeferredEvents, 'a whole number of events, 0 or more');
     if (typeof maxBufferedBytes !== 'number' || !(maxBufferedBytes > 0)) throw refuse('maxBufferedBytes', maxBufferedBytes, 'a positive number of bytes');
     // A timer given more than 2^31-1 ms fires at once: a server that is down would be retried without pause.
-    if (typeof reconnectDelayMs !== 'number' || !(reconnectDelayMs >= 0 && reconnectDelayMs <= 2 ** 31 - 1)) throw refuse('reconnectDelayMs', reconnectDelayMs, `a number of ms, 0 to ${2 ** 31 - 1}`);
+    if (typeof reconnectDelayMs !== 'number' || !(reconnectDelayMs >= 0 && reconnectDelayMs <= MAX_TIMER_MS)) throw refuse('reconnectDelayMs', reconnectDelayMs, `a number of ms, 0 to ${MAX_TIMER_MS}`);
     this.dropped = droppedEventsReporter(options.onDropped, 'createWebSocketInspector');
   }
 

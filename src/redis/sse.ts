@@ -1,3 +1,4 @@
+import { MAX_TIMER_MS } from '../core/max-timer-ms.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { answerWithin } from '../core/answer-within.js';
 import { assertSessionId, sessionIdProblem } from '../persistence/session-id.js';
@@ -79,8 +80,6 @@ function isStreamId(text: string): boolean {
  * });
  * ```
  */
-/** The longest a Node timer can wait: a longer one fires at once. */
-const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** How much of an event is written before waiting for the client to take it: what `stalledReaderMs` measures progress in. */
 const WRITE_SLICE_BYTES = 64 * 1024;

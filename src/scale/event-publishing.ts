@@ -1,3 +1,4 @@
+import { isThenable } from '../core/is-thenable.js';
 import { answerWithin } from '../core/answer-within.js';
 import { errorMessage } from '../core/error-message.js';
 import { reportToAppOrWarnOnce } from '../core/warn-once.js';
@@ -111,8 +112,4 @@ export function eventPublishing<EVENT extends { type: string }>(options: EventPu
       return failures;
     },
   };
-}
-
-function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return (typeof value === 'object' || typeof value === 'function') && value !== null && typeof (value as { then?: unknown }).then === 'function';
 }

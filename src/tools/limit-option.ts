@@ -1,7 +1,5 @@
+import { MAX_TIMER_MS } from '../core/max-timer-ms.js';
 import { z } from 'zod';
-
-/** The longest a Node timer can wait: a longer one fires at once (with a `TimeoutOverflowWarning`). */
-export const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** A tool factory's count limit (`maxMatches`, `maxEntries`): a negative or fractional count, or NaN, would be ignored or limit to nothing. */
 export const countLimitSchema = z.number().int().min(1);
