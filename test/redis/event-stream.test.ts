@@ -560,10 +560,11 @@ describe.skipIf(redisBin === undefined)('session events through Redis', () => {
 
   it('keeps a client that reads a large event slowly but steadily: only one that reads nothing for stalledReaderMs is disconnected', async () => {
     const events = redisEventPublisher({ redis });
-    const size = 4 * 1024 * 1024;
+    const size = 16 * 1024 * 1024;
     void events.publish('chat-steady', delta('run', 1, 1, 'x'.repeat(size)), { epoch: 1 });
     await events.flushed();
-    // A slow link, never idle: it takes 64 KiB every 20 ms (about 3 MB/s), so 4 MiB take some 1.3 s.
+    // A slow link, never idle: it takes 64 KiB every 20 ms (about 3 MB/s), so 16 MiB take some 5 s, more than
+    // stalledReaderMs, while no slice takes near it: a reader that wrote the event whole would cut this client off.
     let received = 0;
     const link = new Writable({
       highWaterMark: 16 * 1024,
@@ -576,7 +577,7 @@ describe.skipIf(redisBin === undefined)('session events through Redis', () => {
     });
     const response = Object.assign(link, { writeHead: () => response }) as unknown as ServerResponse;
     const request = Object.assign(new EventEmitter(), { headers: {} }) as unknown as IncomingMessage;
-    const served = serveSessionEvents(request, response, { redis: await reader(), sessionId: 'chat-steady', heartbeatMs: 60_000, stalledReaderMs: 500, maxBufferedBytes: 64 * 2 ** 20 });
+    const served = serveSessionEvents(request, response, { redis: await reader(), sessionId: 'chat-steady', heartbeatMs: 60_000, stalledReaderMs: 2_000, maxBufferedBytes: 64 * 2 ** 20 });
     try {
       await until(() => received > size || link.destroyed);
       expect({ destroyed: link.destroyed, whole: received > size }).toEqual({ destroyed: false, whole: true });
