@@ -1,7 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
-import { chmod, chown, link, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { chmod, link, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { editTool } from '../../src/tools/edit.js';
@@ -110,38 +109,28 @@ describe('write and edit of a read-only file', () => {
   const fixture = path.join(import.meta.dirname, '../fixtures/tools/run-tool.ts');
   const asRoot = process.getuid?.() === 0;
   const setpriv = ['/usr/bin/setpriv', '/bin/setpriv'].find((candidate) => existsSync(candidate));
-  if (asRoot && setpriv === undefined) console.warn('skipping the read-only file tests: running as root without setpriv to drop to nobody');
+  if (asRoot && setpriv === undefined) console.warn('skipping the read-only file tests: running as root without setpriv to give up CAP_DAC_OVERRIDE');
+  const ws = useTempWorkspace();
 
   it.skipIf(process.platform === 'win32' || (asRoot && setpriv === undefined))(
     'are refused as a plain write would be, instead of replacing the file through its directory',
     async () => {
-      // As root, the tools run as nobody, who needs to reach the workspace: a directory of its own under /tmp, not the test run's private one.
-      const base = await mkdtemp(path.join(asRoot ? '/tmp' : os.tmpdir(), 'loopchart-read-only-'));
-      try {
-        const workspace = path.join(base, 'ws');
-        const cache = path.join(base, 'cache');
-        await mkdir(workspace);
-        await mkdir(cache);
-        const file = path.join(workspace, 'ro.txt');
-        await writeFile(file, 'locked\n', { mode: 0o444 });
-        if (asRoot) {
-          await chmod(base, 0o755);
-          for (const owned of [workspace, cache, file]) await chown(owned, 65534, 65534);
-        }
-        /** Runs the tool as a user without root's power to write any file: nobody when the tests run as root. */
-        const runAsUser = (name: 'write' | 'edit', input: object): { ok: boolean; text: string } => {
-          const command = [process.execPath, '--import', 'tsx', fixture, workspace, name, JSON.stringify(input)];
-          const [program, ...args] = asRoot ? [setpriv!, '--reuid=65534', '--regid=65534', '--clear-groups', ...command] : command;
-          // tsx keeps its cache in TMPDIR.
-          const stdout = execFileSync(program!, args, { encoding: 'utf8', env: { ...process.env, HOME: cache, TMPDIR: cache }, timeout: 30_000 });
-          return JSON.parse(stdout) as { ok: boolean; text: string };
-        };
-        expect(runAsUser('write', { path: 'ro.txt', content: 'changed\n' })).toEqual({ ok: false, text: "Permission denied for 'ro.txt'" });
-        expect(runAsUser('edit', { path: 'ro.txt', oldText: 'locked', newText: 'edited' })).toEqual({ ok: false, text: "Permission denied for 'ro.txt'" });
-        await expect(readFile(file, 'utf8')).resolves.toBe('locked\n');
-      } finally {
-        await rm(base, { recursive: true, force: true });
-      }
+      const workspace = ws.root;
+      const file = path.join(workspace, 'ro.txt');
+      await writeFile(file, 'locked\n', { mode: 0o444 });
+      /**
+       * Runs the tool in a process bound by the file's mode bits: as root, without CAP_DAC_OVERRIDE (root
+       * still reaches every path it owns, such as a clone or a Node binary in a private directory).
+       */
+      const runAsUser = (name: 'write' | 'edit', input: object): { ok: boolean; text: string } => {
+        const command = [process.execPath, '--import', 'tsx', fixture, workspace, name, JSON.stringify(input)];
+        const [program, ...args] = asRoot ? [setpriv!, '--bounding-set=-dac_override', ...command] : command;
+        const stdout = execFileSync(program!, args, { encoding: 'utf8', timeout: 30_000 });
+        return JSON.parse(stdout) as { ok: boolean; text: string };
+      };
+      expect(runAsUser('write', { path: 'ro.txt', content: 'changed\n' })).toEqual({ ok: false, text: "Permission denied for 'ro.txt'" });
+      expect(runAsUser('edit', { path: 'ro.txt', oldText: 'locked', newText: 'edited' })).toEqual({ ok: false, text: "Permission denied for 'ro.txt'" });
+      await expect(readFile(file, 'utf8')).resolves.toBe('locked\n');
     },
   );
 });
