@@ -24,10 +24,10 @@ export interface ServeSessionEventsOptions {
   /** A comment line this often keeps proxies from closing an idle stream. Default 15,000 ms. */
   heartbeatMs?: number;
   /**
-   * The most this response may hold unsent for a client that reads slower than the session
-   * writes. Reading from Redis pauses while the socket is full (`drain`), so this is reached only
-   * by a single event larger than it; the client is then disconnected, and reconnects from its
-   * `Last-Event-ID`. Default 8 MiB.
+   * The largest event this response sends. A larger one is sent as an `error` event under its id,
+   * whose data says how large it was, so a client that reconnects from its `Last-Event-ID` goes past
+   * it. Events are written 64 KiB at a time, and reading from Redis pauses while the socket is full
+   * (`drain`), so a slow client never holds more than one event unsent. Default 8 MiB.
    */
   maxBufferedBytes?: number;
   /**
@@ -91,6 +91,12 @@ export async function serveSessionEvents(request: IncomingMessage, response: Ser
     await closeReader(options.redis, options.readTimeoutMs ?? 5_000);
     throw new RangeError(`serveSessionEvents: stalledReaderMs must be a whole number of ms from 1 to ${MAX_TIMER_MS}, not ${String(stalledReaderMs)}`);
   }
+  const { maxBufferedBytes = 8 * 1024 * 1024 } = options;
+  if (!Number.isSafeInteger(maxBufferedBytes) || maxBufferedBytes < 1) {
+    // NaN would send every event however large, 0 none.
+    await closeReader(options.redis, options.readTimeoutMs ?? 5_000);
+    throw new RangeError(`serveSessionEvents: maxBufferedBytes must be a whole number of bytes, 1 or more, not ${String(maxBufferedBytes)}`);
+  }
   if (sessionIdProblem(options.sessionId) !== undefined) {
     // Refused before the response is begun, so the caller can still answer it; the reader was handed over, so it is closed.
     await closeReader(options.redis, options.readTimeoutMs ?? 5_000);
@@ -103,7 +109,6 @@ export async function serveSessionEvents(request: IncomingMessage, response: Ser
     return;
   }
   const abort = new AbortController();
-  const maxBufferedBytes = options.maxBufferedBytes ?? 8 * 1024 * 1024;
   request.on('close', () => abort.abort());
   response.on('close', () => abort.abort());
   response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
@@ -136,11 +141,11 @@ export async function serveSessionEvents(request: IncomingMessage, response: Ser
       signal: abort.signal,
     })) {
       if (abort.signal.aborted) break;
-      const message = Buffer.from(formatSseMessage(id, encodeStreamedEvent(entry)), 'utf8');
-      if (response.writableLength + message.length > maxBufferedBytes) {
-        // A client this far behind gets its events again from its Last-Event-ID when it reconnects.
-        response.destroy();
-        break;
+      let message = Buffer.from(formatSseMessage(id, encodeStreamedEvent(entry)), 'utf8');
+      if (message.length > maxBufferedBytes) {
+        // Sent in its place under its own id: a client that disconnected at it would ask for it again on every reconnect.
+        const problem = `event ${id} is ${message.length.toLocaleString('en-US')} bytes, more than maxBufferedBytes (${maxBufferedBytes.toLocaleString('en-US')}): skipped`;
+        message = Buffer.from(`event: error\n${formatSseMessage(id, JSON.stringify(problem))}`, 'utf8');
       }
       // In slices, each waited for: a wait for `drain` then measures a slice, so a client that reads a
       // large event slowly but steadily is not taken for one that reads nothing (stalledReaderMs).

@@ -166,6 +166,17 @@ describe('options refused before anything reaches Redis', () => {
     );
     expect({ begun, calls }).toEqual({ begun: false, calls: ['quit'] });
   });
+
+  it.each([Number.NaN, 0, -1, 1.5, Number.POSITIVE_INFINITY, '8MB'])('serveSessionEvents refuses a maxBufferedBytes of %s before it begins the response, and closes the reader', async (maxBufferedBytes) => {
+    let begun = false;
+    const response = Object.assign(new Writable({ write: (_chunk, _encoding, done) => done() }), { writeHead: () => ((begun = true), response) }) as unknown as ServerResponse;
+    const request = Object.assign(new EventEmitter(), { headers: {} }) as unknown as IncomingMessage;
+    const { client, calls } = answeringClient(() => request.emit('close'));
+    await expect(serveSessionEvents(request, response, { redis: client, sessionId: 'chat', maxBufferedBytes: maxBufferedBytes as number })).rejects.toThrow(
+      /serveSessionEvents: maxBufferedBytes must be a whole number of bytes, 1 or more/,
+    );
+    expect({ begun, calls }).toEqual({ begun: false, calls: ['quit'] });
+  });
 });
 
 describe('a publisher without onError', () => {
@@ -588,6 +599,33 @@ describe.skipIf(redisBin === undefined)('session events through Redis', () => {
     }
   }, 60_000);
 
+  it('skips an event larger than maxBufferedBytes with an error event that carries its id, so a reconnecting client goes past it instead of asking for it again and again', async () => {
+    const events = redisEventPublisher({ redis });
+    void events.publish('chat-large', delta('run', 1, 1, 'before'), { epoch: 1 });
+    void events.publish('chat-large', delta('run', 1, 1, 'x'.repeat(200_000)), { epoch: 1 });
+    void events.publish('chat-large', delta('run', 1, 1, 'after'), { epoch: 1 });
+    await events.flushed();
+    const http: Server = createServer((request, response) => {
+      void reader().then((connection) => serveSessionEvents(request, response, { redis: connection, sessionId: 'chat-large', heartbeatMs: 60_000, maxBufferedBytes: 64 * 1024 }));
+    });
+    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(http.address() as AddressInfo).port}/`;
+    const text = (message: { data: string }) => ((JSON.parse(message.data) as StreamedEvent).event as { text: string }).text;
+    try {
+      const [before, skipped, after] = await readSse(url, 3);
+      expect(text(before!)).toBe('before');
+      expect(skipped!.event).toBe('error');
+      expect(JSON.parse(skipped!.data)).toMatch(/event [0-9]+-[0-9]+ is [0-9,]+ bytes, more than maxBufferedBytes \(65,536\)/);
+      expect(text(after!)).toBe('after');
+      // The client that reconnects after the skipped event continues after it.
+      const [next] = await readSse(url, 1, skipped!.id);
+      expect(text(next!)).toBe('after');
+    } finally {
+      http.closeAllConnections();
+      await new Promise((resolve) => http.close(resolve));
+    }
+  });
+
   it('serves the events as Server-Sent Events that a reconnecting browser continues', async () => {
     const events = redisEventPublisher({ redis });
     for (const event of run) void events.publish('chat-3', event, { epoch: 1 });
@@ -611,11 +649,11 @@ describe.skipIf(redisBin === undefined)('session events through Redis', () => {
 });
 
 /** Reads `count` events from an SSE endpoint, then disconnects. */
-async function readSse(url: string, count: number, lastEventId?: string): Promise<Array<{ id: string; data: string }>> {
+async function readSse(url: string, count: number, lastEventId?: string): Promise<Array<{ id: string; data: string; event?: string }>> {
   const abort = new AbortController();
   const response = await fetch(url, { signal: abort.signal, headers: lastEventId ? { 'last-event-id': lastEventId } : {} });
   const decoder = new TextDecoder();
-  const messages: Array<{ id: string; data: string }> = [];
+  const messages: Array<{ id: string; data: string; event?: string }> = [];
   let buffer = '';
   for await (const chunk of response.body!) {
     buffer += decoder.decode(chunk, { stream: true });
@@ -625,7 +663,8 @@ async function readSse(url: string, count: number, lastEventId?: string): Promis
       buffer = buffer.slice(end + 2);
       const id = /^id: (.*)$/m.exec(block)?.[1];
       const data = [...block.matchAll(/^data: (.*)$/gm)].map((match) => match[1]).join('\n');
-      if (id !== undefined) messages.push({ id, data });
+      const event = /^event: (.*)$/m.exec(block)?.[1];
+      if (id !== undefined) messages.push({ id, data, ...(event !== undefined ? { event } : {}) });
     }
     if (messages.length >= count) break;
   }
