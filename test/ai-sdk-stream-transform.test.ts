@@ -1,4 +1,4 @@
-import { createAgentUIStream, smoothStream, ToolLoopAgent, type StreamTextTransform, type TextStreamPart, type ToolSet, type UIMessageChunk } from 'ai';
+import { createAgentUIStream, smoothStream, type Agent, ToolLoopAgent, type StreamTextTransform, type TextStreamPart, type ToolSet, type UIMessageChunk } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { createAgent } from '../src/index.js';
 import { toAISDKAgent } from 'loopchart/ai-sdk';
@@ -43,6 +43,48 @@ describe('stream({ experimental_transform })', () => {
     for await (const chunk of stream) chunks.push(chunk);
     expect(chunks.filter((chunk) => chunk.type === 'text-delta').map((chunk) => chunk.delta)).toEqual(['HELLO ', 'WORLD, ', 'HOW ', 'ARE ', 'YOU?']);
     expect(made).toEqual([agent.tools]);
+  });
+
+  it('builds the awaited fields and the callbacks from what the transforms gave, as streamText does: a transform that rewrites text changes text, steps, content, response messages, onStepFinish and onFinish', async () => {
+    const script = () => mockModel([{ text: ['Let me ', 'add.'], reasoning: ['think', 'ing'], toolCalls: [{ id: 'c1', name: 'add', input: { a: 2, b: 3 } }], finishReason: 'tool-calls' }, turn]);
+    const upperNoReasoning: StreamTextTransform<ToolSet> = () =>
+      new TransformStream({
+        transform(part, controller) {
+          if (part.type.startsWith('reasoning')) return;
+          controller.enqueue(part.type === 'text-delta' ? { ...part, text: part.text.toUpperCase() } : part);
+        },
+      });
+    const observe = async (agent: Agent<never, ToolSet>) => {
+      const stepTexts: string[] = [];
+      let finished: { text: string; steps: number } | undefined;
+      const result = await agent.stream({
+        prompt: 'hi',
+        experimental_transform: upperNoReasoning,
+        onStepFinish: (step) => void stepTexts.push(`${step.text}|${step.reasoningText ?? ''}`),
+        onFinish: (event) => void (finished = { text: event.text, steps: event.steps.length }),
+      });
+      await result.consumeStream();
+      const steps = await result.steps;
+      return {
+        text: await result.text,
+        steps: steps.map((step) => ({ text: step.text, reasoningText: step.reasoningText, reasoning: step.reasoning.length, content: step.content.filter((part) => part.type === 'text' || part.type === 'reasoning') })),
+        content: (await result.content).filter((part) => part.type === 'text' || part.type === 'reasoning'),
+        assistantText: (await result.response).messages.flatMap((message) => (message.role === 'assistant' && Array.isArray(message.content) ? message.content.filter((part) => part.type === 'text' || part.type === 'reasoning') : [])),
+        stepTexts,
+        finished,
+      };
+    };
+    const expected = await observe(new ToolLoopAgent({ model: script(), tools: { add: addTool } }) as unknown as Agent<never, ToolSet>);
+    expect(expected.text).toBe('HELLO WORLD, HOW ARE YOU?');
+    expect(expected.steps[0]).toMatchObject({ text: 'LET ME ADD.', reasoningText: undefined });
+    expect(await observe(toAISDKAgent(createAgent({ model: script(), tools: { add: addTool } })))).toEqual(expected);
+  });
+
+  it('keeps the run\'s own steps when the transforms only re-chunk, as smoothStream does', async () => {
+    const result = await toAISDKAgent(createAgent({ model: mockModel([turn]) })).stream({ prompt: 'hi', experimental_transform: words() });
+    const steps = await result.steps;
+    expect(steps.map((step) => step.text)).toEqual(['Hello world, how are you?']);
+    expect((await result.response).messages).toEqual([{ role: 'assistant', content: [{ type: 'text', text: 'Hello world, how are you?' }] }]);
   });
 
   it('stopStream() ends the stream and the run', async () => {

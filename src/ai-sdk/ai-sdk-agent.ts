@@ -15,7 +15,8 @@ import { causeOf } from '../errors/error-cause.js';
 import type { AgentEvent } from '../core/events.js';
 import type { RunResult } from '../core/result.js';
 import { StepResultRecorder } from '../results/step-result-recorder.js';
-import { generateTextResult } from '../results/generate-text-result.js';
+import { generateTextResult, type RecordedSteps } from '../results/generate-text-result.js';
+import { TransformedText } from './transformed-text.js';
 import { assertHonouredCallParameters } from './call-parameters.js';
 import { approvalAnswers, type ApprovalAnswer } from './approval-answers.js';
 import { toolCallIdOf } from '../results/approval-id.js';
@@ -67,7 +68,13 @@ interface CallEnd {
  * requests — the waiting run, continued with those answers. Its events become text stream parts
  * until the run ends or waits for a person again; the call's callbacks are called on the way.
  */
-function startCall(agent: RunnableAgent, parameters: CallParameters, options: AISDKAgentOptions): { parts: PartBuffer<Part>; ended: Promise<CallEnd> } {
+function startCall(
+  agent: RunnableAgent,
+  parameters: CallParameters,
+  options: AISDKAgentOptions,
+  /** Whether this call's step ends and its end are told from the run's events (false: the caller tells them, from a transformed stream). */
+  notifyEnds = true,
+): { parts: PartBuffer<Part>; ended: Promise<CallEnd>; recorder: StepResultRecorder } {
   const parts = new PartBuffer<Part>();
   const tools = agent.tools;
   const mapper = new TextStreamPartMapper(tools);
@@ -92,7 +99,7 @@ function startCall(agent: RunnableAgent, parameters: CallParameters, options: AI
     signal?.removeEventListener('abort', onAbort);
     parts.close();
     settle({ ...call, recorder });
-    if (call.kind === 'waiting' || call.kind === 'finished') void notifyFinish(parameters, recorder, call.result);
+    if (notifyEnds && (call.kind === 'waiting' || call.kind === 'finished')) void notifyFinish(parameters, recorder, call.result);
   };
 
   const onEvent = (event: AgentEvent) => {
@@ -103,7 +110,7 @@ function startCall(agent: RunnableAgent, parameters: CallParameters, options: AI
     recorder.event(event);
     for (const part of hold.pass(event, mapper.map(event))) parts.push(part);
     if (event.type === 'model-call-start') stepInput = agent.messages;
-    notifyStep(parameters, recorder, event, agent, stepInput);
+    notifyStep(parameters, recorder, event, agent, stepInput, notifyEnds);
     if (event.type === 'approval-request') waitingStep = event.step;
     if (options.approvals !== 'in-stream' && event.type === 'finish-step' && event.step === waitingStep && (agent.pendingApprovals?.length ?? 1) > 0) {
       end({ kind: 'waiting' }, [{ type: 'finish', finishReason: event.finishReason ?? 'tool-calls', rawFinishReason: event.rawFinishReason, totalUsage: recorder.totalUsage }]);
@@ -146,7 +153,7 @@ function startCall(agent: RunnableAgent, parameters: CallParameters, options: AI
     });
   }
   if (signal?.aborted) onAbort();
-  return { parts, ended };
+  return { parts, ended, recorder };
 }
 
 /** Approval answers given through the messages, as `ToolLoopAgent` takes them, passed to the waiting run. */
@@ -166,7 +173,7 @@ function answer(agent: RunnableAgent, answers: ApprovalAnswer[]): void {
  * `onStepStart`, `onToolExecutionStart`, `onToolExecutionEnd` and `onStepEnd` (`onStepFinish`) of
  * one call, with `ToolLoopAgent`'s arguments.
  */
-function notifyStep(parameters: CallParameters, recorder: StepResultRecorder, event: AgentEvent, agent: RunnableAgent, stepInput: ModelMessage[]): void {
+function notifyStep(parameters: CallParameters, recorder: StepResultRecorder, event: AgentEvent, agent: RunnableAgent, stepInput: ModelMessage[], notifyStepEnd: boolean): void {
   if (event.type === 'tool-execution-start') {
     void call(parameters.onToolExecutionStart ?? parameters.experimental_onToolCallStart, {
       callId: event.runId,
@@ -211,11 +218,16 @@ function notifyStep(parameters: CallParameters, recorder: StepResultRecorder, ev
       messages: agent.messages,
     });
   }
-  if (event.type === 'finish-step') void call(parameters.onStepEnd ?? parameters.onStepFinish, recorder.steps.at(-1));
+  if (event.type === 'finish-step' && notifyStepEnd) notifyStepFinish(parameters, recorder.steps.at(-1));
+}
+
+/** `onStepEnd` (`onStepFinish`) of one call, with the step as `ToolLoopAgent` gives it. */
+function notifyStepFinish(parameters: CallParameters, step: StepResultRecorder['steps'][number] | undefined): void {
+  void call(parameters.onStepEnd ?? parameters.onStepFinish, step);
 }
 
 /** `onEnd` (`onFinish`) of one call: the call's result, as `ToolLoopAgent` gives it. */
-async function notifyFinish(parameters: CallParameters, recorder: StepResultRecorder, result: RunResult | undefined): Promise<void> {
+async function notifyFinish(parameters: CallParameters, recorder: RecordedSteps, result: RunResult | undefined): Promise<void> {
   const callback = parameters.onEnd ?? parameters.onFinish;
   if (!callback || recorder.steps.length === 0) return;
   const generated = generateTextResult(recorder, result);
@@ -261,6 +273,12 @@ async function call<T>(callback: ((event: T) => unknown) | undefined, event: T |
   }
 }
 
+/** Told of each part the last transform gives, and of the transformed stream's end. */
+interface TransformedPartsWatcher {
+  part(part: Part): void;
+  done(): void;
+}
+
 /**
  * `stream({ experimental_transform })` as `streamText` applies it: each transform is made once,
  * with the agent's `tools` and `stopStream`, and the parts pass through them in order; every
@@ -268,9 +286,7 @@ async function call<T>(callback: ((event: T) => unknown) | undefined, event: T |
  * gives. `stopStream` stops the parts going into the transforms (so they flush) and ends the run
  * as an abort does, as `streamText` stops its steps. Without a transform, the parts as they are.
  */
-function transformedParts(parts: PartBuffer<Part>, transform: StreamTextTransform<ToolSet> | StreamTextTransform<ToolSet>[] | undefined, agent: RunnableAgent): PartBuffer<Part> {
-  const transforms = transform === undefined ? [] : Array.isArray(transform) ? transform : [transform];
-  if (transforms.length === 0) return parts;
+function transformedParts(parts: PartBuffer<Part>, transforms: StreamTextTransform<ToolSet>[], agent: RunnableAgent, watcher: TransformedPartsWatcher): PartBuffer<Part> {
   const transformed = new PartBuffer<Part>();
   let running = true;
   let stopSource!: () => void;
@@ -298,11 +314,15 @@ function transformedParts(parts: PartBuffer<Part>, transform: StreamTextTransfor
   for (const each of transforms) stream = stream.pipeThrough(each({ tools: agent.tools, stopStream }));
   void (async () => {
     try {
-      for await (const part of stream) transformed.push(part);
+      for await (const part of stream) {
+        transformed.push(part);
+        watcher.part(part);
+      }
     } catch (error) {
       transformed.push({ type: 'error', error });
     } finally {
       transformed.close();
+      watcher.done();
     }
   })();
   return transformed;
@@ -319,7 +339,7 @@ function textOf(stream: ReadableStream<Part>): ReadableStream<string> {
 }
 
 /** A promise that rejects like the AI SDK's awaited stream fields when the call failed, without an unhandled rejection. */
-function awaited<T>(ended: Promise<CallEnd>, read: (end: CallEnd) => T): Promise<T> {
+function awaited<T>(ended: Promise<CallEnd>, read: (end: CallEnd) => T | Promise<T>): Promise<T> {
   const promise = ended.then((end) => {
     if (end.kind === 'aborted') throw end.error;
     if (end.kind === 'failed') throw noOutput();
@@ -383,10 +403,34 @@ export function toAISDKAgent(agent: RunnableAgent, options: AISDKAgentOptions = 
     },
     async stream(parameters) {
       assertHonouredCallParameters(parameters);
-      const call = startCall(agent, parameters, options);
+      const { experimental_transform: transform } = parameters;
+      const transforms = transform === undefined ? [] : Array.isArray(transform) ? transform : [transform];
+      // With transforms, the steps, the awaited fields and the step and end callbacks are what the transforms gave, as with streamText.
+      const text = transforms.length > 0 ? new TransformedText() : undefined;
+      const call = startCall(agent, parameters, options, text === undefined);
       const { ended } = call;
-      const parts = transformedParts(call.parts, parameters.experimental_transform, agent);
-      const result = awaited(ended, (end) => generateTextResult(end.recorder, end.result));
+      let parts = call.parts;
+      let recorded = async (end: CallEnd): Promise<RecordedSteps> => end.recorder;
+      if (text !== undefined) {
+        let transformedEnd!: () => void;
+        const transformed = new Promise<void>((resolve) => (transformedEnd = resolve));
+        let finishedSteps = 0;
+        parts = transformedParts(call.parts, transforms, agent, {
+          part(part) {
+            text.observe(part);
+            if (part.type === 'finish-step') notifyStepFinish(parameters, text.rebuild(call.recorder).steps[finishedSteps++]);
+          },
+          done: transformedEnd,
+        });
+        recorded = async (end) => {
+          await transformed;
+          return text.rebuild(end.recorder);
+        };
+        void ended.then(async (end) => {
+          if (end.kind === 'waiting' || end.kind === 'finished') await notifyFinish(parameters, await recorded(end), end.result);
+        });
+      }
+      const result = awaited(ended, async (end) => generateTextResult(await recorded(end), end.result));
       const field = <K extends keyof ReturnType<typeof generateTextResult>>(key: K) => {
         const value = result.then((generated) => generated[key]);
         value.catch(() => undefined);

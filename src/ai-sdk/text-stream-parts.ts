@@ -3,6 +3,7 @@ import { invalidCallError, providerToolCallPart, providerToolResultPart } from '
 import type { AgentEvent } from '../core/events.js';
 import type { Outcome, RunResult } from '../core/result.js';
 import { approvalIdOf } from '../results/approval-id.js';
+import { streamBlockId } from '../results/stream-block-id.js';
 import { generatedFilePart } from '../results/generated-file-part.js';
 
 type Part = TextStreamPart<ToolSet>;
@@ -75,7 +76,7 @@ export class TextStreamPartMapper {
       case 'text-delta':
       case 'reasoning-delta': {
         const kind = event.type === 'text-delta' ? 'text' : 'reasoning';
-        const id = `${event.step}-${event.attempt}-${kind}-${event.id}`;
+        const id = streamBlockId(event.step, event.attempt, kind, event.id);
         if (!this.open.has(id)) {
           parts.push(...this.closeBlocks());
           this.open.set(id, kind);

@@ -19,13 +19,16 @@ export function runResultStepFields(steps: StepResultRecorder['steps']) {
   };
 }
 
+/** What a result is made of: the steps a call saw, the messages they added and their usage. */
+export type RecordedSteps = Pick<StepResultRecorder, 'steps' | 'totalUsage' | 'responseMessages'>;
+
 /**
  * What `ToolLoopAgent.generate()` resolves with, from the steps a call saw: `content`, tool calls,
  * tool results and warnings of every step; `text`, `reasoning`, finish reason, response and
  * provider metadata of the last; `usage` and `totalUsage` summed; `responseMessages` all the
  * messages the call added; `output` the parsed structured output (or the text without an `output`).
  */
-export function generateTextResult(recorder: StepResultRecorder, result: RunResult | undefined) {
+export function generateTextResult(recorder: RecordedSteps, result: RunResult | undefined) {
   const steps = recorder.steps;
   const finalStep = steps.at(-1) ?? emptyStep();
   const totalUsage = recorder.totalUsage;

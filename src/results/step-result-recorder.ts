@@ -4,6 +4,7 @@ import type { AgentEvent } from '../core/events.js';
 import { addUsage, emptyUsage } from '../core/usage.js';
 import { approvalIdOf } from './approval-id.js';
 import { generatedFilePart } from './generated-file-part.js';
+import { streamBlockId } from './stream-block-id.js';
 
 type Content = ContentPart<ToolSet>;
 type ResponseMessage = Extract<ModelMessage, { role: 'assistant' | 'tool' }>;
@@ -38,6 +39,17 @@ interface OpenStep {
 
 /** A text or reasoning block of a step's content, as its deltas build it. */
 type TextContent = { type: 'text' | 'reasoning'; text: string };
+
+/** Each text and reasoning block's id in the call's stream (`streamBlockId`), by the content part it became. */
+const blockIds = new WeakMap<object, string>();
+
+/**
+ * The id of the `text-*` / `reasoning-*` parts of `stream()` that a step's text or reasoning
+ * content part was built from; undefined for any other part.
+ */
+export function streamBlockIdOf(part: object): string | undefined {
+  return blockIds.get(part);
+}
 
 const isDynamic = (tools: ToolSet, name: string) => !Object.hasOwn(tools, name) || tools[name]?.type === 'dynamic';
 
@@ -119,6 +131,7 @@ export class StepResultRecorder {
             found = { type: kind, text: '' };
             step.blocks.set(key, found);
             step.content.push(found);
+            blockIds.set(found, streamBlockId(event.step, event.attempt, kind, event.id));
           }
           block = found;
           step.lastDelta = { type: kind, attempt: event.attempt, id: event.id, block };
@@ -225,51 +238,7 @@ export class StepResultRecorder {
 
   private finish(step: OpenStep, event: Extract<AgentEvent, { type: 'finish-step' }>): void {
     const { content } = step;
-    // The content's views in one pass, each in content order (a filter per view cost an array and a closure each, per step).
-    const toolCalls: Extract<Content, { type: 'tool-call' }>[] = [];
-    const staticToolCalls: Extract<Content, { type: 'tool-call' }>[] = [];
-    const dynamicToolCalls: Extract<Content, { type: 'tool-call' }>[] = [];
-    const toolResults: Extract<Content, { type: 'tool-result' }>[] = [];
-    const staticToolResults: Extract<Content, { type: 'tool-result' }>[] = [];
-    const dynamicToolResults: Extract<Content, { type: 'tool-result' }>[] = [];
-    // A file of the model's reasoning is part of its reasoning, in the history's shape as in the AI SDK's StepResult (`providerOptions`, a file's bytes as base64 `data`); only text makes the reasoning text.
-    const reasoning: ReasoningPart[] = [];
-    const files: Extract<Content, { type: 'file' }>['file'][] = [];
-    const sources: Extract<Content, { type: 'source' }>[] = [];
-    let text = '';
-    let reasoningText: string | undefined;
-    for (const part of content) {
-      switch (part.type) {
-        case 'tool-call':
-          toolCalls.push(part);
-          if ('dynamic' in part && part.dynamic) dynamicToolCalls.push(part);
-          else staticToolCalls.push(part);
-          break;
-        case 'tool-result':
-          toolResults.push(part);
-          if (part.dynamic) dynamicToolResults.push(part);
-          else staticToolResults.push(part);
-          break;
-        case 'text':
-          text += part.text;
-          break;
-        case 'reasoning':
-          reasoning.push({ type: 'reasoning', text: part.text, ...(part.providerMetadata ? { providerOptions: part.providerMetadata } : {}) });
-          reasoningText = (reasoningText ?? '') + part.text;
-          break;
-        case 'reasoning-file':
-          reasoning.push({ type: 'reasoning-file', data: part.file.base64, mediaType: part.file.mediaType, ...(part.providerMetadata ? { providerOptions: part.providerMetadata } : {}) });
-          break;
-        case 'file':
-          files.push(part.file);
-          break;
-        case 'source':
-          sources.push(part);
-          break;
-        default:
-          break;
-      }
-    }
+    const { text, reasoning, reasoningText, files, sources, toolCalls, staticToolCalls, dynamicToolCalls, toolResults, staticToolResults, dynamicToolResults } = contentViews(content);
     const response = event.response;
     const result = {
       callId: event.runId,
@@ -307,6 +276,56 @@ export class StepResultRecorder {
     this.finished = step;
     this.open = undefined;
   }
+}
+
+/** A step's views of its content, each in content order: its text, reasoning, files, sources, tool calls and results. */
+export function contentViews(content: readonly Content[]) {
+  // The content's views in one pass, each in content order (a filter per view cost an array and a closure each, per step).
+  const toolCalls: Extract<Content, { type: 'tool-call' }>[] = [];
+  const staticToolCalls: Extract<Content, { type: 'tool-call' }>[] = [];
+  const dynamicToolCalls: Extract<Content, { type: 'tool-call' }>[] = [];
+  const toolResults: Extract<Content, { type: 'tool-result' }>[] = [];
+  const staticToolResults: Extract<Content, { type: 'tool-result' }>[] = [];
+  const dynamicToolResults: Extract<Content, { type: 'tool-result' }>[] = [];
+  // A file of the model's reasoning is part of its reasoning, in the history's shape as in the AI SDK's StepResult (`providerOptions`, a file's bytes as base64 `data`); only text makes the reasoning text.
+  const reasoning: ReasoningPart[] = [];
+  const files: Extract<Content, { type: 'file' }>['file'][] = [];
+  const sources: Extract<Content, { type: 'source' }>[] = [];
+  let text = '';
+  let reasoningText: string | undefined;
+  for (const part of content) {
+    switch (part.type) {
+      case 'tool-call':
+        toolCalls.push(part);
+        if ('dynamic' in part && part.dynamic) dynamicToolCalls.push(part);
+        else staticToolCalls.push(part);
+        break;
+      case 'tool-result':
+        toolResults.push(part);
+        if (part.dynamic) dynamicToolResults.push(part);
+        else staticToolResults.push(part);
+        break;
+      case 'text':
+        text += part.text;
+        break;
+      case 'reasoning':
+        reasoning.push({ type: 'reasoning', text: part.text, ...(part.providerMetadata ? { providerOptions: part.providerMetadata } : {}) });
+        reasoningText = (reasoningText ?? '') + part.text;
+        break;
+      case 'reasoning-file':
+        reasoning.push({ type: 'reasoning-file', data: part.file.base64, mediaType: part.file.mediaType, ...(part.providerMetadata ? { providerOptions: part.providerMetadata } : {}) });
+        break;
+      case 'file':
+        files.push(part.file);
+        break;
+      case 'source':
+        sources.push(part);
+        break;
+      default:
+        break;
+    }
+  }
+  return { text, reasoning, reasoningText, files, sources, toolCalls, staticToolCalls, dynamicToolCalls, toolResults, staticToolResults, dynamicToolResults };
 }
 
 /** A tool's failure as the AI SDK reports it: the error thrown (loopchart keeps its message). */
