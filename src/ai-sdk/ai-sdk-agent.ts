@@ -20,6 +20,7 @@ import { assertHonouredCallParameters } from './call-parameters.js';
 import { approvalAnswers, type ApprovalAnswer } from './approval-answers.js';
 import { toolCallIdOf } from '../results/approval-id.js';
 import { AnswerHold } from './answer-hold.js';
+import { newMessagesStart, rememberCall } from './conversation-continuity.js';
 import { PartBuffer } from './part-buffer.js';
 import { finishReasonOf, isOutcomeToReport, outcomeMessage, TextStreamPartMapper } from './text-stream-parts.js';
 
@@ -97,7 +98,11 @@ function startCall(agent: RunnableAgent, parameters: CallParameters, options: AI
 
   const onEvent = (event: AgentEvent) => {
     if (!('runId' in event)) return;
-    if (event.type === 'run-start') runId ??= event.runId;
+    if (event.type === 'run-start' && runId === undefined) {
+      runId = event.runId;
+      // The call's messages are in the history now: the next call is checked against them.
+      if (typeof messages !== 'string') rememberCall(agent, messages);
+    }
     if (runId === undefined && answers.length > 0) runId = event.runId;
     if (event.runId !== runId) return;
     recorder.event(event);
@@ -136,17 +141,37 @@ function startCall(agent: RunnableAgent, parameters: CallParameters, options: AI
   if (answers.length > 0) {
     try {
       answer(agent, answers);
+      rememberCall(agent, messages as ModelMessage[]);
     } catch (error) {
       fail(error);
     }
   } else {
+    const prompt = promptOf(agent, messages, fail);
     // The run's end arrives as its run-end event; the promise only says why a run never started.
-    agent.run(newMessages(agent.messages, messages)).catch((error: unknown) => {
-      if (runId === undefined) fail(error);
-    });
+    if (prompt !== undefined) {
+      agent.run(prompt).catch((error: unknown) => {
+        if (runId === undefined) fail(error);
+      });
+    }
   }
-  if (signal?.aborted) onAbort();
+  // A refused call started nothing to abort.
+  if (signal?.aborted && !done) onAbort();
   return { parts, ended };
+}
+
+/**
+ * What a call adds to the agent's history: its new messages, when they continue the conversation of
+ * the agent's previous call; if not, the call `fail`s with a `ConversationMismatchError` and nothing.
+ */
+function promptOf(agent: RunnableAgent, messages: string | ModelMessage[], fail: (error: unknown) => void): string | ModelMessage[] | undefined {
+  if (typeof messages === 'string') return messages;
+  try {
+    const start = newMessagesStart(agent, messages);
+    return agent.messages.length === 0 ? messages : messages.slice(start);
+  } catch (error) {
+    fail(error);
+    return undefined;
+  }
 }
 
 /** Approval answers given through the messages, as `ToolLoopAgent` takes them, passed to the waiting run. */
@@ -356,7 +381,9 @@ export interface AISDKAgentOptions {
  * same order. A call whose tools wait for approval ends at the request (finish
  * reason `tool-calls`) while the run waits in `awaitingApproval`; the next call,
  * whose messages carry the answers (`addToolApprovalResponse` in `useChat`),
- * continues that run. The differences that remain are listed in docs/ai-sdk.md.
+ * continues that run. The agent keeps its own history, so a call whose messages do not continue
+ * the previous call's (a `regenerate()`, an edited message, another chat's) is refused with a
+ * `ConversationMismatchError`. The differences that remain are listed in docs/ai-sdk.md.
  *
  * @example
  * ```ts
