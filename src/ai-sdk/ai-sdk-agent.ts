@@ -102,6 +102,7 @@ function startCall(agent: RunnableAgent, parameters: CallParameters, options: AI
       runId = event.runId;
       // The call's messages are in the history now: the next call is checked against them.
       if (typeof messages !== 'string') rememberCall(agent, messages);
+      if (signal?.aborted) onAbort();
     }
     if (runId === undefined && answers.length > 0) runId = event.runId;
     if (event.runId !== runId) return;
@@ -133,7 +134,10 @@ function startCall(agent: RunnableAgent, parameters: CallParameters, options: AI
     return [{ kind: 'finished', result }, last];
   };
 
-  const onAbort = () => agent.abort('the caller aborted the request');
+  // Only the call's own run: before its run starts (or when it cannot, the agent being busy) the agent's run is another's.
+  const onAbort = () => {
+    if (runId !== undefined || answers.length > 0) agent.abort('the caller aborted the request');
+  };
   const subscription = agent.events$.subscribe(onEvent);
   parts.push({ type: 'start' });
   signal?.addEventListener('abort', onAbort, { once: true });
@@ -154,7 +158,6 @@ function startCall(agent: RunnableAgent, parameters: CallParameters, options: AI
       });
     }
   }
-  // A refused call started nothing to abort.
   if (signal?.aborted && !done) onAbort();
   return { parts, ended };
 }
