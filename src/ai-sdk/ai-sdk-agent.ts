@@ -11,6 +11,7 @@ import {
   type ToolSet,
 } from 'ai';
 import type { Agent } from '../agent.js';
+import { SYSTEM_IN_HISTORY } from '../core/message-shape.js';
 import { causeOf } from '../errors/error-cause.js';
 import type { AgentEvent } from '../core/events.js';
 import type { RunResult } from '../core/result.js';
@@ -169,6 +170,9 @@ function startCall(agent: RunnableAgent, parameters: CallParameters, options: AI
 function promptOf(agent: RunnableAgent, messages: string | ModelMessage[], fail: (error: unknown) => void): string | ModelMessage[] | undefined {
   if (typeof messages === 'string') return messages;
   try {
+    // One before the new messages would be dropped without a word, as they are taken as the agent's history.
+    const system = messages.findIndex((message) => message.role === 'system');
+    if (system !== -1) throw new TypeError(`toAISDKAgent: message ${system} is a system message: ${SYSTEM_IN_HISTORY}.`);
     const start = newMessagesStart(agent, messages);
     return agent.messages.length === 0 ? messages : messages.slice(start);
   } catch (error) {
