@@ -143,3 +143,12 @@ async function uiCall(agent: Agent, uiMessages: UIMessage[], continued?: UIMessa
   if (message === undefined) throw new Error('the stream built no message');
   return message;
 }
+
+describe('toAISDKAgent: a call with no new message', () => {
+  it('is refused with an error that says the messages end without a new user message, not that the prompt is empty', async () => {
+    const agent = createAgent({ model: mockModel(answers('hello')) });
+    const sdkAgent = toAISDKAgent(agent);
+    const first = await sdkAgent.generate({ messages: [user('hi')] });
+    await expect(sdkAgent.generate({ messages: [user('hi'), ...first.responseMessages] })).rejects.toThrow(/end with no new user message/);
+  });
+});

@@ -174,7 +174,9 @@ function promptOf(agent: RunnableAgent, messages: string | ModelMessage[], fail:
     const system = messages.findIndex((message) => message.role === 'system');
     if (system !== -1) throw new TypeError(`toAISDKAgent: message ${system} is a system message: ${SYSTEM_IN_HISTORY}.`);
     const start = newMessagesStart(agent, messages);
-    return agent.messages.length === 0 ? messages : messages.slice(start);
+    if (agent.messages.length === 0) return messages;
+    if (start === messages.length) throw new TypeError('toAISDKAgent: the messages end with no new user message (nor approval answers): a run of a loopchart agent starts from a new user message.');
+    return messages.slice(start);
   } catch (error) {
     fail(error);
     return undefined;
