@@ -5,7 +5,7 @@ import type { CheckpointInfo } from './persistence/session-recorder.js';
 import type { AgentEvent } from './core/events.js';
 import type { AgentMachine } from './machine/agent-machine.js';
 import { contextTokensOf } from './machine/compaction-updates.js';
-import { messageShapeProblem } from './core/message-shape.js';
+import { messageShapeProblem, SYSTEM_IN_HISTORY } from './core/message-shape.js';
 import { AgentSession, sendInput, untilSession } from './session/session-actor.js';
 import type { AgentEmbedding } from './session/session-host.js';
 import type { RunAbandonment, SessionInputEvent, SessionRefusal } from './session/session-events.js';
@@ -338,7 +338,7 @@ export function toMessages(prompt: Prompt): ModelMessage[] {
   if (typeof prompt === 'string') return [{ role: 'user', content: prompt }];
   const messages: unknown[] = Array.isArray(prompt) ? prompt : [prompt];
   messages.forEach((message, index) => {
-    const problem = messageShapeProblem(message);
+    const problem = messageShapeProblem(message) ?? ((message as ModelMessage).role === 'system' ? SYSTEM_IN_HISTORY : undefined);
     if (problem !== undefined) {
       throw new TypeError(`Invalid prompt${messages.length > 1 || Array.isArray(prompt) ? ` (message ${index})` : ''}: ${problem}. Pass a string, a ModelMessage or an array of them.`);
     }

@@ -1,7 +1,7 @@
 import { MAX_TIMER_MS } from './core/max-timer-ms.js';
 import type { Instructions, LanguageModel, ModelMessage, Output, PrepareStepFunction, StopCondition, TimeoutConfiguration, ToolSet } from 'ai';
 import { z } from 'zod';
-import { messageShapeProblem } from './core/message-shape.js';
+import { messageShapeProblem, SYSTEM_IN_HISTORY } from './core/message-shape.js';
 import type { InspectionEvent, Observer } from 'xstate';
 import type { StepFunction } from './core/step.js';
 import type { ApprovalFunction, ApprovalPolicy } from './approval/approval-policy.js';
@@ -230,8 +230,9 @@ const modelSchema = z.custom<LanguageModel>(
   },
 );
 
-const messageSchema = z.custom<ModelMessage>((value) => messageShapeProblem(value) === undefined, {
-  error: (issue) => `not a ModelMessage: ${messageShapeProblem(issue.input) ?? 'invalid'}`,
+const historyMessageProblem = (value: unknown) => messageShapeProblem(value) ?? ((value as ModelMessage).role === 'system' ? SYSTEM_IN_HISTORY : undefined);
+const messageSchema = z.custom<ModelMessage>((value) => historyMessageProblem(value) === undefined, {
+  error: (issue) => `not a message of the history: ${historyMessageProblem(issue.input) ?? 'invalid'}`,
 });
 
 const toolSchema = z.custom<ToolSet[string]>((value) => isObject(value) && 'inputSchema' in value, {

@@ -179,6 +179,28 @@ describe('toAISDKAgent', () => {
     await busy;
   });
 
+  it("a call's abort signal aborts only its own run: not another's, when the agent is busy and the call's run cannot start", async () => {
+    const model = mockModel([{ text: ['slow', ' answer'], holdAfter: 3 }]);
+    const agent = createAgent({ model });
+    const busy = agent.run('first');
+    await model.untilHeld();
+    await expect(toAISDKAgent(agent).generate({ prompt: 'already aborted', abortSignal: AbortSignal.abort() })).rejects.toThrow(/A run is already active/);
+    const controller = new AbortController();
+    const aborted = toAISDKAgent(agent).generate({ prompt: 'aborted at once', abortSignal: controller.signal });
+    controller.abort();
+    await expect(aborted).rejects.toThrow(/A run is already active/);
+    expect(agent.isRunning).toBe(true);
+    agent.abort();
+    await busy;
+  });
+
+  it('a call whose signal is already aborted aborts the run it starts', async () => {
+    const model = mockModel([{ text: ['never read'], holdBeforeFirst: true }]);
+    const agent = createAgent({ model });
+    await expect(toAISDKAgent(agent).generate({ prompt: 'hi', abortSignal: AbortSignal.abort() })).rejects.toMatchObject({ name: 'AbortError' });
+    expect(agent.isRunning).toBe(false);
+  });
+
   it('generate() runs the agent and returns the text and the loopchart result', async () => {
     const agent = createAgent({ model: mockModel(twoSteps()), tools: { add: addTool } });
     const result = await toAISDKAgent(agent).generate({ prompt: 'What is 2 + 3?' });

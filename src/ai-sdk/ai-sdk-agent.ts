@@ -11,6 +11,7 @@ import {
   type ToolSet,
 } from 'ai';
 import type { Agent } from '../agent.js';
+import { SYSTEM_IN_HISTORY } from '../core/message-shape.js';
 import { causeOf } from '../errors/error-cause.js';
 import type { AgentEvent } from '../core/events.js';
 import type { RunResult } from '../core/result.js';
@@ -21,6 +22,7 @@ import { assertHonouredCallParameters } from './call-parameters.js';
 import { approvalAnswers, type ApprovalAnswer } from './approval-answers.js';
 import { toolCallIdOf } from '../results/approval-id.js';
 import { AnswerHold } from './answer-hold.js';
+import { newMessagesStart, rememberCall } from './conversation-continuity.js';
 import { PartBuffer } from './part-buffer.js';
 import { finishReasonOf, isOutcomeToReport, outcomeMessage, TextStreamPartMapper } from './text-stream-parts.js';
 
@@ -104,7 +106,12 @@ function startCall(
 
   const onEvent = (event: AgentEvent) => {
     if (!('runId' in event)) return;
-    if (event.type === 'run-start') runId ??= event.runId;
+    if (event.type === 'run-start' && runId === undefined) {
+      runId = event.runId;
+      // The call's messages are in the history now: the next call is checked against them.
+      if (typeof messages !== 'string') rememberCall(agent, messages);
+      if (signal?.aborted) onAbort();
+    }
     if (runId === undefined && answers.length > 0) runId = event.runId;
     if (event.runId !== runId) return;
     recorder.event(event);
@@ -135,7 +142,10 @@ function startCall(
     return [{ kind: 'finished', result }, last];
   };
 
-  const onAbort = () => agent.abort('the caller aborted the request');
+  // Only the call's own run: before its run starts (or when it cannot, the agent being busy) the agent's run is another's.
+  const onAbort = () => {
+    if (runId !== undefined || answers.length > 0) agent.abort('the caller aborted the request');
+  };
   const subscription = agent.events$.subscribe(onEvent);
   parts.push({ type: 'start' });
   signal?.addEventListener('abort', onAbort, { once: true });
@@ -143,17 +153,41 @@ function startCall(
   if (answers.length > 0) {
     try {
       answer(agent, answers);
+      rememberCall(agent, messages as ModelMessage[]);
     } catch (error) {
       fail(error);
     }
   } else {
+    const prompt = promptOf(agent, messages, fail);
     // The run's end arrives as its run-end event; the promise only says why a run never started.
-    agent.run(newMessages(agent.messages, messages)).catch((error: unknown) => {
-      if (runId === undefined) fail(error);
-    });
+    if (prompt !== undefined) {
+      agent.run(prompt).catch((error: unknown) => {
+        if (runId === undefined) fail(error);
+      });
+    }
   }
-  if (signal?.aborted) onAbort();
+  if (signal?.aborted && !done) onAbort();
   return { parts, ended, recorder };
+}
+
+/**
+ * What a call adds to the agent's history: its new messages, when they continue the conversation of
+ * the agent's previous call; if not, the call `fail`s with a `ConversationMismatchError` and nothing.
+ */
+function promptOf(agent: RunnableAgent, messages: string | ModelMessage[], fail: (error: unknown) => void): string | ModelMessage[] | undefined {
+  if (typeof messages === 'string') return messages;
+  try {
+    // One before the new messages would be dropped without a word, as they are taken as the agent's history.
+    const system = messages.findIndex((message) => message.role === 'system');
+    if (system !== -1) throw new TypeError(`toAISDKAgent: message ${system} is a system message: ${SYSTEM_IN_HISTORY}.`);
+    const start = newMessagesStart(agent, messages);
+    if (agent.messages.length === 0) return messages;
+    if (start === messages.length) throw new TypeError('toAISDKAgent: the messages end with no new user message (nor approval answers): a run of a loopchart agent starts from a new user message.');
+    return messages.slice(start);
+  } catch (error) {
+    fail(error);
+    return undefined;
+  }
 }
 
 /** Approval answers given through the messages, as `ToolLoopAgent` takes them, passed to the waiting run. */
@@ -376,7 +410,9 @@ export interface AISDKAgentOptions {
  * same order. A call whose tools wait for approval ends at the request (finish
  * reason `tool-calls`) while the run waits in `awaitingApproval`; the next call,
  * whose messages carry the answers (`addToolApprovalResponse` in `useChat`),
- * continues that run. The differences that remain are listed in docs/ai-sdk.md.
+ * continues that run. The agent keeps its own history, so a call whose messages do not continue
+ * the previous call's (a `regenerate()`, an edited message, another chat's) is refused with a
+ * `ConversationMismatchError`. The differences that remain are listed in docs/ai-sdk.md.
  *
  * @example
  * ```ts

@@ -1,5 +1,9 @@
 const ROLES = new Set(['system', 'user', 'assistant', 'tool']);
 
+/** Why a system message is refused in a prompt or a history: there, every later model call would fail with it. */
+export const SYSTEM_IN_HISTORY =
+  "a system message cannot join the history (the AI SDK refuses one there, so every later run would fail): give it as the agent's instructions (createAgent({ instructions })) or, for one step, through prepareStep";
+
 /**
  * What is wrong with `value` as a `ModelMessage`, checked by shape only — a
  * role and string or part-array content whose parts have a `type` — so that it
