@@ -25,7 +25,7 @@ describe('toAISDKAgent: a call that does not continue the conversation', () => {
     const history = agent.messages;
     const refused = toAISDKAgent(agent).generate({ messages: second });
     await expect(refused).rejects.toBeInstanceOf(ConversationMismatchError);
-    await expect(refused).rejects.toThrow(/resends the previous call's messages.*keeps its own history.*regenerate\(\).*forkSession/s);
+    await expect(refused).rejects.toThrow(/no user message the previous call did not have.*keeps its own history.*regenerate\(\).*forkSession/s);
     expect(agent.messages).toEqual(history);
   });
 

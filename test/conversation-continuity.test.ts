@@ -39,11 +39,17 @@ describe('continuation', () => {
   });
 
   it('refuses a regenerate, a shorter conversation, an edit, and a reply where the previous call had a user message', () => {
-    expect(mismatch(previous, previous)).toMatch(/resends the previous call's messages/);
+    expect(mismatch(previous, previous)).toMatch(/no user message the previous call did not have/);
     const longer = [...previous, assistant('now'), user('thanks')];
-    expect(mismatch(longer, previous)).toMatch(/it has 3 messages, 2 of them before its new user messages, where the previous call had 5/);
-    expect(mismatch(previous, [user('hi'), assistant('hello'), user('edited'), assistant('x'), user('y')])).toMatch(/message 2/);
-    expect(mismatch(previous, [user('hi'), assistant('hello'), assistant('and now?'), assistant('x'), user('y')])).toMatch(/message 2/);
-    expect(mismatch([...previous, assistant('now')], [...previous, user('y')])).toMatch(/where the previous call had 4/);
+    expect(mismatch(longer, previous)).toMatch(/no user message the previous call did not have \(2 user messages, the previous call 3\)/);
+    expect(mismatch(previous, [user('hi'), assistant('hello'), user('edited'), assistant('x'), user('y')])).toMatch(/message 2 is not the user message/);
+    expect(mismatch(previous, [user('hi'), assistant('hello'), assistant('and now?'), assistant('x'), user('y')])).toMatch(/message 4 is not the user message/);
+    expect(mismatch([...previous, assistant('now')], [...previous, user('y')])).toMatch(/the replies to its user messages 2 to 2 are missing/);
+  });
+
+  it('continues a conversation whose replies the client pruned (pruneMessages): only the user messages are compared, in order', () => {
+    const tool: ModelMessage = { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'c', toolName: 't', output: { type: 'text', value: 'x' } }] };
+    const before = [user('hi'), assistant('calling'), tool, assistant('hello'), user('and now?')];
+    expect(continuation(before, [user('hi'), assistant('hello'), user('and now?'), assistant('now'), user('thanks')])).toEqual({ start: 4 });
   });
 });

@@ -22,11 +22,16 @@ function userShape(message: ModelMessage): string | undefined {
   return JSON.stringify([texts.join(''), Object.fromEntries(Object.entries(others).sort())]);
 }
 
-/** The messages before the trailing user messages: what the agent is assumed to have already. */
-function earlierOf(messages: readonly ModelMessage[]): readonly ModelMessage[] {
+/** How many messages come before the trailing user messages: what the agent is assumed to have already. */
+function earlierLength(messages: readonly ModelMessage[]): number {
   let end = messages.length;
   while (end > 0 && messages[end - 1]!.role === 'user') end--;
-  return messages.slice(0, end);
+  return end;
+}
+
+/** The index of each user message, in order. */
+function userIndexes(messages: readonly ModelMessage[]): number[] {
+  return messages.flatMap((message, index) => (message.role === 'user' ? [index] : []));
 }
 
 /** Where a call's new messages start (its index), or why the call does not continue the previous one. */
@@ -34,34 +39,41 @@ export type Continuation = { start: number } | { mismatch: string };
 
 /**
  * Whether a call's `messages` continue the `previous` call's (the messages the agent's last run that
- * started was given), and where its new messages start. A call continues when nothing was
- * remembered, when it sends only user messages (a first call, or a client that sends only its newest
- * message: all of them are new), or when every user message of the previous call is found, the
- * same, at the same index, and the call has more: either replies after the previous call's messages
- * and then its new user messages (they start after the replies), or — the previous run failed
- * before it replied — only more user messages (they start after the previous call's). Only user
- * messages are compared (their text, and how many parts of each other type): the assistant and tool
- * messages are the agent's own, which a client may write back differently. Pure.
+ * started was given), and where its new messages start. Only user messages are compared (their text,
+ * and how many parts of each other type), in order: the assistant and tool messages are the agent's
+ * own, which a client may write back differently or prune (`pruneMessages`). A call continues when
+ * nothing was remembered; when it sends only user messages (a first call, or a client that sends only
+ * its newest message: all of them are new); or when it begins with the previous call's user messages,
+ * the same, and has more: after replies to all of them (the new ones start after the replies), or —
+ * the previous run failed before it replied — right after the ones that had no reply (the new ones
+ * start after the previous call's). Pure.
  *
  * @example
  * ```ts
  * const previous = [user('hi'), assistant('hello'), user('and now?')];
  * continuation(previous, [...previous, assistant('now'), user('thanks')]); // { start: 4 }
- * continuation(previous, previous); // { mismatch: 'it resends the previous call's messages …' } (a regenerate)
+ * continuation(previous, previous); // { mismatch: 'it has no user message the previous call did not have …' } (a regenerate)
  * ```
  */
 export function continuation(previous: readonly ModelMessage[] | undefined, messages: readonly ModelMessage[]): Continuation {
-  const earlier = earlierOf(messages).length;
+  const earlier = earlierLength(messages);
   if (previous === undefined || earlier === 0) return { start: earlier };
-  const differs = previous.findIndex((message, at) => message.role === 'user' && (at >= messages.length || userShape(message) !== userShape(messages[at]!)));
-  if (differs !== -1 && differs < messages.length) return { mismatch: `message ${differs} is not the user message the previous call was given at that index` };
-  if (earlier >= previous.length) return { start: earlier };
-  // The previous call's messages again, with no reply after them: its run failed before it replied (its own
-  // messages are in the history), or its reply was dropped (a regenerate()).
-  const noReply = previous.slice(earlier).every((message) => message.role === 'user');
-  if (noReply && messages.length > previous.length) return { start: previous.length };
-  if (noReply && messages.length === previous.length) return { mismatch: "it resends the previous call's messages without the agent's reply to them, and no new message (to go on after a failed run, send a new message)" };
-  return { mismatch: `it has ${messages.length} messages, ${earlier} of them before its new user messages, where the previous call had ${previous.length} and the agent's replies to them` };
+  const before = userIndexes(previous);
+  const now = userIndexes(messages);
+  const differs = before.findIndex((at, nth) => nth < now.length && userShape(previous[at]!) !== userShape(messages[now[nth]!]!));
+  if (differs !== -1) return { mismatch: `message ${now[differs]!} is not the user message the previous call was given there (its user message ${differs + 1})` };
+  // No new message at all: the caller is told that, not that the conversation differs.
+  if (earlier === messages.length) return { start: earlier };
+  if (now.length <= before.length) {
+    return { mismatch: `it has no user message the previous call did not have (${now.length} user messages, the previous call ${before.length}): to go on, send a new message` };
+  }
+  const repliedTo = (list: readonly ModelMessage[], users: number[]) => users.filter((at) => at < earlierLength(list)).length;
+  const repliedNow = repliedTo(messages, now);
+  // Replies to every user message of the previous call: the new messages are the trailing ones.
+  if (repliedNow >= before.length) return { start: earlier };
+  // The previous run failed before it replied: the user messages it had no reply to come again, with new ones after them.
+  if (repliedNow === repliedTo(previous, before) && earlierLength(previous) < previous.length) return { start: now[before.length]! };
+  return { mismatch: `the replies to its user messages ${repliedNow + 1} to ${before.length} are missing, which the previous call had` };
 }
 
 /** The messages each agent's last call whose run started was given, so that the next call can be checked against them. */
