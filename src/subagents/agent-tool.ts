@@ -23,6 +23,20 @@ function isAgent(value: AgentOptions | Agent): value is Agent {
   return typeof (value as Agent).run === 'function' && 'events$' in value;
 }
 
+/** Why a sub-agent made from options gets no approval: the reason its model and the caller's events$ see. */
+export function unanswerableApprovalReason(toolName: string): string {
+  return (
+    `Sub-agent tool call ${toolName} denied: it asked for approval, and nobody can answer a sub-agent that agentTool made from options. ` +
+    "Allow the tool in the sub-agent's approval policy, or pass agentTool an agent you created and answer with its approve() or deny()."
+  );
+}
+
+function denyUnanswerable(agent: Agent, toolCallId: string, toolName: string): void {
+  // Gone already (the run was aborted, a timeout answered it): nothing waits.
+  if (!agent.pendingApprovals.includes(toolCallId)) return;
+  agent.deny(toolCallId, unanswerableApprovalReason(toolName));
+}
+
 /**
  * Turns an agent into a tool: the calling model gives it a task, it runs to
  * its own outcome, and its outcome and final text become the tool result.
@@ -31,7 +45,9 @@ function isAgent(value: AgentOptions | Agent): value is Agent {
  * child of the calling agent's session (the inspector shows the hierarchy),
  * which does not close before it; the sub-agent is disposed when it is done.
  * Given an existing agent, calls continue its history, one at a time.
- * Either way: aborting the caller aborts the
+ * A sub-agent made from options cannot wait for approval (nobody holds it to
+ * answer): a call it asks approval for is denied at once, with a reason that
+ * says so. Either way: aborting the caller aborts the
  * sub-agent, its events reach the caller's `events$` as `subagent` events
  * tagged with the path of tool calls, and nesting deeper than `maxDepth` is
  * refused with an error result.
@@ -63,7 +79,11 @@ export function agentTool(child: AgentOptions | Agent, options: AgentToolOptions
       const depth = (scope?.depth ?? 0) + 1;
       if (depth > maxDepth) throw new Error(`Sub-agent not started: sub-agents may nest ${maxDepth} deep (maxDepth) and this one would be at depth ${depth}.`);
       const runOnce = async (agent: Agent, owned: boolean): Promise<SubagentOutput> => {
-        const subscription = agent.events$.subscribe((event) => scope?.report(event));
+        const subscription = agent.events$.subscribe((event) => {
+          scope?.report(event);
+          // Nobody holds a sub-agent made from options to answer it: waiting would hold the caller for ever.
+          if (owned && event.type === 'approval-request') queueMicrotask(() => denyUnanswerable(agent, event.toolCallId, event.toolName));
+        });
         const abort = () => agent.abort('the calling agent stopped this tool call');
         abortSignal?.addEventListener('abort', abort, { once: true });
         try {
