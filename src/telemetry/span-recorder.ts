@@ -16,6 +16,8 @@ import { loadOtelApi, type OtelApi } from './otel-api.js';
 import { modelIdentity } from '../core/model-identity.js';
 import type { TelemetryOptions } from './telemetry-options.js';
 import { redactingTracer, type SpanStarter } from './redacting-tracer.js';
+import { TELEMETRY_FAILED_WARNING, tolerantTracer } from './tolerant-tracer.js';
+import { warnOnce } from '../core/warn-once.js';
 import type { RunObserver } from '../trace/run-observer.js';
 
 /** A span's `isRecording`, true for a tracer whose spans do not say (a tracer that throws is ignored elsewhere). */
@@ -89,7 +91,8 @@ interface RunSpans {
  * One `invoke_agent` span per run; under it a `chat` span per model call (attempt), an
  * `execute_tool` span per tool result, and `approval`, `retry` and `compaction` spans. A `chat`
  * span covers the provider's time only: from the request (after `beforeLLMCall` hooks) to the
- * stream's finish (before `afterLLMCall` hooks). Never throws: a failing tracer is ignored.
+ * stream's finish (before `afterLLMCall` hooks). Never throws: a tracer call that throws is skipped
+ * (see `tolerantTracer`), and the calls after it are still made.
  */
 export class SpanRecorder implements RunObserver {
   private run: RunSpans | undefined;
@@ -449,6 +452,9 @@ export class SpanRecorder implements RunObserver {
   }
 }
 
+/** Told of the first tracer call that throws in this process (a broken exporter throws on every span). */
+const warnOfFailingTracer = warnOnce(TELEMETRY_FAILED_WARNING);
+
 /**
  * The span recorder of an agent whose `telemetry` option is on: loads `@opentelemetry/api` and
  * takes the tracer (the option's, or the global provider's `loopchart` tracer). Only called when
@@ -464,5 +470,5 @@ export function createSpanRecorder(options: TelemetryOptions, scope: SpanRecorde
     throw new AgentOptionsError([{ path: 'telemetry', message: error instanceof Error ? error.message : String(error) }]);
   }
   const tracer = (options.tracer as Tracer | undefined) ?? api.trace.getTracer('loopchart');
-  return new SpanRecorder(api, redactingTracer(tracer, scope.secrets ?? []), options, scope);
+  return new SpanRecorder(api, tolerantTracer(api, redactingTracer(tracer, scope.secrets ?? []), warnOfFailingTracer), options, scope);
 }
