@@ -36,7 +36,7 @@ import { warnOfUnheardApproval } from '../unheard-approval.js';
 import { secretList } from '../secrets/secret-list.js';
 import { redactValue } from '../secrets/redact.js';
 import { shareSecrets } from '../secrets/shared-secrets.js';
-import type { SessionSignalEvent } from './session-events.js';
+import type { RunAbandonment, SessionSignalEvent } from './session-events.js';
 
 /** Where a sub-agent runs: as a child of the calling agent's session, one level deeper. */
 export interface AgentEmbedding {
@@ -272,6 +272,11 @@ export class SessionHost {
    * tool calls get results, `run-end` carries the result and its trace), and the session starts a
    * fresh run chart from that history.
    */
+  /** The active run will not end here (see the session's `abandonRun`): what observes it from the side ends what it has open. */
+  runAbandoned(reason: RunAbandonment): void {
+    this.#spans?.abandon(reason.kind);
+  }
+
   endCrashedRun(error: unknown): RunStart {
     const crashed = this.#run;
     const context = crashed?.getSnapshot().context;

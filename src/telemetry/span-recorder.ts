@@ -189,6 +189,22 @@ export class SpanRecorder implements RunObserver {
     this.resumedFrom = { runId, context };
   }
 
+  /**
+   * The run in progress will not end here (its agent was disposed while it waited for approval, or
+   * its session was halted): its spans end now, the root marked `loopchart.abandoned`, so that they
+   * reach the exporter (a process that resumes the run links its new root to this one).
+   */
+  abandon(reason: 'disposed' | 'halted'): void {
+    const run = this.run;
+    if (!run) return;
+    try {
+      if (run.recording) run.root.setAttribute('loopchart.abandoned', reason);
+      this.endRun(run, undefined);
+    } catch {
+      // Telemetry never breaks a run, nor its session's end.
+    }
+  }
+
   /** A hook's timing: a `chat` span leaves out the time of the hooks around the model call. */
   hook(timing: HookTiming): void {
     const run = this.run;

@@ -173,6 +173,21 @@ describe('OpenTelemetry spans', () => {
     expect(ms(denied.startTime)).toBeGreaterThanOrEqual(ms(denial.endTime));
   });
 
+  it('a run left waiting for approval when its agent is disposed ends its spans, the root marked abandoned, instead of leaving them open for ever', async () => {
+    const model = scriptedModel([{ toolCalls: [{ id: 'wait', name: 'add', input: { a: 1, b: 1 } }] }, { text: 'Done.' }]);
+    const agent = agentWith({ model, tools: { add: addTool }, approval: { ask: ['add'] } });
+    agent.events$.subscribe(() => undefined);
+    const run = agent.run('go').catch((error: unknown) => error);
+    await expect.poll(() => agent.pendingApprovals, { timeout: 30_000 }).toEqual(['wait']);
+    await agent.dispose();
+    expect(String(await run)).toContain('disposed while its run waited for approval');
+
+    const { root, children } = spanTree();
+    expect(root.attributes).toMatchObject({ 'loopchart.abandoned': 'disposed', 'loopchart.state': 'running.awaitingApproval' });
+    expect(root.attributes['loopchart.outcome']).toBeUndefined();
+    expect(children.find((span) => span.name === 'approval add')?.attributes['loopchart.approval.decision']).toBe('unanswered');
+  });
+
   it('a failed attempt is a chat span with status ERROR, the wait a retry span, and the next attempt a chat span of its own', async () => {
     const busy = new APICallError({ message: 'busy', url: 'u', requestBodyValues: {}, statusCode: 503, isRetryable: true });
     const model = mockModel([{ reject: busy }, { text: ['ok'], usage: { input: 7, output: 1 } }]);
