@@ -11,7 +11,7 @@ import type { Outcome, RunError } from '../core/result.js';
 import type { HookTiming } from '../core/run-trace.js';
 import type { TraceContextRecord } from '../persistence/session-store.js';
 import type { ToolCallIdentity } from '../core/runtime.js';
-import { errorText, finishReasonValue, GEN_AI_OPERATION, jsonAttribute, providerName, usageAttributes } from './gen-ai-attributes.js';
+import { cutAttribute, errorText, finishReasonValue, GEN_AI_OPERATION, jsonAttribute, providerName, usageAttributes } from './gen-ai-attributes.js';
 import { loadOtelApi, type OtelApi } from './otel-api.js';
 import { modelIdentity } from '../core/model-identity.js';
 import type { TelemetryOptions } from './telemetry-options.js';
@@ -225,9 +225,10 @@ export class SpanRecorder implements RunObserver {
   }
 
   private failed(span: Span, error: { type: string; message: string }): void {
-    span.setStatus({ code: this.api.SpanStatusCode.ERROR, message: error.message });
+    const message = cutAttribute(error.message);
+    span.setStatus({ code: this.api.SpanStatusCode.ERROR, message });
     span.setAttribute('error.type', error.type);
-    span.recordException({ name: error.type, message: error.message });
+    span.recordException({ name: error.type, message });
   }
 
   /** The run's spans, the root started if this is the first sign of the run (a resumed run has no `run-start` here). */
@@ -391,7 +392,7 @@ export class SpanRecorder implements RunObserver {
           'loopchart.retry.attempt': event.attempt,
           'loopchart.retry.delay_ms': event.delayMs,
           'error.type': event.error.kind,
-          'loopchart.retry.error': event.error.message,
+          'loopchart.retry.error': cutAttribute(event.error.message),
           ...(event.error.status !== undefined ? { 'http.response.status_code': event.error.status } : {}),
         });
         break;
@@ -422,7 +423,7 @@ export class SpanRecorder implements RunObserver {
     if (!span) return;
     run.approvals.delete(toolCallId);
     span.setAttribute('loopchart.approval.decision', decision);
-    if (message !== undefined) span.setAttribute('loopchart.approval.message', message);
+    if (message !== undefined) span.setAttribute('loopchart.approval.message', cutAttribute(message));
     span.end(now);
   }
 

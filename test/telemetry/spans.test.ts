@@ -12,6 +12,7 @@ import { z } from 'zod';
 import { AgentOptionsError, agentTool, createAgent, fileStore, type AgentOptions } from '../../src/index.js';
 import { scriptedModel } from '../../src/test/index.js';
 import { mockModel } from '../support/mock-model.js';
+import { MAX_ATTRIBUTE_CHARS } from '../../src/telemetry/gen-ai-attributes.js';
 import { addTool, failTool } from '../support/tools.js';
 
 const exporter = new InMemorySpanExporter();
@@ -352,6 +353,40 @@ describe('OpenTelemetry spans', () => {
     expect(() => createAgent({ model: scriptedModel([]), telemetry: { tracer: {} as never } })).toThrow(AgentOptionsError);
     expect(() => createAgent({ model: scriptedModel([]), telemetry: { tracer: {} as never } })).toThrow(/telemetry\.tracer: expected an OpenTelemetry Tracer/);
     expect(() => createAgent({ model: scriptedModel([]), telemetry: { recordInput: true } as never })).toThrow(/telemetry/);
+  });
+
+  it('a 10 MB tool output or error reaches its span cut to MAX_ATTRIBUTE_CHARS with a mark, and a secret across the cut leaves no piece', async () => {
+    const key = 'sk-live-CUTACROSS-9f8e7d6c';
+    // The key starts 6 characters before the cut: a naive cut would leave its first 6 characters.
+    const huge = `${'x'.repeat(MAX_ATTRIBUTE_CHARS - 6)}${key}${'y'.repeat(10_000_000)}`;
+    const big = tool({ description: 'big', inputSchema: z.object({}), execute: async () => huge });
+    const broken = tool({
+      description: 'broken',
+      inputSchema: z.object({}),
+      execute: async (): Promise<string> => {
+        throw new Error('z'.repeat(10_000_000));
+      },
+    });
+    const model = scriptedModel([
+      {
+        toolCalls: [
+          { id: 'big', name: 'big', input: {} },
+          { id: 'broken', name: 'broken', input: {} },
+        ],
+      },
+      { text: 'ok' },
+    ]);
+    const result = await createAgent({ model, tools: { big, broken }, secrets: [key], telemetry: { tracer } }).run('go');
+    expect(result.outcome).toBe('completed');
+
+    const { children } = spanTree();
+    const attribute = String(children.find((span) => span.name === 'execute_tool big')!.attributes['gen_ai.tool.call.result']);
+    expect(attribute.length).toBeLessThan(MAX_ATTRIBUTE_CHARS + 100);
+    expect(attribute).toMatch(/…\[cut: \d+ characters in all\]$/);
+    expect(attribute).not.toContain(key.slice(0, 4));
+    const failed = children.find((span) => span.name === 'execute_tool broken')!;
+    expect(failed.status.message!.length).toBeLessThan(MAX_ATTRIBUTE_CHARS + 100);
+    expect(JSON.stringify(failed.events).length).toBeLessThan(MAX_ATTRIBUTE_CHARS + 1000);
   });
 
   it('records no tool input or output when recordInputs and recordOutputs are false', async () => {
