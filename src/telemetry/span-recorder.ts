@@ -16,7 +16,7 @@ import { loadOtelApi, type OtelApi } from './otel-api.js';
 import { modelIdentity } from '../core/model-identity.js';
 import type { TelemetryOptions } from './telemetry-options.js';
 import { redactingTracer, type SpanStarter } from './redacting-tracer.js';
-import { TELEMETRY_FAILED_WARNING, tolerantTracer } from './tolerant-tracer.js';
+import { TELEMETRY_FAILED_WARNING, telemetryFailedMessage, tolerantTracer } from './tolerant-tracer.js';
 import { warnOnce } from '../core/warn-once.js';
 import type { RunObserver } from '../trace/run-observer.js';
 
@@ -145,7 +145,7 @@ export class SpanRecorder implements RunObserver {
   readonly runToolCall = <T>(call: ToolCallIdentity, execute: () => Promise<T>): Promise<T> => {
     const run = this.run;
     if (!run || run.runId !== call.runId) return execute();
-    if (!run.recording) return this.api.context.with(run.context, execute);
+    if (!run.recording) return this.withContext(run.context, execute);
     let open: { span: Span; settledAt?: number };
     try {
       open = { span: this.start(run, `${GEN_AI_OPERATION.executeTool} ${call.toolName}`, this.api.SpanKind.INTERNAL, this.now(run), this.toolAttributes(call)) };
@@ -156,10 +156,28 @@ export class SpanRecorder implements RunObserver {
     const settled = () => {
       open.settledAt = this.now(run);
     };
-    const running = this.api.context.with(this.api.trace.setSpan(run.context, open.span), execute);
+    const running = this.withContext(this.api.trace.setSpan(run.context, open.span), execute);
     running.then(settled, settled);
     return running;
   };
+
+  /**
+   * `execute` in `context` through the app's context manager; one whose `with` throws before it
+   * calls `execute` (a broken manager) gets `execute` run outside it: telemetry never fails a tool call.
+   */
+  private withContext<T>(context: Context, execute: () => Promise<T>): Promise<T> {
+    let called = false;
+    try {
+      return this.api.context.with(context, () => {
+        called = true;
+        return execute();
+      });
+    } catch (error) {
+      if (called) throw error;
+      warnOfFailingTracer(telemetryFailedMessage("the context manager's context.with", error));
+      return execute();
+    }
+  }
 
   private toolAttributes(call: Pick<ToolCallIdentity, 'toolName' | 'toolCallId' | 'step'>): Attributes {
     return {

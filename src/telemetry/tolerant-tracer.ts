@@ -5,10 +5,10 @@ import type { SpanStarter } from './redacting-tracer.js';
 /** The `code` of the warning a tracer that throws gets, for `process.on('warning')` filters. */
 export const TELEMETRY_FAILED_WARNING = 'LOOPCHART_TELEMETRY_FAILED';
 
-/** What to say of a tracer call that threw: which call, what it said, and what becomes of the spans. */
+/** What to say of an OpenTelemetry call that threw (`the tracer's span.end`): what it said, and what becomes of the spans. */
 export function telemetryFailedMessage(call: string, error: unknown): string {
   return (
-    `telemetry: the tracer threw in ${call} (${error instanceof Error ? error.message : String(error)}); ` +
+    `telemetry: ${call} threw (${error instanceof Error ? error.message : String(error)}); ` +
     'the runs go on and every other span call is still made, but the spans may lack what that call would have added. Told once per process.'
   );
 }
@@ -28,7 +28,7 @@ export function tolerantTracer(api: OtelApi, tracer: SpanStarter, report: (messa
     try {
       return run();
     } catch (error) {
-      report(telemetryFailedMessage(call, error));
+      report(telemetryFailedMessage(`the tracer's ${call}`, error));
       return fallback();
     }
   };

@@ -1,4 +1,4 @@
-import type { Span, Tracer } from '@opentelemetry/api';
+import { context, ROOT_CONTEXT, type ContextManager, type Span, type Tracer } from '@opentelemetry/api';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createAgent } from '../../src/index.js';
@@ -68,7 +68,7 @@ describe('a tracer that throws', () => {
     expect(names.filter((name) => name.startsWith('chat '))).toHaveLength(4);
     expect(names.filter((name) => name === 'execute_tool add')).toHaveLength(2);
     const told = warnings.filter((warning) => (warning as Error & { code?: string }).code === TELEMETRY_FAILED_WARNING);
-    expect(told.map((warning) => warning.message)).toEqual([expect.stringContaining('the tracer threw in span.setAttribute (exporter on fire in setAttribute)')]);
+    expect(told.map((warning) => warning.message)).toEqual([expect.stringContaining("the tracer's span.setAttribute threw (exporter on fire in setAttribute)")]);
   });
 
   it('a span whose setAttributes, setStatus or recordException throws still ends', async () => {
@@ -88,5 +88,29 @@ describe('a tracer that throws', () => {
     } as unknown as Tracer);
     expect(results.map((result) => result.outcome)).toEqual(['completed', 'completed']);
     expect(results[1]!.text).toBe('It is 3.');
+  });
+
+  it("a context manager whose with throws leaves the tool calls unharmed: they run, outside the span's context", async () => {
+    const broken: ContextManager = {
+      active: () => ROOT_CONTEXT,
+      with: () => {
+        throw new Error('context manager on fire');
+      },
+      bind: (_context, target) => target,
+      enable() {
+        return this;
+      },
+      disable() {
+        return this;
+      },
+    };
+    context.setGlobalContextManager(broken);
+    try {
+      const results = await twoRuns(tracer);
+      expect(results.map((result) => result.outcome)).toEqual(['completed', 'completed']);
+      expect(results.map((result) => result.toolResults.map((toolResult) => toolResult.output as unknown))).toEqual([[3], [3]]);
+    } finally {
+      context.disable();
+    }
   });
 });
