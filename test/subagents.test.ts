@@ -2,7 +2,7 @@ import { tool } from 'ai';
 import { describe, expect, it, vi, type MockInstance } from 'vitest';
 import { waitFor, type AnyActor, type InspectionEvent } from 'xstate';
 import { z } from 'zod';
-import { agentTool, createAgent, type Agent, type AgentEvent, type AgentOptions } from '../src/index.js';
+import { AgentOptionsError, agentTool, createAgent, type Agent, type AgentEvent, type AgentOptions } from '../src/index.js';
 import { unanswerableApprovalReason } from '../src/subagents/agent-tool.js';
 import { inspectedActor, machineOf, parentOf } from '../src/machine/xstate-internals.js';
 import { expectValidHistory, toolOutputs } from './support/history.js';
@@ -166,6 +166,16 @@ describe('sub-agents', () => {
     expect(subagentEvents(events).map((event) => event.event.type)).toContain('approval-request');
     const denied = subagentEvents(events).find((event) => event.event.type === 'tool-result')?.event as Extract<AgentEvent, { type: 'tool-result' }>;
     expect(JSON.stringify(denied.output)).toContain('nobody can answer a sub-agent');
+  });
+
+  it('refuses child options and a maxDepth it cannot honour when the tool is made, not when the model first calls it', () => {
+    expect(() => agentTool({ model: mockModel([]), instrucions: 'Answer briefly.' } as never, { description: 'Helps' })).toThrow(AgentOptionsError);
+    expect(() => agentTool({ model: mockModel([]), maxSteps: -1 }, { description: 'Helps' })).toThrow(/maxSteps/);
+    for (const maxDepth of [Number.NaN, 1.5, 0, -1, '3']) {
+      expect(() => agentTool({ model: mockModel([]) }, { description: 'Helps', maxDepth: maxDepth as number })).toThrow(
+        `agentTool: maxDepth must be a whole number 1 or more (how deep sub-agents may nest), not ${typeof maxDepth === 'string' ? '"3"' : String(maxDepth)}`,
+      );
+    }
   });
 
   it('refuses to nest deeper than maxDepth, with an error result the model sees', async () => {

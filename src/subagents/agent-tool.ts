@@ -1,7 +1,7 @@
 import { tool, type Tool } from 'ai';
 import { z } from 'zod';
 import { createChildAgent, type Agent } from '../agent.js';
-import type { AgentOptions } from '../options.js';
+import { parseAgentOptions, type AgentOptions } from '../options.js';
 import type { Outcome, RunError } from '../core/result.js';
 import { toolScopeOf } from '../actors/tool-scope.js';
 
@@ -15,7 +15,7 @@ export interface SubagentOutput {
 export interface AgentToolOptions {
   /** What the sub-agent does, for the calling model. */
   description: string;
-  /** How deep sub-agents may nest (a sub-agent calling a sub-agent, …). Default 3. */
+  /** How deep sub-agents may nest (a sub-agent calling a sub-agent, …): a whole number 1 or more. Default 3. */
   maxDepth?: number;
 }
 
@@ -52,6 +52,9 @@ function denyUnanswerable(agent: Agent, toolCallId: string, toolName: string): v
  * tagged with the path of tool calls, and nesting deeper than `maxDepth` is
  * refused with an error result.
  *
+ * @throws AgentOptionsError for child options `createAgent` would refuse, and RangeError for a
+ * `maxDepth` that is no whole number 1 or more: when the tool is made, not at the model's first call.
+ *
  * @example
  * ```ts
  * const researcher = agentTool(
@@ -63,6 +66,11 @@ function denyUnanswerable(agent: Agent, toolCallId: string, toolName: string): v
  */
 export function agentTool(child: AgentOptions | Agent, options: AgentToolOptions): Tool<{ task: string }, SubagentOutput> {
   const maxDepth = options.maxDepth ?? 3;
+  // Refused now, where the app makes the tool: at the call they would be a tool error only the model reads, and a maxDepth of NaN no limit at all.
+  if (!Number.isSafeInteger(maxDepth) || maxDepth < 1) {
+    throw new RangeError(`agentTool: maxDepth must be a whole number 1 or more (how deep sub-agents may nest), not ${typeof maxDepth === 'string' ? JSON.stringify(maxDepth) : String(maxDepth)}`);
+  }
+  if (!isAgent(child)) parseAgentOptions(child);
   /** Calls on one existing agent wait for each other: an agent runs one run at a time. */
   let queue: Promise<unknown> = Promise.resolve();
   const oneAtATime = <T>(run: () => Promise<T>): Promise<T> => {
