@@ -191,6 +191,13 @@ describe('forks', () => {
     expect(files()).toEqual(before);
   });
 
+  it('refuses to fork into a session id that exists, saying so, and leaves that session as it was', async () => {
+    const { store } = await twoRunSession();
+    const bytes = await readFile(path.join(dir, 'src.jsonl'), 'utf8');
+    await expect(forkSession({ store, from: 'src', at: 2, sessionId: 'src' })).rejects.toThrow(`session src exists already (${path.join(dir, 'src.jsonl')})`);
+    expect(await readFile(path.join(dir, 'src.jsonl'), 'utf8')).toBe(bytes);
+  });
+
   it('refuses messages that are no model messages before writing anything: the fork would be a session nothing can open', async () => {
     const { store, files } = await twoRunSession();
     const before = files();
