@@ -34,7 +34,11 @@ export function unanswerableApprovalReason(toolName: string): string {
 function denyUnanswerable(agent: Agent, toolCallId: string, toolName: string): void {
   // Gone already (the run was aborted, a timeout answered it): nothing waits.
   if (!agent.pendingApprovals.includes(toolCallId)) return;
-  agent.deny(toolCallId, unanswerableApprovalReason(toolName));
+  try {
+    agent.deny(toolCallId, unanswerableApprovalReason(toolName));
+  } catch {
+    // Answered or ended between the check and the denial: nothing waits any more. (Thrown here, in a microtask, it would end the process.)
+  }
 }
 
 /**
