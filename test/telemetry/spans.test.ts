@@ -13,6 +13,7 @@ import { AgentOptionsError, agentTool, createAgent, fileStore, type AgentOptions
 import { scriptedModel } from '../../src/test/index.js';
 import { mockModel } from '../support/mock-model.js';
 import { MAX_ATTRIBUTE_CHARS } from '../../src/telemetry/gen-ai-attributes.js';
+import { AgentSession, untilSession } from '../../src/session/session-actor.js';
 import { addTool, failTool } from '../support/tools.js';
 
 const exporter = new InMemorySpanExporter();
@@ -187,6 +188,21 @@ describe('OpenTelemetry spans', () => {
     expect(root.attributes).toMatchObject({ 'loopchart.abandoned': 'disposed', 'loopchart.state': 'running.awaitingApproval' });
     expect(root.attributes['loopchart.outcome']).toBeUndefined();
     expect(children.find((span) => span.name === 'approval add')?.attributes['loopchart.approval.decision']).toBe('unanswered');
+  });
+
+  it('a run its session halts mid-call (as a crash would stop it) ends its spans, the root marked abandoned', async () => {
+    const session = new AgentSession({ model: mockModel([{ text: ['thinking'], holdAfter: 3 }]), telemetry: { tracer } }, { parent: undefined, depth: 0 });
+    const writing = new Promise<void>((resolve) => {
+      session.host.events$.subscribe((event) => event.type === 'text-delta' && resolve());
+    });
+    session.actor.send({ type: 'session.prompt', messages: [{ role: 'user', content: 'go' }], inputId: 'p1' });
+    await writing;
+    session.actor.send({ type: 'session.halt', error: new Error('superseded') });
+    await untilSession(session.actor, (snapshot) => snapshot.status === 'done');
+
+    const { root, children } = spanTree();
+    expect(root.attributes['loopchart.abandoned']).toBe('halted');
+    expect(children.map((span) => span.name)).toEqual(['chat mock-model-id']);
   });
 
   it('a failed attempt is a chat span with status ERROR, the wait a retry span, and the next attempt a chat span of its own', async () => {
