@@ -87,6 +87,18 @@ describe('secrets given once to createAgent', () => {
     await provider.shutdown();
   });
 
+  it("never appear in a span's name: a tool name the model made up names its execute_tool span", async () => {
+    const exporter = new InMemorySpanExporter();
+    const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+    const model = scriptedModel([{ toolCalls: [{ name: `run_${KEY}`, input: {} }] }, { text: 'That tool does not exist.' }]);
+    const agent = createAgent({ ...leakyAgent(), model, telemetry: { tracer: provider.getTracer('secrets') } });
+    expect((await agent.run('hello')).outcome).toBe('completed');
+    const names = exporter.getFinishedSpans().map((span) => span.name);
+    expect(names).toContain('execute_tool run_[redacted]');
+    expect(names.join('\n')).not.toContain(KEY);
+    await provider.shutdown();
+  });
+
   it('are refused by name when the option is no list of strings, the value never shown', () => {
     expect(() => createAgent({ model: scriptedModel([]), secrets: [KEY, 42 as unknown as string] })).toThrow(/secrets\.1: expected a secret/);
     expect(() => createAgent({ model: scriptedModel([]), secrets: KEY as unknown as string[] })).toThrow(/secrets: expected an array of secrets/);

@@ -104,6 +104,7 @@ function fakeHost(setting: Setting) {
     noteRequest: (id: string) => state.applied.add(id),
     startRunFrom: () => calls.push('startRunFrom'),
     announceRestoredApprovals: () => calls.push('announce'),
+    runAbandoned: () => calls.push('runAbandoned'),
     endCrashedRun: () => {
       calls.push('endCrashedRun');
       return { messages: [], state: 'ending' as const };

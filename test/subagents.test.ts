@@ -2,7 +2,8 @@ import { tool } from 'ai';
 import { describe, expect, it, vi, type MockInstance } from 'vitest';
 import { waitFor, type AnyActor, type InspectionEvent } from 'xstate';
 import { z } from 'zod';
-import { agentTool, createAgent, type Agent, type AgentEvent, type AgentOptions } from '../src/index.js';
+import { AgentOptionsError, agentTool, createAgent, type Agent, type AgentEvent, type AgentOptions } from '../src/index.js';
+import { unanswerableApprovalReason } from '../src/subagents/agent-tool.js';
 import { inspectedActor, machineOf, parentOf } from '../src/machine/xstate-internals.js';
 import { expectValidHistory, toolOutputs } from './support/history.js';
 import { mockModel } from './support/mock-model.js';
@@ -145,6 +146,35 @@ describe('sub-agents', () => {
       expect(stoppedActorWarnings(warn)).toEqual([]);
     } finally {
       warn.mockRestore();
+    }
+  });
+
+  it('a sub-agent made from options that asks approval is denied at once with a reason, instead of holding the caller for ever', async () => {
+    const childModel = mockModel([{ toolCalls: [{ id: 'child-add', name: 'add', input: { a: 1, b: 2 } }] }, { text: ['I was not allowed to add.'] }]);
+    const helper = agentTool({ model: childModel, tools: { add: addTool }, approval: { ask: ['add'] } }, { description: 'Adds' });
+    const parent = createAgent({
+      model: mockModel([{ toolCalls: [{ id: 'ask', name: 'helper', input: { task: 'add 1 and 2' } }] }, { text: ['done'] }]),
+      tools: { helper },
+    });
+    const events = recordEvents(parent);
+    const result = await parent.run('go');
+
+    expect(result.outcome).toBe('completed');
+    expect(toolOutputs(result.messages)['ask']).toEqual({ type: 'json', value: { outcome: 'completed', text: 'I was not allowed to add.' } });
+    // The child's model read why, and the caller's events$ heard the request and its denial.
+    expect(JSON.stringify(childModel.doStreamCalls[1]!.prompt)).toContain(unanswerableApprovalReason('add'));
+    expect(subagentEvents(events).map((event) => event.event.type)).toContain('approval-request');
+    const denied = subagentEvents(events).find((event) => event.event.type === 'tool-result')?.event as Extract<AgentEvent, { type: 'tool-result' }>;
+    expect(JSON.stringify(denied.output)).toContain('nobody can answer a sub-agent');
+  });
+
+  it('refuses child options and a maxDepth it cannot honour when the tool is made, not when the model first calls it', () => {
+    expect(() => agentTool({ model: mockModel([]), instrucions: 'Answer briefly.' } as never, { description: 'Helps' })).toThrow(AgentOptionsError);
+    expect(() => agentTool({ model: mockModel([]), maxSteps: -1 }, { description: 'Helps' })).toThrow(/maxSteps/);
+    for (const maxDepth of [Number.NaN, 1.5, 0, -1, '3']) {
+      expect(() => agentTool({ model: mockModel([]) }, { description: 'Helps', maxDepth: maxDepth as number })).toThrow(
+        `agentTool: maxDepth must be a whole number 1 or more (how deep sub-agents may nest), not ${typeof maxDepth === 'string' ? '"3"' : String(maxDepth)}`,
+      );
     }
   });
 

@@ -165,7 +165,13 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): SessionS
       const file = fileOf(dir, header.sessionId);
       mkdirSync(path.dirname(file), { recursive: true, mode: DIR_MODE });
       const bytes = encode([header]);
-      const fd = openSync(file, 'wx', FILE_MODE);
+      let fd: number;
+      try {
+        fd = openSync(file, 'wx', FILE_MODE);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw new Error(`session ${header.sessionId} exists already (${file})`, { cause: error });
+        throw error;
+      }
       try {
         writeAll(fd, bytes);
         if (options.fsync) fsyncSync(fd);

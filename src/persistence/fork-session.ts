@@ -1,5 +1,7 @@
 import { generateId, type ModelMessage } from 'ai';
+import { z } from 'zod';
 import { replaySession } from './session-replay.js';
+import { modelMessageSchema } from './session-record-check.js';
 import { sessionHeader, type SessionStore } from './session-store.js';
 
 /** The checkpoint state in which the history ends in tool calls still waiting for their results. */
@@ -22,15 +24,21 @@ const AWAITING_APPROVAL = 'running.awaitingApproval';
  * await fork.resume();
  * ```
  * @returns the new session's id.
+ * @throws TypeError, before anything is read or written, when `at` is no whole number 1 or more or
+ * `messages` are no model messages.
  * @throws Error when there is no such session or checkpoint, or `messages` are given at a checkpoint that waits for approvals.
  */
 export async function forkSession(options: { store: SessionStore; from: string; at: number; sessionId?: string; messages?: ModelMessage[] }): Promise<string> {
   const { store, from, at } = options;
+  // Checked before anything is read or written: a string or no `at` would fork at no checkpoint or the last, a bad message a session nothing opens.
+  if (!Number.isSafeInteger(at) || at < 1) {
+    throw new TypeError(`forkSession: at must be a checkpoint id, a whole number 1 or more (agent.checkpoints() lists a session's), not ${typeof at === 'string' ? `${JSON.stringify(at)} (a string)` : String(at)}`);
+  }
+  const added = checkedMessages(options.messages);
   const log = await store.read(from);
   if (!log) throw new Error(`forkSession: there is no session "${from}"`);
   const replayed = replaySession(log.records, at, `session ${from}`);
   const checkpoint = replayed.last!;
-  const added = options.messages ?? [];
   if (added.length > 0 && checkpoint.state === AWAITING_APPROVAL) {
     throw new Error(`forkSession: checkpoint ${at} of session "${from}" waits for approvals: its history ends in tool calls whose results must come next, so no message can be added there`);
   }
@@ -41,4 +49,15 @@ export async function forkSession(options: { store: SessionStore; from: string; 
     { ...checkpoint, id: 1, at: new Date().toISOString(), messageCount: checkpoint.messageCount + added.length },
   ]);
   return sessionId;
+}
+
+/** The `messages` option, refused with each message that is no model message. */
+function checkedMessages(messages: unknown): ModelMessage[] {
+  if (messages === undefined) return [];
+  if (!Array.isArray(messages)) throw new TypeError(`forkSession: messages must be a list of model messages ({ role: 'user', content: '…' }), not ${typeof messages}`);
+  const checked = z.array(modelMessageSchema).safeParse(messages);
+  if (!checked.success) {
+    throw new TypeError(`forkSession: ${checked.error.issues.map((issue) => `messages.${issue.path.join('.')}: ${issue.message}`).join('; ')}`);
+  }
+  return messages as ModelMessage[];
 }

@@ -5,7 +5,7 @@ const count = z.number().int().nonnegative();
 const ms = z.number().refine(Number.isFinite, 'expected a finite number of ms');
 
 /** A model message as the history holds one: a role, and text or a list of parts (a tool message: a list). */
-const modelMessage = z.union(
+export const modelMessageSchema = z.union(
   [
     z.looseObject({ role: z.literal('tool'), content: z.array(z.unknown()) }),
     z.looseObject({ role: z.enum(['system', 'user', 'assistant']), content: z.union([z.string(), z.array(z.unknown())]) }),
@@ -18,8 +18,8 @@ const modelMessage = z.union(
  * readers take from it (the rest is kept as it is: a newer writer may add fields).
  */
 const sessionRecordSchema = z.discriminatedUnion('type', [
-  z.looseObject({ type: z.literal('message'), index: count, message: modelMessage }),
-  z.looseObject({ type: z.literal('history'), messages: z.array(modelMessage) }),
+  z.looseObject({ type: z.literal('message'), index: count, message: modelMessageSchema }),
+  z.looseObject({ type: z.literal('history'), messages: z.array(modelMessageSchema) }),
   z.looseObject({
     type: z.literal('checkpoint'),
     id: z.number().int().min(1),

@@ -36,7 +36,7 @@ import { warnOfUnheardApproval } from '../unheard-approval.js';
 import { secretList } from '../secrets/secret-list.js';
 import { redactValue } from '../secrets/redact.js';
 import { shareSecrets } from '../secrets/shared-secrets.js';
-import type { SessionSignalEvent } from './session-events.js';
+import type { RunAbandonment, SessionSignalEvent } from './session-events.js';
 
 /** Where a sub-agent runs: as a child of the calling agent's session, one level deeper. */
 export interface AgentEmbedding {
@@ -264,6 +264,11 @@ export class SessionHost {
   announceRestoredApprovals(): void {
     const snapshot = this.#run?.getSnapshot();
     if (snapshot?.matches({ running: 'awaitingApproval' })) for (const request of pendingApprovalRequests(snapshot.context)) this.#outbox.push(request);
+  }
+
+  /** The active run will not end here (see the session's `abandonRun`): what observes it from the side ends what it has open. */
+  runAbandoned(reason: RunAbandonment): void {
+    this.#spans?.abandon(reason.kind);
   }
 
   /**

@@ -155,6 +155,7 @@ export const sessionSetup = setup({
     }),
     /** The active run will not end here (disposed while it waits for approval, or halted): whoever waits for it hears why. */
     abandonRun: enqueueActions(({ context, enqueue }, reason: RunAbandonment) => {
+      enqueue(() => context.host.runAbandoned(reason));
       if (context.runInputId === undefined) return;
       if (context.runInputId === RESUMED_RUN) enqueue.assign({ resumed: { status: 'abandoned', reason } });
       enqueue.emit({ type: 'session.runAbandoned', inputId: context.runInputId, reason });

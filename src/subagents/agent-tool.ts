@@ -1,7 +1,7 @@
 import { tool, type Tool } from 'ai';
 import { z } from 'zod';
 import { createChildAgent, type Agent } from '../agent.js';
-import type { AgentOptions } from '../options.js';
+import { parseAgentOptions, type AgentOptions } from '../options.js';
 import type { Outcome, RunError } from '../core/result.js';
 import { toolScopeOf } from '../actors/tool-scope.js';
 
@@ -15,12 +15,30 @@ export interface SubagentOutput {
 export interface AgentToolOptions {
   /** What the sub-agent does, for the calling model. */
   description: string;
-  /** How deep sub-agents may nest (a sub-agent calling a sub-agent, …). Default 3. */
+  /** How deep sub-agents may nest (a sub-agent calling a sub-agent, …): a whole number 1 or more. Default 3. */
   maxDepth?: number;
 }
 
 function isAgent(value: AgentOptions | Agent): value is Agent {
   return typeof (value as Agent).run === 'function' && 'events$' in value;
+}
+
+/** Why a sub-agent made from options gets no approval: the reason its model and the caller's events$ see. */
+export function unanswerableApprovalReason(toolName: string): string {
+  return (
+    `Sub-agent tool call ${toolName} denied: it asked for approval, and nobody can answer a sub-agent that agentTool made from options. ` +
+    "Allow the tool in the sub-agent's approval policy, or pass agentTool an agent you created and answer with its approve() or deny()."
+  );
+}
+
+function denyUnanswerable(agent: Agent, toolCallId: string, toolName: string): void {
+  // Gone already (the run was aborted, a timeout answered it): nothing waits.
+  if (!agent.pendingApprovals.includes(toolCallId)) return;
+  try {
+    agent.deny(toolCallId, unanswerableApprovalReason(toolName));
+  } catch {
+    // Answered or ended between the check and the denial: nothing waits any more. (Thrown here, in a microtask, it would end the process.)
+  }
 }
 
 /**
@@ -31,10 +49,15 @@ function isAgent(value: AgentOptions | Agent): value is Agent {
  * child of the calling agent's session (the inspector shows the hierarchy),
  * which does not close before it; the sub-agent is disposed when it is done.
  * Given an existing agent, calls continue its history, one at a time.
- * Either way: aborting the caller aborts the
+ * A sub-agent made from options cannot wait for approval (nobody holds it to
+ * answer): a call it asks approval for is denied at once, with a reason that
+ * says so. Either way: aborting the caller aborts the
  * sub-agent, its events reach the caller's `events$` as `subagent` events
  * tagged with the path of tool calls, and nesting deeper than `maxDepth` is
  * refused with an error result.
+ *
+ * @throws AgentOptionsError for child options `createAgent` would refuse, and RangeError for a
+ * `maxDepth` that is no whole number 1 or more: when the tool is made, not at the model's first call.
  *
  * @example
  * ```ts
@@ -47,6 +70,11 @@ function isAgent(value: AgentOptions | Agent): value is Agent {
  */
 export function agentTool(child: AgentOptions | Agent, options: AgentToolOptions): Tool<{ task: string }, SubagentOutput> {
   const maxDepth = options.maxDepth ?? 3;
+  // Refused now, where the app makes the tool: at the call they would be a tool error only the model reads, and a maxDepth of NaN no limit at all.
+  if (!Number.isSafeInteger(maxDepth) || maxDepth < 1) {
+    throw new RangeError(`agentTool: maxDepth must be a whole number 1 or more (how deep sub-agents may nest), not ${typeof maxDepth === 'string' ? JSON.stringify(maxDepth) : String(maxDepth)}`);
+  }
+  if (!isAgent(child)) parseAgentOptions(child);
   /** Calls on one existing agent wait for each other: an agent runs one run at a time. */
   let queue: Promise<unknown> = Promise.resolve();
   const oneAtATime = <T>(run: () => Promise<T>): Promise<T> => {
@@ -63,7 +91,11 @@ export function agentTool(child: AgentOptions | Agent, options: AgentToolOptions
       const depth = (scope?.depth ?? 0) + 1;
       if (depth > maxDepth) throw new Error(`Sub-agent not started: sub-agents may nest ${maxDepth} deep (maxDepth) and this one would be at depth ${depth}.`);
       const runOnce = async (agent: Agent, owned: boolean): Promise<SubagentOutput> => {
-        const subscription = agent.events$.subscribe((event) => scope?.report(event));
+        const subscription = agent.events$.subscribe((event) => {
+          scope?.report(event);
+          // Nobody holds a sub-agent made from options to answer it: waiting would hold the caller for ever.
+          if (owned && event.type === 'approval-request') queueMicrotask(() => denyUnanswerable(agent, event.toolCallId, event.toolName));
+        });
         const abort = () => agent.abort('the calling agent stopped this tool call');
         abortSignal?.addEventListener('abort', abort, { once: true });
         try {

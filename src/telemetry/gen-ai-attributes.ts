@@ -65,15 +65,35 @@ export function usageAttributes(usage: LanguageModelUsage): Attributes {
 }
 
 /** A tool's input or output as the conventions record it on a span: JSON text. */
+/** The most characters of text a span attribute, status message or exception message holds; the rest is cut. */
+export const MAX_ATTRIBUTE_CHARS = 32 * 1024;
+
+/**
+ * `text` as a span holds it: at most {@link MAX_ATTRIBUTE_CHARS} characters, the rest cut with a mark
+ * that starts with `…`, so that the redaction after it (see `redact`) takes a secret's piece at the cut too.
+ *
+ * @example
+ * cutAttribute('x'.repeat(40_000)) // the first 32 768 x's, then '…[cut: 40000 characters in all]'
+ */
+export function cutAttribute(text: string): string {
+  if (text.length <= MAX_ATTRIBUTE_CHARS) return text;
+  // Never half a surrogate pair.
+  const end = /[\uD800-\uDBFF]/.test(text.charAt(MAX_ATTRIBUTE_CHARS - 1)) ? MAX_ATTRIBUTE_CHARS - 1 : MAX_ATTRIBUTE_CHARS;
+  return `${text.slice(0, end)}…[cut: ${text.length} characters in all]`;
+}
+
+/** A value as a span attribute: its JSON (its `String` when it has none), cut to {@link MAX_ATTRIBUTE_CHARS}. */
 export function jsonAttribute(value: unknown): string {
+  let text: string;
   try {
-    return JSON.stringify(value) ?? String(value);
+    text = JSON.stringify(value) ?? String(value);
   } catch {
-    return String(value);
+    text = String(value);
   }
+  return cutAttribute(text);
 }
 
 /** The text of a tool's error result (a message, or whatever the tool returned as its error). */
 export function errorText(output: unknown): string {
-  return typeof output === 'string' ? output : jsonAttribute(output);
+  return typeof output === 'string' ? cutAttribute(output) : jsonAttribute(output);
 }

@@ -5,9 +5,9 @@ import { redact, redactValue } from '../secrets/redact.js';
 export type SpanStarter = Pick<Tracer, 'startSpan'>;
 
 /**
- * The tracer as the agent's spans reach it when the agent has `secrets`: every attribute, status
- * message, event and exception has them replaced by `[redacted]` before the tracer (and so its
- * exporter) sees it. Spans keep their identity for parenting (`spanContext` is the tracer's own).
+ * The tracer as the agent's spans reach it when the agent has `secrets`: every span name (a tool
+ * name the model made up is one), attribute, status message, event and exception has them
+ * replaced by `[redacted]` before the tracer (and so its exporter) sees it. Spans keep their identity for parenting (`spanContext` is the tracer's own).
  * Without secrets, the tracer itself.
  *
  * @example
@@ -20,7 +20,7 @@ export function redactingTracer(tracer: SpanStarter, secrets: readonly string[])
   const attributes = <T extends Attributes | undefined>(value: T): T => redactValue(value, secrets);
   return {
     startSpan: (name, options, context) =>
-      redactingSpan(tracer.startSpan(name, options ? { ...options, attributes: attributes(options.attributes) } : options, context), secrets),
+      redactingSpan(tracer.startSpan(redact(name, secrets), options ? { ...options, attributes: attributes(options.attributes) } : options, context), secrets),
   };
 }
 

@@ -11,11 +11,13 @@ import type { Outcome, RunError } from '../core/result.js';
 import type { HookTiming } from '../core/run-trace.js';
 import type { TraceContextRecord } from '../persistence/session-store.js';
 import type { ToolCallIdentity } from '../core/runtime.js';
-import { errorText, finishReasonValue, GEN_AI_OPERATION, jsonAttribute, providerName, usageAttributes } from './gen-ai-attributes.js';
+import { cutAttribute, errorText, finishReasonValue, GEN_AI_OPERATION, jsonAttribute, providerName, usageAttributes } from './gen-ai-attributes.js';
 import { loadOtelApi, type OtelApi } from './otel-api.js';
 import { modelIdentity } from '../core/model-identity.js';
 import type { TelemetryOptions } from './telemetry-options.js';
 import { redactingTracer, type SpanStarter } from './redacting-tracer.js';
+import { TELEMETRY_FAILED_WARNING, telemetryFailedMessage, tolerantTracer } from './tolerant-tracer.js';
+import { warnOnce } from '../core/warn-once.js';
 import type { RunObserver } from '../trace/run-observer.js';
 
 /** A span's `isRecording`, true for a tracer whose spans do not say (a tracer that throws is ignored elsewhere). */
@@ -89,7 +91,8 @@ interface RunSpans {
  * One `invoke_agent` span per run; under it a `chat` span per model call (attempt), an
  * `execute_tool` span per tool result, and `approval`, `retry` and `compaction` spans. A `chat`
  * span covers the provider's time only: from the request (after `beforeLLMCall` hooks) to the
- * stream's finish (before `afterLLMCall` hooks). Never throws: a failing tracer is ignored.
+ * stream's finish (before `afterLLMCall` hooks). Never throws: a tracer call that throws is skipped
+ * (see `tolerantTracer`), and the calls after it are still made.
  */
 export class SpanRecorder implements RunObserver {
   private run: RunSpans | undefined;
@@ -142,7 +145,7 @@ export class SpanRecorder implements RunObserver {
   readonly runToolCall = <T>(call: ToolCallIdentity, execute: () => Promise<T>): Promise<T> => {
     const run = this.run;
     if (!run || run.runId !== call.runId) return execute();
-    if (!run.recording) return this.api.context.with(run.context, execute);
+    if (!run.recording) return this.withContext(run.context, execute);
     let open: { span: Span; settledAt?: number };
     try {
       open = { span: this.start(run, `${GEN_AI_OPERATION.executeTool} ${call.toolName}`, this.api.SpanKind.INTERNAL, this.now(run), this.toolAttributes(call)) };
@@ -153,10 +156,28 @@ export class SpanRecorder implements RunObserver {
     const settled = () => {
       open.settledAt = this.now(run);
     };
-    const running = this.api.context.with(this.api.trace.setSpan(run.context, open.span), execute);
+    const running = this.withContext(this.api.trace.setSpan(run.context, open.span), execute);
     running.then(settled, settled);
     return running;
   };
+
+  /**
+   * `execute` in `context` through the app's context manager; one whose `with` throws before it
+   * calls `execute` (a broken manager) gets `execute` run outside it: telemetry never fails a tool call.
+   */
+  private withContext<T>(context: Context, execute: () => Promise<T>): Promise<T> {
+    let called = false;
+    try {
+      return this.api.context.with(context, () => {
+        called = true;
+        return execute();
+      });
+    } catch (error) {
+      if (called) throw error;
+      warnOfFailingTracer(telemetryFailedMessage("the context manager's context.with", error));
+      return execute();
+    }
+  }
 
   private toolAttributes(call: Pick<ToolCallIdentity, 'toolName' | 'toolCallId' | 'step'>): Attributes {
     return {
@@ -186,6 +207,22 @@ export class SpanRecorder implements RunObserver {
     this.resumedFrom = { runId, context };
   }
 
+  /**
+   * The run in progress will not end here (its agent was disposed while it waited for approval, or
+   * its session was halted): its spans end now, the root marked `loopchart.abandoned`, so that they
+   * reach the exporter (a process that resumes the run links its new root to this one).
+   */
+  abandon(reason: 'disposed' | 'halted'): void {
+    const run = this.run;
+    if (!run) return;
+    try {
+      if (run.recording) run.root.setAttribute('loopchart.abandoned', reason);
+      this.endRun(run, undefined);
+    } catch {
+      // Telemetry never breaks a run, nor its session's end.
+    }
+  }
+
   /** A hook's timing: a `chat` span leaves out the time of the hooks around the model call. */
   hook(timing: HookTiming): void {
     const run = this.run;
@@ -206,9 +243,10 @@ export class SpanRecorder implements RunObserver {
   }
 
   private failed(span: Span, error: { type: string; message: string }): void {
-    span.setStatus({ code: this.api.SpanStatusCode.ERROR, message: error.message });
+    const message = cutAttribute(error.message);
+    span.setStatus({ code: this.api.SpanStatusCode.ERROR, message });
     span.setAttribute('error.type', error.type);
-    span.recordException({ name: error.type, message: error.message });
+    span.recordException({ name: error.type, message });
   }
 
   /** The run's spans, the root started if this is the first sign of the run (a resumed run has no `run-start` here). */
@@ -372,7 +410,7 @@ export class SpanRecorder implements RunObserver {
           'loopchart.retry.attempt': event.attempt,
           'loopchart.retry.delay_ms': event.delayMs,
           'error.type': event.error.kind,
-          'loopchart.retry.error': event.error.message,
+          'loopchart.retry.error': cutAttribute(event.error.message),
           ...(event.error.status !== undefined ? { 'http.response.status_code': event.error.status } : {}),
         });
         break;
@@ -403,7 +441,7 @@ export class SpanRecorder implements RunObserver {
     if (!span) return;
     run.approvals.delete(toolCallId);
     span.setAttribute('loopchart.approval.decision', decision);
-    if (message !== undefined) span.setAttribute('loopchart.approval.message', message);
+    if (message !== undefined) span.setAttribute('loopchart.approval.message', cutAttribute(message));
     span.end(now);
   }
 
@@ -449,6 +487,9 @@ export class SpanRecorder implements RunObserver {
   }
 }
 
+/** Told of the first tracer call that throws in this process (a broken exporter throws on every span). */
+const warnOfFailingTracer = warnOnce(TELEMETRY_FAILED_WARNING);
+
 /**
  * The span recorder of an agent whose `telemetry` option is on: loads `@opentelemetry/api` and
  * takes the tracer (the option's, or the global provider's `loopchart` tracer). Only called when
@@ -464,5 +505,5 @@ export function createSpanRecorder(options: TelemetryOptions, scope: SpanRecorde
     throw new AgentOptionsError([{ path: 'telemetry', message: error instanceof Error ? error.message : String(error) }]);
   }
   const tracer = (options.tracer as Tracer | undefined) ?? api.trace.getTracer('loopchart');
-  return new SpanRecorder(api, redactingTracer(tracer, scope.secrets ?? []), options, scope);
+  return new SpanRecorder(api, tolerantTracer(api, redactingTracer(tracer, scope.secrets ?? []), warnOfFailingTracer), options, scope);
 }

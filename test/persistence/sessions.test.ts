@@ -168,6 +168,48 @@ describe('sessions in a file store', () => {
 });
 
 describe('forks', () => {
+  /** A session `src` of two runs (checkpoints 1 to 4) in `dir`, and the files the directory holds. */
+  async function twoRunSession() {
+    const store = fileStore(dir);
+    const agent = createAgent({ model: mockModel([{ text: ['one'] }, { text: ['two'] }]), store, sessionId: 'src' });
+    await agent.run('1');
+    await agent.run('2');
+    await agent.dispose();
+    expect(agent.checkpoints().map((checkpoint) => checkpoint.id)).toEqual([1, 2, 3, 4]);
+    return { store, files: () => readdirSync(dir).filter((name) => name.endsWith('.jsonl')).sort() };
+  }
+
+  it('refuses a checkpoint id that is no whole number of 1 or more, naming it, and writes nothing', async () => {
+    const { store, files } = await twoRunSession();
+    const before = files();
+    for (const at of ['2', undefined, Number.NaN, 1.5, -1, 0, Number.POSITIVE_INFINITY]) {
+      await expect(forkSession({ store, from: 'src', at: at as number })).rejects.toThrow(
+        `forkSession: at must be a checkpoint id, a whole number 1 or more (agent.checkpoints() lists a session's), not ${typeof at === 'string' ? '"2" (a string)' : String(at)}`,
+      );
+    }
+    await expect(forkSession({ store, from: 'src', at: 9 })).rejects.toThrow('session src: no checkpoint 9');
+    expect(files()).toEqual(before);
+  });
+
+  it('refuses to fork into a session id that exists, saying so, and leaves that session as it was', async () => {
+    const { store } = await twoRunSession();
+    const bytes = await readFile(path.join(dir, 'src.jsonl'), 'utf8');
+    await expect(forkSession({ store, from: 'src', at: 2, sessionId: 'src' })).rejects.toThrow(`session src exists already (${path.join(dir, 'src.jsonl')})`);
+    expect(await readFile(path.join(dir, 'src.jsonl'), 'utf8')).toBe(bytes);
+  });
+
+  it('refuses messages that are no model messages before writing anything: the fork would be a session nothing can open', async () => {
+    const { store, files } = await twoRunSession();
+    const before = files();
+    await expect(forkSession({ store, from: 'src', at: 2, messages: 'Use the metric system.' as never })).rejects.toThrow(
+      'forkSession: messages must be a list of model messages',
+    );
+    await expect(forkSession({ store, from: 'src', at: 2, messages: [{ role: 'user', content: 'fine' }, { role: 'usr', content: 5 }] as never })).rejects.toThrow(
+      /forkSession: messages\.1: expected a model message/,
+    );
+    expect(files()).toEqual(before);
+  });
+
   it('fork at step 2 of a 5-step session: both continue independently and the original is untouched', async () => {
     const store = fileStore(dir);
     const fiveSteps = [addTurn(1, 1, 'a'), addTurn(2, 2, 'b'), addTurn(3, 3, 'c'), addTurn(4, 4, 'd'), { text: ['original end'] }];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { errorText, finishReasonValue, jsonAttribute, providerName, usageAttributes } from '../../src/telemetry/gen-ai-attributes.js';
+import { cutAttribute, errorText, finishReasonValue, jsonAttribute, MAX_ATTRIBUTE_CHARS, providerName, usageAttributes } from '../../src/telemetry/gen-ai-attributes.js';
 import { usageFrom } from '../../src/core/usage.js';
 
 describe('GenAI semantic-convention attributes', () => {
@@ -53,5 +53,11 @@ describe('GenAI semantic-convention attributes', () => {
     expect(jsonAttribute(cyclic)).toBe('[object Object]');
     expect(errorText('disk on fire')).toBe('disk on fire');
     expect(errorText({ code: 'E' })).toBe('{"code":"E"}');
+  });
+
+  it('cutAttribute keeps short text as it is and never cuts a surrogate pair in half', () => {
+    expect(cutAttribute('short')).toBe('short');
+    const emoji = `${'x'.repeat(MAX_ATTRIBUTE_CHARS - 1)}${'😀'.repeat(10)}`;
+    expect(cutAttribute(emoji)).toBe(`${'x'.repeat(MAX_ATTRIBUTE_CHARS - 1)}…[cut: ${emoji.length} characters in all]`);
   });
 });

@@ -12,6 +12,8 @@ import { z } from 'zod';
 import { AgentOptionsError, agentTool, createAgent, fileStore, type AgentOptions } from '../../src/index.js';
 import { scriptedModel } from '../../src/test/index.js';
 import { mockModel } from '../support/mock-model.js';
+import { MAX_ATTRIBUTE_CHARS } from '../../src/telemetry/gen-ai-attributes.js';
+import { AgentSession, untilSession } from '../../src/session/session-actor.js';
 import { addTool, failTool } from '../support/tools.js';
 
 const exporter = new InMemorySpanExporter();
@@ -171,6 +173,36 @@ describe('OpenTelemetry spans', () => {
     const denial = approvals[1]!;
     const denied = tools.find((span) => span.attributes['gen_ai.tool.call.id'] === 'no')!;
     expect(ms(denied.startTime)).toBeGreaterThanOrEqual(ms(denial.endTime));
+  });
+
+  it('a run left waiting for approval when its agent is disposed ends its spans, the root marked abandoned, instead of leaving them open for ever', async () => {
+    const model = scriptedModel([{ toolCalls: [{ id: 'wait', name: 'add', input: { a: 1, b: 1 } }] }, { text: 'Done.' }]);
+    const agent = agentWith({ model, tools: { add: addTool }, approval: { ask: ['add'] } });
+    agent.events$.subscribe(() => undefined);
+    const run = agent.run('go').catch((error: unknown) => error);
+    await expect.poll(() => agent.pendingApprovals, { timeout: 30_000 }).toEqual(['wait']);
+    await agent.dispose();
+    expect(String(await run)).toContain('disposed while its run waited for approval');
+
+    const { root, children } = spanTree();
+    expect(root.attributes).toMatchObject({ 'loopchart.abandoned': 'disposed', 'loopchart.state': 'running.awaitingApproval' });
+    expect(root.attributes['loopchart.outcome']).toBeUndefined();
+    expect(children.find((span) => span.name === 'approval add')?.attributes['loopchart.approval.decision']).toBe('unanswered');
+  });
+
+  it('a run its session halts mid-call (as a crash would stop it) ends its spans, the root marked abandoned', async () => {
+    const session = new AgentSession({ model: mockModel([{ text: ['thinking'], holdAfter: 3 }]), telemetry: { tracer } }, { parent: undefined, depth: 0 });
+    const writing = new Promise<void>((resolve) => {
+      session.host.events$.subscribe((event) => event.type === 'text-delta' && resolve());
+    });
+    session.actor.send({ type: 'session.prompt', messages: [{ role: 'user', content: 'go' }], inputId: 'p1' });
+    await writing;
+    session.actor.send({ type: 'session.halt', error: new Error('superseded') });
+    await untilSession(session.actor, (snapshot) => snapshot.status === 'done');
+
+    const { root, children } = spanTree();
+    expect(root.attributes['loopchart.abandoned']).toBe('halted');
+    expect(children.map((span) => span.name)).toEqual(['chat mock-model-id']);
   });
 
   it('a failed attempt is a chat span with status ERROR, the wait a retry span, and the next attempt a chat span of its own', async () => {
@@ -337,6 +369,40 @@ describe('OpenTelemetry spans', () => {
     expect(() => createAgent({ model: scriptedModel([]), telemetry: { tracer: {} as never } })).toThrow(AgentOptionsError);
     expect(() => createAgent({ model: scriptedModel([]), telemetry: { tracer: {} as never } })).toThrow(/telemetry\.tracer: expected an OpenTelemetry Tracer/);
     expect(() => createAgent({ model: scriptedModel([]), telemetry: { recordInput: true } as never })).toThrow(/telemetry/);
+  });
+
+  it('a 10 MB tool output or error reaches its span cut to MAX_ATTRIBUTE_CHARS with a mark, and a secret across the cut leaves no piece', async () => {
+    const key = 'sk-live-CUTACROSS-9f8e7d6c';
+    // The key starts 6 characters before the cut: a naive cut would leave its first 6 characters.
+    const huge = `${'x'.repeat(MAX_ATTRIBUTE_CHARS - 6)}${key}${'y'.repeat(10_000_000)}`;
+    const big = tool({ description: 'big', inputSchema: z.object({}), execute: async () => huge });
+    const broken = tool({
+      description: 'broken',
+      inputSchema: z.object({}),
+      execute: async (): Promise<string> => {
+        throw new Error('z'.repeat(10_000_000));
+      },
+    });
+    const model = scriptedModel([
+      {
+        toolCalls: [
+          { id: 'big', name: 'big', input: {} },
+          { id: 'broken', name: 'broken', input: {} },
+        ],
+      },
+      { text: 'ok' },
+    ]);
+    const result = await createAgent({ model, tools: { big, broken }, secrets: [key], telemetry: { tracer } }).run('go');
+    expect(result.outcome).toBe('completed');
+
+    const { children } = spanTree();
+    const attribute = String(children.find((span) => span.name === 'execute_tool big')!.attributes['gen_ai.tool.call.result']);
+    expect(attribute.length).toBeLessThan(MAX_ATTRIBUTE_CHARS + 100);
+    expect(attribute).toMatch(/…\[cut: \d+ characters in all\]$/);
+    expect(attribute).not.toContain(key.slice(0, 4));
+    const failed = children.find((span) => span.name === 'execute_tool broken')!;
+    expect(failed.status.message!.length).toBeLessThan(MAX_ATTRIBUTE_CHARS + 100);
+    expect(JSON.stringify(failed.events).length).toBeLessThan(MAX_ATTRIBUTE_CHARS + 1000);
   });
 
   it('records no tool input or output when recordInputs and recordOutputs are false', async () => {
