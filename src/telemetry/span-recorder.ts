@@ -148,7 +148,7 @@ export class SpanRecorder implements RunObserver {
     if (!run.recording) return this.withContext(run.context, execute);
     let open: { span: Span; settledAt?: number };
     try {
-      open = { span: this.start(run, `${GEN_AI_OPERATION.executeTool} ${call.toolName}`, this.api.SpanKind.INTERNAL, this.now(run), this.toolAttributes(call)) };
+      open = { span: this.start(run, `${GEN_AI_OPERATION.executeTool} ${cutAttribute(call.toolName)}`, this.api.SpanKind.INTERNAL, this.now(run), this.toolAttributes(call)) };
       run.tools.set(call.toolCallId, open);
     } catch {
       return execute();
@@ -182,7 +182,7 @@ export class SpanRecorder implements RunObserver {
   private toolAttributes(call: Pick<ToolCallIdentity, 'toolName' | 'toolCallId' | 'step'>): Attributes {
     return {
       'gen_ai.operation.name': GEN_AI_OPERATION.executeTool,
-      'gen_ai.tool.name': call.toolName,
+      'gen_ai.tool.name': cutAttribute(call.toolName),
       'gen_ai.tool.call.id': call.toolCallId,
       'gen_ai.tool.type': 'function',
       'loopchart.step': call.step,
@@ -380,7 +380,7 @@ export class SpanRecorder implements RunObserver {
         // invalid input, interrupted before it started) gets one now, as long as the call took.
         const open = run.tools.get(event.toolCallId);
         run.tools.delete(event.toolCallId);
-        const span = open?.span ?? this.start(run, `${GEN_AI_OPERATION.executeTool} ${event.toolName}`, this.api.SpanKind.INTERNAL, Math.min(Math.max(now - event.durationMs, run.lastChatEndedAt), now), this.toolAttributes(event));
+        const span = open?.span ?? this.start(run, `${GEN_AI_OPERATION.executeTool} ${cutAttribute(event.toolName)}`, this.api.SpanKind.INTERNAL, Math.min(Math.max(now - event.durationMs, run.lastChatEndedAt), now), this.toolAttributes(event));
         span.setAttribute('loopchart.state', run.answeredIn ?? this.state);
         if (run.toolInputs.has(event.toolCallId)) span.setAttribute('gen_ai.tool.call.arguments', jsonAttribute(run.toolInputs.get(event.toolCallId)));
         run.toolInputs.delete(event.toolCallId);
@@ -394,7 +394,7 @@ export class SpanRecorder implements RunObserver {
         run.approvals.set(
           event.toolCallId,
           this.start(run, `approval ${event.toolName}`, this.api.SpanKind.INTERNAL, now, {
-            'gen_ai.tool.name': event.toolName,
+            'gen_ai.tool.name': cutAttribute(event.toolName),
             'gen_ai.tool.call.id': event.toolCallId,
             'loopchart.step': event.step,
             'loopchart.state': this.state,

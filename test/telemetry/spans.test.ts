@@ -405,6 +405,14 @@ describe('OpenTelemetry spans', () => {
     expect(JSON.stringify(failed.events).length).toBeLessThan(MAX_ATTRIBUTE_CHARS + 1000);
   });
 
+  it('a tool name the model made up, 1 MB long, reaches its span name and gen_ai.tool.name cut to MAX_ATTRIBUTE_CHARS', async () => {
+    const name = 'n'.repeat(1_000_000);
+    await createAgent({ model: scriptedModel([{ toolCalls: [{ name, input: {} }] }, { text: 'ok' }]), tools: { add: addTool }, telemetry: { tracer } }).run('go');
+    const tool = exporter.getFinishedSpans().find((span) => span.name.startsWith('execute_tool'))!;
+    expect(tool.name.length).toBeLessThan(MAX_ATTRIBUTE_CHARS + 100);
+    expect(String(tool.attributes['gen_ai.tool.name'])).toMatch(/…\[cut: 1000000 characters in all\]$/);
+  });
+
   it('records no tool input or output when recordInputs and recordOutputs are false', async () => {
     const model = scriptedModel([{ toolCalls: [{ name: 'add', input: { a: 1, b: 2 } }] }, { text: '3' }]);
     await createAgent({ model, tools: { add: addTool }, telemetry: { tracer, recordInputs: false, recordOutputs: false } }).run('go');
