@@ -1,6 +1,7 @@
 import { generateId, type ModelMessage } from 'ai';
 import { z } from 'zod';
 import { replaySession } from './session-replay.js';
+import { errorMessage } from '../core/error-message.js';
 import { modelMessageSchema } from './session-record-check.js';
 import { sessionHeader, type SessionStore } from './session-store.js';
 
@@ -43,12 +44,34 @@ export async function forkSession(options: { store: SessionStore; from: string; 
     throw new Error(`forkSession: checkpoint ${at} of session "${from}" waits for approvals: its history ends in tool calls whose results must come next, so no message can be added there`);
   }
   const sessionId = options.sessionId ?? generateId();
-  await store.create(sessionHeader(sessionId, { sessionId: from, checkpoint: at }));
-  await store.append(sessionId, [
-    { type: 'history', messages: [...replayed.messages, ...added] },
-    { ...checkpoint, id: 1, at: new Date().toISOString(), messageCount: checkpoint.messageCount + added.length },
-  ]);
+  await createOrFinish(store, sessionId, { sessionId: from, checkpoint: at });
+  try {
+    await store.append(sessionId, [
+      { type: 'history', messages: [...replayed.messages, ...added] },
+      { ...checkpoint, id: 1, at: new Date().toISOString(), messageCount: checkpoint.messageCount + added.length },
+    ]);
+  } catch (error) {
+    // The store has no way to take the header back: the session stays, refused at open, until a second call finishes it.
+    throw new Error(`forkSession: session ${sessionId} was created but its records could not be written (${errorMessage(error)}): call forkSession again with sessionId "${JSON.stringify(sessionId).slice(1, -1)}" to finish it`, {
+      cause: error,
+    });
+  }
   return sessionId;
+}
+
+/**
+ * Creates the fork's session; or, when one by that id exists already as the same fork with no records
+ * (an earlier call created it and could not write them), takes it as it is, so that this call finishes
+ * it. Any other existing session is refused as `create` refuses it.
+ */
+async function createOrFinish(store: SessionStore, sessionId: string, forkedFrom: { sessionId: string; checkpoint: number }): Promise<void> {
+  try {
+    await store.create(sessionHeader(sessionId, forkedFrom));
+  } catch (error) {
+    const existing = await store.read(sessionId).catch(() => undefined);
+    const unfinished = existing !== undefined && existing.records.length === 0 && existing.header.forkedFrom?.sessionId === forkedFrom.sessionId && existing.header.forkedFrom.checkpoint === forkedFrom.checkpoint;
+    if (!unfinished) throw error;
+  }
 }
 
 /** The `messages` option, refused with each message that is no model message. */

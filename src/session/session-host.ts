@@ -12,7 +12,7 @@ import { isTelemetryEnabled } from '../telemetry/telemetry-options.js';
 import { checkRestorable, persistedWithoutHistory, restoreSnapshot } from '../persistence/checkpoint-snapshot.js';
 import { SessionRecorder, type CheckpointInfo } from '../persistence/session-recorder.js';
 import { replaySession } from '../persistence/session-replay.js';
-import { sessionHeader, type SessionStore } from '../persistence/session-store.js';
+import { sessionHeader, SessionFormatError, type SessionStore } from '../persistence/session-store.js';
 import { redactingStore } from '../persistence/redacting-store.js';
 import { boundedStore } from '../persistence/bounded-store.js';
 import { acquireLease, renewalInterval, renewLeasePeriodically, type HeldLease } from '../persistence/lease-keeper.js';
@@ -356,6 +356,13 @@ export class SessionHost {
     const log = await store.read(sessionId);
     if (!log) return undefined;
     for (const warning of log.warnings) this.#outbox.push({ type: 'session-warning', sessionId, message: warning });
+    const { forkedFrom } = log.header;
+    if (forkedFrom !== undefined && log.records.length === 0) {
+      // Opened as it is, it would be an empty session, and its first run would write over the fork that never finished.
+      throw new SessionFormatError(
+        `session ${sessionId} is a fork of session ${forkedFrom.sessionId} at checkpoint ${forkedFrom.checkpoint} whose records were never written: call forkSession again with this sessionId to finish it`,
+      );
+    }
     const replayed = replaySession(log.records, undefined, `session ${sessionId}`);
     // A version-1 session stays readable by the loopchart that wrote it: it gets no run records.
     const runRecords = log.header.version >= 2 ? this.#journal : undefined;

@@ -198,6 +198,31 @@ describe('forks', () => {
     expect(await readFile(path.join(dir, 'src.jsonl'), 'utf8')).toBe(bytes);
   });
 
+  it('a fork whose records could not be written is refused at open, and forkSession again with its id finishes it', async () => {
+    const { store } = await twoRunSession();
+    // The store goes away between the fork's header and its records (a dropped connection).
+    let failAppend = true;
+    const flaky: SessionStore = Object.assign(Object.create(store) as SessionStore, {
+      append: (...args: Parameters<SessionStore['append']>) => (failAppend ? Promise.reject(new Error('connection lost')) : store.append(...args)),
+    });
+    await expect(forkSession({ store: flaky, from: 'src', at: 2, sessionId: 'half' })).rejects.toThrow(
+      /forkSession: session half was created but its records could not be written \(connection lost\): call forkSession again with sessionId "half" to finish it/,
+    );
+    const opened = createAgent({ model: mockModel([{ text: ['never'] }]), store, sessionId: 'half' });
+    await expect(opened.run('go on')).rejects.toThrow(/session half is a fork of session src at checkpoint 2 whose records were never written/);
+    await opened.dispose();
+
+    failAppend = false;
+    await expect(forkSession({ store: flaky, from: 'src', at: 2, sessionId: 'half' })).resolves.toBe('half');
+    // Finished, it is a fork like any other: it has the source's history up to checkpoint 2.
+    const fork = createAgent({ model: mockModel([{ text: ['and on'] }]), store, sessionId: 'half' });
+    const result = await fork.run('go on');
+    expect(result.messages.map((message) => message.content)).toEqual(['1', [{ type: 'text', text: 'one' }], 'go on', [{ type: 'text', text: 'and on' }]]);
+    await fork.dispose();
+    // A finished fork is an existing session: forking into it again is refused.
+    await expect(forkSession({ store, from: 'src', at: 2, sessionId: 'half' })).rejects.toThrow(/session half exists already/);
+  });
+
   it('refuses messages that are no model messages before writing anything: the fork would be a session nothing can open', async () => {
     const { store, files } = await twoRunSession();
     const before = files();
