@@ -6,6 +6,7 @@ import type { AgentContext } from '../machine/context.js';
 import { sharedAgentMachine } from '../machine/shared-agent-machine.js';
 import { errorMessage } from '../core/error-message.js';
 import { SessionFormatError } from './session-store.js';
+import { persistedContextProblems } from './persisted-context-schema.js';
 import { hasPersistedChild, withChildInputs, withPersistedChild, type WithPersistedChildren } from '../machine/xstate-internals.js';
 
 interface PersistedAgentSnapshot extends WithPersistedChildren {
@@ -51,13 +52,15 @@ export function restoreSnapshot(stored: unknown, messages: ModelMessage[], confi
 
 /**
  * That a stored checkpoint's snapshot is one this loopchart's chart can restore: its state is one
- * the chart has, and each child it names runs an actor the chart invokes. XState throws on either
- * only once the run chart starts, where the session would lose the history it read; a checkpoint
+ * the chart has, each child it names runs an actor the chart invokes, and its context has the
+ * shape the chart reads (`persistedContextSchema`). XState throws on the first two only once the
+ * run chart starts, where the session would lose the history it read, and a context of another
+ * shape fails later still (a `TypeError` in an action, or a run that never ends); a checkpoint
  * another version of loopchart or a hand wrote is refused as the session opens instead.
- * @throws SessionFormatError naming the session, the checkpoint and what the chart lacks.
+ * @throws SessionFormatError naming the session, the checkpoint and what the chart lacks (for the context: each field that does not fit).
  */
 export function checkRestorable(stored: unknown, sessionId: string, checkpointId: number): void {
-  const snapshot = stored as WithPersistedChildren & { value: unknown };
+  const snapshot = stored as WithPersistedChildren & { value: unknown; context?: unknown };
   const refuse = (problem: string) =>
     new SessionFormatError(
       `session ${sessionId}: checkpoint ${checkpointId}'s snapshot cannot be restored: ${problem}: the session was written by another version of loopchart, or changed by hand`,
@@ -74,4 +77,6 @@ export function checkRestorable(stored: unknown, sessionId: string, checkpointId
       throw refuse(`its child ${JSON.stringify(id)} runs ${JSON.stringify(src)?.slice(0, 80)}, which this loopchart's chart does not invoke (${invoked.join(', ')})`);
     }
   }
+  const problems = persistedContextProblems(snapshot.context);
+  if (problems.length > 0) throw refuse(`its context does not have the shape this loopchart's chart reads: ${problems.join('; ')}`);
 }

@@ -5,7 +5,7 @@ const count = z.number().int().nonnegative();
 const ms = z.number().refine(Number.isFinite, 'expected a finite number of ms');
 
 /** A model message as the history holds one: a role, and text or a list of parts (a tool message: a list). */
-const modelMessage = z.union(
+export const modelMessage = z.union(
   [
     z.looseObject({ role: z.literal('tool'), content: z.array(z.unknown()) }),
     z.looseObject({ role: z.enum(['system', 'user', 'assistant']), content: z.union([z.string(), z.array(z.unknown())]) }),

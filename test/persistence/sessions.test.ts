@@ -8,6 +8,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AgentBusyError, createAgent, fileStore, forkSession, openSessionRecord, SessionFormatError, type AgentEvent, type SessionStore } from '../../src/index.js';
 import { expectValidHistory } from '../support/history.js';
 import { mockModel } from '../support/mock-model.js';
+import { nextEvent } from '../support/next-event.js';
 import { recordEvents } from '../support/record.js';
 import { addTool } from '../support/tools.js';
 import { waitFor } from 'xstate';
@@ -134,6 +135,36 @@ describe('sessions in a file store', () => {
     await resumed.dispose();
     expect(await readFile(file, 'utf8')).toBe(before);
     expect(done.messages).toHaveLength(2);
+  });
+
+  it.each([
+    ['a run that is not an object', (context: Record<string, unknown>) => ({ ...context, run: 42 }), 'context.run: Invalid input: expected object, received number (it is 42)'],
+    ['a counter of the wrong type', (context: Record<string, unknown>) => ({ ...context, run: { ...(context.run as object), steps: 'one' } }), 'context.run.steps: Invalid input: expected number, received string (it is "one")'],
+    ['calls that are not an array', (context: Record<string, unknown>) => ({ ...context, run: { ...(context.run as object), calls: 'x'.repeat(500) } }), `context.run.calls: Invalid input: expected array, received string (it is "${'x'.repeat(59)})`],
+    ['no queues', ({ queues: _queues, ...context }: Record<string, unknown>) => context, 'context.queues: Invalid input: expected object, received undefined'],
+  ])('a checkpoint whose context has %s is refused as the session opens, naming the field, and the session is left as it was', async (_name, change, problem) => {
+    const store = fileStore(dir);
+    const first = createAgent({ model: mockModel([addTurn(1, 2, 'c1')]), tools: { add: addTool }, approval: { ask: ['add'] }, store, sessionId: 'shape' });
+    const asked = nextEvent(first, 'approval-request');
+    const waiting = first.run('add 1 and 2');
+    await asked;
+    await vi.waitFor(() => expect(first.pendingApprovals).toHaveLength(1), { timeout: 30_000 });
+    await first.dispose();
+    await expect(waiting).rejects.toThrow();
+    const file = path.join(dir, 'shape.jsonl');
+    const lines = (await readFile(file, 'utf8')).trim().split('\n');
+    const last = JSON.parse(lines.at(-1)!) as { id: number; state: string; snapshot: { context: Record<string, unknown> } };
+    expect(last.state).toBe('running.awaitingApproval');
+    await appendFile(file, `${JSON.stringify({ ...last, id: last.id + 1, snapshot: { ...last.snapshot, context: change(last.snapshot.context) } })}\n`);
+    const before = await readFile(file, 'utf8');
+
+    const resumed = createAgent({ model: mockModel([{ text: ['3'] }]), tools: { add: addTool }, approval: { ask: ['add'] }, store, sessionId: 'shape' });
+    await expect(resumed.ready()).rejects.toThrow(SessionFormatError);
+    await expect(resumed.resume()).rejects.toThrow(
+      `session shape: checkpoint ${last.id + 1}'s snapshot cannot be restored: its context does not have the shape this loopchart's chart reads: ${problem}: the session was written by another version of loopchart, or changed by hand`,
+    );
+    await resumed.dispose();
+    expect(await readFile(file, 'utf8')).toBe(before);
   });
 
   it('a session whose records were written twice over is refused by name as it opens', async () => {
