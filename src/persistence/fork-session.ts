@@ -1,4 +1,5 @@
 import { generateId, type ModelMessage } from 'ai';
+import { checkRestorable } from './checkpoint-snapshot.js';
 import { replaySession } from './session-replay.js';
 import { sessionHeader, type SessionStore } from './session-store.js';
 
@@ -23,6 +24,7 @@ const AWAITING_APPROVAL = 'running.awaitingApproval';
  * ```
  * @returns the new session's id.
  * @throws Error when there is no such session or checkpoint, or `messages` are given at a checkpoint that waits for approvals.
+ * @throws SessionFormatError when this loopchart cannot restore the checkpoint (`checkRestorable`): the fork could never open, so none is made.
  */
 export async function forkSession(options: { store: SessionStore; from: string; at: number; sessionId?: string; messages?: ModelMessage[] }): Promise<string> {
   const { store, from, at } = options;
@@ -30,6 +32,7 @@ export async function forkSession(options: { store: SessionStore; from: string; 
   if (!log) throw new Error(`forkSession: there is no session "${from}"`);
   const replayed = replaySession(log.records, at, `session ${from}`);
   const checkpoint = replayed.last!;
+  checkRestorable(checkpoint.snapshot, from, at);
   const added = options.messages ?? [];
   if (added.length > 0 && checkpoint.state === AWAITING_APPROVAL) {
     throw new Error(`forkSession: checkpoint ${at} of session "${from}" waits for approvals: its history ends in tool calls whose results must come next, so no message can be added there`);

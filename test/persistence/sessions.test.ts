@@ -227,6 +227,23 @@ describe('forks', () => {
     const forkNext = await forkAgain.run('and then?');
     expect(forkNext.messages.slice(0, forked!.messages.length)).toEqual(forked!.messages);
   });
+
+  it('a fork of a checkpoint this loopchart cannot restore is refused by name, and no session is made', async () => {
+    const store = fileStore(dir);
+    await createAgent({ model: mockModel([{ text: ['first'] }]), store, sessionId: 'source' }).run('one');
+    const file = path.join(dir, 'source.jsonl');
+    const lines = (await readFile(file, 'utf8')).trim().split('\n');
+    const last = JSON.parse(lines.at(-1)!) as { id: number; snapshot: { context: Record<string, unknown> } };
+    await appendFile(file, `${JSON.stringify({ ...last, id: last.id + 1, snapshot: { ...last.snapshot, context: { ...last.snapshot.context, prunedToolCallIds: 'all' } } })}\n`);
+
+    await expect(forkSession({ store, from: 'source', at: last.id + 1, sessionId: 'unopenable' })).rejects.toThrow(
+      new SessionFormatError(
+        `session source: checkpoint ${last.id + 1}'s snapshot cannot be restored: its context does not have the shape this loopchart's chart reads: context.prunedToolCallIds: Invalid input: expected array, received string (it is "all"): the session was written by another version of loopchart, or changed by hand`,
+      ),
+    );
+    expect(readdirSync(dir)).toEqual(['source.jsonl']);
+    await expect(forkSession({ store, from: 'source', at: last.id, sessionId: 'fine' })).resolves.toBe('fine');
+  });
 });
 
 describe('one writer per session, loud failures, private files', () => {
