@@ -53,10 +53,11 @@ export function restoreSnapshot(stored: unknown, messages: ModelMessage[], confi
 /**
  * That a stored checkpoint's snapshot is one this loopchart's chart can restore: its state is one
  * the chart has, each child it names runs an actor the chart invokes, and its context has the
- * shape the chart reads (`persistedContextSchema`). XState throws on the first two only once the
- * run chart starts, where the session would lose the history it read, and a context of another
- * shape fails later still (a `TypeError` in an action, or a run that never ends); a checkpoint
- * another version of loopchart or a hand wrote is refused as the session opens instead.
+ * shape the chart reads (`persistedContextSchema`, with a run in any state but `idle`). XState
+ * throws on the first two only once the run chart starts, where the session would lose the
+ * history it read, and a context of another shape fails later still (a `TypeError` in an action,
+ * or a run that never ends); a checkpoint another version of loopchart or a hand wrote is refused
+ * as the session opens instead.
  * @throws SessionFormatError naming the session, the checkpoint and what the chart lacks (for the context: each field that does not fit).
  */
 export function checkRestorable(stored: unknown, sessionId: string, checkpointId: number): void {
@@ -65,8 +66,9 @@ export function checkRestorable(stored: unknown, sessionId: string, checkpointId
     new SessionFormatError(
       `session ${sessionId}: checkpoint ${checkpointId}'s snapshot cannot be restored: ${problem}: the session was written by another version of loopchart, or changed by hand`,
     );
+  let withinRun: boolean;
   try {
-    sharedAgentMachine.resolveState({ value: snapshot.value as never, context: {} as never });
+    withinRun = sharedAgentMachine.resolveState({ value: snapshot.value as never, context: {} as never }).matches('running');
   } catch (error) {
     throw refuse(`its state ${JSON.stringify(snapshot.value)?.slice(0, 200)} is not one this loopchart's chart has (${errorMessage(error)})`);
   }
@@ -77,6 +79,6 @@ export function checkRestorable(stored: unknown, sessionId: string, checkpointId
       throw refuse(`its child ${JSON.stringify(id)} runs ${JSON.stringify(src)?.slice(0, 80)}, which this loopchart's chart does not invoke (${invoked.join(', ')})`);
     }
   }
-  const problems = persistedContextProblems(snapshot.context);
+  const problems = persistedContextProblems(snapshot.context, withinRun);
   if (problems.length > 0) throw refuse(`its context does not have the shape this loopchart's chart reads: ${problems.join('; ')}`);
 }

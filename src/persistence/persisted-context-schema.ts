@@ -63,15 +63,18 @@ export const persistedContextSchema = z.looseObject({
   run: runState.optional(),
 });
 
+/** The context of a checkpoint taken within a run: the chart reads its `run` in every state but `idle`. */
+const runningContextSchema = persistedContextSchema.extend({ run: runState });
+
 const shown = (value: unknown): string => (JSON.stringify(value) ?? String(value)).slice(0, 60);
 
 /**
- * What does not fit {@link persistedContextSchema} in `context`, one line per field at most three
- * (pure): `context.run.calls: Invalid input: expected array, received string (it is "x")`; none
- * when it fits.
+ * What does not fit {@link persistedContextSchema} in `context` (and, `withinRun`, a context
+ * without a run), one line per field at most three (pure):
+ * `context.run.calls: Invalid input: expected array, received string (it is "x")`; none when it fits.
  */
-export function persistedContextProblems(context: unknown): string[] {
-  const parsed = persistedContextSchema.safeParse(context);
+export function persistedContextProblems(context: unknown, withinRun: boolean): string[] {
+  const parsed = (withinRun ? runningContextSchema : persistedContextSchema).safeParse(context);
   if (parsed.success) return [];
   return parsed.error.issues.slice(0, 3).map((issue) => {
     const found = issue.path.reduce<unknown>((value, key) => (typeof value === 'object' && value !== null ? (value as Record<PropertyKey, unknown>)[key] : undefined), context);

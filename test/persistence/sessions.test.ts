@@ -142,6 +142,7 @@ describe('sessions in a file store', () => {
     ['a counter of the wrong type', (context: Record<string, unknown>) => ({ ...context, run: { ...(context.run as object), steps: 'one' } }), 'context.run.steps: Invalid input: expected number, received string (it is "one")'],
     ['calls that are not an array', (context: Record<string, unknown>) => ({ ...context, run: { ...(context.run as object), calls: 'x'.repeat(500) } }), `context.run.calls: Invalid input: expected array, received string (it is "${'x'.repeat(59)})`],
     ['no queues', ({ queues: _queues, ...context }: Record<string, unknown>) => context, 'context.queues: Invalid input: expected object, received undefined'],
+    ['no run, though its state is within one', ({ run: _run, ...context }: Record<string, unknown>) => context, 'context.run: Invalid input: expected object, received undefined'],
   ])('a checkpoint whose context has %s is refused as the session opens, naming the field, and the session is left as it was', async (_name, change, problem) => {
     const store = fileStore(dir);
     const first = createAgent({ model: mockModel([addTurn(1, 2, 'c1')]), tools: { add: addTool }, approval: { ask: ['add'] }, store, sessionId: 'shape' });
