@@ -32,7 +32,7 @@ export async function forkSession(options: { store: SessionStore; from: string; 
   if (!log) throw new Error(`forkSession: there is no session "${from}"`);
   const replayed = replaySession(log.records, at, `session ${from}`);
   const checkpoint = replayed.last!;
-  checkRestorable(checkpoint.snapshot, from, at);
+  checkRestorable(checkpoint.snapshot, from, at, checkpoint.state);
   const added = options.messages ?? [];
   if (added.length > 0 && checkpoint.state === AWAITING_APPROVAL) {
     throw new Error(`forkSession: checkpoint ${at} of session "${from}" waits for approvals: its history ends in tool calls whose results must come next, so no message can be added there`);

@@ -38,7 +38,7 @@ function expectEveryCheckpointRestorable(checkpoints: StoredCheckpoint[]): void 
   expect(checkpoints.length).toBeGreaterThan(0);
   for (const checkpoint of checkpoints) {
     expect({ state: checkpoint.state, problems: persistedContextProblems(checkpoint.snapshot.context, checkpoint.state !== 'idle') }).toEqual({ state: checkpoint.state, problems: [] });
-    expect(() => checkRestorable(checkpoint.snapshot, 'real', checkpoint.id)).not.toThrow();
+    expect(() => checkRestorable(checkpoint.snapshot, 'real', checkpoint.id, checkpoint.state)).not.toThrow();
   }
 }
 

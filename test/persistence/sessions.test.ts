@@ -168,6 +168,32 @@ describe('sessions in a file store', () => {
     expect(await readFile(file, 'utf8')).toBe(before);
   });
 
+  it('a checkpoint recorded in another state than its snapshot is in is refused as the session opens, and the session is left as it was', async () => {
+    const store = fileStore(dir);
+    const first = createAgent({ model: mockModel([addTurn(1, 2, 'c1')]), tools: { add: addTool }, approval: { ask: ['add'] }, store, sessionId: 'relabelled' });
+    const asked = nextEvent(first, 'approval-request');
+    const waiting = first.run('add 1 and 2');
+    await asked;
+    await vi.waitFor(() => expect(first.pendingApprovals).toHaveLength(1), { timeout: 30_000 });
+    await first.dispose();
+    await expect(waiting).rejects.toThrow();
+    const file = path.join(dir, 'relabelled.jsonl');
+    const lines = (await readFile(file, 'utf8')).trim().split('\n');
+    const last = JSON.parse(lines.at(-1)!) as { id: number; state: string };
+    expect(last.state).toBe('running.awaitingApproval');
+    await appendFile(file, `${JSON.stringify({ ...last, id: last.id + 1, state: 'idle' })}\n`);
+    const before = await readFile(file, 'utf8');
+
+    const resumed = createAgent({ model: mockModel([{ text: ['3'] }]), tools: { add: addTool }, approval: { ask: ['add'] }, store, sessionId: 'relabelled' });
+    await expect(resumed.ready()).rejects.toThrow(
+      new SessionFormatError(
+        `session relabelled: checkpoint ${last.id + 1}'s snapshot cannot be restored: the checkpoint is recorded in state "idle", but its snapshot is in running.awaitingApproval: the session was written by another version of loopchart, or changed by hand`,
+      ),
+    );
+    await resumed.dispose();
+    expect(await readFile(file, 'utf8')).toBe(before);
+  });
+
   it('a session whose records were written twice over is refused by name as it opens', async () => {
     const store = fileStore(dir);
     const first = createAgent({ model: mockModel([{ text: ['first'] }]), store, sessionId: 'doubled' });
