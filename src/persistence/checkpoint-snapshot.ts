@@ -4,8 +4,10 @@ import type { AgentMachine } from '../machine/agent-machine.js';
 import { llmInput, TOOL_RUNNER_ID } from '../machine/agent-setup.js';
 import type { AgentContext } from '../machine/context.js';
 import { sharedAgentMachine } from '../machine/shared-agent-machine.js';
+import { stateName } from '../machine/state-name.js';
 import { errorMessage } from '../core/error-message.js';
 import { SessionFormatError } from './session-store.js';
+import { persistedContextProblems } from './persisted-context-schema.js';
 import { hasPersistedChild, withChildInputs, withPersistedChild, type WithPersistedChildren } from '../machine/xstate-internals.js';
 
 interface PersistedAgentSnapshot extends WithPersistedChildren {
@@ -51,21 +53,30 @@ export function restoreSnapshot(stored: unknown, messages: ModelMessage[], confi
 
 /**
  * That a stored checkpoint's snapshot is one this loopchart's chart can restore: its state is one
- * the chart has, and each child it names runs an actor the chart invokes. XState throws on either
- * only once the run chart starts, where the session would lose the history it read; a checkpoint
- * another version of loopchart or a hand wrote is refused as the session opens instead.
- * @throws SessionFormatError naming the session, the checkpoint and what the chart lacks.
+ * the chart has and the one the checkpoint is recorded in (`recordedState`, which decides how the
+ * session opens: idle, waiting or running), each child it names runs an actor the chart invokes,
+ * and its context has the shape the chart reads (`persistedContextSchema`, with a run in any
+ * state but `idle`). XState throws on an unknown state or child only once the run chart starts,
+ * where the session would lose the history it read, and a context of another shape or another
+ * recorded state fails later still (a `TypeError` in an action, a run that never ends, a
+ * `resume()` that finds nothing to resume while the chart waits); a checkpoint another version of
+ * loopchart or a hand wrote is refused as the session opens instead.
+ * @throws SessionFormatError naming the session, the checkpoint and what the chart lacks (for the context: each field that does not fit).
  */
-export function checkRestorable(stored: unknown, sessionId: string, checkpointId: number): void {
-  const snapshot = stored as WithPersistedChildren & { value: unknown };
+export function checkRestorable(stored: unknown, sessionId: string, checkpointId: number, recordedState: string): void {
+  const snapshot = stored as WithPersistedChildren & { value: unknown; context?: unknown };
   const refuse = (problem: string) =>
     new SessionFormatError(
       `session ${sessionId}: checkpoint ${checkpointId}'s snapshot cannot be restored: ${problem}: the session was written by another version of loopchart, or changed by hand`,
     );
+  let withinRun: boolean;
   try {
-    sharedAgentMachine.resolveState({ value: snapshot.value as never, context: {} as never });
+    withinRun = sharedAgentMachine.resolveState({ value: snapshot.value as never, context: {} as never }).matches('running');
   } catch (error) {
     throw refuse(`its state ${JSON.stringify(snapshot.value)?.slice(0, 200)} is not one this loopchart's chart has (${errorMessage(error)})`);
+  }
+  if (stateName(snapshot.value) !== recordedState) {
+    throw refuse(`the checkpoint is recorded in state ${JSON.stringify(recordedState).slice(0, 80)}, but its snapshot is in ${stateName(snapshot.value)}`);
   }
   const invoked = Object.keys(sharedAgentMachine.implementations.actors);
   for (const [id, child] of Object.entries(snapshot.children ?? {})) {
@@ -74,4 +85,6 @@ export function checkRestorable(stored: unknown, sessionId: string, checkpointId
       throw refuse(`its child ${JSON.stringify(id)} runs ${JSON.stringify(src)?.slice(0, 80)}, which this loopchart's chart does not invoke (${invoked.join(', ')})`);
     }
   }
+  const problems = persistedContextProblems(snapshot.context, withinRun);
+  if (problems.length > 0) throw refuse(`its context does not have the shape this loopchart's chart reads: ${problems.join('; ')}`);
 }

@@ -1,5 +1,6 @@
 import { generateId, type ModelMessage } from 'ai';
 import { z } from 'zod';
+import { checkRestorable } from './checkpoint-snapshot.js';
 import { replaySession } from './session-replay.js';
 import { errorMessage } from '../core/error-message.js';
 import { modelMessageSchema } from './session-record-check.js';
@@ -28,6 +29,7 @@ const AWAITING_APPROVAL = 'running.awaitingApproval';
  * @throws TypeError, before anything is read or written, when `at` is no whole number 1 or more or
  * `messages` are no model messages.
  * @throws Error when there is no such session or checkpoint, or `messages` are given at a checkpoint that waits for approvals.
+ * @throws SessionFormatError when this loopchart cannot restore the checkpoint (`checkRestorable`): the fork could never open, so none is made.
  */
 export async function forkSession(options: { store: SessionStore; from: string; at: number; sessionId?: string; messages?: ModelMessage[] }): Promise<string> {
   const { store, from, at } = options;
@@ -40,6 +42,7 @@ export async function forkSession(options: { store: SessionStore; from: string; 
   if (!log) throw new Error(`forkSession: there is no session "${from}"`);
   const replayed = replaySession(log.records, at, `session ${from}`);
   const checkpoint = replayed.last!;
+  checkRestorable(checkpoint.snapshot, from, at, checkpoint.state);
   if (added.length > 0 && checkpoint.state === AWAITING_APPROVAL) {
     throw new Error(`forkSession: checkpoint ${at} of session "${from}" waits for approvals: its history ends in tool calls whose results must come next, so no message can be added there`);
   }

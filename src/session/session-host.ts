@@ -368,7 +368,7 @@ export class SessionHost {
     const runRecords = log.header.version >= 2 ? this.#journal : undefined;
     this.#recorder = new SessionRecorder(store, sessionId, { ...replayed, version: log.version, ...this.#fence() }, this.#traceContextOf, this.#retryWrite, runRecords);
     if (!replayed.last) return { messages: replayed.messages, state: 'idle' };
-    checkRestorable(replayed.last.snapshot, sessionId, replayed.last.id);
+    checkRestorable(replayed.last.snapshot, sessionId, replayed.last.id, replayed.last.state);
     const snapshot = restoreSnapshot(replayed.last.snapshot, replayed.messages, this.#config);
     if (replayed.last.state === 'idle') return { messages: replayed.messages, snapshot, state: 'idle' };
     const { runId, traceContext } = replayed.last;

@@ -1,8 +1,8 @@
 import type { ModelMessage } from 'ai';
 import { applyPruning } from '../context/prune-tool-outputs.js';
-import type { AgentContext } from '../machine/context.js';
+import { persistedContextSchema } from '../persistence/persisted-context-schema.js';
 import { replaySession } from '../persistence/session-replay.js';
-import type { SessionLog } from '../persistence/session-store.js';
+import { SessionFormatError, type SessionLog } from '../persistence/session-store.js';
 import type { SessionRecordView } from './session-record.js';
 
 /**
@@ -23,13 +23,20 @@ import type { SessionRecordView } from './session-record.js';
  * if (log && view) console.log(contextAt(log, view, 0, 5).length, 'messages at the sixth point of the first run');
  * ```
  * @throws RangeError for a run or point the view does not have.
+ * @throws SessionFormatError when the checkpoint's pruned tool call ids are not a list of ids.
  */
 export function contextAt(log: SessionLog, view: SessionRecordView, runIndex: number, pointIndex: number): ModelMessage[] {
   const checkpoint = checkpointAt(view, runIndex, pointIndex);
   if (checkpoint === undefined) return [];
   const { messages, last } = replaySession(log.records, checkpoint, `session ${log.header.sessionId}`);
-  const pruned = (last?.snapshot as { context?: Pick<AgentContext, 'prunedToolCallIds'> } | undefined)?.context?.prunedToolCallIds ?? [];
-  return applyPruning(messages, pruned);
+  const stored = (last?.snapshot as { context?: { prunedToolCallIds?: unknown } } | undefined)?.context?.prunedToolCallIds ?? [];
+  const pruned = persistedContextSchema.shape.prunedToolCallIds.safeParse(stored);
+  if (!pruned.success) {
+    throw new SessionFormatError(
+      `session ${log.header.sessionId}: checkpoint ${last!.id}'s context.prunedToolCallIds is not a list of tool call ids, but ${JSON.stringify(stored).slice(0, 60)}: the session was written by another version of loopchart, or changed by hand`,
+    );
+  }
+  return applyPruning(messages, pruned.data);
 }
 
 /** The id of the last checkpoint at or before the point, or undefined when there is none. */

@@ -8,6 +8,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AgentBusyError, createAgent, fileStore, forkSession, openSessionRecord, SessionFormatError, type AgentEvent, type SessionStore } from '../../src/index.js';
 import { expectValidHistory } from '../support/history.js';
 import { mockModel } from '../support/mock-model.js';
+import { nextEvent } from '../support/next-event.js';
 import { recordEvents } from '../support/record.js';
 import { addTool } from '../support/tools.js';
 import { waitFor } from 'xstate';
@@ -136,6 +137,63 @@ describe('sessions in a file store', () => {
     expect(done.messages).toHaveLength(2);
   });
 
+  it.each([
+    ['a run that is not an object', (context: Record<string, unknown>) => ({ ...context, run: 42 }), 'context.run: Invalid input: expected object, received number (it is 42)'],
+    ['a counter of the wrong type', (context: Record<string, unknown>) => ({ ...context, run: { ...(context.run as object), steps: 'one' } }), 'context.run.steps: Invalid input: expected number, received string (it is "one")'],
+    ['calls that are not an array', (context: Record<string, unknown>) => ({ ...context, run: { ...(context.run as object), calls: 'x'.repeat(500) } }), `context.run.calls: Invalid input: expected array, received string (it is "${'x'.repeat(59)})`],
+    ['no queues', ({ queues: _queues, ...context }: Record<string, unknown>) => context, 'context.queues: Invalid input: expected object, received undefined'],
+    ['no run, though its state is within one', ({ run: _run, ...context }: Record<string, unknown>) => context, 'context.run: Invalid input: expected object, received undefined'],
+  ])('a checkpoint whose context has %s is refused as the session opens, naming the field, and the session is left as it was', async (_name, change, problem) => {
+    const store = fileStore(dir);
+    const first = createAgent({ model: mockModel([addTurn(1, 2, 'c1')]), tools: { add: addTool }, approval: { ask: ['add'] }, store, sessionId: 'shape' });
+    const asked = nextEvent(first, 'approval-request');
+    const waiting = first.run('add 1 and 2');
+    await asked;
+    await vi.waitFor(() => expect(first.pendingApprovals).toHaveLength(1), { timeout: 30_000 });
+    await first.dispose();
+    await expect(waiting).rejects.toThrow();
+    const file = path.join(dir, 'shape.jsonl');
+    const lines = (await readFile(file, 'utf8')).trim().split('\n');
+    const last = JSON.parse(lines.at(-1)!) as { id: number; state: string; snapshot: { context: Record<string, unknown> } };
+    expect(last.state).toBe('running.awaitingApproval');
+    await appendFile(file, `${JSON.stringify({ ...last, id: last.id + 1, snapshot: { ...last.snapshot, context: change(last.snapshot.context) } })}\n`);
+    const before = await readFile(file, 'utf8');
+
+    const resumed = createAgent({ model: mockModel([{ text: ['3'] }]), tools: { add: addTool }, approval: { ask: ['add'] }, store, sessionId: 'shape' });
+    await expect(resumed.ready()).rejects.toThrow(SessionFormatError);
+    await expect(resumed.resume()).rejects.toThrow(
+      `session shape: checkpoint ${last.id + 1}'s snapshot cannot be restored: its context does not have the shape this loopchart's chart reads: ${problem}: the session was written by another version of loopchart, or changed by hand`,
+    );
+    await resumed.dispose();
+    expect(await readFile(file, 'utf8')).toBe(before);
+  });
+
+  it('a checkpoint recorded in another state than its snapshot is in is refused as the session opens, and the session is left as it was', async () => {
+    const store = fileStore(dir);
+    const first = createAgent({ model: mockModel([addTurn(1, 2, 'c1')]), tools: { add: addTool }, approval: { ask: ['add'] }, store, sessionId: 'relabelled' });
+    const asked = nextEvent(first, 'approval-request');
+    const waiting = first.run('add 1 and 2');
+    await asked;
+    await vi.waitFor(() => expect(first.pendingApprovals).toHaveLength(1), { timeout: 30_000 });
+    await first.dispose();
+    await expect(waiting).rejects.toThrow();
+    const file = path.join(dir, 'relabelled.jsonl');
+    const lines = (await readFile(file, 'utf8')).trim().split('\n');
+    const last = JSON.parse(lines.at(-1)!) as { id: number; state: string };
+    expect(last.state).toBe('running.awaitingApproval');
+    await appendFile(file, `${JSON.stringify({ ...last, id: last.id + 1, state: 'idle' })}\n`);
+    const before = await readFile(file, 'utf8');
+
+    const resumed = createAgent({ model: mockModel([{ text: ['3'] }]), tools: { add: addTool }, approval: { ask: ['add'] }, store, sessionId: 'relabelled' });
+    await expect(resumed.ready()).rejects.toThrow(
+      new SessionFormatError(
+        `session relabelled: checkpoint ${last.id + 1}'s snapshot cannot be restored: the checkpoint is recorded in state "idle", but its snapshot is in running.awaitingApproval: the session was written by another version of loopchart, or changed by hand`,
+      ),
+    );
+    await resumed.dispose();
+    expect(await readFile(file, 'utf8')).toBe(before);
+  });
+
   it('a session whose records were written twice over is refused by name as it opens', async () => {
     const store = fileStore(dir);
     const first = createAgent({ model: mockModel([{ text: ['first'] }]), store, sessionId: 'doubled' });
@@ -262,6 +320,23 @@ describe('forks', () => {
     const forkAgain = createAgent({ model: mockModel([{ text: ['fork goes on'] }]), tools: { add: addTool }, store, sessionId: 'fork' });
     const forkNext = await forkAgain.run('and then?');
     expect(forkNext.messages.slice(0, forked!.messages.length)).toEqual(forked!.messages);
+  });
+
+  it('a fork of a checkpoint this loopchart cannot restore is refused by name, and no session is made', async () => {
+    const store = fileStore(dir);
+    await createAgent({ model: mockModel([{ text: ['first'] }]), store, sessionId: 'source' }).run('one');
+    const file = path.join(dir, 'source.jsonl');
+    const lines = (await readFile(file, 'utf8')).trim().split('\n');
+    const last = JSON.parse(lines.at(-1)!) as { id: number; snapshot: { context: Record<string, unknown> } };
+    await appendFile(file, `${JSON.stringify({ ...last, id: last.id + 1, snapshot: { ...last.snapshot, context: { ...last.snapshot.context, prunedToolCallIds: 'all' } } })}\n`);
+
+    await expect(forkSession({ store, from: 'source', at: last.id + 1, sessionId: 'unopenable' })).rejects.toThrow(
+      new SessionFormatError(
+        `session source: checkpoint ${last.id + 1}'s snapshot cannot be restored: its context does not have the shape this loopchart's chart reads: context.prunedToolCallIds: Invalid input: expected array, received string (it is "all"): the session was written by another version of loopchart, or changed by hand`,
+      ),
+    );
+    expect(readdirSync(dir)).toEqual(['source.jsonl']);
+    await expect(forkSession({ store, from: 'source', at: last.id, sessionId: 'fine' })).resolves.toBe('fine');
   });
 });
 
