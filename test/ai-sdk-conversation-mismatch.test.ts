@@ -151,4 +151,18 @@ describe('toAISDKAgent: a call with no new message', () => {
     const first = await sdkAgent.generate({ messages: [user('hi')] });
     await expect(sdkAgent.generate({ messages: [user('hi'), ...first.responseMessages] })).rejects.toThrow(/end with no new user message/);
   });
+
+  it('ending in a tool output the client gave (useChat addToolOutput) is refused with an error that says loopchart runs every tool itself', async () => {
+    const agent = createAgent({ model: mockModel(answers('hello')) });
+    const sdkAgent = toAISDKAgent(agent);
+    await sdkAgent.generate({ messages: [user('hi')] });
+    const clientOutput: ModelMessage[] = [
+      user('hi'),
+      { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'c1', toolName: 'pickColor', input: {} }] },
+      { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'c1', toolName: 'pickColor', output: { type: 'json', value: 'red' } }] },
+    ];
+    await expect(sdkAgent.generate({ messages: clientOutput })).rejects.toThrow(
+      /end with the output of tool call c1 \(pickColor\), which the client gave \(addToolOutput\).*runs every tool call itself.*tool without execute/,
+    );
+  });
 });

@@ -182,12 +182,25 @@ function promptOf(agent: RunnableAgent, messages: string | ModelMessage[], fail:
     if (system !== -1) throw new TypeError(`toAISDKAgent: message ${system} is a system message: ${SYSTEM_IN_HISTORY}.`);
     const start = newMessagesStart(agent, messages);
     if (agent.messages.length === 0) return messages;
-    if (start === messages.length) throw new TypeError('toAISDKAgent: the messages end with no new user message (nor approval answers): a run of a loopchart agent starts from a new user message.');
+    if (start === messages.length) throw new TypeError(`toAISDKAgent: the messages end with no new user message (nor approval answers)${clientOutputNote(messages)}: a run of a loopchart agent starts from a new user message.`);
     return messages.slice(start);
   } catch (error) {
     fail(error);
     return undefined;
   }
+}
+
+/**
+ * What a call ending in tool outputs the client gave (`addToolOutput` for a tool without `execute`)
+ * is told: `ToolLoopAgent` goes on from them, a loopchart agent cannot (docs/ai-sdk.md).
+ */
+function clientOutputNote(messages: readonly ModelMessage[]): string {
+  const last = messages.at(-1);
+  if (last?.role !== 'tool') return '';
+  const results = last.content.filter((part) => part.type === 'tool-result');
+  if (results.length === 0) return '';
+  const calls = results.map((part) => `${part.toolCallId} (${part.toolName})`).join(', ');
+  return `; they end with the output of tool call ${calls}, which the client gave (addToolOutput): a loopchart agent runs every tool call itself, and answers a tool without execute with an error, so no output can come from the client`;
 }
 
 /** Approval answers given through the messages, as `ToolLoopAgent` takes them, passed to the waiting run. */

@@ -137,6 +137,23 @@ describe('sessions in a file store', () => {
     expect(done.messages).toHaveLength(2);
   });
 
+  /** A session `sessionId` whose run waits for approval of an `add` call, left by an agent that was disposed: its store, its file and its last checkpoint. */
+  async function sessionWaitingForApproval(sessionId: string) {
+    const store = fileStore(dir);
+    const first = createAgent({ model: mockModel([addTurn(1, 2, 'c1')]), tools: { add: addTool }, approval: { ask: ['add'] }, store, sessionId });
+    const asked = nextEvent(first, 'approval-request');
+    const waiting = first.run('add 1 and 2');
+    await asked;
+    await vi.waitFor(() => expect(first.pendingApprovals).toHaveLength(1), { timeout: 30_000 });
+    await first.dispose();
+    await expect(waiting).rejects.toThrow();
+    const file = path.join(dir, `${sessionId}.jsonl`);
+    const lines = (await readFile(file, 'utf8')).trim().split('\n');
+    const last = JSON.parse(lines.at(-1)!) as { id: number; state: string; snapshot: { context: Record<string, unknown> } };
+    expect(last.state).toBe('running.awaitingApproval');
+    return { store, file, last };
+  }
+
   it.each([
     ['a run that is not an object', (context: Record<string, unknown>) => ({ ...context, run: 42 }), 'context.run: Invalid input: expected object, received number (it is 42)'],
     ['a counter of the wrong type', (context: Record<string, unknown>) => ({ ...context, run: { ...(context.run as object), steps: 'one' } }), 'context.run.steps: Invalid input: expected number, received string (it is "one")'],
@@ -144,18 +161,7 @@ describe('sessions in a file store', () => {
     ['no queues', ({ queues: _queues, ...context }: Record<string, unknown>) => context, 'context.queues: Invalid input: expected object, received undefined'],
     ['no run, though its state is within one', ({ run: _run, ...context }: Record<string, unknown>) => context, 'context.run: Invalid input: expected object, received undefined'],
   ])('a checkpoint whose context has %s is refused as the session opens, naming the field, and the session is left as it was', async (_name, change, problem) => {
-    const store = fileStore(dir);
-    const first = createAgent({ model: mockModel([addTurn(1, 2, 'c1')]), tools: { add: addTool }, approval: { ask: ['add'] }, store, sessionId: 'shape' });
-    const asked = nextEvent(first, 'approval-request');
-    const waiting = first.run('add 1 and 2');
-    await asked;
-    await vi.waitFor(() => expect(first.pendingApprovals).toHaveLength(1), { timeout: 30_000 });
-    await first.dispose();
-    await expect(waiting).rejects.toThrow();
-    const file = path.join(dir, 'shape.jsonl');
-    const lines = (await readFile(file, 'utf8')).trim().split('\n');
-    const last = JSON.parse(lines.at(-1)!) as { id: number; state: string; snapshot: { context: Record<string, unknown> } };
-    expect(last.state).toBe('running.awaitingApproval');
+    const { store, file, last } = await sessionWaitingForApproval('shape');
     await appendFile(file, `${JSON.stringify({ ...last, id: last.id + 1, snapshot: { ...last.snapshot, context: change(last.snapshot.context) } })}\n`);
     const before = await readFile(file, 'utf8');
 
@@ -169,18 +175,7 @@ describe('sessions in a file store', () => {
   });
 
   it('a checkpoint recorded in another state than its snapshot is in is refused as the session opens, and the session is left as it was', async () => {
-    const store = fileStore(dir);
-    const first = createAgent({ model: mockModel([addTurn(1, 2, 'c1')]), tools: { add: addTool }, approval: { ask: ['add'] }, store, sessionId: 'relabelled' });
-    const asked = nextEvent(first, 'approval-request');
-    const waiting = first.run('add 1 and 2');
-    await asked;
-    await vi.waitFor(() => expect(first.pendingApprovals).toHaveLength(1), { timeout: 30_000 });
-    await first.dispose();
-    await expect(waiting).rejects.toThrow();
-    const file = path.join(dir, 'relabelled.jsonl');
-    const lines = (await readFile(file, 'utf8')).trim().split('\n');
-    const last = JSON.parse(lines.at(-1)!) as { id: number; state: string };
-    expect(last.state).toBe('running.awaitingApproval');
+    const { store, file, last } = await sessionWaitingForApproval('relabelled');
     await appendFile(file, `${JSON.stringify({ ...last, id: last.id + 1, state: 'idle' })}\n`);
     const before = await readFile(file, 'utf8');
 
