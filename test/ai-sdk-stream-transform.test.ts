@@ -80,6 +80,16 @@ describe('stream({ experimental_transform })', () => {
     expect(await observe(toAISDKAgent(createAgent({ model: script(), tools: { add: addTool } })))).toEqual(expected);
   });
 
+  it('leaves out of the steps the text of an attempt that failed and was retried, transformed or not', async () => {
+    const model = mockModel([{ text: ['Hel', 'lo'], errorPart: { message: 'upstream reset' } }, { text: ['Hello', ' world'] }]);
+    const agent = createAgent({ model, retry: { baseDelayMs: 1, maxDelayMs: 50 } });
+    const upper: StreamTextTransform<ToolSet> = () => new TransformStream({ transform: (part, controller) => controller.enqueue(part.type === 'text-delta' ? { ...part, text: part.text.toUpperCase() } : part) });
+    const result = await toAISDKAgent(agent).stream({ prompt: 'hi', experimental_transform: upper });
+    await result.consumeStream();
+    expect((await result.steps).map((step) => step.text)).toEqual(['HELLO WORLD']);
+    expect(await result.text).toBe('HELLO WORLD');
+  });
+
   it('keeps the run\'s own steps when the transforms only re-chunk, as smoothStream does', async () => {
     const result = await toAISDKAgent(createAgent({ model: mockModel([turn]) })).stream({ prompt: 'hi', experimental_transform: words() });
     const steps = await result.steps;

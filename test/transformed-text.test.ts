@@ -24,10 +24,19 @@ function recordedStep() {
 const reasoningId = streamBlockId(1, 1, 'reasoning', 'a');
 const textId = streamBlockId(1, 1, 'text', 'b');
 
+/** A TransformedText that was given the agent's own blocks of the step, as the transforms are given them. */
+function transformedText(...extraSourceIds: string[]): TransformedText {
+  const text = new TransformedText();
+  text.source({ type: 'reasoning-start', id: reasoningId });
+  text.source({ type: 'text-start', id: textId });
+  for (const id of extraSourceIds) text.source({ type: 'text-start', id });
+  return text;
+}
+
 describe('TransformedText', () => {
   it('gives the recorded steps themselves when the transforms changed no block', () => {
     const recorder = recordedStep();
-    const text = new TransformedText();
+    const text = transformedText();
     text.observe({ type: 'reasoning-delta', id: reasoningId, text: 'hm' });
     text.observe({ type: 'reasoning-delta', id: reasoningId, text: 'm' });
     text.observe({ type: 'text-delta', id: textId, text: 'Hello' });
@@ -36,7 +45,7 @@ describe('TransformedText', () => {
 
   it('rewrites a block\'s text in the step, its views and its assistant message', () => {
     const recorder = recordedStep();
-    const text = new TransformedText();
+    const text = transformedText();
     text.observe({ type: 'reasoning-delta', id: reasoningId, text: 'hmm' });
     text.observe({ type: 'text-delta', id: textId, text: 'HELLO' });
     const [step] = text.rebuild(recorder).steps;
@@ -50,7 +59,7 @@ describe('TransformedText', () => {
 
   it('leaves out a block the transforms left out, and adds one they made up at the end of its step', () => {
     const recorder = recordedStep();
-    const text = new TransformedText();
+    const text = transformedText();
     text.observe({ type: 'text-delta', id: textId, text: 'Hello' });
     text.observe({ type: 'text-start', id: 'made-up' });
     text.observe({ type: 'text-delta', id: 'made-up', text: ' (redacted)' });
@@ -61,5 +70,15 @@ describe('TransformedText', () => {
       reasoningText: undefined,
       responseMessages: [{ role: 'assistant', content: [{ type: 'text', text: 'Hello' }, { type: 'text', text: ' (redacted)' }] }],
     });
+  });
+
+  it('leaves out a block of the agent\'s own that no step has: the text of an attempt that failed and was tried again', () => {
+    const recorder = recordedStep();
+    const failedAttempt = streamBlockId(1, 0, 'text', 'b');
+    const text = transformedText(failedAttempt);
+    text.observe({ type: 'text-delta', id: failedAttempt, text: 'HEL' });
+    text.observe({ type: 'reasoning-delta', id: reasoningId, text: 'hmm' });
+    text.observe({ type: 'text-delta', id: textId, text: 'HELLO' });
+    expect(text.rebuild(recorder).steps.map((step) => step.text)).toEqual(['HELLO']);
   });
 });

@@ -320,8 +320,9 @@ async function call<T>(callback: ((event: T) => unknown) | undefined, event: T |
   }
 }
 
-/** Told of each part the last transform gives, and of the transformed stream's end. */
+/** Told of each part the transforms are given, of each the last one gives, and of the transformed stream's end. */
 interface TransformedPartsWatcher {
+  source(part: Part): void;
   part(part: Part): void;
   done(): void;
 }
@@ -346,7 +347,10 @@ function transformedParts(parts: PartBuffer<Part>, transforms: StreamTextTransfo
         if (next.done || !running) {
           controller.close();
           void reader.cancel().catch(() => undefined);
-        } else controller.enqueue(next.value);
+        } else {
+          watcher.source(next.value);
+          controller.enqueue(next.value);
+        }
       },
       cancel: (reason) => reader.cancel(reason),
     },
@@ -465,6 +469,7 @@ export function toAISDKAgent(agent: RunnableAgent, options: AISDKAgentOptions = 
         const transformed = new Promise<void>((resolve) => (transformedEnd = resolve));
         let finishedSteps = 0;
         parts = transformedParts(call.parts, transforms, agent, {
+          source: (part) => text.source(part),
           part(part) {
             text.observe(part);
             if (part.type === 'finish-step') notifyStepFinish(parameters, text.rebuild(call.recorder).steps[finishedSteps++]);

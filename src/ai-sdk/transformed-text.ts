@@ -31,7 +31,14 @@ interface Block {
  */
 export class TransformedText {
   private readonly blocks = new Map<string, Block>();
+  /** The blocks the agent's own stream had, before the transforms: the others the transforms made up. */
+  private readonly sourceBlocks = new Set<string>();
   private finishedSteps = 0;
+
+  /** Takes one part the transforms are given (the agent's own), in order. */
+  source(part: Part): void {
+    if (part.type === 'text-start' || part.type === 'reasoning-start') this.sourceBlocks.add(part.id);
+  }
 
   /** Takes one part of the transformed stream, in order. */
   observe(part: Part): void {
@@ -54,11 +61,11 @@ export class TransformedText {
 
   /** The steps, their response messages and usage with each step's text and reasoning as the transforms gave them. */
   rebuild(recorded: RecordedSteps): RecordedSteps {
-    const streamed = new Set(recorded.steps.flatMap((step) => step.content.flatMap((part) => streamBlockIdOf(part) ?? [])));
+    // A block of the agent's own that no step has is an attempt's that failed and was tried again: it is in no step.
     const steps = recorded.steps.map((step, index) =>
       this.rebuildStep(
         step,
-        [...this.blocks].filter(([id, block]) => block.step === index && !streamed.has(id)).map(([, block]) => block),
+        [...this.blocks].filter(([id, block]) => block.step === index && !this.sourceBlocks.has(id)).map(([, block]) => block),
       ),
     );
     const changed = steps.some((step, index) => step !== recorded.steps[index]);
