@@ -472,7 +472,7 @@ export function toAISDKAgent(agent: RunnableAgent, options: AISDKAgentOptions = 
           source: (part) => text.source(part),
           part(part) {
             text.observe(part);
-            if (part.type === 'finish-step') notifyStepFinish(parameters, text.rebuild(call.recorder).steps[finishedSteps++]);
+            if (part.type === 'finish-step') notifyStepFinish(parameters, text.step(call.recorder, finishedSteps++));
           },
           done: transformedEnd,
         });

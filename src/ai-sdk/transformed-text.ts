@@ -61,17 +61,33 @@ export class TransformedText {
 
   /** The steps, their response messages and usage with each step's text and reasoning as the transforms gave them. */
   rebuild(recorded: RecordedSteps): RecordedSteps {
-    // A block of the agent's own that no step has is an attempt's that failed and was tried again: it is in no step.
-    const steps = recorded.steps.map((step, index) =>
-      this.rebuildStep(
-        step,
-        [...this.blocks].filter(([id, block]) => block.step === index && !this.sourceBlocks.has(id)).map(([, block]) => block),
-      ),
-    );
+    const madeUp = this.madeUpBlocks();
+    const steps = recorded.steps.map((step, index) => this.rebuildStep(step, madeUp.get(index) ?? []));
     const changed = steps.some((step, index) => step !== recorded.steps[index]);
     if (!changed) return recorded;
     const initial = recorded.responseMessages.slice(0, recorded.responseMessages.length - recorded.steps.flatMap((step) => step.response.messages).length);
     return { steps, totalUsage: recorded.totalUsage, responseMessages: [...initial, ...steps.flatMap((step) => step.response.messages)] };
+  }
+
+  /** Step `index` of the steps, with its text and reasoning as the transforms gave them (its `response.messages` as far as they are recorded). */
+  step(recorded: RecordedSteps, index: number): AgentStepResult | undefined {
+    const step = recorded.steps[index];
+    return step && this.rebuildStep(step, this.madeUpBlocks().get(index) ?? []);
+  }
+
+  /**
+   * The blocks the transforms made up, by the step they streamed in. A block of the agent's own that
+   * no step has is an attempt's that failed and was tried again: it belongs to no step.
+   */
+  private madeUpBlocks(): Map<number, Block[]> {
+    const byStep = new Map<number, Block[]>();
+    for (const [id, block] of this.blocks) {
+      if (this.sourceBlocks.has(id)) continue;
+      const list = byStep.get(block.step);
+      if (list) list.push(block);
+      else byStep.set(block.step, [block]);
+    }
+    return byStep;
   }
 
   private block(id: string, kind: TextKind): Block {
