@@ -13,6 +13,8 @@ import { hasToolApproval } from './approval/tool-approval.js';
 export interface AgentWiring {
   /** Receives the events that do not go through a transition (deltas, tool updates, hook errors). */
   emit: (event: AgentEvent) => void;
+  /** Whether anything hears what `emit` gives (a subscriber to the agent's `events$`). */
+  isHeard?: AgentRuntime['isHeard'];
   /** Receives every hook's timing, for the run trace. */
   traceHook: (timing: HookTiming) => void;
   /** How deep the agent runs in a tree of sub-agents (0 at the top). */

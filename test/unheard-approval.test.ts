@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createAgent } from '../src/index.js';
+import { agentTool, createAgent } from '../src/index.js';
 import { UNHEARD_APPROVAL_WARNING } from '../src/unheard-approval.js';
 import { buildCli } from './cli/support/cli-process.js';
 import { mockModel } from './support/mock-model.js';
@@ -34,6 +34,33 @@ describe('a tool call that waits for approval nobody hears of', () => {
     const agent = asksToAdd();
     agent.events$.subscribe((event) => event.type === 'approval-request' && agent.approve(event.toolCallId));
     await expect(agent.run('add')).resolves.toMatchObject({ outcome: 'completed', text: '3' });
+    expect(warnings).toEqual([]);
+  });
+
+  it('is warned of for an existing agent used as a sub-agent when nothing hears the calling agent, which passes its events on', async () => {
+    process.on('warning', collect);
+    const child = asksToAdd();
+    const parent = createAgent({
+      model: mockModel([{ toolCalls: [{ id: 'call_child', name: 'helper', input: { task: 'add 1 and 2' } }] }, { text: ['done'] }]),
+      tools: { helper: agentTool(child, { description: 'adds' }) },
+    });
+    const run = parent.run('get help');
+    await expect.poll(() => warnings.length, { timeout: 30_000 }).toBe(1);
+    expect(warnings[0]).toMatchObject({ name: 'LoopchartWarning', code: UNHEARD_APPROVAL_WARNING });
+    expect(warnings[0]!.message).toContain('waits for approval of add (call_add)');
+    child.approve('call_add');
+    await expect(run).resolves.toMatchObject({ outcome: 'completed', text: 'done' });
+  });
+
+  it('is not warned of for an existing sub-agent when the calling agent\'s events$ has a subscriber', async () => {
+    process.on('warning', collect);
+    const child = asksToAdd();
+    const parent = createAgent({
+      model: mockModel([{ toolCalls: [{ id: 'call_child', name: 'helper', input: { task: 'add 1 and 2' } }] }, { text: ['done'] }]),
+      tools: { helper: agentTool(child, { description: 'adds' }) },
+    });
+    parent.events$.subscribe((event) => event.type === 'subagent' && event.event.type === 'approval-request' && child.approve(event.event.toolCallId));
+    await expect(parent.run('get help')).resolves.toMatchObject({ outcome: 'completed', text: 'done' });
     expect(warnings).toEqual([]);
   });
 

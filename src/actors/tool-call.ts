@@ -133,6 +133,7 @@ export async function runToolCall(
         depth: runtime.depth ?? 0,
         toolCallId: call.toolCallId,
         report: (event) => runtime.emit(asSubagentEvent(event, { ...scope, toolCallId: call.toolCallId, toolName: call.toolName })),
+        isHeard: () => runtime.isHeard?.() ?? true,
       };
       const execute = async () => {
         let output: unknown;

@@ -12,6 +12,8 @@ export interface ToolScope {
   toolCallId: string;
   /** Reports an event of a sub-agent on the calling agent's `events$`. */
   report(event: AgentEvent): void;
+  /** Whether anything hears what `report` reports: a subscriber to the calling agent's `events$`. */
+  isHeard(): boolean;
 }
 
 /**

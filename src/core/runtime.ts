@@ -28,6 +28,8 @@ export interface AgentRuntime {
   output?: Output.Output;
   /** Receives the events that do not go through a transition (deltas, tool updates, hook errors). Must not throw. */
   emit: (event: AgentEvent) => void;
+  /** Whether anything hears the events `emit` gives: a subscriber to the agent's `events$` (absent: taken as heard). */
+  isHeard?: () => boolean;
   /**
    * Runs a tool's `execute` (hooks excluded) and returns what it returns: telemetry runs it inside
    * the call's `execute_tool` span, so the tool's own spans are its children. Must not throw itself.

@@ -28,7 +28,7 @@ import type { AgentRuntime } from '../core/runtime.js';
  * ```
  */
 export function agentImplementations(
-  runtime: Partial<Pick<AgentRuntime, 'step' | 'emit' | 'tools' | 'hooks' | 'transformContext' | 'traceHook' | 'depth' | 'output' | 'runToolCall' | 'admit' | 'prepareStep' | 'runSteps' | 'subagents'>> &
+  runtime: Partial<Pick<AgentRuntime, 'step' | 'emit' | 'isHeard' | 'tools' | 'hooks' | 'transformContext' | 'traceHook' | 'depth' | 'output' | 'runToolCall' | 'admit' | 'prepareStep' | 'runSteps' | 'subagents'>> &
     Pick<AgentRuntime, 'model'> & {
       approval?: ApprovalPolicy;
       toolApproval?: ToolApproval;
@@ -43,6 +43,7 @@ export function agentImplementations(
     step: runtime.step ?? defaultStep,
     hooks: runtime.hooks ?? {},
     emit: runtime.emit ?? (() => {}),
+    ...(runtime.isHeard ? { isHeard: runtime.isHeard } : {}),
     ...(runtime.transformContext ? { transformContext: runtime.transformContext } : {}),
     ...(runtime.traceHook ? { traceHook: runtime.traceHook } : {}),
     ...(runtime.depth !== undefined ? { depth: runtime.depth } : {}),

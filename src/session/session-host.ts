@@ -491,6 +491,7 @@ export class SessionHost {
         if (event.type === 'model-call-start') this.#observer.event(event);
         this.#outbox.push(event);
       },
+      isHeard: () => this.#subject.observed,
       ...(this.#options.store ? { admit: this.#admitEffect } : {}),
       runSteps: () => ({ steps: this.#stepResults?.steps ?? [], responseMessages: this.#stepResults?.responseMessages ?? [] }),
       traceHook: (timing) => this.#observer.hook(timing),

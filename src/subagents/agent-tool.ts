@@ -4,6 +4,7 @@ import { createChildAgent, type Agent } from '../agent.js';
 import { parseAgentOptions, type AgentOptions } from '../options.js';
 import type { Outcome, RunError } from '../core/result.js';
 import { toolScopeOf } from '../actors/tool-scope.js';
+import { warnOfUnheardApproval } from '../unheard-approval.js';
 
 /** What the calling model gets back from a sub-agent. */
 export interface SubagentOutput {
@@ -95,6 +96,10 @@ export function agentTool(child: AgentOptions | Agent, options: AgentToolOptions
           scope?.report(event);
           // Nobody holds a sub-agent made from options to answer it: waiting would hold the caller for ever.
           if (owned && event.type === 'approval-request') queueMicrotask(() => denyUnanswerable(agent, event.toolCallId, event.toolName));
+          // An agent of the app's own can be answered, but its events$ is heard here, by this tool, so its own warning is silent: the caller's is what counts.
+          if (!owned && event.type === 'approval-request' && scope?.isHeard() === false && agent.actor.getSnapshot().context.config.approvalTimeoutMs === undefined) {
+            warnOfUnheardApproval(event);
+          }
         });
         const abort = () => agent.abort('the calling agent stopped this tool call');
         abortSignal?.addEventListener('abort', abort, { once: true });
