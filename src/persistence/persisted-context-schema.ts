@@ -1,3 +1,4 @@
+import { jsonExcerpt } from '../core/json-excerpt.js';
 import { z } from 'zod';
 import { modelMessageSchema } from './session-record-check.js';
 
@@ -66,8 +67,6 @@ export const persistedContextSchema = z.looseObject({
 /** The context of a checkpoint taken within a run: the chart reads its `run` in every state but `idle`. */
 const runningContextSchema = persistedContextSchema.extend({ run: runState });
 
-const shown = (value: unknown): string => (JSON.stringify(value) ?? String(value)).slice(0, 60);
-
 /**
  * What does not fit {@link persistedContextSchema} in `context` (and, `withinRun`, a context
  * without a run), one line per field at most three (pure):
@@ -78,6 +77,6 @@ export function persistedContextProblems(context: unknown, withinRun: boolean): 
   if (parsed.success) return [];
   return parsed.error.issues.slice(0, 3).map((issue) => {
     const found = issue.path.reduce<unknown>((value, key) => (typeof value === 'object' && value !== null ? (value as Record<PropertyKey, unknown>)[key] : undefined), context);
-    return `${['context', ...issue.path.map(String)].join('.')}: ${issue.message}${found === undefined ? '' : ` (it is ${shown(found)})`}`;
+    return `${['context', ...issue.path.map(String)].join('.')}: ${issue.message}${found === undefined ? '' : ` (it is ${jsonExcerpt(found, 60)})`}`;
   });
 }

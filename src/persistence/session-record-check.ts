@@ -1,3 +1,4 @@
+import { jsonExcerpt } from '../core/json-excerpt.js';
 import { z } from 'zod';
 import { SessionFormatError, type SessionRecord } from './session-store.js';
 
@@ -52,8 +53,6 @@ const sessionRecordSchema = z.discriminatedUnion('type', [
 
 const RECORD_TYPES = sessionRecordSchema.options.map((option) => option.shape.type.value);
 
-const shown = (value: unknown): string => (JSON.stringify(value) ?? String(value)).slice(0, 80);
-
 /**
  * That `value` is a session record of a type this loopchart reads, with the fields its readers
  * take from it (pure). A store checks each record it reads, so that a line another program, a
@@ -71,12 +70,12 @@ const shown = (value: unknown): string => (JSON.stringify(value) ?? String(value
  */
 export function checkSessionRecord(value: unknown, where: string): asserts value is SessionRecord {
   if (typeof value !== 'object' || value === null || Array.isArray(value) || typeof (value as { type?: unknown }).type !== 'string') {
-    throw new SessionFormatError(`${where}: not a session record (an object with a type), but ${shown(value)}`);
+    throw new SessionFormatError(`${where}: not a session record (an object with a type), but ${jsonExcerpt(value)}`);
   }
   const { type } = value as { type: string };
   if (!(RECORD_TYPES as readonly string[]).includes(type)) {
     throw new SessionFormatError(
-      `${where}: record type ${shown(type)} is not one this loopchart reads (${RECORD_TYPES.join(', ')}): was the session written by another program, or a newer loopchart that should have raised the format version?`,
+      `${where}: record type ${jsonExcerpt(type)} is not one this loopchart reads (${RECORD_TYPES.join(', ')}): was the session written by another program, or a newer loopchart that should have raised the format version?`,
     );
   }
   const parsed = sessionRecordSchema.safeParse(value);

@@ -1,3 +1,4 @@
+import { jsonExcerpt } from '../core/json-excerpt.js';
 import type { AgentEvent } from '../core/events.js';
 
 /**
@@ -36,13 +37,12 @@ export function decodeStreamedEvent(text: string): StreamedEvent {
   } catch {
     throw new TypeError(`its entry is not JSON: ${text.slice(0, 80)}`);
   }
-  const shown = (part: unknown) => (JSON.stringify(part) ?? String(part)).slice(0, 80);
   const entry = value as Partial<StreamedEvent> | null;
-  if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) throw new TypeError(`its entry is ${shown(entry)}, not an object`);
-  if (typeof entry.sessionId !== 'string') throw new TypeError(`its sessionId must be text, not ${shown(entry.sessionId)}`);
-  if (!Number.isSafeInteger(entry.epoch) || entry.epoch! < 0) throw new TypeError(`its epoch must be a whole number, 0 or more, not ${shown(entry.epoch)}`);
+  if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) throw new TypeError(`its entry is ${jsonExcerpt(entry)}, not an object`);
+  if (typeof entry.sessionId !== 'string') throw new TypeError(`its sessionId must be text, not ${jsonExcerpt(entry.sessionId)}`);
+  if (!Number.isSafeInteger(entry.epoch) || entry.epoch! < 0) throw new TypeError(`its epoch must be a whole number, 0 or more, not ${jsonExcerpt(entry.epoch)}`);
   const event = entry.event as { type?: unknown } | undefined;
-  if (typeof event !== 'object' || event === null || typeof event.type !== 'string') throw new TypeError(`its event must be an object with a type, not ${shown(event)}`);
+  if (typeof event !== 'object' || event === null || typeof event.type !== 'string') throw new TypeError(`its event must be an object with a type, not ${jsonExcerpt(event)}`);
   return entry as StreamedEvent;
 }
 

@@ -1,3 +1,4 @@
+import { jsonExcerpt } from '../core/json-excerpt.js';
 import type { ModelMessage } from 'ai';
 import { applyPruning } from '../context/prune-tool-outputs.js';
 import { persistedContextSchema } from '../persistence/persisted-context-schema.js';
@@ -33,7 +34,7 @@ export function contextAt(log: SessionLog, view: SessionRecordView, runIndex: nu
   const pruned = persistedContextSchema.shape.prunedToolCallIds.safeParse(stored);
   if (!pruned.success) {
     throw new SessionFormatError(
-      `session ${log.header.sessionId}: checkpoint ${last!.id}'s context.prunedToolCallIds is not a list of tool call ids, but ${JSON.stringify(stored).slice(0, 60)}: the session was written by another version of loopchart, or changed by hand`,
+      `session ${log.header.sessionId}: checkpoint ${last!.id}'s context.prunedToolCallIds is not a list of tool call ids, but ${jsonExcerpt(stored, 60)}: the session was written by another version of loopchart, or changed by hand`,
     );
   }
   return applyPruning(messages, pruned.data);
