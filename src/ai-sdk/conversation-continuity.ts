@@ -67,12 +67,13 @@ export function continuation(previous: readonly ModelMessage[] | undefined, mess
   if (now.length <= before.length) {
     return { mismatch: `it has no user message the previous call did not have (${now.length} user messages, the previous call ${before.length}): to go on, send a new message` };
   }
-  const repliedTo = (list: readonly ModelMessage[], users: number[]) => users.filter((at) => at < earlierLength(list)).length;
-  const repliedNow = repliedTo(messages, now);
+  // The user messages before a call's trailing ones: those the agent had replied to.
+  const repliedNow = now.filter((at) => at < earlier).length;
   // Replies to every user message of the previous call: the new messages are the trailing ones.
   if (repliedNow >= before.length) return { start: earlier };
   // The previous run failed before it replied: the user messages it had no reply to come again, with new ones after them.
-  if (repliedNow === repliedTo(previous, before) && earlierLength(previous) < previous.length) return { start: now[before.length]! };
+  const earlierBefore = earlierLength(previous);
+  if (repliedNow === before.filter((at) => at < earlierBefore).length && earlierBefore < previous.length) return { start: now[before.length]! };
   return { mismatch: `the replies to its user messages ${repliedNow + 1} to ${before.length} are missing, which the previous call had` };
 }
 
