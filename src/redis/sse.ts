@@ -1,7 +1,7 @@
 import { MAX_TIMER_MS } from '../core/max-timer-ms.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { answerWithin } from '../core/answer-within.js';
-import { assertSessionId, sessionIdProblem } from '../persistence/session-id.js';
+import { assertSessionId } from '../persistence/session-id.js';
 import { encodeStreamedEvent } from './streamed-event.js';
 import { readSessionEvents, type RedisClient } from './event-stream.js';
 
@@ -54,6 +54,24 @@ async function closeReader(redis: RedisClient, withinMs: number): Promise<void> 
   });
 }
 
+/** Why `serveSessionEvents` refuses its options, if it does: a `TypeError` for the session id, a `RangeError` for a limit. */
+function optionsRefusal(sessionId: string, stalledReaderMs: number, maxBufferedBytes: number): Error | undefined {
+  if (!Number.isInteger(stalledReaderMs) || stalledReaderMs < 1 || stalledReaderMs > MAX_TIMER_MS) {
+    // A limit a timer cannot keep (NaN, 0, a fraction, more than 2^31-1 ms fires at once) would disconnect every client that fills the socket once.
+    return new RangeError(`serveSessionEvents: stalledReaderMs must be a whole number of ms from 1 to ${MAX_TIMER_MS}, not ${String(stalledReaderMs)}`);
+  }
+  if (!Number.isSafeInteger(maxBufferedBytes) || maxBufferedBytes < 1) {
+    // NaN would send every event however large, 0 none.
+    return new RangeError(`serveSessionEvents: maxBufferedBytes must be a whole number of bytes, 1 or more, not ${String(maxBufferedBytes)}`);
+  }
+  try {
+    assertSessionId(sessionId);
+  } catch (error) {
+    return error as Error;
+  }
+  return undefined;
+}
+
 /** The largest part of a Redis stream id, `<ms>-<seq>`, each an unsigned 64-bit number. */
 const MAX_ID_PART = 18_446_744_073_709_551_615n;
 
@@ -62,6 +80,9 @@ function isStreamId(text: string): boolean {
   const match = /^(\d{1,20})-(\d{1,20})$/.exec(text);
   return match !== null && BigInt(match[1]!) <= MAX_ID_PART && BigInt(match[2]!) <= MAX_ID_PART;
 }
+
+/** How much of an event is written before waiting for the client to take it: what `stalledReaderMs` measures progress in. */
+const WRITE_SLICE_BYTES = 64 * 1024;
 
 /**
  * Serves a session's events as Server-Sent Events from Redis, whichever worker produced them:
@@ -80,27 +101,13 @@ function isStreamId(text: string): boolean {
  * });
  * ```
  */
-
-/** How much of an event is written before waiting for the client to take it: what `stalledReaderMs` measures progress in. */
-const WRITE_SLICE_BYTES = 64 * 1024;
-
 export async function serveSessionEvents(request: IncomingMessage, response: ServerResponse, options: ServeSessionEventsOptions): Promise<void> {
-  const { stalledReaderMs = 60_000 } = options;
-  if (!Number.isInteger(stalledReaderMs) || stalledReaderMs < 1 || stalledReaderMs > MAX_TIMER_MS) {
-    // A limit a timer cannot keep (NaN, 0, a fraction, more than 2^31-1 ms fires at once) would disconnect every client that fills the socket once.
-    await closeReader(options.redis, options.readTimeoutMs ?? 5_000);
-    throw new RangeError(`serveSessionEvents: stalledReaderMs must be a whole number of ms from 1 to ${MAX_TIMER_MS}, not ${String(stalledReaderMs)}`);
-  }
-  const { maxBufferedBytes = 8 * 1024 * 1024 } = options;
-  if (!Number.isSafeInteger(maxBufferedBytes) || maxBufferedBytes < 1) {
-    // NaN would send every event however large, 0 none.
-    await closeReader(options.redis, options.readTimeoutMs ?? 5_000);
-    throw new RangeError(`serveSessionEvents: maxBufferedBytes must be a whole number of bytes, 1 or more, not ${String(maxBufferedBytes)}`);
-  }
-  if (sessionIdProblem(options.sessionId) !== undefined) {
+  const { stalledReaderMs = 60_000, maxBufferedBytes = 8 * 1024 * 1024 } = options;
+  const refusal = optionsRefusal(options.sessionId, stalledReaderMs, maxBufferedBytes);
+  if (refusal !== undefined) {
     // Refused before the response is begun, so the caller can still answer it; the reader was handed over, so it is closed.
     await closeReader(options.redis, options.readTimeoutMs ?? 5_000);
-    assertSessionId(options.sessionId);
+    throw refusal;
   }
   const lastEventId = request.headers['last-event-id'];
   if (typeof lastEventId === 'string' && lastEventId !== '' && !isStreamId(lastEventId)) {
