@@ -20,8 +20,13 @@ export function unheardApprovalMessage(request: Extract<AgentEvent, { type: 'app
   );
 }
 
-/** Emits the warning as a Node process warning (shown on stderr by default), where there is a process. */
-export function warnOfUnheardApproval(request: Extract<AgentEvent, { type: 'approval-request' }>): void {
+/**
+ * Emits the warning as a Node process warning (shown on stderr by default), where there is a
+ * process, for an `approval-request` that nothing hears (`heard`: something subscribes to the
+ * `events$` it reaches) and that waits for ever (no `approvalTimeoutMs` ends the wait).
+ */
+export function warnOfUnheardApproval(event: AgentEvent, heard: boolean, approvalTimeoutMs: number | undefined): void {
+  if (event.type !== 'approval-request' || heard || approvalTimeoutMs !== undefined) return;
   if (typeof process === 'undefined' || typeof process.emitWarning !== 'function') return;
-  process.emitWarning(unheardApprovalMessage(request), { type: 'LoopchartWarning', code: UNHEARD_APPROVAL_WARNING });
+  process.emitWarning(unheardApprovalMessage(event), { type: 'LoopchartWarning', code: UNHEARD_APPROVAL_WARNING });
 }

@@ -17,6 +17,13 @@ afterEach(() => {
 const asksToAdd = () =>
   createAgent({ model: mockModel([{ toolCalls: [{ id: 'call_add', name: 'add', input: { a: 1, b: 2 } }] }, { text: ['3'] }]), tools: { add: addTool }, approval: { ask: ['add'] } });
 
+/** An agent whose one tool call runs `child` as its sub-agent (`agentTool`), then answers "done". */
+const callingAgent = (child: ReturnType<typeof asksToAdd>) =>
+  createAgent({
+    model: mockModel([{ toolCalls: [{ id: 'call_child', name: 'helper', input: { task: 'add 1 and 2' } }] }, { text: ['done'] }]),
+    tools: { helper: agentTool(child, { description: 'adds' }) },
+  });
+
 describe('a tool call that waits for approval nobody hears of', () => {
   it('is said in a process warning that names the call and how to answer it', async () => {
     process.on('warning', collect);
@@ -40,10 +47,7 @@ describe('a tool call that waits for approval nobody hears of', () => {
   it('is warned of for an existing agent used as a sub-agent when nothing hears the calling agent, which passes its events on', async () => {
     process.on('warning', collect);
     const child = asksToAdd();
-    const parent = createAgent({
-      model: mockModel([{ toolCalls: [{ id: 'call_child', name: 'helper', input: { task: 'add 1 and 2' } }] }, { text: ['done'] }]),
-      tools: { helper: agentTool(child, { description: 'adds' }) },
-    });
+    const parent = callingAgent(child);
     const run = parent.run('get help');
     await expect.poll(() => warnings.length, { timeout: 30_000 }).toBe(1);
     expect(warnings[0]).toMatchObject({ name: 'LoopchartWarning', code: UNHEARD_APPROVAL_WARNING });
@@ -55,10 +59,7 @@ describe('a tool call that waits for approval nobody hears of', () => {
   it('is not warned of for an existing sub-agent when the calling agent\'s events$ has a subscriber', async () => {
     process.on('warning', collect);
     const child = asksToAdd();
-    const parent = createAgent({
-      model: mockModel([{ toolCalls: [{ id: 'call_child', name: 'helper', input: { task: 'add 1 and 2' } }] }, { text: ['done'] }]),
-      tools: { helper: agentTool(child, { description: 'adds' }) },
-    });
+    const parent = callingAgent(child);
     parent.events$.subscribe((event) => event.type === 'subagent' && event.event.type === 'approval-request' && child.approve(event.event.toolCallId));
     await expect(parent.run('get help')).resolves.toMatchObject({ outcome: 'completed', text: 'done' });
     expect(warnings).toEqual([]);

@@ -532,7 +532,7 @@ export class SessionHost {
     const event = redactValue(given, this.#secrets);
     this.#recordStep(event);
     // A request no one hears of would wait for ever in silence; with approvalTimeoutMs the wait ends by itself.
-    if (event.type === 'approval-request' && !this.#subject.observed && this.#options.approvalTimeoutMs === undefined) warnOfUnheardApproval(event);
+    warnOfUnheardApproval(event, this.#subject.observed, this.#options.approvalTimeoutMs);
     if (event.type === 'run-end') this.#notify({ type: 'run.ended', result: event.result });
     this.#subject.next(event);
   }

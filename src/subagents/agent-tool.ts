@@ -97,8 +97,8 @@ export function agentTool(child: AgentOptions | Agent, options: AgentToolOptions
           // Nobody holds a sub-agent made from options to answer it: waiting would hold the caller for ever.
           if (owned && event.type === 'approval-request') queueMicrotask(() => denyUnanswerable(agent, event.toolCallId, event.toolName));
           // An agent of the app's own can be answered, but its events$ is heard here, by this tool, so its own warning is silent: the caller's is what counts.
-          if (!owned && event.type === 'approval-request' && scope?.isHeard() === false && agent.actor.getSnapshot().context.config.approvalTimeoutMs === undefined) {
-            warnOfUnheardApproval(event);
+          if (!owned && scope !== undefined && event.type === 'approval-request') {
+            warnOfUnheardApproval(event, scope.isHeard(), agent.actor.getSnapshot().context.config.approvalTimeoutMs);
           }
         });
         const abort = () => agent.abort('the calling agent stopped this tool call');
