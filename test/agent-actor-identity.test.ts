@@ -1,22 +1,14 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Actor } from 'xstate';
 import { createAgent, fileStore } from '../src/index.js';
 import { mockModel } from './support/mock-model.js';
+import { useTempDir } from './support/temp-dir.js';
 
-let dir: string;
-beforeEach(async () => {
-  dir = await mkdtemp(path.join(tmpdir(), 'loopchart-actor-identity-'));
-});
-afterEach(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
+const dir = useTempDir('loopchart-actor-identity-');
 
 describe('agent.actor', () => {
   it('is the same actor before and after ready(): what was kept reads the restored session, and its subscribers hear the run', async () => {
-    const store = fileStore(dir);
+    const store = fileStore(dir());
     const first = createAgent({ model: mockModel([{ text: ['Hello.'] }]), store, sessionId: 'chat' });
     await first.run('hi');
     await first.dispose();

@@ -1,9 +1,7 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createAgent, fileStore } from '../src/index.js';
 import { mockModel } from './support/mock-model.js';
+import { useTempDir } from './support/temp-dir.js';
 
 /**
  * The facade is a promise adapter over the session chart's actor: the life of the session (open,
@@ -13,13 +11,7 @@ import { mockModel } from './support/mock-model.js';
  */
 const FACADE_OWN_PROPERTIES: string[] = [];
 
-let dir: string;
-beforeEach(async () => {
-  dir = await mkdtemp(path.join(tmpdir(), 'loopchart-facade-fields-'));
-});
-afterEach(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
+const dir = useTempDir('loopchart-facade-fields-');
 
 /** Every own property of the object and of its class's prototype chain up to Object, fields and accessors alike. */
 function ownFields(value: object): string[] {
@@ -35,7 +27,7 @@ describe('the Agent facade', () => {
     await running;
     expect(ownFields(plain)).toEqual(FACADE_OWN_PROPERTIES);
 
-    const stored = createAgent({ model: mockModel([{ text: ['Hi.'] }]), store: fileStore(dir), sessionId: 'fields', lease: { owner: 'me' } });
+    const stored = createAgent({ model: mockModel([{ text: ['Hi.'] }]), store: fileStore(dir()), sessionId: 'fields', lease: { owner: 'me' } });
     expect(ownFields(stored)).toEqual(FACADE_OWN_PROPERTIES);
     await stored.run('hello');
     await stored.dispose();

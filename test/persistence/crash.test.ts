@@ -5,24 +5,17 @@
  */
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { ModelMessage } from 'ai';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RunResult } from '../../src/index.js';
 import { decodeLog } from '../../src/persistence/jsonl.js';
 import { replaySession } from '../../src/persistence/session-replay.js';
 import { expectValidHistory } from '../support/history.js';
+import { useTempDir } from '../support/temp-dir.js';
 
 const FIXTURE = path.resolve('test/fixtures/crash-agent.ts');
-let dir: string;
-beforeEach(async () => {
-  dir = await mkdtemp(path.join(tmpdir(), 'loopchart-crash-'));
-});
-afterEach(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
+const dir = useTempDir('loopchart-crash-');
 
 interface ChildRun {
   lines: string[];
@@ -32,7 +25,7 @@ interface ChildRun {
 }
 
 function startChild(mode: 'start' | 'resume', approve: boolean): ChildRun {
-  const args = ['--import', 'tsx', FIXTURE, dir, 'crash', mode, path.join(dir, 'executions'), ...(approve ? ['--approve'] : [])];
+  const args = ['--import', 'tsx', FIXTURE, dir(), 'crash', mode, path.join(dir(), 'executions'), ...(approve ? ['--approve'] : [])];
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   const lines: string[] = [];
   const waiters: Array<() => void> = [];
@@ -83,13 +76,13 @@ async function crashAndResume(
   await first.waitForLine(() => first.lines.filter((line) => line === `STATE ${killAt}`).length >= occurrence);
   first.kill();
   expect((await first.exit).signal).toBe('SIGKILL');
-  const durable = toolResultsAtLastCheckpoint(readFileSync(path.join(dir, 'crash.jsonl'), 'utf8'));
+  const durable = toolResultsAtLastCheckpoint(readFileSync(path.join(dir(), 'crash.jsonl'), 'utf8'));
 
   const second = startChild('resume', true);
   await second.waitForLine((line) => line.startsWith('RESULT '));
   expect((await second.exit).code).toBe(0);
   const result = JSON.parse(second.lines.find((line) => line.startsWith('RESULT '))!.slice('RESULT '.length)) as RunResult;
-  const file = path.join(dir, 'executions');
+  const file = path.join(dir(), 'executions');
   const executions = existsSync(file) ? readFileSync(file, 'utf8').trim().split('\n') : [];
   return { result, executions, killed: first.lines, durable };
 }

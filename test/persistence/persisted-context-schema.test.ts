@@ -1,9 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { isStepCount } from 'ai';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createAgent, fileStore } from '../../src/index.js';
 import { checkRestorable } from '../../src/persistence/checkpoint-snapshot.js';
 import { persistedContextProblems } from '../../src/persistence/persisted-context-schema.js';
@@ -11,14 +10,9 @@ import { mockModel } from '../support/mock-model.js';
 import { nextEvent } from '../support/next-event.js';
 import { recordSession } from '../support/recorded-session.js';
 import { addTool } from '../support/tools.js';
+import { useTempDir } from '../support/temp-dir.js';
 
-let dir: string;
-beforeEach(async () => {
-  dir = await mkdtemp(path.join(tmpdir(), 'loopchart-context-schema-'));
-});
-afterEach(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
+const dir = useTempDir('loopchart-context-schema-');
 
 interface StoredCheckpoint {
   id: number;
@@ -44,8 +38,8 @@ function expectEveryCheckpointRestorable(checkpoints: StoredCheckpoint[]): void 
 
 describe('the persisted context schema accepts every checkpoint loopchart writes', () => {
   it('a run through a retry, tool steps, a compaction and an approval, to idle', async () => {
-    await recordSession(fileStore(dir), 'through');
-    const checkpoints = checkpointsIn(await readFile(path.join(dir, 'through.jsonl'), 'utf8'));
+    await recordSession(fileStore(dir()), 'through');
+    const checkpoints = checkpointsIn(await readFile(path.join(dir(), 'through.jsonl'), 'utf8'));
     expect(checkpoints.map((checkpoint) => checkpoint.state)).toEqual(expect.arrayContaining(['running.retrying', 'running.awaitingApproval', 'running.llm.calling', 'idle']));
     // After the compaction the run chart holds a summary; the schema takes the checkpoints on either side of it.
     expect(checkpoints.some((checkpoint) => (checkpoint.snapshot.context.run as { compactions?: number } | undefined)?.compactions === 1)).toBe(true);
@@ -53,7 +47,7 @@ describe('the persisted context schema accepts every checkpoint loopchart writes
   });
 
   it('a run held waiting for approval with a follow-up queued, stop conditions and a run deadline', async () => {
-    const store = fileStore(dir);
+    const store = fileStore(dir());
     const agent = createAgent({
       model: mockModel([{ toolCalls: [{ id: 'c1', name: 'add', input: { a: 1, b: 2 } }] }, { text: ['x'], holdBeforeFirst: true }]),
       tools: { add: addTool },
@@ -74,7 +68,7 @@ describe('the persisted context schema accepts every checkpoint loopchart writes
     await calling;
     await agent.settled();
     await agent.dispose();
-    const checkpoints = checkpointsIn(await readFile(path.join(dir, 'held.jsonl'), 'utf8'));
+    const checkpoints = checkpointsIn(await readFile(path.join(dir(), 'held.jsonl'), 'utf8'));
     // The second step's call, held when the agent was disposed, and the run's end (aborted) follow the wait.
     expect(checkpoints.map((checkpoint) => checkpoint.state)).toEqual(['running.llm.calling', 'running.awaitingApproval', 'running.llm.calling', 'idle']);
     expect(checkpoints[2]!.snapshot.context.queues.followUps).toHaveLength(1);

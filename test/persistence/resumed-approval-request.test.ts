@@ -1,23 +1,15 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AgentDisposedError, createAgent, fileStore, type AgentEvent } from '../../src/index.js';
 import { mockModel } from '../support/mock-model.js';
 import { nextEvent } from '../support/next-event.js';
 import { addTool } from '../support/tools.js';
+import { useTempDir } from '../support/temp-dir.js';
 
-let dir: string;
-beforeEach(async () => {
-  dir = await mkdtemp(path.join(tmpdir(), 'loopchart-resumed-approval-'));
-});
-afterEach(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
+const dir = useTempDir('loopchart-resumed-approval-');
 
 describe('a session restored while it waits for approval', () => {
   it('reports its approval-request again, and the answer to it finishes the run', async () => {
-    const store = fileStore(dir);
+    const store = fileStore(dir());
     const first = createAgent({ model: mockModel([{ toolCalls: [{ id: 'call_add', name: 'add', input: { a: 1, b: 2 } }] }]), tools: { add: addTool }, approval: { ask: ['add'] }, store, sessionId: 'chat' });
     const waiting = first.run('add 1 and 2');
     await nextEvent(first, 'approval-request');

@@ -1,10 +1,9 @@
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
-import { appendFile, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { appendFile, readFile, stat, writeFile } from 'node:fs/promises';
 import { Output, tool, type ModelMessage } from 'ai';
 import { z } from 'zod';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { AgentBusyError, createAgent, fileStore, forkSession, openSessionRecord, SessionFormatError, type AgentEvent, type SessionStore } from '../../src/index.js';
 import { expectValidHistory } from '../support/history.js';
 import { mockModel } from '../support/mock-model.js';
@@ -12,14 +11,9 @@ import { nextEvent } from '../support/next-event.js';
 import { recordEvents } from '../support/record.js';
 import { addTool } from '../support/tools.js';
 import { waitFor } from 'xstate';
+import { useTempDir } from '../support/temp-dir.js';
 
-let dir: string;
-beforeEach(async () => {
-  dir = await mkdtemp(path.join(tmpdir(), 'loopchart-sessions-'));
-});
-afterEach(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
+const dir = useTempDir('loopchart-sessions-');
 
 const addTurn = (a: number, b: number, id: string) => ({ toolCalls: [{ id, name: 'add', input: { a, b } }] });
 
@@ -36,7 +30,7 @@ async function runHeldAtCalling(store: SessionStore, sessionId: string) {
 
 describe('sessions in a file store', () => {
   it('a new id starts a session; the same id in a new agent resumes its history and continues it', async () => {
-    const store = fileStore(dir);
+    const store = fileStore(dir());
     const first = createAgent({ model: mockModel([addTurn(1, 2, 'c1'), { text: ['3'] }]), tools: { add: addTool }, store, sessionId: 'chat' });
     expect(first.sessionId).toBe('chat');
     const one = await first.run('1+2?');
@@ -53,7 +47,7 @@ describe('sessions in a file store', () => {
   });
 
   it('lists its checkpoints: each step boundary with state, step, outcome and message count', async () => {
-    const agent = createAgent({ model: mockModel([addTurn(1, 1, 'c1'), { text: ['2'] }]), tools: { add: addTool }, store: fileStore(dir) });
+    const agent = createAgent({ model: mockModel([addTurn(1, 1, 'c1'), { text: ['2'] }]), tools: { add: addTool }, store: fileStore(dir()) });
     await agent.run('go');
     expect(agent.checkpoints().map(({ id, state, step, outcome, messageCount }) => ({ id, state, step, outcome, messageCount }))).toEqual([
       { id: 1, state: 'running.llm.calling', step: 1, outcome: undefined, messageCount: 1 },
@@ -63,8 +57,8 @@ describe('sessions in a file store', () => {
   });
 
   it('reports a step boundary only once it is written', async () => {
-    const file = path.join(dir, 'order.jsonl');
-    const agent = createAgent({ model: mockModel([addTurn(1, 1, 'c1'), { text: ['2'] }]), tools: { add: addTool }, store: fileStore(dir), sessionId: 'order' });
+    const file = path.join(dir(), 'order.jsonl');
+    const agent = createAgent({ model: mockModel([addTurn(1, 1, 'c1'), { text: ['2'] }]), tools: { add: addTool }, store: fileStore(dir()), sessionId: 'order' });
     const seen: number[] = [];
     agent.events$.subscribe((event) => {
       if (event.type === 'finish-step' || event.type === 'run-end') {
@@ -79,11 +73,11 @@ describe('sessions in a file store', () => {
     const history = Array.from({ length: 400 }, (_, i) => ({ role: i % 2 ? ('assistant' as const) : ('user' as const), content: `message ${i} ${'x'.repeat(200)}` }));
     const sizes: number[] = [];
     for (const [id, messages] of [['short', history.slice(0, 10)], ['long', history]] as const) {
-      const agent = createAgent({ model: mockModel([{ text: ['ok'] }]), messages: [...messages], store: fileStore(dir), sessionId: id });
+      const agent = createAgent({ model: mockModel([{ text: ['ok'] }]), messages: [...messages], store: fileStore(dir()), sessionId: id });
       await agent.ready();
-      const before = (await readFile(path.join(dir, `${id}.jsonl`), 'utf8')).length;
+      const before = (await readFile(path.join(dir(), `${id}.jsonl`), 'utf8')).length;
       await agent.run('go');
-      const after = (await readFile(path.join(dir, `${id}.jsonl`), 'utf8')).length;
+      const after = (await readFile(path.join(dir(), `${id}.jsonl`), 'utf8')).length;
       sizes.push(after - before);
     }
     // the first run also writes the initial history; compare what the run itself added beyond it
@@ -93,10 +87,10 @@ describe('sessions in a file store', () => {
   });
 
   it('skips a torn last line with a session-warning event and resumes from the last whole checkpoint', async () => {
-    const store = fileStore(dir);
+    const store = fileStore(dir());
     const agent = createAgent({ model: mockModel([{ text: ['first'] }]), store, sessionId: 'torn' });
     const first = await agent.run('one');
-    await appendFile(path.join(dir, 'torn.jsonl'), '{"type":"message","index":2,"mess');
+    await appendFile(path.join(dir(), 'torn.jsonl'), '{"type":"message","index":2,"mess');
     const resumed = createAgent({ model: mockModel([{ text: ['second'] }]), store, sessionId: 'torn' });
     const events = recordEvents(resumed);
     await resumed.ready();
@@ -108,8 +102,8 @@ describe('sessions in a file store', () => {
   });
 
   it('a session written by another format version is a clear error, not a guess', async () => {
-    await writeFile(path.join(dir, 'old.jsonl'), '{"type":"header","format":"loopchart-session","version":0,"sessionId":"old","createdAt":"x"}\n');
-    const agent = createAgent({ model: mockModel([]), store: fileStore(dir), sessionId: 'old' });
+    await writeFile(path.join(dir(), 'old.jsonl'), '{"type":"header","format":"loopchart-session","version":0,"sessionId":"old","createdAt":"x"}\n');
+    const agent = createAgent({ model: mockModel([]), store: fileStore(dir()), sessionId: 'old' });
     await expect(agent.ready()).rejects.toThrow(SessionFormatError);
     await expect(agent.run('hi')).rejects.toThrow(/format version 0 is not supported/);
   });
@@ -118,11 +112,11 @@ describe('sessions in a file store', () => {
     ['a state the chart does not have', { value: { running: 'nowhere' } }, /checkpoint 3's snapshot cannot be restored: its state \{"running":"nowhere"\} is not one this loopchart's chart has/],
     ['a child the chart does not invoke', { children: { ghost: { src: 'ghost', snapshot: { status: 'active' } } } }, /checkpoint 3's snapshot cannot be restored: its child "ghost" runs "ghost", which this loopchart's chart does not invoke/],
   ])('a checkpoint whose snapshot names %s is refused as the session opens, and the history is not lost', async (_name, change, message) => {
-    const store = fileStore(dir);
+    const store = fileStore(dir());
     const first = createAgent({ model: mockModel([{ text: ['first'] }]), store, sessionId: 'foreign' });
     const done = await first.run('one');
     await first.dispose();
-    const file = path.join(dir, 'foreign.jsonl');
+    const file = path.join(dir(), 'foreign.jsonl');
     const lines = (await readFile(file, 'utf8')).trim().split('\n');
     const last = JSON.parse(lines.at(-1)!) as { id: number; snapshot: Record<string, unknown> };
     await appendFile(file, `${JSON.stringify({ ...last, id: last.id + 1, snapshot: { ...last.snapshot, ...change } })}\n`);
@@ -139,7 +133,7 @@ describe('sessions in a file store', () => {
 
   /** A session `sessionId` whose run waits for approval of an `add` call, left by an agent that was disposed: its store, its file and its last checkpoint. */
   async function sessionWaitingForApproval(sessionId: string) {
-    const store = fileStore(dir);
+    const store = fileStore(dir());
     const first = createAgent({ model: mockModel([addTurn(1, 2, 'c1')]), tools: { add: addTool }, approval: { ask: ['add'] }, store, sessionId });
     const asked = nextEvent(first, 'approval-request');
     const waiting = first.run('add 1 and 2');
@@ -147,7 +141,7 @@ describe('sessions in a file store', () => {
     await vi.waitFor(() => expect(first.pendingApprovals).toHaveLength(1), { timeout: 30_000 });
     await first.dispose();
     await expect(waiting).rejects.toThrow();
-    const file = path.join(dir, `${sessionId}.jsonl`);
+    const file = path.join(dir(), `${sessionId}.jsonl`);
     const lines = (await readFile(file, 'utf8')).trim().split('\n');
     const last = JSON.parse(lines.at(-1)!) as { id: number; state: string; snapshot: { context: Record<string, unknown> } };
     expect(last.state).toBe('running.awaitingApproval');
@@ -190,11 +184,11 @@ describe('sessions in a file store', () => {
   });
 
   it('a session whose records were written twice over is refused by name as it opens', async () => {
-    const store = fileStore(dir);
+    const store = fileStore(dir());
     const first = createAgent({ model: mockModel([{ text: ['first'] }]), store, sessionId: 'doubled' });
     await first.run('one');
     await first.dispose();
-    const file = path.join(dir, 'doubled.jsonl');
+    const file = path.join(dir(), 'doubled.jsonl');
     const [header, ...records] = (await readFile(file, 'utf8')).trim().split('\n');
     await writeFile(file, `${[header, ...records, ...records].join('\n')}\n`);
     const resumed = createAgent({ model: mockModel([]), store, sessionId: 'doubled' });
@@ -203,12 +197,12 @@ describe('sessions in a file store', () => {
   });
 
   it('a session file renamed or copied to another id is read under its new id, with a warning that its header names the old one', async () => {
-    const store = fileStore(dir);
+    const store = fileStore(dir());
     const first = createAgent({ model: mockModel([{ text: ['first'] }]), store, sessionId: 'original-name' });
     await first.run('one');
     await first.dispose();
-    await writeFile(path.join(dir, 'new-name.jsonl'), await readFile(path.join(dir, 'original-name.jsonl')));
-    const warning = `${path.join(dir, 'new-name.jsonl')}: its header names session "original-name", not "new-name": the file was renamed or copied; it is read as session new-name`;
+    await writeFile(path.join(dir(), 'new-name.jsonl'), await readFile(path.join(dir(), 'original-name.jsonl')));
+    const warning = `${path.join(dir(), 'new-name.jsonl')}: its header names session "original-name", not "new-name": the file was renamed or copied; it is read as session new-name`;
     expect((await store.read('new-name'))?.warnings).toEqual([warning]);
     const view = await openSessionRecord(store, 'new-name');
     expect(view?.sessionId).toBe('new-name');
@@ -223,13 +217,13 @@ describe('sessions in a file store', () => {
 describe('forks', () => {
   /** A session `src` of two runs (checkpoints 1 to 4) in `dir`, and the files the directory holds. */
   async function twoRunSession() {
-    const store = fileStore(dir);
+    const store = fileStore(dir());
     const agent = createAgent({ model: mockModel([{ text: ['one'] }, { text: ['two'] }]), store, sessionId: 'src' });
     await agent.run('1');
     await agent.run('2');
     await agent.dispose();
     expect(agent.checkpoints().map((checkpoint) => checkpoint.id)).toEqual([1, 2, 3, 4]);
-    return { store, files: () => readdirSync(dir).filter((name) => name.endsWith('.jsonl')).sort() };
+    return { store, files: () => readdirSync(dir()).filter((name) => name.endsWith('.jsonl')).sort() };
   }
 
   it('refuses a checkpoint id that is no whole number of 1 or more, naming it, and writes nothing', async () => {
@@ -246,9 +240,9 @@ describe('forks', () => {
 
   it('refuses to fork into a session id that exists, saying so, and leaves that session as it was', async () => {
     const { store } = await twoRunSession();
-    const bytes = await readFile(path.join(dir, 'src.jsonl'), 'utf8');
-    await expect(forkSession({ store, from: 'src', at: 2, sessionId: 'src' })).rejects.toThrow(`session src exists already (${path.join(dir, 'src.jsonl')})`);
-    expect(await readFile(path.join(dir, 'src.jsonl'), 'utf8')).toBe(bytes);
+    const bytes = await readFile(path.join(dir(), 'src.jsonl'), 'utf8');
+    await expect(forkSession({ store, from: 'src', at: 2, sessionId: 'src' })).rejects.toThrow(`session src exists already (${path.join(dir(), 'src.jsonl')})`);
+    expect(await readFile(path.join(dir(), 'src.jsonl'), 'utf8')).toBe(bytes);
   });
 
   it('a fork whose records could not be written is refused at open, and forkSession again with its id finishes it', async () => {
@@ -289,12 +283,12 @@ describe('forks', () => {
   });
 
   it('fork at step 2 of a 5-step session: both continue independently and the original is untouched', async () => {
-    const store = fileStore(dir);
+    const store = fileStore(dir());
     const fiveSteps = [addTurn(1, 1, 'a'), addTurn(2, 2, 'b'), addTurn(3, 3, 'c'), addTurn(4, 4, 'd'), { text: ['original end'] }];
     const original = createAgent({ model: mockModel(fiveSteps), tools: { add: addTool }, store, sessionId: 'original' });
     const done = await original.run('add things');
     expect(done.stepCount).toBe(5);
-    const bytes = await readFile(path.join(dir, 'original.jsonl'), 'utf8');
+    const bytes = await readFile(path.join(dir(), 'original.jsonl'), 'utf8');
 
     const stepTwo = original.checkpoints().find((checkpoint) => checkpoint.step === 2 && checkpoint.state === 'running.llm.calling')!;
     const forkId = await forkSession({ store, from: 'original', at: stepTwo.id, sessionId: 'fork' });
@@ -308,7 +302,7 @@ describe('forks', () => {
     expect(forked?.messages).toEqual([...done.messages.slice(0, stepTwo.messageCount), { role: 'assistant', content: [{ type: 'text', text: 'fork went another way' }] }]);
     await expectValidHistory(forked!.messages);
 
-    expect(await readFile(path.join(dir, 'original.jsonl'), 'utf8')).toBe(bytes);
+    expect(await readFile(path.join(dir(), 'original.jsonl'), 'utf8')).toBe(bytes);
     const again = createAgent({ model: mockModel([{ text: ['original goes on'] }]), tools: { add: addTool }, store, sessionId: 'original' });
     const next = await again.run('and then?');
     expect(next.messages.slice(0, done.messages.length)).toEqual(done.messages);
@@ -318,9 +312,9 @@ describe('forks', () => {
   });
 
   it('a fork of a checkpoint this loopchart cannot restore is refused by name, and no session is made', async () => {
-    const store = fileStore(dir);
+    const store = fileStore(dir());
     await createAgent({ model: mockModel([{ text: ['first'] }]), store, sessionId: 'source' }).run('one');
-    const file = path.join(dir, 'source.jsonl');
+    const file = path.join(dir(), 'source.jsonl');
     const lines = (await readFile(file, 'utf8')).trim().split('\n');
     const last = JSON.parse(lines.at(-1)!) as { id: number; snapshot: { context: Record<string, unknown> } };
     await appendFile(file, `${JSON.stringify({ ...last, id: last.id + 1, snapshot: { ...last.snapshot, context: { ...last.snapshot.context, prunedToolCallIds: 'all' } } })}\n`);
@@ -330,14 +324,14 @@ describe('forks', () => {
         `session source: checkpoint ${last.id + 1}'s snapshot cannot be restored: its context does not have the shape this loopchart's chart reads: context.prunedToolCallIds: Invalid input: expected array, received string (it is "all"): the session was written by another version of loopchart, or changed by hand`,
       ),
     );
-    expect(readdirSync(dir)).toEqual(['source.jsonl']);
+    expect(readdirSync(dir())).toEqual(['source.jsonl']);
     await expect(forkSession({ store, from: 'source', at: last.id, sessionId: 'fine' })).resolves.toBe('fine');
   });
 });
 
 describe('one writer per session, loud failures, private files', () => {
   it('two agents on one session: the second writer is refused with a clear error, the first keeps working, and a fresh reader sees a coherent history', async () => {
-    const store = fileStore(dir);
+    const store = fileStore(dir());
     await createAgent({ model: mockModel([{ text: ['hello'] }]), store, sessionId: 's' }).run('start');
     const a = createAgent({ model: mockModel([{ text: ['answer A'] }, { text: ['answer A2'] }]), store, sessionId: 's' });
     const b = createAgent({ model: mockModel([{ text: ['answer B'] }]), store, sessionId: 's' });
@@ -360,23 +354,23 @@ describe('one writer per session, loud failures, private files', () => {
   });
 
   it('the same rule holds across store instances (as for two processes): a stale writer’s append is refused and writes nothing', async () => {
-    const first = fileStore(dir);
-    const second = fileStore(dir);
+    const first = fileStore(dir());
+    const second = fileStore(dir());
     await createAgent({ model: mockModel([{ text: ['hi'] }]), store: first, sessionId: 'p' }).run('start');
     const seenByOne = (await first.read('p'))!.version!;
     const seenByOther = (await second.read('p'))!.version!;
     const checkpoint = { type: 'checkpoint' as const, id: 99, at: '', state: 'idle', step: 0, messageCount: 2, snapshot: {} };
     await first.append('p', [checkpoint], { after: seenByOne });
-    const sizeBefore = (await readFile(path.join(dir, 'p.jsonl'))).length;
+    const sizeBefore = (await readFile(path.join(dir(), 'p.jsonl'))).length;
     await expect(second.append('p', [checkpoint], { after: seenByOther })).rejects.toThrow(/another writer/);
-    expect((await readFile(path.join(dir, 'p.jsonl'))).length).toBe(sizeBefore);
+    expect((await readFile(path.join(dir(), 'p.jsonl'))).length).toBe(sizeBefore);
   });
 
   it('a complete last record without its newline is kept by the reader and by the next append alike', async () => {
-    const store = fileStore(dir);
+    const store = fileStore(dir());
     const agent = createAgent({ model: mockModel([addTurn(1, 2, 'c1'), { text: ['3'] }]), tools: { add: addTool }, store, sessionId: 't' });
     await agent.run('1+2?');
-    const file = path.join(dir, 't.jsonl');
+    const file = path.join(dir(), 't.jsonl');
     const text = await readFile(file, 'utf8');
     await writeFile(file, text.slice(0, -1)); // the last newline lost in a crash
     const lastId = agent.checkpoints().at(-1)!.id;
@@ -394,7 +388,7 @@ describe('one writer per session, loud failures, private files', () => {
 
   it("session files are private (0600, directory 0700) and keep none of the agent's secrets", async () => {
     const key = 'sk-test-SECRETSECRETSECRET123';
-    const sessions = path.join(dir, 'private');
+    const sessions = path.join(dir(), 'private');
     const store = fileStore(sessions);
     await createAgent({ model: mockModel([{ text: [`the key is ${key}`] }]), store, sessionId: 'k', secrets: [key] }).run(`remember ${key}`);
     const file = path.join(sessions, 'k.jsonl');
@@ -404,7 +398,7 @@ describe('one writer per session, loud failures, private files', () => {
   });
 
   it('a disk that fills up mid-run ends the run failed (session-write), loudly, and a resume does not run a durable tool again', async () => {
-    const inner = fileStore(dir);
+    const inner = fileStore(dir());
     let full = false;
     const store: SessionStore = {
       read: (id) => inner.read(id),
@@ -440,8 +434,8 @@ describe('one writer per session, loud failures, private files', () => {
   });
 
   it('a session file deleted mid-run is not recreated without its header: the run ends failed and the directory holds no headless file', async () => {
-    const store = fileStore(dir);
-    const file = path.join(dir, 'gone.jsonl');
+    const store = fileStore(dir());
+    const file = path.join(dir(), 'gone.jsonl');
     const model = mockModel([addTurn(1, 2, 'c1'), addTurn(3, 4, 'c2'), { text: ['7'] }]);
     const agent = createAgent({ model, tools: { add: addTool }, store, sessionId: 'gone' });
     const sub = agent.events$.subscribe((event) => {
@@ -453,24 +447,24 @@ describe('one writer per session, loud failures, private files', () => {
 
     expect(result.outcome).toBe('failed');
     expect(result.error).toMatchObject({ kind: 'session-write', message: expect.stringContaining('not recreated') });
-    expect(readdirSync(dir).filter((name) => name.endsWith('.jsonl'))).toEqual([]);
+    expect(readdirSync(dir()).filter((name) => name.endsWith('.jsonl'))).toEqual([]);
   });
 });
 
 describe('session files across failures and concurrent openers', () => {
   it('a session with a torn last line stays readable after the resumed agent appends to it', async () => {
-    const store = fileStore(dir);
+    const store = fileStore(dir());
     await createAgent({ model: mockModel([{ text: ['one'] }]), store, sessionId: 's' }).run('first');
-    await appendFile(path.join(dir, 's.jsonl'), '{"type":"message","ind');
+    await appendFile(path.join(dir(), 's.jsonl'), '{"type":"message","ind');
     const second = await createAgent({ model: mockModel([{ text: ['two'] }]), store, sessionId: 's' }).run('second');
     const third = createAgent({ model: mockModel([{ text: ['three'] }]), store, sessionId: 's' });
     await third.ready();
     expect(third.messages).toEqual(second.messages);
-    expect((await readFile(path.join(dir, 's.jsonl'), 'utf8')).endsWith('\n')).toBe(true);
+    expect((await readFile(path.join(dir(), 's.jsonl'), 'utf8')).endsWith('\n')).toBe(true);
   });
 
   it('one failed session write does not stop the later ones, and nothing is lost from the log', async () => {
-    const inner = fileStore(dir);
+    const inner = fileStore(dir());
     let failures = 0;
     const flaky: SessionStore = {
       read: (id) => inner.read(id),
@@ -490,7 +484,7 @@ describe('session files across failures and concurrent openers', () => {
     const reopened = createAgent({ model: mockModel([]), store: inner, sessionId: 'f' });
     await reopened.ready();
     expect(reopened.messages).toEqual(last.messages);
-    const written = (await readFile(path.join(dir, 'f.jsonl'), 'utf8'))
+    const written = (await readFile(path.join(dir(), 'f.jsonl'), 'utf8'))
       .trim()
       .split('\n')
       .map((line) => JSON.parse(line) as { type: string; id?: number })
@@ -500,7 +494,7 @@ describe('session files across failures and concurrent openers', () => {
   });
 
   it('run() before the session is open, on a session in the middle of a run, is refused instead of hanging', async () => {
-    const store = fileStore(dir);
+    const store = fileStore(dir());
     const first = await runHeldAtCalling(store, 'r');
     const second = createAgent({ model: mockModel([{ text: ['resumed'] }]), store, sessionId: 'r' });
     await expect(second.run('another')).rejects.toThrow(AgentBusyError);
@@ -509,7 +503,7 @@ describe('session files across failures and concurrent openers', () => {
   });
 
   it("a run restored in the middle of an invalid-output retry still tells the model what did not match", async () => {
-    const store = fileStore(dir);
+    const store = fileStore(dir());
     const weather = Output.object({ schema: z.object({ celsius: z.number() }) });
     const first = createAgent({ model: mockModel([{ text: ['{"celsius":"balmy"}'] }, { text: ['x'], holdBeforeFirst: true }]), output: weather, store, sessionId: 'reask' });
     void first.run('How warm is it?');
@@ -531,10 +525,10 @@ describe('session files across failures and concurrent openers', () => {
   });
 
   it('a checkpoint taken mid-run before runs had one tool runner resumes and runs its tools', async () => {
-    const store = fileStore(dir);
+    const store = fileStore(dir());
     const first = await runHeldAtCalling(store, 'old');
     // Rewrite the session as a version without the run's tool runner wrote it: no `tools` child.
-    const file = path.join(dir, 'old.jsonl');
+    const file = path.join(dir(), 'old.jsonl');
     const lines = (await readFile(file, 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as { type: string; snapshot?: { children?: Record<string, unknown> } });
     const checkpoints = lines.filter((line) => line.type === 'checkpoint');
     expect(checkpoints.at(-1)?.snapshot?.children).toHaveProperty('tools');
@@ -551,7 +545,7 @@ describe('session files across failures and concurrent openers', () => {
   });
 
   it('calls made before the session is open keep their order: a follow-up before run, an abort after', async () => {
-    const store = fileStore(dir);
+    const store = fileStore(dir());
     const model = mockModel([{ text: ['a'] }, { text: ['b'] }]);
     const agent = createAgent({ model, store, sessionId: 'o' });
     agent.followUp('and then?');
@@ -568,13 +562,13 @@ describe('session files across failures and concurrent openers', () => {
 describe('checkpoint cost', () => {
   it('a checkpoint neither carries nor walks the history: XState persists a context whose history is already left out', async () => {
     const history = Array.from({ length: 1_000 }, (_, index): ModelMessage => ({ role: index % 2 ? 'assistant' : 'user', content: `message ${index}` }));
-    const agent = createAgent({ model: mockModel([{ text: ['done'] }]), store: fileStore(dir), sessionId: 'long', messages: history });
+    const agent = createAgent({ model: mockModel([{ text: ['done'] }]), store: fileStore(dir()), sessionId: 'long', messages: history });
     await agent.ready();
     const persisted = vi.spyOn(agent.actor.logic, 'getPersistedSnapshot');
     await agent.run('one more');
     expect(persisted.mock.calls.length).toBeGreaterThan(0);
     for (const [snapshot] of persisted.mock.calls) expect(snapshot.context.messages).toEqual([]);
-    const records = (await readFile(path.join(dir, 'long.jsonl'), 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as { type: string; snapshot?: { context: { messages: unknown[] } } });
+    const records = (await readFile(path.join(dir(), 'long.jsonl'), 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as { type: string; snapshot?: { context: { messages: unknown[] } } });
     const checkpoints = records.filter((record) => record.type === 'checkpoint');
     expect(checkpoints.length).toBeGreaterThan(0);
     for (const checkpoint of checkpoints) expect(checkpoint.snapshot?.context.messages).toEqual([]);

@@ -1,20 +1,12 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createAgent, fileStore, type AgentEvent, type SessionStore } from '../../src/index.js';
 import { expectValidHistory } from '../support/history.js';
 import { mockModel } from '../support/mock-model.js';
 import { recordEvents } from '../support/record.js';
 import { addTool } from '../support/tools.js';
+import { useTempDir } from '../support/temp-dir.js';
 
-let dir: string;
-beforeEach(async () => {
-  dir = await mkdtemp(path.join(tmpdir(), 'loopchart-unanswering-'));
-});
-afterEach(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
+const dir = useTempDir('loopchart-unanswering-');
 
 /** `fileStore` until `fallSilent()`: from then on no append, renewal or release is ever answered (a paused database, a lock never granted). */
 function storeThatFallsSilent(inner: SessionStore, { readsToo = false } = {}): { store: SessionStore; fallSilent(): void } {
@@ -43,7 +35,7 @@ describe('a store that stops answering', () => {
     { from: 'tool-execution-start' as const, stored: { state: 'running.llm.calling', step: 1, messageCount: 1 } },
     { from: 'tool-result' as const, stored: { state: 'running.llm.calling', step: 2, messageCount: 3 } },
   ])('silent from $from: the run ends failed (session-write) once the lease runs out unrenewed, with a valid history, and dispose completes', async ({ from, stored }) => {
-    const inner = fileStore(dir);
+    const inner = fileStore(dir());
     const { store, fallSilent } = storeThatFallsSilent(inner);
     // The answer never comes either: only the lost lease can end this run.
     const model = mockModel([{ toolCalls: [{ id: 'a', name: 'add', input: { a: 1, b: 2 } }] }, { text: ['3'], holdBeforeFirst: true }]);
@@ -70,7 +62,7 @@ describe('a store that stops answering', () => {
   });
 
   it('silent while the session opens (its read never answered): run() is refused with the lost lease, and dispose completes', async () => {
-    const { store, fallSilent } = storeThatFallsSilent(fileStore(dir), { readsToo: true });
+    const { store, fallSilent } = storeThatFallsSilent(fileStore(dir()), { readsToo: true });
     const agent = createAgent({ model: mockModel([{ text: ['never asked'] }]), store, sessionId: 'opening', lease: { owner: 'worker-a', ttlMs: 300 } });
     fallSilent(); // the lease is acquired when the agent opens, then nothing more is answered
     await expect(agent.run('hello')).rejects.toThrow(/the lease of worker-a \(epoch \d+\) ran out without a renewal \(last attempt: the store did not answer the renewal/);
@@ -78,7 +70,7 @@ describe('a store that stops answering', () => {
   });
 
   it('without a lease, silent from the tool\'s start: the write fails after timeout.storeMs, the run ends failed (session-write), and dispose completes', async () => {
-    const { store, fallSilent } = storeThatFallsSilent(fileStore(dir));
+    const { store, fallSilent } = storeThatFallsSilent(fileStore(dir()));
     const agent = createAgent({ model: mockModel([{ toolCalls: [{ id: 'a', name: 'add', input: { a: 1, b: 2 } }] }, { text: ['3'] }]), tools: { add: addTool }, store, sessionId: 'no-lease', timeout: { storeMs: 2_000 } });
     const silence = agent.events$.subscribe((event) => {
       if (event.type === 'tool-execution-start') fallSilent();
@@ -92,7 +84,7 @@ describe('a store that stops answering', () => {
   });
 
   it('without a lease, silent while the session opens: run() is refused with a StoreTimeoutError after timeout.storeMs', async () => {
-    const { store, fallSilent } = storeThatFallsSilent(fileStore(dir), { readsToo: true });
+    const { store, fallSilent } = storeThatFallsSilent(fileStore(dir()), { readsToo: true });
     fallSilent();
     const agent = createAgent({ model: mockModel([{ text: ['never asked'] }]), store, sessionId: 'opening-no-lease', timeout: { storeMs: 300 } });
     await expect(agent.run('hello')).rejects.toThrow('the session store did not answer a read of session opening-no-lease within 300 ms');

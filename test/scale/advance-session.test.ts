@@ -1,8 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { tool } from 'ai';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createAgent, fileStore } from '../../src/index.js';
 import { scriptedModel } from '../../src/test/index.js';
@@ -14,12 +11,9 @@ import { SessionNotDurableError } from '../../src/scale/session-not-durable-erro
 import { isRetryableSessionError } from '../../src/scale/retryable-error.js';
 import { advanceSession, SessionInputError, type SessionInput } from '../../src/scale/advance-session.js';
 import { expectValidHistory } from '../support/history.js';
+import { useTempDir } from '../support/temp-dir.js';
 
-let dir: string;
-beforeEach(() => {
-  dir = mkdtempSync(path.join(tmpdir(), 'loopchart-advance-'));
-});
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
+const dir = useTempDir('loopchart-advance-');
 
 function deletingAgent(executions: string[]) {
   const model = scriptedModel([
@@ -56,7 +50,7 @@ function heldTool() {
 
 describe('advanceSession', () => {
   it('runs a prompt to its end and applies a retried request only once', async () => {
-    const store = fileStore(dir);
+    const store = fileStore(dir());
     const model = scriptedModel([{ text: 'Hi there.' }]);
     const input = { type: 'prompt', prompt: 'hello' } as const;
     const first = await advanceSession({ store, sessionId: 's1', owner: 'worker-a', agent: { model }, input, requestId: 'msg-1' });
@@ -69,7 +63,7 @@ describe('advanceSession', () => {
   });
 
   it('stops at an approval, holds nothing while it waits, and lets another worker apply the answer once', async () => {
-    const store = fileStore(dir);
+    const store = fileStore(dir());
     const executions: string[] = [];
     const agent = deletingAgent(executions);
     const asked = await advanceSession({ store, sessionId: 's2', owner: 'worker-a', agent, input: { type: 'prompt', prompt: 'clean up' }, requestId: 'msg-1' });
@@ -92,7 +86,7 @@ describe('advanceSession', () => {
   });
 
   it('refuses an input that does not fit the session, changing nothing', async () => {
-    const store = fileStore(dir);
+    const store = fileStore(dir());
     const agent = deletingAgent([]);
     await advanceSession({ store, sessionId: 's3', owner: 'worker-a', agent, input: { type: 'prompt', prompt: 'clean up' }, requestId: 'msg-1' });
     const before = (await store.read('s3'))!.records.length;
@@ -105,7 +99,7 @@ describe('advanceSession', () => {
   });
 
   it('applies a live input once while the run goes on, and leaves one that does not fit to its durable copy', async () => {
-    const store = fileStore(dir);
+    const store = fileStore(dir());
     let deliver: ((input: SessionInput, requestId: string) => void) | undefined;
     let started!: () => void;
     const toolStarted = new Promise<void>((resolve) => (started = resolve));
@@ -141,7 +135,7 @@ describe('advanceSession', () => {
   });
 
   it('does not advance a session another worker holds', async () => {
-    const store = fileStore(dir);
+    const store = fileStore(dir());
     const holder = createAgent({ model: scriptedModel([]), store, sessionId: 's4', lease: { owner: 'worker-a' } });
     await holder.ready();
     await expect(
@@ -157,7 +151,7 @@ describe('advanceSession', () => {
 
 describe('advanceSession at its seams', () => {
   it('refuses at the door a session id no store would take, the same rule everywhere', async () => {
-    const store = fileStore(dir);
+    const store = fileStore(dir());
     const model = scriptedModel([{ text: 'never' }]);
     for (const sessionId of ['.hidden', 'a/b', 'chat%7', 'chat\\7', 'chat:7', '']) {
       await expect(advanceSession({ store, sessionId, owner: 'worker-a', agent: { model }, input: { type: 'prompt', prompt: 'hi' }, requestId: 'msg-1' })).rejects.toBeInstanceOf(SessionRequestError);
@@ -166,7 +160,7 @@ describe('advanceSession at its seams', () => {
   });
 
   it('rejects an abort sent to an idle session, visibly, instead of accepting it and doing nothing', async () => {
-    const store = fileStore(dir);
+    const store = fileStore(dir());
     await advanceSession({ store, sessionId: 'idle', owner: 'worker-a', agent: { model: scriptedModel([{ text: 'Hi.' }]) }, input: { type: 'prompt', prompt: 'hi' }, requestId: 'msg-1' });
     await expect(advanceSession({ store, sessionId: 'idle', owner: 'worker-a', agent: { model: scriptedModel([]) }, input: { type: 'abort' }, requestId: 'abort-1' })).rejects.toThrow(
       /cannot apply "abort" to the session: no run is active to abort/,
@@ -174,7 +168,7 @@ describe('advanceSession at its seams', () => {
   });
 
   it('applies a steer and a follow-up sent live while the run works, and records both as applied', async () => {
-    const store = fileStore(dir);
+    const store = fileStore(dir());
     let deliver: ((input: SessionInput, requestId: string) => void) | undefined;
     const { work, inTool, release } = heldTool();
     const model = scriptedModel([{ toolCalls: [{ name: 'work', input: {} }] }, { text: 'Steered.' }, { text: 'Followed up.' }]);
@@ -202,7 +196,7 @@ describe('advanceSession at its seams', () => {
   });
 
   it('an attempt at another input of the same session waits for the one under way (the lease keeps them apart) instead of stopping it', async () => {
-    const store = fileStore(dir);
+    const store = fileStore(dir());
     const { work, inTool, release } = heldTool();
     const model = scriptedModel([{ toolCalls: [{ name: 'work', input: {} }] }, { text: 'Done.' }]);
     const first = advanceSession({ store, sessionId: 'apart', owner: 'worker-a', agent: { model, tools: { work } }, input: { type: 'prompt', prompt: 'go' }, requestId: 'msg-1' });
@@ -214,7 +208,7 @@ describe('advanceSession at its seams', () => {
   });
 
   it('a later attempt at the same input in the same process stops the earlier one first: never two agents on a session, and the earlier rejects', async () => {
-    const store = fileStore(dir);
+    const store = fileStore(dir());
     let running = 0;
     let mostAtOnce = 0;
     const runs: string[] = [];
@@ -251,7 +245,7 @@ describe('advanceSession at its seams', () => {
   });
 
   it('a step boundary the store did not take fails the advance as retryable, and the next advance continues from the last one written', async () => {
-    const dirStore = fileStore(dir);
+    const dirStore = fileStore(dir());
     let refuseIdle = true;
     const store: SessionStore = {
       ...dirStore,
@@ -271,7 +265,7 @@ describe('advanceSession at its seams', () => {
   });
 
   it('events keep the epoch of the lease their worker acquired, also after it is lost', async () => {
-    const files = fileStore(dir);
+    const files = fileStore(dir());
     let held: SessionLease | undefined;
     const store: SessionStore = { ...files, leases: { ...files.leases!, acquire: async (...args) => (held = await files.leases!.acquire(...args)) } };
     const epochs = new Set<number>();
@@ -308,7 +302,7 @@ describe('advanceSession at its seams', () => {
 
 describe('advanceSession when the store cannot take the lease back', () => {
   it('reports the work done: a release that fails (the store out of reach) leaves the lease to lapse', async () => {
-    const files = fileStore(dir);
+    const files = fileStore(dir());
     const store: SessionStore = { ...files, leases: { ...files.leases!, release: () => Promise.reject(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' })) } };
     const advanced = await advanceSession({ store, sessionId: 'unreleased', owner: 'worker-a', agent: { model: scriptedModel([{ text: 'Hi.' }]) }, input: { type: 'prompt', prompt: 'hi' }, requestId: 'msg-1' });
     expect(advanced).toMatchObject({ status: 'idle', result: { outcome: 'completed', text: 'Hi.' } });
@@ -319,7 +313,7 @@ describe("advanceSession and the app's own onEvent", () => {
   it('a publisher that throws neither ends the process nor the advance: each event it refused is reported', async () => {
     const refused: string[] = [];
     const advanced = await advanceSession({
-      store: fileStore(dir),
+      store: fileStore(dir()),
       sessionId: 'throwing-publisher',
       owner: 'worker-a',
       agent: { model: scriptedModel([{ text: 'Hi.' }]) },
@@ -336,7 +330,7 @@ describe("advanceSession and the app's own onEvent", () => {
   });
 
   it('a publisher that never answers holds the advance for eventTimeoutMs, not for ever, and the session is durable', async () => {
-    const store = fileStore(dir);
+    const store = fileStore(dir());
     const unanswered: string[] = [];
     const advanced = await advanceSession({
       store,
@@ -356,7 +350,7 @@ describe("advanceSession and the app's own onEvent", () => {
   });
 
   it('refuses an eventTimeoutMs that is not a positive number of ms, by name', async () => {
-    const advance = advanceSession({ store: fileStore(dir), sessionId: 's', owner: 'w', agent: { model: scriptedModel([]) }, input: { type: 'prompt', prompt: 'hi' }, requestId: 'r', eventTimeoutMs: 0 });
+    const advance = advanceSession({ store: fileStore(dir()), sessionId: 's', owner: 'w', agent: { model: scriptedModel([]) }, input: { type: 'prompt', prompt: 'hi' }, requestId: 'r', eventTimeoutMs: 0 });
     await expect(advance).rejects.toBeInstanceOf(SessionRequestError);
     await expect(advance).rejects.toThrow(/eventTimeoutMs/);
   });

@@ -1,27 +1,19 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fileStore } from '../../src/persistence/file-store.js';
 import { SessionFormatError, type SessionRecord } from '../../src/persistence/session-store.js';
 import { contextAt } from '../../src/time-travel/context-at.js';
 import { openSessionRecord } from '../../src/time-travel/session-record.js';
 import { recordSession } from '../support/recorded-session.js';
+import { useTempDir } from '../support/temp-dir.js';
 
-let dir: string;
-beforeEach(async () => {
-  dir = await mkdtemp(path.join(tmpdir(), 'loopchart-context-at-'));
-});
-afterEach(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
+const dir = useTempDir('loopchart-context-at-');
 
 describe('contextAt on a checkpoint of the wrong shape', () => {
   it.each([
     ['a number', 42, '42'],
     ['text', 'call-measure', '"call-measure"'],
   ])('pruned tool call ids that are %s are refused by name instead of failing with a bare TypeError', async (_name, pruned, shown) => {
-    const store = fileStore(dir);
+    const store = fileStore(dir());
     const { sessionId } = await recordSession(store, 'viewed');
     const log = (await store.read(sessionId))!;
     const view = (await openSessionRecord(store, sessionId))!;
