@@ -1,4 +1,4 @@
-import { DBOS } from '@dbos-inc/dbos-sdk';
+import { DBOS, type WorkflowStatus } from '@dbos-inc/dbos-sdk';
 import type { Pool, PoolClient } from 'pg';
 import { answerWithin } from '../core/answer-within.js';
 import { tolerant } from '../core/app-handler.js';
@@ -19,6 +19,16 @@ export interface WorkerRecoveryOptions {
   onRecovered?: (deadExecutorID: string, workflowIDs: string[]) => void;
   /** A beat that failed, or was not over within half of `deadAfterMs`; the next beat tries again. A throw of it is swallowed. */
   onError?: (error: unknown) => void;
+}
+
+/** The advisory lock key one worker at a time holds while it sweeps for orphaned workflows ('lcor' in ASCII). */
+const ORPHAN_SWEEP_LOCK = 0x6c636f72;
+
+/** Hands pending workflows back to their queues (`DBOS.resumeWorkflows` with each one's own queue, so the per-session order holds), where any worker dequeues them. */
+async function handOn(workflows: WorkflowStatus[]): Promise<void> {
+  const byQueue = new Map<string | undefined, string[]>();
+  for (const workflow of workflows) byQueue.set(workflow.queueName, [...(byQueue.get(workflow.queueName) ?? []), workflow.workflowID]);
+  for (const [queueName, ids] of byQueue) await DBOS.resumeWorkflows(ids, queueName !== undefined ? { queueName } : {});
 }
 
 /**
@@ -60,6 +70,44 @@ export function startWorkerRecovery(options: WorkerRecoveryOptions): { stop(): P
   const beatWithinMs = deadAfterMs / 2;
   const now = `(extract(epoch FROM clock_timestamp()) * 1000)::bigint`;
   let tableExists = false;
+  /** When this worker last looked for orphans (`sweepOrphans`); it looks once per `deadAfterMs`. */
+  let sweptAt = -Infinity;
+  const sweepDue = () => {
+    if (performance.now() - sweptAt < deadAfterMs) return false;
+    sweptAt = performance.now();
+    return true;
+  };
+  /**
+   * Pending workflows of workers that have no heartbeat row at all: a worker killed after its queue
+   * dequeued a turn but before its first beat (a slow start), or a paused worker whose row was
+   * claimed and that was killed after it woke and dequeued, before its next beat wrote the row
+   * again. No claim can find those, since there is no row to claim. One pending this long
+   * (`deadAfterMs`, by the database's clock) whose worker has no row is handed on; one just dequeued
+   * is left to its worker, whose first beat is on its way. One worker sweeps at a time (an advisory
+   * lock held to the end of the beat's transaction), so two cannot both hand on the same workflow,
+   * the second after a live worker had dequeued it again.
+   */
+  const sweepOrphans = async (client: PoolClient): Promise<Array<[string, string[]]>> => {
+    const lock = await client.query<{ held: boolean }>('SELECT pg_try_advisory_xact_lock($1) AS held', [ORPHAN_SWEEP_LOCK]);
+    if (!lock.rows[0]?.held) return [];
+    // The rows before the workflows: a worker that beat after this read dequeued its workflows since, too recently to be swept.
+    const known = await client.query<{ executors: string[]; now: string }>(`SELECT array(SELECT executor_id FROM loopchart_workers) AS executors, ${now} AS now`);
+    const withRow = new Set(known.rows[0]!.executors);
+    const pendingSince = Number(known.rows[0]!.now) - deadAfterMs;
+    const pending = await DBOS.listWorkflows({ status: 'PENDING', applicationVersion, loadInput: false, loadOutput: false });
+    const orphans = new Map<string, WorkflowStatus[]>();
+    for (const workflow of pending) {
+      const owner = workflow.executorId;
+      if (owner === undefined || owner === executorID || withRow.has(owner) || (workflow.updatedAt ?? workflow.createdAt) > pendingSince) continue;
+      orphans.set(owner, [...(orphans.get(owner) ?? []), workflow]);
+    }
+    const handedOn: Array<[string, string[]]> = [];
+    for (const [owner, workflows] of orphans) {
+      await handOn(workflows);
+      handedOn.push([owner, workflows.map((workflow) => workflow.workflowID)]);
+    }
+    return handedOn;
+  };
   const beatOn = async (client: PoolClient) => {
     if (!tableExists) {
       // Once per worker; workers creating it at the same moment may collide, and the insert below tells.
@@ -80,12 +128,11 @@ export function startWorkerRecovery(options: WorkerRecoveryOptions): { stop(): P
     );
     const handedOn: Array<[string, string[]]> = [];
     for (const { executor_id: deadExecutor } of dead.rows) {
-      const pending = await DBOS.listWorkflows({ executorId: deadExecutor, status: 'PENDING', applicationVersion });
-      const byQueue = new Map<string | undefined, string[]>();
-      for (const workflow of pending) byQueue.set(workflow.queueName, [...(byQueue.get(workflow.queueName) ?? []), workflow.workflowID]);
-      for (const [queueName, ids] of byQueue) await DBOS.resumeWorkflows(ids, queueName !== undefined ? { queueName } : {});
+      const pending = await DBOS.listWorkflows({ executorId: deadExecutor, status: 'PENDING', applicationVersion, loadInput: false, loadOutput: false });
+      await handOn(pending);
       handedOn.push([deadExecutor, pending.map((workflow) => workflow.workflowID)]);
     }
+    if (sweepDue()) handedOn.push(...(await sweepOrphans(client)));
     await client.query('COMMIT');
     for (const [deadExecutor, ids] of handedOn) options.onRecovered?.(deadExecutor, ids);
   };

@@ -28,13 +28,22 @@ function liveWorker(options: Omit<WorkerRecoveryOptions, 'heartbeatMs' | 'deadAf
   return recovery;
 }
 
+/** DBOS without a workflow: the sweep for orphans finds none (and DBOS need not be launched). */
+const noWorkflows = () => vi.spyOn(DBOS, 'listWorkflows').mockResolvedValue([]);
+
 const pendingWorkflow = (workflowID: string) => ({ workflowID, queueName: 'loopchart_sessions' }) as WorkflowStatus;
 
 describe.skipIf(postgres.binary === undefined)('startWorkerRecovery', () => {
   it('claims a dead worker again on a later beat when handing its workflows on failed', async () => {
     const pool = newPool();
     await deadWorker(pool, 'gone-1', 'v-handoff');
-    const listed = vi.spyOn(DBOS, 'listWorkflows').mockRejectedValueOnce(new Error('the system database did not answer')).mockResolvedValue([pendingWorkflow('wf-1')]);
+    let listings = 0;
+    // The dead worker's workflows; the sweep for orphans (no executorId asked for) finds none.
+    const listed = vi.spyOn(DBOS, 'listWorkflows').mockImplementation(async (input) => {
+      if (input.executorId === undefined) return [];
+      if (listings++ === 0) throw new Error('the system database did not answer');
+      return [pendingWorkflow('wf-1')];
+    });
     const resumed = vi.spyOn(DBOS, 'resumeWorkflows').mockResolvedValue([]);
     const errors: unknown[] = [];
     const recovered = new Promise<[string, string[]]>((resolve) =>
@@ -42,7 +51,7 @@ describe.skipIf(postgres.binary === undefined)('startWorkerRecovery', () => {
     );
     expect(await recovered).toEqual(['gone-1', ['wf-1']]);
     expect(errors).toEqual([new Error('the system database did not answer')]);
-    expect(listed).toHaveBeenCalledTimes(2);
+    expect(listed.mock.calls.filter(([input]) => input.executorId === 'gone-1')).toHaveLength(2);
     expect(resumed).toHaveBeenCalledExactlyOnceWith(['wf-1'], { queueName: 'loopchart_sessions' });
     const { rows } = await pool.query(`SELECT executor_id FROM loopchart_workers WHERE application_version = 'v-handoff'`);
     expect(rows).toEqual([{ executor_id: 'live-1' }]);
@@ -54,10 +63,12 @@ describe.skipIf(postgres.binary === undefined)('startWorkerRecovery', () => {
     let handOn: (workflows: WorkflowStatus[]) => void = () => undefined;
     let listing: () => void = () => undefined;
     const listingStarted = new Promise<void>((resolve) => (listing = resolve));
-    const listed = vi.spyOn(DBOS, 'listWorkflows').mockImplementation(() => {
+    const listed = vi.spyOn(DBOS, 'listWorkflows').mockImplementation((input) => {
+      if (input.executorId === undefined) return Promise.resolve([]);
       listing();
       return new Promise((resolve) => (handOn = resolve));
     });
+    const claimListings = () => listed.mock.calls.filter(([input]) => input.executorId !== undefined);
     vi.spyOn(DBOS, 'resumeWorkflows').mockResolvedValue([]);
     const recoveries: Array<[string, string[]]> = [];
     let recoveredOnce: () => void = () => undefined;
@@ -79,15 +90,72 @@ describe.skipIf(postgres.binary === undefined)('startWorkerRecovery', () => {
         return beatSince.rowCount;
       }, { timeout: 30_000 })
       .toBe(1);
-    expect(listed).toHaveBeenCalledOnce();
+    expect(claimListings()).toHaveLength(1);
     handOn([pendingWorkflow('wf-2')]);
     await recovered;
     await Promise.all([first.stop(), second.stop()]);
     expect(recoveries).toEqual([['gone-2', ['wf-2']]]);
-    expect(listed).toHaveBeenCalledOnce();
+    expect(claimListings()).toHaveLength(1);
+  });
+
+  /** DBOS's two calls over a table of workflows: `resumeWorkflows` makes a pending one enqueued, as DBOS does. */
+  function workflowTable(workflows: Array<Pick<WorkflowStatus, 'workflowID' | 'executorId' | 'updatedAt'>>) {
+    const table = new Map(workflows.map((workflow) => [workflow.workflowID, { ...workflow, status: 'PENDING', queueName: 'loopchart_sessions', createdAt: 0 } as WorkflowStatus]));
+    const listed = vi.spyOn(DBOS, 'listWorkflows').mockImplementation(async (input) =>
+      [...table.values()].filter((workflow) => workflow.status === input.status && (input.executorId === undefined || workflow.executorId === input.executorId)),
+    );
+    const resumed = vi.spyOn(DBOS, 'resumeWorkflows').mockImplementation(async (ids) => {
+      for (const id of ids) table.set(id, { ...table.get(id)!, status: 'ENQUEUED' });
+      return [];
+    });
+    return { listed, resumed };
+  }
+
+  const databaseNow = async (pool: pg.Pool) => Number((await pool.query<{ now: string }>(`SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint AS now`)).rows[0]!.now);
+
+  it('hands on the pending workflow of a worker that never beat (killed after its queue dequeued, before its first heartbeat), and leaves a just dequeued one and one of a worker that beats', async () => {
+    const pool = newPool();
+    const now = await databaseNow(pool);
+    const { resumed } = workflowTable([
+      { workflowID: 'wf-orphan', executorId: 'never-beat', updatedAt: now - 60_000 },
+      { workflowID: 'wf-just-dequeued', executorId: 'starting-up', updatedAt: now + 60_000 },
+      { workflowID: 'wf-of-a-live-worker', executorId: 'beating', updatedAt: now - 60_000 },
+    ]);
+    const recoveries: Array<[string, string[]]> = [];
+    liveWorker({ pool, executorID: 'beating', applicationVersion: 'v-orphan', onRecovered: (dead, ids) => recoveries.push([dead, ids]) });
+    liveWorker({ pool, executorID: 'sweeper', applicationVersion: 'v-orphan', onRecovered: (dead, ids) => recoveries.push([dead, ids]) });
+    await expect.poll(() => recoveries, { timeout: 30_000 }).toEqual([['never-beat', ['wf-orphan']]]);
+    await expect.poll(async () => (await pool.query(`SELECT 1 FROM loopchart_workers WHERE executor_id = 'sweeper'`)).rowCount, { timeout: 30_000 }).toBe(1);
+    expect(resumed).toHaveBeenCalledExactlyOnceWith(['wf-orphan'], { queueName: 'loopchart_sessions' });
+  });
+
+  it('lets one worker at a time sweep for orphans: two sweeping at once hand an orphan on once', async () => {
+    const pool = newPool();
+    const { listed, resumed } = workflowTable([{ workflowID: 'wf-lone', executorId: 'killed-early', updatedAt: 0 }]);
+    const sweeps = () => listed.mock.calls.filter(([input]) => input.executorId === undefined);
+    const list = listed.getMockImplementation()!;
+    let release: () => void = () => undefined;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    // The first sweep waits, holding its lock, until the second worker has beaten meanwhile.
+    listed.mockImplementationOnce(async (input) => {
+      await released;
+      return list(input);
+    });
+    liveWorker({ pool, executorID: 'sweeper-a', applicationVersion: 'v-one-sweep' });
+    await expect.poll(() => sweeps().length, { timeout: 30_000 }).toBe(1);
+    const since = await databaseNow(pool);
+    liveWorker({ pool, executorID: 'sweeper-b', applicationVersion: 'v-one-sweep' });
+    await expect
+      .poll(async () => (await pool.query(`SELECT 1 FROM loopchart_workers WHERE executor_id = 'sweeper-b' AND last_seen_ms > $1`, [since])).rowCount, { timeout: 30_000 })
+      .toBe(1);
+    release();
+    await expect.poll(() => resumed.mock.calls.length, { timeout: 30_000 }).toBe(1);
+    expect(resumed).toHaveBeenCalledExactlyOnceWith(['wf-lone'], { queueName: 'loopchart_sessions' });
+    expect(sweeps()).toHaveLength(1);
   });
 
   it('gives a beat up when Postgres stops answering, skips the ticks meanwhile, and stop() settles', async () => {
+    noWorkflows();
     const proxy = await startTcpProxy({ port: postgres.server().port });
     const pool = newPool(postgres.server().url.replace(`:${postgres.server().port}/`, `:${proxy.port}/`));
     onTestFinished(async () => {
@@ -113,6 +181,7 @@ describe.skipIf(postgres.binary === undefined)('startWorkerRecovery', () => {
   });
 
   it("an idle connection the server cuts reaches onError, not the process: the pool's 'error' event is listened to", async () => {
+    noWorkflows();
     const pool = new pg.Pool({ connectionString: postgres.server().url, max: 2 });
     onTestFinished(() => pool.end());
     const errors: unknown[] = [];
