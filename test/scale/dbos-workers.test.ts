@@ -201,6 +201,26 @@ describe.skipIf(postgresBin === undefined)('sessions on DBOS workers', () => {
     expect(await sessions.activeTurn(sessionId)).toBeUndefined();
   }, 120_000);
 
+  it('a turn held by a worker killed before its first heartbeat (no row to claim) is handed on by a live worker and completes', async () => {
+    await Promise.all(fleet.workers.slice().map((worker) => fleet.stop(worker)));
+    const silent = await fleet.ready(fleet.start({ LOOPCHART_TEST_NO_HEARTBEAT: '1' }));
+    const sessionId = 'never-beat';
+    const turn = await sessions.send(sessionId, { type: 'prompt', prompt: `session ${sessionId}` }, 'msg-1');
+    await fleet.lineFrom(new RegExp(`^AWAITING ${sessionId}$`));
+    // What the browser saw of the steps before the wait is in Redis (the turn's step waits for it).
+    if (redisServer) await streamedEvents(sessionId, 'approval-request');
+    expect((await client.retrieveWorkflow(turn).getStatus())?.executorId).toBe(silent.id);
+    await fleet.kill(silent);
+    const live = fleet.start();
+    await fleet.lineFrom(new RegExp(`^RECOVERED ${silent.id} ${turn}$`));
+    await sessions.send(sessionId, { type: 'approve', toolCallId: 'call-3' }, 'approve-1');
+    expect(await resultOf(turn)).toMatchObject({ outcome: 'completed', rejected: [] });
+    await expectCompleted(sessionId);
+    await fleet.ready(live);
+    fleet.start();
+    fleet.start();
+  }, 120_000);
+
   it('an approval answered while no worker runs is applied when a worker comes back', async () => {
     const sessionId = 'no-worker';
     const turn = await sessions.send(sessionId, { type: 'prompt', prompt: `session ${sessionId}` }, 'msg-1');

@@ -30,11 +30,12 @@ export class WorkerFleet {
    */
   constructor(private readonly options: { databaseUrl: string; dir: string; redisUrl?: string; fixture?: string; env?: Record<string, string> }) {}
 
-  start(): Worker {
+  /** Starts one more worker; `env`: more environment for this one alone. */
+  start(env: Record<string, string> = {}): Worker {
     const id = `worker-${++this.started}`;
-    const env = { ...process.env, ...this.options.env, ...(this.options.redisUrl ? { LOOPCHART_TEST_REDIS_URL: this.options.redisUrl } : {}) };
+    const env_ = { ...process.env, ...this.options.env, ...env, ...(this.options.redisUrl ? { LOOPCHART_TEST_REDIS_URL: this.options.redisUrl } : {}) };
     const fixture = this.options.fixture ?? FIXTURE;
-    const child = spawn(process.execPath, ['--import', 'tsx', fixture, this.options.databaseUrl, this.options.dir, id], { stdio: ['ignore', 'pipe', 'pipe'], env });
+    const child = spawn(process.execPath, ['--import', 'tsx', fixture, this.options.databaseUrl, this.options.dir, id], { stdio: ['ignore', 'pipe', 'pipe'], env: env_ });
     const worker: Worker = { id, process: child, lines: [] };
     let buffer = '';
     child.stdout.on('data', (chunk: Buffer) => {
