@@ -222,10 +222,12 @@ function answer(agent: RunnableAgent, answers: ApprovalAnswer[]): void {
  */
 function notifyStep(parameters: CallParameters, recorder: StepResultRecorder, event: AgentEvent, agent: RunnableAgent, stepInput: ModelMessage[], notifyStepEnd: boolean): void {
   if (event.type === 'tool-execution-start') {
+    // The call as the step's content has it (dynamic, title, toolMetadata), as ToolLoopAgent gives it.
+    const callPart = recorder.openContent().find((part) => part.type === 'tool-call' && part.toolCallId === event.toolCallId);
     void call(parameters.onToolExecutionStart ?? parameters.experimental_onToolCallStart, {
       callId: event.runId,
       messages: stepInput,
-      toolCall: { type: 'tool-call', toolCallId: event.toolCallId, toolName: event.toolName, input: event.input },
+      toolCall: callPart ?? { type: 'tool-call', toolCallId: event.toolCallId, toolName: event.toolName, input: event.input },
       toolContext: undefined,
     } as never);
   }
