@@ -235,9 +235,31 @@ const messageSchema = z.custom<ModelMessage>((value) => historyMessageProblem(va
   error: (issue) => `not a message of the history: ${historyMessageProblem(issue.input) ?? 'invalid'}`,
 });
 
-const toolSchema = z.custom<ToolSet[string]>((value) => isObject(value) && 'inputSchema' in value, {
-  message: 'expected an AI SDK tool: tool({ description, inputSchema, execute })',
-});
+/** What `toolSearch()` marks its tool with; `streamText` binds that tool's search to the generation. */
+const TOOL_SEARCH = Symbol.for('vercel.ai.toolSearch');
+
+/**
+ * A tool field of the AI SDK's that a loopchart agent cannot honour: refused with what to do
+ * instead, as `ToolLoopAgent` would otherwise behave differently without a word.
+ */
+function unhonouredToolField(tool: Record<PropertyKey, unknown>): string | undefined {
+  if (tool[TOOL_SEARCH] === true) {
+    return "toolSearch() is not supported: it works only inside the AI SDK's own generation (called from a loopchart agent it throws), and loopchart sends every tool to the model on every step; give the agent the tools it may use, or choose them per step with prepareStep's activeTools";
+  }
+  if (tool.deferLoading === true) {
+    return "deferLoading: true is not supported: loopchart has no tool search and sends every tool to the model on every step, where ToolLoopAgent would hide this one until toolSearch() finds it; leave deferLoading out, or choose the tools per step with prepareStep's activeTools";
+  }
+  return undefined;
+}
+
+const toolSchema = z
+  .custom<ToolSet[string]>((value) => isObject(value) && 'inputSchema' in value, {
+    message: 'expected an AI SDK tool: tool({ description, inputSchema, execute })',
+  })
+  .superRefine((tool, context) => {
+    const refusal = unhonouredToolField(tool);
+    if (refusal !== undefined) context.addIssue({ code: 'custom', message: refusal });
+  });
 
 const positiveMs = z.number().positive().max(MAX_TIMER_MS);
 
