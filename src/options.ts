@@ -246,6 +246,9 @@ function unhonouredToolField(tool: Record<PropertyKey, unknown>): string | undef
   if (tool[TOOL_SEARCH] === true) {
     return "toolSearch() is not supported: it works only inside the AI SDK's own generation (called from a loopchart agent it throws), and loopchart sends every tool to the model on every step; give the agent the tools it may use, or choose them per step with prepareStep's activeTools";
   }
+  if (tool.contextSchema !== undefined) {
+    return "contextSchema is not supported: a loopchart agent gives tools no context (it takes no toolsContext; execute gets {}), where ToolLoopAgent checks the context it is given against this schema; give the tool what it needs through its closure, and leave contextSchema out";
+  }
   if (tool.deferLoading === true) {
     return "deferLoading: true is not supported: loopchart has no tool search and sends every tool to the model on every step, where ToolLoopAgent would hide this one until toolSearch() finds it; leave deferLoading out, or choose the tools per step with prepareStep's activeTools";
   }

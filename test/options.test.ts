@@ -39,6 +39,13 @@ describe('createAgent options', () => {
     expect(error.message).toContain("prepareStep's activeTools");
   });
 
+  it('refuses a tool with a contextSchema, whose context a loopchart agent never gives, naming the tool and what to do', () => {
+    const lookup = { description: 'Looks up', inputSchema: z.object({}), contextSchema: z.object({ userId: z.string() }), execute: async () => 'found' };
+    const error = optionError({ model: mockModel([]), tools: { lookup } });
+    expect(error.issues).toEqual([{ path: 'tools.lookup', message: expect.stringContaining('contextSchema is not supported') }]);
+    expect(error.message).toContain('through its closure');
+  });
+
   it('refuses toolSearch(), whose search only an AI SDK generation binds, naming the tool', () => {
     const error = optionError({ model: mockModel([]), tools: { search: toolSearch() } });
     expect(error.issues).toEqual([{ path: 'tools.search', message: expect.stringContaining('toolSearch() is not supported') }]);
