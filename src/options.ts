@@ -235,9 +235,34 @@ const messageSchema = z.custom<ModelMessage>((value) => historyMessageProblem(va
   error: (issue) => `not a message of the history: ${historyMessageProblem(issue.input) ?? 'invalid'}`,
 });
 
-const toolSchema = z.custom<ToolSet[string]>((value) => isObject(value) && 'inputSchema' in value, {
-  message: 'expected an AI SDK tool: tool({ description, inputSchema, execute })',
-});
+/** What `toolSearch()` marks its tool with; `streamText` binds that tool's search to the generation. */
+const TOOL_SEARCH = Symbol.for('vercel.ai.toolSearch');
+
+/**
+ * A tool field of the AI SDK's that a loopchart agent cannot honour: refused with what to do
+ * instead, as `ToolLoopAgent` would otherwise behave differently without a word.
+ */
+function unhonouredToolField(tool: Record<PropertyKey, unknown>): string | undefined {
+  if (tool[TOOL_SEARCH] === true) {
+    return "toolSearch() is not supported: it works only inside the AI SDK's own generation (called from a loopchart agent it throws), and loopchart sends every tool to the model on every step; give the agent the tools it may use, or choose them per step with prepareStep's activeTools";
+  }
+  if (tool.contextSchema !== undefined) {
+    return "contextSchema is not supported: a loopchart agent gives tools no context (it takes no toolsContext; execute gets {}), where ToolLoopAgent checks the context it is given against this schema; give the tool what it needs through its closure, and leave contextSchema out";
+  }
+  if (tool.deferLoading === true) {
+    return "deferLoading: true is not supported: loopchart has no tool search and sends every tool to the model on every step, where ToolLoopAgent would hide this one until toolSearch() finds it; leave deferLoading out, or choose the tools per step with prepareStep's activeTools";
+  }
+  return undefined;
+}
+
+const toolSchema = z
+  .custom<ToolSet[string]>((value) => isObject(value) && 'inputSchema' in value, {
+    message: 'expected an AI SDK tool: tool({ description, inputSchema, execute })',
+  })
+  .superRefine((tool, context) => {
+    const refusal = unhonouredToolField(tool);
+    if (refusal !== undefined) context.addIssue({ code: 'custom', message: refusal });
+  });
 
 const positiveMs = z.number().positive().max(MAX_TIMER_MS);
 
@@ -502,6 +527,21 @@ export const unsupportedAISDKOptions: Record<string, string> = {
   onToolExecutionEnd: perCall('onToolExecutionEnd'),
   onFinish: perCall('onFinish'),
   onEnd: perCall('onEnd'),
+  experimental_onStart: perCall('onStart'),
+  experimental_onStepStart: perCall('onStepStart'),
+  onLanguageModelCallStart: 'not a createAgent option: subscribe to agent.events$ (model-call-start, one per attempt), or pass onStepStart to toAISDKAgent(agent).generate() or .stream()',
+  onLanguageModelCallEnd: 'not a createAgent option: subscribe to agent.events$ (finish-step), or pass onStepEnd to toAISDKAgent(agent).generate() or .stream()',
+  onStepError: 'not a createAgent option: a failed attempt is retried (retry: { maxAttempts }) and reported on agent.events$ (retry); a step that still fails ends the run with outcome failed and result.error',
+  allowSystemInMessages: "not supported: a system message cannot join a loopchart agent's history; give it as instructions, or for one step return { instructions } from prepareStep",
+  toolOrder: 'not supported: tools are sent in the order of the tools object; give them in the order you want',
+  toolCallConcurrency: "not supported: toolExecution: 'sequential' runs a step's tool calls one at a time, 'parallel' (the default) all at once",
+  repairToolCall: 'not supported: an invalid call gets an error result the model reads, and it tries again',
+  experimental_refineToolInput: "not supported: refine a tool's input in the tool's own execute",
+  experimental_toolCallers: 'not supported: loopchart has no tool callers (code mode); the model calls every tool directly',
+  experimental_download: 'not supported: give files in the messages as data (bytes or base64)',
+  include: "not supported: loopchart's step results keep no request or response bodies; each step's calls are in the run's trace (result.trace)",
+  reasoning: callSetting,
+  toolsContext: 'not supported: tools get what they need from their closure',
   onError: 'not a createAgent option: a failed run ends with outcome failed and result.error (the adapter rejects with the error)',
   onAbort: 'not a createAgent option: an aborted run ends with outcome aborted',
 };

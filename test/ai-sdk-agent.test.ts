@@ -228,4 +228,25 @@ describe('toAISDKAgent call parameters', () => {
     await expect(agent.stream({ prompt: 'hi', timeout: 1_000 })).rejects.toThrow(/timeout is not supported \(a loopchart agent's time limits are its own: createAgent\(\{ timeout \}\)\)/);
     await expect(agent.generate({ prompt: 'hi', options: { x: 1 } } as never)).rejects.toThrow(/options is not supported/);
   });
+
+  it("refuses an option of toAISDKAgent it does not know, or an approvals value it does not take, naming it (a misspelt 'in_stream' was the default without a word)", () => {
+    const inner = createAgent({ model: scriptedModel([{ text: 'never' }]) });
+    expect(() => toAISDKAgent(inner, { approvals: 'in_stream' } as never)).toThrow(/approvals must be 'messages' \(the default\) or 'in-stream', not "in_stream"/);
+    expect(() => toAISDKAgent(inner, { approval: 'in-stream' } as never)).toThrow(/unknown option approval \(it takes id and approvals\)/);
+    expect(() => toAISDKAgent(inner, { id: 7 } as never)).toThrow(/id must be a string/);
+    expect(toAISDKAgent(inner, { id: 'chat-1', approvals: 'in-stream' }).id).toBe('chat-1');
+  });
+
+  it('refuses a parameter outside the Agent interface, which ToolLoopAgent would pass on to streamText for the call (temperature, toolChoice, system), naming it', async () => {
+    const inner = createAgent({ model: scriptedModel([{ text: 'never' }]) });
+    const agent = toAISDKAgent(inner);
+    const temperature = { prompt: 'hi', temperature: 0 };
+    await expect(agent.generate(temperature)).rejects.toThrow(/temperature is not supported \(not a parameter of the AI SDK's Agent, which ToolLoopAgent passes on to streamText for this call; for a loopchart agent it is not a createAgent option: a call setting goes with the model/);
+    const toolChoice = { prompt: 'hi', toolChoice: 'none' };
+    await expect(agent.stream(toolChoice)).rejects.toThrow(/toolChoice is not supported \(.*return \{ toolChoice \} from prepareStep/);
+    const system = { prompt: 'hi', system: 'Be loud.' };
+    await expect(agent.generate(system)).rejects.toThrow(/system is not supported \(.*a loopchart agent takes its settings once, in createAgent\)/);
+    // Refused before any run: nothing joined the history.
+    expect(inner.messages).toEqual([]);
+  });
 });

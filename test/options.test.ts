@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { toolSearch } from 'ai';
+import { z } from 'zod';
 import { AgentOptionsError, createAgent } from '../src/index.js';
 import { mockModel } from './support/mock-model.js';
 
@@ -28,6 +30,25 @@ describe('createAgent options', () => {
     const error = optionError({ model: mockModel([]), ...bad });
     expect(error.issues.map((issue) => issue.path)).toContain(path);
     expect(error.message).toContain(`- ${path}:`);
+  });
+
+  it('refuses a tool with deferLoading, which ToolLoopAgent hides from the model until toolSearch() finds it, naming the tool and what to do', () => {
+    const weather = { description: 'Weather', inputSchema: z.object({ city: z.string() }), deferLoading: true, execute: async () => 'rain' };
+    const error = optionError({ model: mockModel([]), tools: { weather } });
+    expect(error.issues).toEqual([{ path: 'tools.weather', message: expect.stringContaining('deferLoading: true is not supported') }]);
+    expect(error.message).toContain("prepareStep's activeTools");
+  });
+
+  it('refuses a tool with a contextSchema, whose context a loopchart agent never gives, naming the tool and what to do', () => {
+    const lookup = { description: 'Looks up', inputSchema: z.object({}), contextSchema: z.object({ userId: z.string() }), execute: async () => 'found' };
+    const error = optionError({ model: mockModel([]), tools: { lookup } });
+    expect(error.issues).toEqual([{ path: 'tools.lookup', message: expect.stringContaining('contextSchema is not supported') }]);
+    expect(error.message).toContain('through its closure');
+  });
+
+  it('refuses toolSearch(), whose search only an AI SDK generation binds, naming the tool', () => {
+    const error = optionError({ model: mockModel([]), tools: { search: toolSearch() } });
+    expect(error.issues).toEqual([{ path: 'tools.search', message: expect.stringContaining('toolSearch() is not supported') }]);
   });
 
   it('rejects the old option name timeouts, saying it is now timeout with <tool>Ms per-tool limits', () => {

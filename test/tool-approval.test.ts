@@ -1,4 +1,4 @@
-import { tool } from 'ai';
+import { tool, type ToolLoopAgentSettings } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { AgentOptionsError, createAgent } from '../src/index.js';
@@ -118,5 +118,34 @@ describe('ToolLoopAgent settings loopchart does not honour', () => {
     ['maxRetries', 2, /maxRetries: renamed: retry: \{ maxAttempts \}/],
   ])('refuses %s, naming what to use instead', (name, value, message) => {
     expect(() => createAgent({ model: mockModel([]), [name]: value })).toThrow(message);
+  });
+
+  // Every ToolLoopAgent setting createAgent does not take under the same name (a rename in the AI SDK fails the typecheck).
+  const refused = [
+    'allowSystemInMessages',
+    'toolOrder',
+    'toolCallConcurrency',
+    'repairToolCall',
+    'experimental_refineToolInput',
+    'experimental_toolCallers',
+    'experimental_download',
+    'include',
+    'reasoning',
+    'toolsContext',
+    'experimental_onStart',
+    'experimental_onStepStart',
+    'onLanguageModelCallStart',
+    'onLanguageModelCallEnd',
+    'onStepError',
+  ] as const satisfies ReadonlyArray<keyof ToolLoopAgentSettings>;
+  it.each(refused)('refuses %s, saying what to do instead, not as an unrecognized key', (name) => {
+    let error: unknown;
+    try {
+      createAgent({ model: mockModel([]), [name]: true });
+    } catch (thrown) {
+      error = thrown;
+    }
+    expect(error).toBeInstanceOf(AgentOptionsError);
+    expect((error as AgentOptionsError).issues).toEqual([{ path: name, message: expect.stringMatching(/^not /) }]);
   });
 });

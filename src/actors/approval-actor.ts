@@ -38,6 +38,8 @@ export interface AISDKApproval {
  */
 export function createApprovalActor(policy: ApprovalPolicy | undefined, aiSdk: AISDKApproval = { tools: {} }) {
   return fromPromise<ApprovalVerdict[], ApprovalActorInput>(async ({ input, signal }) => {
+    // The AI SDK's needsApproval and toolApproval get the messages the step was sent: the history without the step's own answer.
+    const stepInput = input.messages.at(-1)?.role === 'assistant' ? input.messages.slice(0, -1) : input.messages;
     const decide = async (call: StepToolCall): Promise<ApprovalVerdict> => {
       let decision: ApprovalDecision = 'allow';
       if (policy !== undefined && !call.invalid) {
@@ -56,7 +58,7 @@ export function createApprovalActor(policy: ApprovalPolicy | undefined, aiSdk: A
       let message: string | undefined;
       if (!call.invalid) {
         try {
-          const verdict = await decideToolApproval(call, { tools: aiSdk.tools, toolApproval: aiSdk.toolApproval, messages: input.messages });
+          const verdict = await decideToolApproval(call, { tools: aiSdk.tools, toolApproval: aiSdk.toolApproval, messages: stepInput });
           if (verdict !== undefined && stricterDecision(decision, verdict.decision) === verdict.decision && verdict.decision !== decision) {
             decision = verdict.decision;
             if (decision === 'deny') message = verdict.reason;

@@ -222,10 +222,12 @@ function answer(agent: RunnableAgent, answers: ApprovalAnswer[]): void {
  */
 function notifyStep(parameters: CallParameters, recorder: StepResultRecorder, event: AgentEvent, agent: RunnableAgent, stepInput: ModelMessage[], notifyStepEnd: boolean): void {
   if (event.type === 'tool-execution-start') {
+    // The call as the step's content has it (dynamic, title, toolMetadata), as ToolLoopAgent gives it.
+    const callPart = recorder.openContent().find((part) => part.type === 'tool-call' && part.toolCallId === event.toolCallId);
     void call(parameters.onToolExecutionStart ?? parameters.experimental_onToolCallStart, {
       callId: event.runId,
       messages: stepInput,
-      toolCall: { type: 'tool-call', toolCallId: event.toolCallId, toolName: event.toolName, input: event.input },
+      toolCall: callPart ?? { type: 'tool-call', toolCallId: event.toolCallId, toolName: event.toolName, input: event.input },
       toolContext: undefined,
     } as never);
   }
@@ -418,6 +420,21 @@ export interface AISDKAgentOptions {
 }
 
 /**
+ * Throws a `TypeError` naming an option of `toAISDKAgent` it does not know, or a value it does not
+ * take: a misspelt `approvals: 'in_stream'` would otherwise be the default without a word.
+ */
+function assertAISDKAgentOptions(options: AISDKAgentOptions): void {
+  const known = new Set(['id', 'approvals']);
+  const unknown = Object.keys(options).filter((key) => !known.has(key));
+  if (unknown.length > 0) throw new TypeError(`toAISDKAgent: unknown option ${unknown.join(', ')} (it takes id and approvals)`);
+  const { id, approvals } = options as { id?: unknown; approvals?: unknown };
+  if (id !== undefined && typeof id !== 'string') throw new TypeError(`toAISDKAgent: id must be a string, not ${typeof id}`);
+  if (approvals !== undefined && approvals !== 'messages' && approvals !== 'in-stream') {
+    throw new TypeError(`toAISDKAgent: approvals must be 'messages' (the default) or 'in-stream', not ${JSON.stringify(approvals)}`);
+  }
+}
+
+/**
  * The agent as an AI SDK 7 `Agent` (`version: 'agent-v1'`), so that
  * `createAgentUIStream`, `createAgentUIStreamResponse` and `useChat` work with
  * it unchanged and see what `ToolLoopAgent` would show them: `generate()`
@@ -443,6 +460,7 @@ export interface AISDKAgentOptions {
  * ```
  */
 export function toAISDKAgent(agent: RunnableAgent, options: AISDKAgentOptions = {}): AISDKAgent<never, ToolSet> {
+  assertAISDKAgentOptions(options);
   return {
     version: 'agent-v1',
     id: options.id ?? agent.sessionId,

@@ -5,6 +5,7 @@ import type { Outcome, RunResult } from '../core/result.js';
 import { approvalIdOf } from '../results/approval-id.js';
 import { streamBlockId } from '../results/stream-block-id.js';
 import { generatedFilePart } from '../results/generated-file-part.js';
+import { toolCallFields, toolResultFields } from '../results/tool-call-fields.js';
 
 type Part = TextStreamPart<ToolSet>;
 
@@ -97,6 +98,7 @@ export class TextStreamPartMapper {
           toolName: event.toolName,
           dynamic: isDynamicTool(this.tools, event.toolName),
           ...(event.providerExecuted ? { providerExecuted: true } : {}),
+          ...toolCallFields(this.tools, event.toolName),
         });
         break;
       case 'tool-input-delta':
@@ -105,7 +107,7 @@ export class TextStreamPartMapper {
       case 'tool-input-available':
       case 'tool-call': {
         if (!this.announce(event.toolCallId, event.input, parts)) break;
-        const call = { toolCallId: event.toolCallId, toolName: event.toolName, input: event.input };
+        const call = { toolCallId: event.toolCallId, toolName: event.toolName, input: event.input, ...toolCallFields(this.tools, event.toolName) };
         if (event.invalid) {
           const error = invalidCallError(event);
           this.invalid.set(event.toolCallId, error);
@@ -118,11 +120,11 @@ export class TextStreamPartMapper {
       case 'provider-tool-call': {
         // A tool the provider ran itself: `ToolLoopAgent`'s stream has its call and result with `providerExecuted`.
         if (!this.announce(event.toolCallId, event.input, parts)) break;
-        parts.push(providerToolCallPart(event, isDynamicTool(this.tools, event.toolName)) as Part);
+        parts.push({ ...providerToolCallPart(event, isDynamicTool(this.tools, event.toolName)), ...toolCallFields(this.tools, event.toolName) } as Part);
         break;
       }
       case 'provider-tool-result': {
-        parts.push(providerToolResultPart(event, this.inputs.get(event.toolCallId)));
+        parts.push({ ...providerToolResultPart(event, this.inputs.get(event.toolCallId)), ...toolResultFields(this.tools, event.toolName) });
         break;
       }
       case 'source':
@@ -139,7 +141,7 @@ export class TextStreamPartMapper {
         parts.push({
           type: 'tool-approval-request',
           approvalId: approvalIdOf(event.toolCallId),
-          toolCall: { type: 'tool-call', toolCallId: event.toolCallId, toolName: event.toolName, input: event.input },
+          toolCall: { type: 'tool-call', toolCallId: event.toolCallId, toolName: event.toolName, input: event.input, ...toolCallFields(this.tools, event.toolName) },
         });
         break;
       case 'tool-result':
@@ -197,23 +199,24 @@ export class TextStreamPartMapper {
   private resultParts(event: Extract<AgentEvent, { type: 'tool-result' }>): Part[] {
     const base = { toolCallId: event.toolCallId, toolName: event.toolName };
     const input = this.inputs.get(event.toolCallId);
+    const metadata = toolResultFields(this.tools, event.toolName);
     const dynamic = isDynamicTool(this.tools, event.toolName);
     if (event.isError && event.denied) {
       const denied = { type: 'tool-output-denied', ...base } as Part;
       if (!event.denied.automatic) return [denied];
       const approvalId = approvalIdOf(event.toolCallId);
       return [
-        { type: 'tool-approval-request', approvalId, toolCall: { type: 'tool-call', ...base, input }, isAutomatic: true },
+        { type: 'tool-approval-request', approvalId, toolCall: { type: 'tool-call', ...base, input, ...toolCallFields(this.tools, event.toolName) }, isAutomatic: true },
         { type: 'tool-approval-response', approvalId, approved: false, ...(event.denied.reason ? { reason: event.denied.reason } : {}) } as unknown as Part,
         denied,
       ];
     }
     if (event.isError) {
       const invalid = this.invalid.get(event.toolCallId);
-      // The AI SDK gives an invalid call's error by name and message, as its tool-error.
-      if (invalid) return [{ type: 'tool-error', ...base, input, error: `${invalid.name}: ${invalid.message}`, dynamic: true }];
-      return [{ type: 'tool-error', ...base, input, error: typeof event.output === 'string' ? new Error(event.output) : event.output, dynamic }];
+      // The AI SDK gives an invalid call's error by name and message, as its tool-error (with the tool's title, as the call has it).
+      if (invalid) return [{ type: 'tool-error', ...base, input, error: `${invalid.name}: ${invalid.message}`, dynamic: true, ...toolCallFields(this.tools, event.toolName) }];
+      return [{ type: 'tool-error', ...base, input, error: typeof event.output === 'string' ? new Error(event.output) : event.output, dynamic, ...metadata }];
     }
-    return [{ type: 'tool-result', ...base, input, output: event.output, dynamic }];
+    return [{ type: 'tool-result', ...base, input, output: event.output, dynamic, ...metadata }];
   }
 }

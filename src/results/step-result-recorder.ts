@@ -5,6 +5,7 @@ import { addUsage, emptyUsage } from '../core/usage.js';
 import { approvalIdOf } from './approval-id.js';
 import { generatedFilePart } from './generated-file-part.js';
 import { streamBlockId } from './stream-block-id.js';
+import { toolCallFields, toolResultFields } from './tool-call-fields.js';
 
 type Content = ContentPart<ToolSet>;
 type ResponseMessage = Extract<ModelMessage, { role: 'assistant' | 'tool' }>;
@@ -199,28 +200,30 @@ export class StepResultRecorder {
       toolName: event.toolName,
       input: event.input,
       ...(isDynamic(this.tools, event.toolName) ? { dynamic: true } : {}),
+      ...toolCallFields(this.tools, event.toolName),
     };
   }
 
   private toolCallPart(event: Extract<AgentEvent, { type: 'tool-call' | 'tool-input-available' }>): Content {
     if (!event.invalid) return this.staticCall(event);
     const error = invalidCallError(event);
-    return { type: 'tool-call', toolCallId: event.toolCallId, toolName: event.toolName, input: event.input, dynamic: true, invalid: true, error };
+    return { type: 'tool-call', toolCallId: event.toolCallId, toolName: event.toolName, input: event.input, dynamic: true, invalid: true, error, ...toolCallFields(this.tools, event.toolName) };
   }
 
   /** A provider-executed call as the AI SDK's content has it (`providerExecuted`; an unknown or invalid call is dynamic). */
   private providerCallPart(event: Extract<AgentEvent, { type: 'provider-tool-call' }>): Content {
-    return providerToolCallPart(event, isDynamic(this.tools, event.toolName)) as Content;
+    return { ...providerToolCallPart(event, isDynamic(this.tools, event.toolName)), ...toolCallFields(this.tools, event.toolName) } as Content;
   }
 
   /** The provider's result of its own call: a `tool-result` (or `tool-error`) with `providerExecuted`, as the AI SDK's content has it. */
   private providerResultPart(step: OpenStep, event: Extract<AgentEvent, { type: 'provider-tool-result' }>): Content {
-    return providerToolResultPart(event, step.inputs.get(event.toolCallId));
+    return { ...providerToolResultPart(event, step.inputs.get(event.toolCallId)), ...toolResultFields(this.tools, event.toolName) };
   }
 
   private resultParts(step: OpenStep, event: Extract<AgentEvent, { type: 'tool-result' }>): Content[] {
     const base = { toolCallId: event.toolCallId, toolName: event.toolName, input: step.inputs.get(event.toolCallId) };
     const dynamic = isDynamic(this.tools, event.toolName);
+    const metadata = toolResultFields(this.tools, event.toolName);
     if (event.isError && event.denied) {
       const approvalId = approvalIdOf(event.toolCallId);
       const response = { type: 'tool-approval-response', approvalId, approved: false, ...(event.denied.reason ? { reason: event.denied.reason } : {}) } as unknown as Content;
@@ -231,9 +234,10 @@ export class StepResultRecorder {
       // An invalid call's error is the call's own (the AI SDK reports it as the call's `tool-error`, by name and message).
       const invalid = step.content.find((part) => part.type === 'tool-call' && part.toolCallId === event.toolCallId && 'invalid' in part && part.invalid);
       const error = invalid && 'error' in invalid ? `${(invalid.error as Error).name}: ${(invalid.error as Error).message}` : asError(event.output);
-      return [{ type: 'tool-error', ...base, error, dynamic: invalid ? true : dynamic }];
+      // generateText's error of an invalid call carries none of the tool's fields; an executed call's carries its metadata.
+      return [{ type: 'tool-error', ...base, error, dynamic: invalid ? true : dynamic, ...(invalid ? {} : metadata) }];
     }
-    return [{ type: 'tool-result', ...base, output: event.output, dynamic }];
+    return [{ type: 'tool-result', ...base, output: event.output, dynamic, ...metadata }];
   }
 
   private finish(step: OpenStep, event: Extract<AgentEvent, { type: 'finish-step' }>): void {

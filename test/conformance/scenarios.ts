@@ -1,4 +1,4 @@
-import { APICallError, hasToolCall, isStepCount, Output, tool, type ToolSet } from 'ai';
+import { APICallError, dynamicTool, hasToolCall, isStepCount, Output, tool, type ToolSet } from 'ai';
 import { openai } from '@ai-sdk/openai';
 import { z } from 'zod';
 import { call, reasoning, text, toolCall, type ScriptedCall } from './script-model.js';
@@ -58,6 +58,17 @@ const broken = () =>
     },
   });
 
+/** A tool with the fields the AI SDK copies onto its calls' parts: `title` and `metadata` (as `toolMetadata`). */
+const titled = (needsApproval = false) =>
+  tool({
+    title: 'Adder',
+    metadata: { source: 'calculator-server' },
+    description: 'Adds two numbers',
+    inputSchema: z.object({ a: z.number(), b: z.number() }),
+    needsApproval,
+    execute: async ({ a, b }) => a + b,
+  });
+
 const weather = z.object({ city: z.string(), celsius: z.number() });
 
 const toolThenText = (name: string, input: string, answer = 'Done.'): ScriptedCall[] => [
@@ -78,6 +89,27 @@ export const scenarios: Scenario[] = [
   { name: 'throwing tool', prompt: 'Try it', settings: () => ({ tools: { broken: broken() } }), script: toolThenText('broken', '{}') },
   { name: 'invalid input', prompt: 'Add', settings: () => ({ tools: { add: add() } }), script: toolThenText('add', '{"a":"two"}') },
   { name: 'unknown tool', prompt: 'Multiply', settings: () => ({ tools: { add: add() } }), script: toolThenText('multiply', '{"a":2}') },
+  {
+    name: 'tool title and metadata',
+    prompt: 'Add twice',
+    settings: () => ({ tools: { add: titled() } }),
+    script: [call([...toolCall('c1', 'add', '{"a":1,"b":2}'), ...toolCall('c2', 'add', '{"a":"one"}')]), call(text('t2', '3, and one was not a number.'))],
+  },
+  {
+    name: 'tool title and metadata, approved',
+    prompt: 'Add',
+    settings: () => ({ tools: { add: titled(true) } }),
+    approvals: [{ approved: true }],
+    script: toolThenText('add', '{"a":1,"b":2}', 'It is 3.'),
+  },
+  {
+    name: 'dynamic tool',
+    prompt: 'Add',
+    settings: () => ({
+      tools: { add: dynamicTool({ description: 'Adds two numbers', inputSchema: z.object({ a: z.number(), b: z.number() }), execute: async (input) => (input as { a: number; b: number }).a + (input as { a: number; b: number }).b }) },
+    }),
+    script: toolThenText('add', '{"a":1,"b":2}', 'It is 3.'),
+  },
   {
     name: 'reasoning',
     prompt: 'Think first',
