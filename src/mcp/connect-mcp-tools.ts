@@ -9,6 +9,7 @@ import { terminalSafe } from '../text/terminal-safe.js';
 import { boundedFetch } from './bounded-fetch.js';
 import { parseMcpServersConfig, type McpServerConfig, type McpServersConfig, type McpStdioServerConfig } from './mcp-config.js';
 import { mergeServerTools, prefixedMcpToolName, type McpToolNaming } from './mcp-tool-names.js';
+import { isErrorResult, McpToolError } from './mcp-tool-error.js';
 import { BoundedStdioTransport } from './stdio-transport.js';
 
 /** How long a server gets to start, answer the handshake and list its tools, unless its config or `timeoutMs` says otherwise. */
@@ -110,8 +111,11 @@ type ConnectionFailure = () => Error | undefined;
  * past 64 MiB (its `maxMessageBytes`, or `maxMessageBytes`): a longer one
  * closes its connection. A tool call gets 60 s (its `callTimeoutMs`, or
  * `callTimeoutMs`) to be answered: past it, or when the call's `abortSignal`
- * aborts, the call fails as an error result and its request is cancelled. A stdio server's stderr lines reach this process's
- * stderr prefixed with its name and made safe for a terminal (see `stderr`).
+ * aborts, the call fails as an error result and its request is cancelled. A
+ * result the server marks `isError: true` fails the call too (an
+ * `McpToolError` with the server's text): the model gets it as an error. A
+ * stdio server's stderr lines reach this process's stderr prefixed with its
+ * name and made safe for a terminal (see `stderr`).
  *
  * MCP tools are arbitrary side effects: have them ask for approval, e.g.
  * `approval: { ask: ['mcp__*'] }`.
@@ -268,7 +272,9 @@ function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
  * cancelled, when the call's own `abortSignal` aborts or `callTimeoutMs` has
  * passed without an answer. A call fails with what closed the connection (a
  * message over the bound) rather than the client's "Connection closed", and
- * one that timed out says so, naming the server and the tool.
+ * one that timed out says so, naming the server and the tool. A result the
+ * server marks `isError: true` is thrown as an {@link McpToolError}, so the
+ * run takes the call as failed.
  */
 function boundedCalls(tools: ToolSet, { server, callTimeoutMs, failure }: { server: string; callTimeoutMs: number; failure: ConnectionFailure }): ToolSet {
   return Object.fromEntries<ToolSet[string]>(
@@ -289,14 +295,18 @@ function boundedCalls(tools: ToolSet, { server, callTimeoutMs, failure }: { serv
               callTimeoutMs,
             );
             const abortSignal = caller ? AbortSignal.any([caller, deadline.signal]) : deadline.signal;
+            let output: unknown;
             try {
-              return (await untilAborted(Promise.resolve(execute(input, { ...executeOptions, abortSignal })), abortSignal)) as unknown;
+              output = await untilAborted(Promise.resolve(execute(input, { ...executeOptions, abortSignal })), abortSignal);
             } catch (error) {
               if (deadline.signal.aborted && !caller?.aborted) throw deadline.signal.reason as Error;
               throw failure() ?? error;
             } finally {
               clearTimeout(timer);
             }
+            // The AI SDK's client returns an error result as a result: the run would take the failed call for a success.
+            if (isErrorResult(output)) throw new McpToolError(server, name, output);
+            return output;
           },
         },
       ];
