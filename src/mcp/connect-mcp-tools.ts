@@ -1,6 +1,6 @@
 import type { IOType } from 'node:child_process';
 import type { Stream } from 'node:stream';
-import { createMCPClient, type MCPClient, type MCPClientConfig } from '@ai-sdk/mcp';
+import { createMCPClient, type ListToolsResult, type MCPClient, type MCPClientConfig } from '@ai-sdk/mcp';
 import type { ToolSet } from 'ai';
 import { errorMessage } from '../core/error-message.js';
 import { sandboxedCommand } from '../tools/sandboxed-command.js';
@@ -9,6 +9,7 @@ import { terminalSafe } from '../text/terminal-safe.js';
 import { boundedFetch } from './bounded-fetch.js';
 import { parseMcpServersConfig, type McpServerConfig, type McpServersConfig, type McpStdioServerConfig } from './mcp-config.js';
 import { mergeServerTools, prefixedMcpToolName, type McpToolNaming } from './mcp-tool-names.js';
+import { McpToolListError, usableToolDefinitions } from './mcp-tool-definitions.js';
 import { isErrorResult, McpToolError } from './mcp-tool-error.js';
 import { BoundedStdioTransport } from './stdio-transport.js';
 
@@ -211,13 +212,29 @@ async function connectServer(server: string, config: McpServerConfig, options: C
     throw new McpConnectionError(server, `MCP server "${server}" (${where}) could not be connected: ${reason(error)}`, { cause: failure() ?? error });
   }
   try {
-    const tools = await untilAborted(client.tools(), signal);
+    const tools = await untilAborted(listTools(client, signal), signal);
     const callTimeoutMs = config.callTimeoutMs ?? options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
     return { server, client, tools: boundedCalls(tools, { server, callTimeoutMs, failure }) };
   } catch (error) {
     await client.close().catch(() => {});
-    throw new McpConnectionError(server, `MCP server "${server}" (${where}) did not list its tools: ${reason(error)}`, { cause: failure() ?? error });
+    const said = error instanceof McpToolListError ? `listed tools an agent cannot be given: ${error.message}` : `did not list its tools: ${reason(error)}`;
+    throw new McpConnectionError(server, `MCP server "${server}" (${where}) ${said}`, { cause: failure() ?? error });
   }
+}
+
+/**
+ * The server's tools, every page of its list, checked ({@link usableToolDefinitions}): the
+ * client's own `tools()` keeps the last of two tools with one name and drops the other.
+ */
+async function listTools(client: MCPClient, signal: AbortSignal): Promise<ToolSet> {
+  const definitions: ListToolsResult['tools'] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await client.listTools({ ...(cursor === undefined ? {} : { params: { cursor } }), options: { signal } });
+    definitions.push(...page.tools);
+    cursor = page.nextCursor ?? undefined;
+  } while (cursor !== undefined);
+  return client.toolsFromDefinitions({ tools: usableToolDefinitions(definitions) });
 }
 
 function transportFor(

@@ -1,9 +1,18 @@
+import { asSchema } from 'ai';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createAgent, type AgentEvent } from '../../src/index.js';
-import { connectMcpTools, type McpTools } from '../../src/mcp/index.js';
+import { connectMcpTools, McpConnectionError, type McpTools } from '../../src/mcp/index.js';
 import { scriptedModel } from '../../src/test/index.js';
 import { misbehavingFixture, waitUntilGone, type MisbehavingFixture, type MisbehavingMode } from '../fixtures/mcp/stdio-fixture.js';
 import { toolOutputs } from '../support/history.js';
+
+const rejection = (promise: Promise<unknown>) =>
+  promise.then(
+    () => undefined,
+    (error: unknown) => error,
+  );
+
+const callOptions = { toolCallId: 'call-1', messages: [], context: {} };
 
 const fixtures: MisbehavingFixture[] = [];
 const opened: McpTools[] = [];
@@ -43,5 +52,39 @@ describe('a tool result the server marks as an error', () => {
     expect(result.outcome).toBe('completed');
     expect(events.find((event) => event.type === 'tool-result')).toMatchObject({ toolName: 'mcp__files__fail', isError: true });
     expect(toolOutputs(result.messages)['call-1']).toEqual({ type: 'error-text', value: 'file not found' });
+  });
+});
+
+describe('a tools/list the agent cannot use as it is', () => {
+  it('every page of a paged list is read', async () => {
+    const fixture = await misbehaving('paged-tools');
+    const mcp = await connect({ mcpServers: { paged: fixture.entry } }, { stderr: 'ignore' });
+    expect(Object.keys(mcp.tools)).toEqual(['mcp__paged__one', 'mcp__paged__two']);
+  });
+
+  it('two tools of one server with the same name are refused, naming the server and the tool, not one silently dropped', async () => {
+    const fixture = await misbehaving('same-name-tools');
+    const error = await rejection(connect({ mcpServers: { web: fixture.entry } }, { stderr: 'ignore' }));
+    expect(error).toBeInstanceOf(McpConnectionError);
+    expect(error).toMatchObject({ server: 'web' });
+    expect((error as Error).message).toBe(`MCP server "web" (command "${process.execPath}") listed tools an agent cannot be given: two of its tools are named "search"`);
+  });
+
+  it('a tool whose inputSchema is not an object schema is refused at connect, naming it, not left for the provider to refuse the run', async () => {
+    const fixture = await misbehaving('string-schema');
+    const error = await rejection(connect({ mcpServers: { counter: fixture.entry } }, { stderr: 'ignore' }));
+    expect(error).toBeInstanceOf(McpConnectionError);
+    expect((error as Error).message).toBe(
+      `MCP server "counter" (command "${process.execPath}") listed tools an agent cannot be given: its tool "count" takes "string" (inputSchema.type), not an object as MCP says a tool's input is`,
+    );
+  });
+
+  it('an inputSchema without a type is taken as the object schema MCP says it is: the model is given type object, and the call reaches the tool', async () => {
+    const fixture = await misbehaving('untyped-schema');
+    const mcp = await connect({ mcpServers: { echo: fixture.entry } }, { stderr: 'ignore' });
+    const schema = await asSchema(mcp.tools.mcp__echo__echo!.inputSchema).jsonSchema;
+    expect(schema).toMatchObject({ type: 'object', properties: { text: { type: 'string' } }, required: ['text'] });
+    const output = await mcp.tools.mcp__echo__echo!.execute!({ text: 'hi' }, callOptions);
+    expect(output).toMatchObject({ content: [{ type: 'text', text: '{"text":"hi"}' }] });
   });
 });
