@@ -11,6 +11,7 @@ import { parseMcpServersConfig, type McpServerConfig, type McpServersConfig, typ
 import { mergeServerTools, prefixedMcpToolName, type McpToolNaming } from './mcp-tool-names.js';
 import { McpToolListError, usableToolDefinitions } from './mcp-tool-definitions.js';
 import { isErrorResult, McpToolError } from './mcp-tool-error.js';
+import { McpServerExitedError } from './server-exited.js';
 import { BoundedStdioTransport } from './stdio-transport.js';
 
 /** How long a server gets to start, answer the handshake and list its tools, unless its config or `timeoutMs` says otherwise. */
@@ -92,7 +93,7 @@ interface ConnectedServer {
   tools: ToolSet;
 }
 
-/** What ended a server's connection from this side (a message over the bound), if anything: for the errors that only say "Connection closed". */
+/** What ended a server's connection other than close() (a message over the bound, the server's exit), if anything: for the errors that only say "Connection closed". */
 type ConnectionFailure = () => Error | undefined;
 
 /**
@@ -317,7 +318,9 @@ function boundedCalls(tools: ToolSet, { server, callTimeoutMs, failure }: { serv
               output = await untilAborted(Promise.resolve(execute(input, { ...executeOptions, abortSignal })), abortSignal);
             } catch (error) {
               if (deadline.signal.aborted && !caller?.aborted) throw deadline.signal.reason as Error;
-              throw failure() ?? error;
+              const ended = failure();
+              if (ended instanceof McpServerExitedError) throw new Error(`MCP server "${server}" could not answer the call of its tool "${name}": ${ended.message}`, { cause: error });
+              throw ended ?? error;
             } finally {
               clearTimeout(timer);
             }

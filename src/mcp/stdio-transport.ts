@@ -4,6 +4,7 @@ import type { JSONRPCMessage, MCPTransport, MCPTransportSendOptions } from '@ai-
 import { boundedLines } from './bounded-lines.js';
 import { McpMessageTooLargeError } from './message-too-large.js';
 import { killOnExit, OWN_PROCESS_GROUP, stopServerGroup } from './process-group.js';
+import { McpServerExitedError } from './server-exited.js';
 
 /** The longest stderr line passed on; the rest of a longer one is replaced by `…`. */
 const MAX_STDERR_LINE_BYTES = 8 * 1024;
@@ -50,7 +51,7 @@ export class BoundedStdioTransport implements MCPTransport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
-  /** Why the transport closed the connection itself, if it did. */
+  /** Why the connection ended other than by `close()`, if it did: the transport closed it itself (a message over the bound), or the server exited ({@link McpServerExitedError}). */
   failure: Error | undefined;
   private child: ChildProcess | undefined;
   private closed = false;
@@ -95,7 +96,11 @@ export class BoundedStdioTransport implements MCPTransport {
     // A server that exits by itself (a crash) leaves what it started whose stdio is elsewhere (a
     // helper started with stdio 'ignore'): its group is stopped now, while the group's id is still
     // its own, so that close() later (which finds no child) has stopped it too and waits for that.
-    child.on('exit', () => void (this.stopping ??= this.stopGroup(child)));
+    child.on('exit', (code, signal) => {
+      // Exited by itself, not stopped by close(): the requests it leaves unanswered fail saying so.
+      if (!this.closed) this.failure ??= new McpServerExitedError(code, signal);
+      void (this.stopping ??= this.stopGroup(child));
+    });
     return new Promise((resolve, reject) => {
       child.once('spawn', () => resolve());
       // A failed spawn, or a failed kill later: never thrown.

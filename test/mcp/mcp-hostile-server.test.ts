@@ -88,3 +88,22 @@ describe('a tools/list the agent cannot use as it is', () => {
     expect(output).toMatchObject({ content: [{ type: 'text', text: '{"text":"hi"}' }] });
   });
 });
+
+describe('a stdio server that exits by itself', () => {
+  it('at start: connecting fails saying it exited and with what code, not that a request was sent from a closed client', async () => {
+    const fixture = await misbehaving('exits-at-start');
+    const error = await rejection(connect({ mcpServers: { broken: fixture.entry } }, { stderr: 'ignore' }));
+    expect(error).toBeInstanceOf(McpConnectionError);
+    expect((error as Error).message).toBe(`MCP server "broken" (command "${process.execPath}") could not be connected: the server exited with code 3`);
+  });
+
+  it('in the middle of a call: the call fails naming the server, the tool and the exit code, and so does a later call', async () => {
+    const fixture = await misbehaving('dies-mid-call');
+    const mcp = await connect({ mcpServers: { crashy: fixture.entry } }, { stderr: 'ignore', callTimeoutMs: 600_000 });
+    const crash = mcp.tools.mcp__crashy__crash!;
+    const first = await rejection(Promise.resolve(crash.execute!({}, callOptions)));
+    expect((first as Error).message).toBe('MCP server "crashy" could not answer the call of its tool "crash": the server exited with code 7');
+    const later = await rejection(Promise.resolve(crash.execute!({}, callOptions)));
+    expect((later as Error).message).toBe('MCP server "crashy" could not answer the call of its tool "crash": the server exited with code 7');
+  });
+});
