@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess, type IOType } from 'node:child_process';
+import { statSync } from 'node:fs';
 import type { Stream } from 'node:stream';
 import type { JSONRPCMessage, MCPTransport, MCPTransportSendOptions } from '@ai-sdk/mcp';
 import { boundedLines } from './bounded-lines.js';
@@ -101,12 +102,17 @@ export class BoundedStdioTransport implements MCPTransport {
       if (!this.closed) this.failure ??= new McpServerExitedError(code, signal);
       void (this.stopping ??= this.stopGroup(child));
     });
+    let spawned = false;
     return new Promise((resolve, reject) => {
-      child.once('spawn', () => resolve());
+      child.once('spawn', () => {
+        spawned = true;
+        resolve();
+      });
       // A failed spawn, or a failed kill later: never thrown.
       child.on('error', (error) => {
-        reject(error);
-        this.onerror?.(error);
+        const said = spawned ? error : spawnError(error, this.options.cwd);
+        reject(said);
+        this.onerror?.(said);
         this.ended();
       });
     });
@@ -217,6 +223,17 @@ export class BoundedStdioTransport implements MCPTransport {
     this.closed = true;
     this.onclose?.();
   }
+}
+
+/** Why spawn failed: spawn blames the command (`spawn node ENOENT`) for a `cwd` that is not a directory. */
+function spawnError(error: Error, cwd: string | undefined): Error {
+  if (cwd === undefined) return error;
+  try {
+    if (statSync(cwd).isDirectory()) return error;
+  } catch {
+    // Missing or unreadable: not a directory the server can run in.
+  }
+  return new Error(`its cwd "${cwd}" is not a directory (${error.message})`, { cause: error });
 }
 
 /** The server's environment: its own `env` and the inherited variables it does not set (a `()` shell function is never passed on). */

@@ -107,3 +107,13 @@ describe('a stdio server that exits by itself', () => {
     expect((later as Error).message).toBe('MCP server "crashy" could not answer the call of its tool "crash": the server exited with code 7');
   });
 });
+
+describe('a stdio server that cannot be started', () => {
+  it('for a cwd that does not exist: the error names the cwd, not the command, which does exist', async () => {
+    const fixture = await misbehaving('noisy');
+    const cwd = `${fixture.stateDir}/missing`;
+    const error = await rejection(connect({ mcpServers: { lost: { ...fixture.entry, cwd } } }, { stderr: 'ignore' }));
+    expect(error).toBeInstanceOf(McpConnectionError);
+    expect((error as Error).message).toBe(`MCP server "lost" (command "${process.execPath}") could not be connected: its cwd "${cwd}" is not a directory (spawn ${process.execPath} ENOENT)`);
+  });
+});
