@@ -6,6 +6,7 @@ import { errorMessage } from '../core/error-message.js';
 import { sandboxedCommand } from '../tools/sandboxed-command.js';
 import { sandboxSettings, type SandboxSetting } from '../tools/sandbox-settings.js';
 import { terminalSafe } from '../text/terminal-safe.js';
+import { withAnswerIssue } from './answer-issue.js';
 import { boundedFetch } from './bounded-fetch.js';
 import { parseMcpServersConfig, type McpServerConfig, type McpServersConfig, type McpStdioServerConfig } from './mcp-config.js';
 import { mergeServerTools, prefixedMcpToolName, type McpToolNaming } from './mcp-tool-names.js';
@@ -201,7 +202,7 @@ async function connectServer(server: string, config: McpServerConfig, options: C
     const closedForIt = failure();
     if (closedForIt) return errorMessage(closedForIt);
     if (deadline.aborted) return `no answer within ${timeoutMs} ms (connectTimeoutMs)`;
-    return options.signal?.aborted ? 'connecting was stopped' : errorMessage(error);
+    return options.signal?.aborted ? 'connecting was stopped' : withAnswerIssue(error);
   };
   try {
     client = await createMCPClient({
@@ -320,7 +321,11 @@ function boundedCalls(tools: ToolSet, { server, callTimeoutMs, failure }: { serv
               if (deadline.signal.aborted && !caller?.aborted) throw deadline.signal.reason as Error;
               const ended = failure();
               if (ended instanceof McpServerExitedError) throw new Error(`MCP server "${server}" could not answer the call of its tool "${name}": ${ended.message}`, { cause: error });
-              throw ended ?? error;
+              if (ended) throw ended;
+              const said = withAnswerIssue(error);
+              // The client's "Failed to parse server response", with what was wrong with the answer.
+              if (said !== errorMessage(error)) throw new Error(said, { cause: error });
+              throw error;
             } finally {
               clearTimeout(timer);
             }

@@ -117,3 +117,21 @@ describe('a stdio server that cannot be started', () => {
     expect((error as Error).message).toBe(`MCP server "lost" (command "${process.execPath}") could not be connected: its cwd "${cwd}" is not a directory (spawn ${process.execPath} ENOENT)`);
   });
 });
+
+describe('an answer that is not what MCP says', () => {
+  it('a tool list with a tool without an inputSchema is refused saying which field, not only that the answer could not be parsed', async () => {
+    const fixture = await misbehaving('no-input-schema');
+    const error = await rejection(connect({ mcpServers: { sloppy: fixture.entry } }, { stderr: 'ignore' }));
+    expect(error).toBeInstanceOf(McpConnectionError);
+    expect((error as Error).message).toBe(
+      `MCP server "sloppy" (command "${process.execPath}") did not list its tools: Failed to parse server response (tools.0.inputSchema: Invalid input: expected object, received undefined)`,
+    );
+  });
+
+  it('a tool call answered with something that is not a tool result fails saying what is missing', async () => {
+    const fixture = await misbehaving('not-a-result');
+    const mcp = await connect({ mcpServers: { odd: fixture.entry } }, { stderr: 'ignore' });
+    const error = await rejection(Promise.resolve(mcp.tools.mcp__odd__odd!.execute!({}, callOptions)));
+    expect((error as Error).message).toBe('Failed to parse server response (content: Invalid input: expected array, received undefined)');
+  });
+});
