@@ -55,6 +55,10 @@ export class BoundedStdioTransport implements MCPTransport {
   /** Why the connection ended other than by `close()`, if it did: the transport closed it itself (a message over the bound), or the server exited ({@link McpServerExitedError}). */
   failure: Error | undefined;
   private child: ChildProcess | undefined;
+  /** The process started, kept after the connection ended (`child` is then undefined): what close() stops and closes. */
+  private spawned: ChildProcess | undefined;
+  /** close()'s work, once begun: every call waits for it. */
+  private closing: Promise<void> | undefined;
   private closed = false;
   /** The server's exit, once `close` has begun it. */
   private stopping: Promise<void> | undefined;
@@ -76,6 +80,7 @@ export class BoundedStdioTransport implements MCPTransport {
       ...(this.options.cwd !== undefined ? { cwd: this.options.cwd } : {}),
     });
     this.child = child;
+    this.spawned = child;
     this.unmarkKillOnExit = killOnExit(child);
     child.stdout!.on(
       'data',
@@ -163,19 +168,26 @@ export class BoundedStdioTransport implements MCPTransport {
    * Stops the server and whatever it started (its process group): SIGTERM,
    * and SIGKILL if any of it is still there after 2 s. Resolves once all of
    * it has exited (or, should even SIGKILL not end it, 2 s after that), so a
-   * caller that exits next leaves no server behind. Every call waits for the
-   * same exit.
+   * caller that exits next leaves no server behind; then closes its stderr, so
+   * no pipe of it stays open (a process that left its group may hold one).
+   * Every call waits for the same exit.
    */
   close(): Promise<void> {
-    if (this.stopping) return this.stopping;
-    const child = this.child;
+    const child = this.spawned;
     if (!child) return Promise.resolve();
-    this.closed = true;
-    child.stdin?.destroy();
-    child.stdout?.destroy();
-    this.stopping = this.stopGroup(child);
-    this.ended();
-    return this.stopping;
+    return (this.closing ??= (async () => {
+      if (!this.stopping) {
+        this.closed = true;
+        child.stdin?.destroy();
+        child.stdout?.destroy();
+        this.stopping = this.stopGroup(child);
+        this.ended();
+      }
+      await this.stopping;
+      // Read until now, for the server's last words. A process that left the server's group (a daemon)
+      // may still hold it: it would be heard after close(), and its open pipe keep this process running.
+      child.stderr?.destroy();
+    })());
   }
 
   /** Stops the server's group; once stopped, it is no longer killed when this process exits. */

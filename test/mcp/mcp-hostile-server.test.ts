@@ -1,9 +1,9 @@
 import { asSchema } from 'ai';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createAgent, type AgentEvent } from '../../src/index.js';
 import { connectMcpTools, McpConnectionError, type McpTools } from '../../src/mcp/index.js';
 import { scriptedModel } from '../../src/test/index.js';
-import { misbehavingFixture, waitUntilGone, type MisbehavingFixture, type MisbehavingMode } from '../fixtures/mcp/stdio-fixture.js';
+import { misbehavingFixture, processIsGone, waitUntilGone, type MisbehavingFixture, type MisbehavingMode } from '../fixtures/mcp/stdio-fixture.js';
 import { toolOutputs } from '../support/history.js';
 
 const rejection = (promise: Promise<unknown>) =>
@@ -21,6 +21,10 @@ afterEach(async () => {
   for (const fixture of fixtures.splice(0)) {
     const pid = fixture.pid();
     if (pid !== undefined) await waitUntilGone(pid);
+    // A process the server started, should a test fail before it was stopped: never left behind.
+    const child = fixture.childPid();
+    if (child !== undefined && !processIsGone(child)) process.kill(child, 'SIGKILL');
+    if (child !== undefined) await waitUntilGone(child);
     await fixture.remove();
   }
 });
@@ -133,5 +137,18 @@ describe('an answer that is not what MCP says', () => {
     const mcp = await connect({ mcpServers: { odd: fixture.entry } }, { stderr: 'ignore' });
     const error = await rejection(Promise.resolve(mcp.tools.mcp__odd__odd!.execute!({}, callOptions)));
     expect((error as Error).message).toBe('Failed to parse server response (content: Invalid input: expected array, received undefined)');
+  });
+});
+
+describe('closing', () => {
+  it("close() closes the server's stderr too: a process that left the server's group and kept it is not heard after, and no pipe stays open", async () => {
+    const fixture = await misbehaving('escapes-group');
+    const lines: string[] = [];
+    const mcp = await connect({ mcpServers: { daemon: fixture.entry } }, { stderr: (line) => lines.push(line) });
+    await vi.waitFor(() => expect(lines).toContain('still here'), { timeout: 30_000 });
+    await mcp.close();
+    // It writes on until a write fails: it is gone once the pipe it writes into is closed.
+    const escaped = fixture.childPid()!;
+    await vi.waitFor(() => expect(processIsGone(escaped)).toBe(true), { timeout: 30_000 });
   });
 });
