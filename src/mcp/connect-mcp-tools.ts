@@ -6,7 +6,7 @@ import { errorMessage } from '../core/error-message.js';
 import { sandboxedCommand } from '../tools/sandboxed-command.js';
 import { sandboxSettings, type SandboxSetting } from '../tools/sandbox-settings.js';
 import { terminalSafe } from '../text/terminal-safe.js';
-import { withAnswerIssue } from './answer-issue.js';
+import { clientErrorMessage } from './client-error-message.js';
 import { boundedFetch } from './bounded-fetch.js';
 import { parseMcpServersConfig, type McpServerConfig, type McpServersConfig, type McpStdioServerConfig } from './mcp-config.js';
 import { mergeServerTools, prefixedMcpToolName, type McpToolNaming } from './mcp-tool-names.js';
@@ -202,7 +202,7 @@ async function connectServer(server: string, config: McpServerConfig, options: C
     const closedForIt = failure();
     if (closedForIt) return errorMessage(closedForIt);
     if (deadline.aborted) return `no answer within ${timeoutMs} ms (connectTimeoutMs)`;
-    return options.signal?.aborted ? 'connecting was stopped' : withAnswerIssue(error);
+    return options.signal?.aborted ? 'connecting was stopped' : clientErrorMessage(error);
   };
   try {
     client = await createMCPClient({
@@ -322,8 +322,8 @@ function boundedCalls(tools: ToolSet, { server, callTimeoutMs, failure }: { serv
               const ended = failure();
               if (ended instanceof McpServerExitedError) throw new Error(`MCP server "${server}" could not answer the call of its tool "${name}": ${ended.message}`, { cause: error });
               if (ended) throw ended;
-              const said = withAnswerIssue(error);
-              // The client's "Failed to parse server response", with what was wrong with the answer.
+              const said = clientErrorMessage(error);
+              // The client's "Failed to parse server response" or "fetch failed", with what its cause says.
               if (said !== errorMessage(error)) throw new Error(said, { cause: error });
               throw error;
             } finally {

@@ -4,6 +4,7 @@ import { createAgent, type AgentEvent } from '../../src/index.js';
 import { connectMcpTools, McpConnectionError, type McpTools } from '../../src/mcp/index.js';
 import { scriptedModel } from '../../src/test/index.js';
 import { misbehavingFixture, processIsGone, waitUntilGone, type MisbehavingFixture, type MisbehavingMode } from '../fixtures/mcp/stdio-fixture.js';
+import { startFixtureHttpServer } from '../fixtures/mcp/http-server.js';
 import { toolOutputs } from '../support/history.js';
 
 const rejection = (promise: Promise<unknown>) =>
@@ -119,6 +120,17 @@ describe('a stdio server that cannot be started', () => {
     const error = await rejection(connect({ mcpServers: { lost: { ...fixture.entry, cwd } } }, { stderr: 'ignore' }));
     expect(error).toBeInstanceOf(McpConnectionError);
     expect((error as Error).message).toBe(`MCP server "lost" (command "${process.execPath}") could not be connected: its cwd "${cwd}" is not a directory (spawn ${process.execPath} ENOENT)`);
+  });
+});
+
+describe('an HTTP server that cannot be reached', () => {
+  it("is refused with the network's own words, not only fetch failed", async () => {
+    const gone = await startFixtureHttpServer();
+    await gone.close();
+    const error = await rejection(connect({ mcpServers: { remote: { type: 'http', url: gone.url } } }));
+    expect(error).toBeInstanceOf(McpConnectionError);
+    const port = new URL(gone.url).port;
+    expect((error as Error).message).toBe(`MCP server "remote" (${gone.url}) could not be connected: fetch failed (connect ECONNREFUSED 127.0.0.1:${port})`);
   });
 });
 

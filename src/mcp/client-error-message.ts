@@ -10,20 +10,24 @@ interface Issue {
 }
 
 /**
- * The message of an error of the AI SDK's MCP client, with what was wrong
- * with the server's answer after it when the client could not parse that
- * answer: the client says only `Failed to parse server response`, and keeps
- * the schema's issues in its `cause`. The first issue is shown, as `path:
- * message` (the first branch's, for a union). Pure.
+ * The message of an error of the AI SDK's MCP client, with what it keeps in
+ * its `cause` after it: when the client could not parse a server's answer
+ * (it says only `Failed to parse server response`), what was wrong with the
+ * answer, as `path: message` (the first issue of the schema; the first
+ * branch's, for a union); when an HTTP request failed (`fetch failed`), the
+ * network's error (`connect ECONNREFUSED 127.0.0.1:3000`). Pure.
  *
  * @example
- * withAnswerIssue(new Error('Failed to parse server response', { cause: { issues: [{ path: ['tools', 0, 'inputSchema'], message: 'Invalid input: expected object, received undefined' }] } }));
+ * clientErrorMessage(new Error('Failed to parse server response', { cause: { issues: [{ path: ['tools', 0, 'inputSchema'], message: 'Invalid input: expected object, received undefined' }] } }));
  * // 'Failed to parse server response (tools.0.inputSchema: Invalid input: expected object, received undefined)'
+ * clientErrorMessage(new TypeError('fetch failed', { cause: new Error('connect ECONNREFUSED 127.0.0.1:3000') }));
+ * // 'fetch failed (connect ECONNREFUSED 127.0.0.1:3000)'
  */
-export function withAnswerIssue(error: unknown): string {
+export function clientErrorMessage(error: unknown): string {
   const said = errorMessage(error);
-  const issues = error instanceof Error ? (error.cause as { issues?: unknown } | undefined)?.issues : undefined;
-  const issue = firstIssue(issues, []);
+  if (!(error instanceof Error)) return said;
+  if (said === 'fetch failed' && error.cause instanceof Error && error.cause.message !== '') return `${said} (${error.cause.message})`;
+  const issue = firstIssue((error.cause as { issues?: unknown } | undefined)?.issues, []);
   if (!issue) return said;
   return `${said} (${issue.path.length > 0 ? `${issue.path.join('.')}: ` : ''}${issue.message})`;
 }
