@@ -188,7 +188,15 @@ async function connectServer(server: string, config: McpServerConfig, options: C
   const signal = AbortSignal.any([deadline, closedForBound.signal, ...(options.signal ? [options.signal] : [])]);
   const log = serverLog(server, options.stderr);
   let client: MCPClient | undefined;
-  const { transport, failure } = transportFor(config.type === 'stdio' ? await inSandbox(config, options.sandbox) : config, {
+  let started: McpServerConfig = config;
+  if (config.type === 'stdio') {
+    try {
+      started = await inSandbox(config, options.sandbox);
+    } catch (error) {
+      throw new McpConnectionError(server, `MCP server "${server}" (${where}) could not be started in the sandbox: ${errorMessage(error)}`, { cause: error });
+    }
+  }
+  const { transport, failure } = transportFor(started, {
     stderr: log ?? (options.stderr as IOType | Stream | number),
     ...(log ? { onSkippedLine: log } : {}),
     maxMessageBytes: config.maxMessageBytes ?? options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,

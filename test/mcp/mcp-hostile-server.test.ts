@@ -121,6 +121,18 @@ describe('a stdio server that cannot be started', () => {
     expect(error).toBeInstanceOf(McpConnectionError);
     expect((error as Error).message).toBe(`MCP server "lost" (command "${process.execPath}") could not be connected: its cwd "${cwd}" is not a directory (spawn ${process.execPath} ENOENT)`);
   });
+
+  it("in the sandbox: what stopped it is an McpConnectionError naming the server, not the sandbox's bare error", async () => {
+    const fixture = await misbehaving('noisy');
+    const cwd = `${fixture.stateDir}/missing`;
+    const error = await rejection(connect({ mcpServers: { boxed: { ...fixture.entry, cwd } } }, { stderr: 'ignore', sandbox: 'bubblewrap' }));
+    expect(error).toBeInstanceOf(McpConnectionError);
+    expect(error).toMatchObject({ server: 'boxed' });
+    // Where bubblewrap works, the missing directory; where it does not, that.
+    expect((error as Error).message).toMatch(
+      new RegExp(`^MCP server "boxed" \\(command "${process.execPath}"\\) could not be started in the sandbox: The (sandbox's workspace ${cwd} is not an existing directory|bubblewrap sandbox cannot be used: .+)$`),
+    );
+  });
 });
 
 describe('an HTTP server that cannot be reached', () => {
