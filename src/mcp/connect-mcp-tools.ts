@@ -8,7 +8,7 @@ import { sandboxSettings, type SandboxSetting } from '../tools/sandbox-settings.
 import { terminalSafe } from '../text/terminal-safe.js';
 import { clientErrorMessage } from './client-error-message.js';
 import { boundedFetch } from './bounded-fetch.js';
-import { parseMcpServersConfig, type McpServerConfig, type McpServersConfig, type McpStdioServerConfig } from './mcp-config.js';
+import { checkConnectBounds, parseMcpServersConfig, type McpServerConfig, type McpServersConfig, type McpStdioServerConfig } from './mcp-config.js';
 import { mergeServerTools, prefixedMcpToolName, type McpToolNaming } from './mcp-tool-names.js';
 import { McpToolListError, usableToolDefinitions } from './mcp-tool-definitions.js';
 import { isErrorResult, McpToolError } from './mcp-tool-error.js';
@@ -141,10 +141,11 @@ type ConnectionFailure = () => Error | undefined;
  *   await mcp.close();
  * }
  * ```
- * @throws McpConfigError when the config is invalid (naming the field), McpConnectionError naming a server that could not be connected, McpToolNameError when two tools would share a name.
+ * @throws McpConfigError when the config or one of `timeoutMs`, `callTimeoutMs` and `maxMessageBytes` is invalid (naming the field), McpConnectionError naming a server that could not be connected, McpToolNameError when two tools would share a name.
  */
 export async function connectMcpTools(config: McpServersConfig, options: ConnectMcpToolsOptions = {}): Promise<McpTools> {
   const servers = Object.entries(parseMcpServersConfig(config));
+  checkConnectBounds(options);
   sandboxSettings(options.sandbox ?? 'none');
   const settled = await Promise.allSettled(servers.map(([server, serverConfig]) => connectServer(server, serverConfig, options)));
   const connected = settled.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));

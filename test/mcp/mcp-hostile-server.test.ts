@@ -1,7 +1,7 @@
 import { asSchema } from 'ai';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createAgent, type AgentEvent } from '../../src/index.js';
-import { connectMcpTools, McpConnectionError, type McpTools } from '../../src/mcp/index.js';
+import { connectMcpTools, McpConfigError, McpConnectionError, type McpTools } from '../../src/mcp/index.js';
 import { scriptedModel } from '../../src/test/index.js';
 import { misbehavingFixture, processIsGone, waitUntilGone, type MisbehavingFixture, type MisbehavingMode } from '../fixtures/mcp/stdio-fixture.js';
 import { startFixtureHttpServer } from '../fixtures/mcp/http-server.js';
@@ -174,5 +174,21 @@ describe('closing', () => {
     // It writes on until a write fails: it is gone once the pipe it writes into is closed.
     const escaped = fixture.childPid()!;
     await vi.waitFor(() => expect(processIsGone(escaped)).toBe(true), { timeout: 30_000 });
+  });
+});
+
+describe("connectMcpTools' own bounds", () => {
+  it('are refused, naming each, before anything starts, when they are not positive whole numbers a timer can wait: not cut to 1 ms or left unbounded', async () => {
+    const fixture = await misbehaving('noisy');
+    const error = await rejection(
+      connect({ mcpServers: { fine: fixture.entry } }, { stderr: 'ignore', timeoutMs: -1, callTimeoutMs: '60s' as unknown as number, maxMessageBytes: Number.NaN }),
+    );
+    expect(error).toBeInstanceOf(McpConfigError);
+    expect((error as McpConfigError).issues).toEqual([
+      { path: 'timeoutMs', message: 'timeoutMs must be a positive number of milliseconds' },
+      { path: 'callTimeoutMs', message: 'Invalid input: expected number, received string' },
+      { path: 'maxMessageBytes', message: 'Invalid input: expected number, received NaN' },
+    ]);
+    expect(fixture.pid()).toBeUndefined();
   });
 });
