@@ -1,14 +1,18 @@
 import type { IOType } from 'node:child_process';
 import type { Stream } from 'node:stream';
-import { createMCPClient, type MCPClient, type MCPClientConfig } from '@ai-sdk/mcp';
+import { createMCPClient, type ListToolsResult, type MCPClient, type MCPClientConfig } from '@ai-sdk/mcp';
 import type { ToolSet } from 'ai';
 import { errorMessage } from '../core/error-message.js';
 import { sandboxedCommand } from '../tools/sandboxed-command.js';
 import { sandboxSettings, type SandboxSetting } from '../tools/sandbox-settings.js';
 import { terminalSafe } from '../text/terminal-safe.js';
+import { clientErrorMessage } from './client-error-message.js';
 import { boundedFetch } from './bounded-fetch.js';
-import { parseMcpServersConfig, type McpServerConfig, type McpServersConfig, type McpStdioServerConfig } from './mcp-config.js';
+import { checkConnectBounds, parseMcpServersConfig, type McpServerConfig, type McpServersConfig, type McpStdioServerConfig } from './mcp-config.js';
 import { mergeServerTools, prefixedMcpToolName, type McpToolNaming } from './mcp-tool-names.js';
+import { McpToolListError, usableToolDefinitions } from './mcp-tool-definitions.js';
+import { isErrorResult, McpToolError } from './mcp-tool-error.js';
+import { McpServerExitedError } from './server-exited.js';
 import { BoundedStdioTransport } from './stdio-transport.js';
 
 /** How long a server gets to start, answer the handshake and list its tools, unless its config or `timeoutMs` says otherwise. */
@@ -90,7 +94,7 @@ interface ConnectedServer {
   tools: ToolSet;
 }
 
-/** What ended a server's connection from this side (a message over the bound), if anything: for the errors that only say "Connection closed". */
+/** What ended a server's connection other than close() (a message over the bound, the server's exit), if anything: for the errors that only say "Connection closed". */
 type ConnectionFailure = () => Error | undefined;
 
 /**
@@ -110,8 +114,11 @@ type ConnectionFailure = () => Error | undefined;
  * past 64 MiB (its `maxMessageBytes`, or `maxMessageBytes`): a longer one
  * closes its connection. A tool call gets 60 s (its `callTimeoutMs`, or
  * `callTimeoutMs`) to be answered: past it, or when the call's `abortSignal`
- * aborts, the call fails as an error result and its request is cancelled. A stdio server's stderr lines reach this process's
- * stderr prefixed with its name and made safe for a terminal (see `stderr`).
+ * aborts, the call fails as an error result and its request is cancelled. A
+ * result the server marks `isError: true` fails the call too (an
+ * `McpToolError` with the server's text): the model gets it as an error. A
+ * stdio server's stderr lines reach this process's stderr prefixed with its
+ * name and made safe for a terminal (see `stderr`).
  *
  * MCP tools are arbitrary side effects: have them ask for approval, e.g.
  * `approval: { ask: ['mcp__*'] }`.
@@ -134,10 +141,11 @@ type ConnectionFailure = () => Error | undefined;
  *   await mcp.close();
  * }
  * ```
- * @throws McpConfigError when the config is invalid (naming the field), McpConnectionError naming a server that could not be connected, McpToolNameError when two tools would share a name.
+ * @throws McpConfigError when the config or one of `timeoutMs`, `callTimeoutMs` and `maxMessageBytes` is invalid (naming the field), McpConnectionError naming a server that could not be connected, McpToolNameError when two tools would share a name.
  */
 export async function connectMcpTools(config: McpServersConfig, options: ConnectMcpToolsOptions = {}): Promise<McpTools> {
   const servers = Object.entries(parseMcpServersConfig(config));
+  checkConnectBounds(options);
   sandboxSettings(options.sandbox ?? 'none');
   const settled = await Promise.allSettled(servers.map(([server, serverConfig]) => connectServer(server, serverConfig, options)));
   const connected = settled.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
@@ -181,7 +189,15 @@ async function connectServer(server: string, config: McpServerConfig, options: C
   const signal = AbortSignal.any([deadline, closedForBound.signal, ...(options.signal ? [options.signal] : [])]);
   const log = serverLog(server, options.stderr);
   let client: MCPClient | undefined;
-  const { transport, failure } = transportFor(config.type === 'stdio' ? await inSandbox(config, options.sandbox) : config, {
+  let started: McpServerConfig = config;
+  if (config.type === 'stdio') {
+    try {
+      started = await inSandbox(config, options.sandbox);
+    } catch (error) {
+      throw new McpConnectionError(server, `MCP server "${server}" (${where}) could not be started in the sandbox: ${errorMessage(error)}`, { cause: error });
+    }
+  }
+  const { transport, failure } = transportFor(started, {
     stderr: log ?? (options.stderr as IOType | Stream | number),
     ...(log ? { onSkippedLine: log } : {}),
     maxMessageBytes: config.maxMessageBytes ?? options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
@@ -195,7 +211,7 @@ async function connectServer(server: string, config: McpServerConfig, options: C
     const closedForIt = failure();
     if (closedForIt) return errorMessage(closedForIt);
     if (deadline.aborted) return `no answer within ${timeoutMs} ms (connectTimeoutMs)`;
-    return options.signal?.aborted ? 'connecting was stopped' : errorMessage(error);
+    return options.signal?.aborted ? 'connecting was stopped' : clientErrorMessage(error);
   };
   try {
     client = await createMCPClient({
@@ -207,13 +223,29 @@ async function connectServer(server: string, config: McpServerConfig, options: C
     throw new McpConnectionError(server, `MCP server "${server}" (${where}) could not be connected: ${reason(error)}`, { cause: failure() ?? error });
   }
   try {
-    const tools = await untilAborted(client.tools(), signal);
+    const tools = await untilAborted(listTools(client, signal), signal);
     const callTimeoutMs = config.callTimeoutMs ?? options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
     return { server, client, tools: boundedCalls(tools, { server, callTimeoutMs, failure }) };
   } catch (error) {
     await client.close().catch(() => {});
-    throw new McpConnectionError(server, `MCP server "${server}" (${where}) did not list its tools: ${reason(error)}`, { cause: failure() ?? error });
+    const said = error instanceof McpToolListError ? `listed tools an agent cannot be given: ${error.message}` : `did not list its tools: ${reason(error)}`;
+    throw new McpConnectionError(server, `MCP server "${server}" (${where}) ${said}`, { cause: failure() ?? error });
   }
+}
+
+/**
+ * The server's tools, every page of its list, checked ({@link usableToolDefinitions}): the
+ * client's own `tools()` keeps the last of two tools with one name and drops the other.
+ */
+async function listTools(client: MCPClient, signal: AbortSignal): Promise<ToolSet> {
+  const definitions: ListToolsResult['tools'] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await client.listTools({ ...(cursor === undefined ? {} : { params: { cursor } }), options: { signal } });
+    definitions.push(...page.tools);
+    cursor = page.nextCursor ?? undefined;
+  } while (cursor !== undefined);
+  return client.toolsFromDefinitions({ tools: usableToolDefinitions(definitions) });
 }
 
 function transportFor(
@@ -268,7 +300,9 @@ function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
  * cancelled, when the call's own `abortSignal` aborts or `callTimeoutMs` has
  * passed without an answer. A call fails with what closed the connection (a
  * message over the bound) rather than the client's "Connection closed", and
- * one that timed out says so, naming the server and the tool.
+ * one that timed out says so, naming the server and the tool. A result the
+ * server marks `isError: true` is thrown as an {@link McpToolError}, so the
+ * run takes the call as failed.
  */
 function boundedCalls(tools: ToolSet, { server, callTimeoutMs, failure }: { server: string; callTimeoutMs: number; failure: ConnectionFailure }): ToolSet {
   return Object.fromEntries<ToolSet[string]>(
@@ -289,14 +323,24 @@ function boundedCalls(tools: ToolSet, { server, callTimeoutMs, failure }: { serv
               callTimeoutMs,
             );
             const abortSignal = caller ? AbortSignal.any([caller, deadline.signal]) : deadline.signal;
+            let output: unknown;
             try {
-              return (await untilAborted(Promise.resolve(execute(input, { ...executeOptions, abortSignal })), abortSignal)) as unknown;
+              output = await untilAborted(Promise.resolve(execute(input, { ...executeOptions, abortSignal })), abortSignal);
             } catch (error) {
               if (deadline.signal.aborted && !caller?.aborted) throw deadline.signal.reason as Error;
-              throw failure() ?? error;
+              const ended = failure();
+              if (ended instanceof McpServerExitedError) throw new Error(`MCP server "${server}" could not answer the call of its tool "${name}": ${ended.message}`, { cause: error });
+              if (ended) throw ended;
+              const said = clientErrorMessage(error);
+              // The client's "Failed to parse server response" or "fetch failed", with what its cause says.
+              if (said !== errorMessage(error)) throw new Error(said, { cause: error });
+              throw error;
             } finally {
               clearTimeout(timer);
             }
+            // The AI SDK's client returns an error result as a result: the run would take the failed call for a success.
+            if (isErrorResult(output)) throw new McpToolError(server, name, output);
+            return output;
           },
         },
       ];

@@ -13,3 +13,4 @@ export {
 export { McpToolNameError, prefixedMcpToolName, type McpToolNaming } from './mcp-tool-names.js';
 export { askForMcpTools } from './ask-for-mcp-tools.js';
 export { McpMessageTooLargeError } from './message-too-large.js';
+export { McpToolError } from './mcp-tool-error.js';

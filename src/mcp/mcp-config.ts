@@ -7,15 +7,32 @@ const serverNameSchema = z
 
 const stringMap = z.record(z.string(), z.string());
 
+/** The longest a timer waits: Node cuts a longer delay to 1 ms. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** A time limit called `name`: a positive whole number of milliseconds a timer can wait. */
+const milliseconds = (name: string) =>
+  z
+    .number()
+    .int()
+    .positive(`${name} must be a positive number of milliseconds`)
+    .max(MAX_TIMER_MS, `${name} must be at most ${MAX_TIMER_MS} ms (about 24.8 days)`)
+    .optional();
+
+const bytes = (name: string) => z.number().int().positive(`${name} must be a positive number of bytes`).optional();
+
 /** loopchart's own bounds on one server, for any transport (other clients ignore them). */
 const boundFields = {
   /** How long the server gets to start (stdio), answer the MCP handshake and list its tools. */
-  connectTimeoutMs: z.number().int().positive('connectTimeoutMs must be a positive number of milliseconds').optional(),
+  connectTimeoutMs: milliseconds('connectTimeoutMs'),
   /** How long one call of one of the server's tools may take before it fails (an error the model reads) and the request is cancelled. */
-  callTimeoutMs: z.number().int().positive('callTimeoutMs must be a positive number of milliseconds').optional(),
+  callTimeoutMs: milliseconds('callTimeoutMs'),
   /** The largest message taken from the server (a line on stdout, an HTTP body or one event of a stream); a larger one closes the connection. */
-  maxMessageBytes: z.number().int().positive('maxMessageBytes must be a positive number of bytes').optional(),
+  maxMessageBytes: bytes('maxMessageBytes'),
 };
+
+/** `connectMcpTools`' own bounds, for every server whose entry sets none. */
+const connectBoundsSchema = z.object({ timeoutMs: milliseconds('timeoutMs'), callTimeoutMs: milliseconds('callTimeoutMs'), maxMessageBytes: bytes('maxMessageBytes') });
 
 /** A server run as a child process that speaks MCP on its stdin and stdout. */
 const stdioServerSchema = z.strictObject({
@@ -87,6 +104,23 @@ export class McpConfigError extends Error {
 }
 
 /**
+ * Checks `connectMcpTools`' `timeoutMs`, `callTimeoutMs` and `maxMessageBytes`
+ * as a server's own are checked: a timer cuts a delay that is not a whole
+ * number from 0 to 2^31 - 1 to 1 ms, and a `maxMessageBytes` that is not a
+ * number bounds nothing.
+ *
+ * @example
+ * checkConnectBounds({ callTimeoutMs: 120_000 }); // fine
+ * checkConnectBounds({ callTimeoutMs: 0 }); // throws McpConfigError: callTimeoutMs must be a positive number of milliseconds
+ * @throws McpConfigError naming every bad option.
+ */
+export function checkConnectBounds(options: { timeoutMs?: unknown; callTimeoutMs?: unknown; maxMessageBytes?: unknown }): void {
+  const { timeoutMs, callTimeoutMs, maxMessageBytes } = options;
+  const parsed = connectBoundsSchema.safeParse({ timeoutMs, callTimeoutMs, maxMessageBytes });
+  if (!parsed.success) throw new McpConfigError('options of connectMcpTools', issuesOf(parsed.error));
+}
+
+/**
  * Validates an `mcpServers` config and returns its servers by name.
  *
  * @example
@@ -99,12 +133,14 @@ export class McpConfigError extends Error {
 export function parseMcpServersConfig(value: unknown, source = 'mcpServers config'): Record<string, McpServerConfig> {
   const parsed = mcpServersConfigSchema.safeParse(value);
   if (parsed.success) return parsed.data.mcpServers;
-  throw new McpConfigError(
-    source,
-    parsed.error.issues.map((issue) => ({
-      path: issue.path.length > 0 ? issue.path.map((key) => String(key)).join('.') : '(config)',
-      // A bad server name is reported by zod as "Invalid key in record"; its own message says what a name may be.
-      message: issue.code === 'invalid_key' ? (issue.issues[0]?.message ?? issue.message) : issue.message,
-    })),
-  );
+  throw new McpConfigError(source, issuesOf(parsed.error));
+}
+
+/** A zod error's issues, each with its path. */
+function issuesOf(error: z.ZodError): Array<{ path: string; message: string }> {
+  return error.issues.map((issue) => ({
+    path: issue.path.length > 0 ? issue.path.map((key) => String(key)).join('.') : '(config)',
+    // A bad server name is reported by zod as "Invalid key in record"; its own message says what a name may be.
+    message: issue.code === 'invalid_key' ? (issue.issues[0]?.message ?? issue.message) : issue.message,
+  }));
 }

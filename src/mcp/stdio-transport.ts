@@ -1,9 +1,11 @@
 import { spawn, type ChildProcess, type IOType } from 'node:child_process';
+import { statSync } from 'node:fs';
 import type { Stream } from 'node:stream';
 import type { JSONRPCMessage, MCPTransport, MCPTransportSendOptions } from '@ai-sdk/mcp';
 import { boundedLines } from './bounded-lines.js';
 import { McpMessageTooLargeError } from './message-too-large.js';
 import { killOnExit, OWN_PROCESS_GROUP, stopServerGroup } from './process-group.js';
+import { McpServerExitedError } from './server-exited.js';
 
 /** The longest stderr line passed on; the rest of a longer one is replaced by `…`. */
 const MAX_STDERR_LINE_BYTES = 8 * 1024;
@@ -50,9 +52,13 @@ export class BoundedStdioTransport implements MCPTransport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
-  /** Why the transport closed the connection itself, if it did. */
+  /** Why the connection ended other than by `close()`, if it did: the transport closed it itself (a message over the bound), or the server exited ({@link McpServerExitedError}). */
   failure: Error | undefined;
   private child: ChildProcess | undefined;
+  /** The process started, kept after the connection ended (`child` is then undefined): what close() stops and closes. */
+  private spawned: ChildProcess | undefined;
+  /** close()'s work, once begun: every call waits for it. */
+  private closing: Promise<void> | undefined;
   private closed = false;
   /** The server's exit, once `close` has begun it. */
   private stopping: Promise<void> | undefined;
@@ -74,6 +80,7 @@ export class BoundedStdioTransport implements MCPTransport {
       ...(this.options.cwd !== undefined ? { cwd: this.options.cwd } : {}),
     });
     this.child = child;
+    this.spawned = child;
     this.unmarkKillOnExit = killOnExit(child);
     child.stdout!.on(
       'data',
@@ -95,13 +102,22 @@ export class BoundedStdioTransport implements MCPTransport {
     // A server that exits by itself (a crash) leaves what it started whose stdio is elsewhere (a
     // helper started with stdio 'ignore'): its group is stopped now, while the group's id is still
     // its own, so that close() later (which finds no child) has stopped it too and waits for that.
-    child.on('exit', () => void (this.stopping ??= this.stopGroup(child)));
+    child.on('exit', (code, signal) => {
+      // Exited by itself, not stopped by close(): the requests it leaves unanswered fail saying so.
+      if (!this.closed) this.failure ??= new McpServerExitedError(code, signal);
+      void (this.stopping ??= this.stopGroup(child));
+    });
+    let spawned = false;
     return new Promise((resolve, reject) => {
-      child.once('spawn', () => resolve());
+      child.once('spawn', () => {
+        spawned = true;
+        resolve();
+      });
       // A failed spawn, or a failed kill later: never thrown.
       child.on('error', (error) => {
-        reject(error);
-        this.onerror?.(error);
+        const said = spawned ? error : spawnError(error, this.options.cwd);
+        reject(said);
+        this.onerror?.(said);
         this.ended();
       });
     });
@@ -152,19 +168,26 @@ export class BoundedStdioTransport implements MCPTransport {
    * Stops the server and whatever it started (its process group): SIGTERM,
    * and SIGKILL if any of it is still there after 2 s. Resolves once all of
    * it has exited (or, should even SIGKILL not end it, 2 s after that), so a
-   * caller that exits next leaves no server behind. Every call waits for the
-   * same exit.
+   * caller that exits next leaves no server behind; then closes its stderr, so
+   * no pipe of it stays open (a process that left its group may hold one).
+   * Every call waits for the same exit.
    */
   close(): Promise<void> {
-    if (this.stopping) return this.stopping;
-    const child = this.child;
+    const child = this.spawned;
     if (!child) return Promise.resolve();
-    this.closed = true;
-    child.stdin?.destroy();
-    child.stdout?.destroy();
-    this.stopping = this.stopGroup(child);
-    this.ended();
-    return this.stopping;
+    return (this.closing ??= (async () => {
+      if (!this.stopping) {
+        this.closed = true;
+        child.stdin?.destroy();
+        child.stdout?.destroy();
+        this.stopping = this.stopGroup(child);
+        this.ended();
+      }
+      await this.stopping;
+      // Read until now, for the server's last words. A process that left the server's group (a daemon)
+      // may still hold it: it would be heard after close(), and its open pipe keep this process running.
+      child.stderr?.destroy();
+    })());
   }
 
   /** Stops the server's group; once stopped, it is no longer killed when this process exits. */
@@ -212,6 +235,17 @@ export class BoundedStdioTransport implements MCPTransport {
     this.closed = true;
     this.onclose?.();
   }
+}
+
+/** Why spawn failed: spawn blames the command (`spawn node ENOENT`) for a `cwd` that is not a directory. */
+function spawnError(error: Error, cwd: string | undefined): Error {
+  if (cwd === undefined) return error;
+  try {
+    if (statSync(cwd).isDirectory()) return error;
+  } catch {
+    // Missing or unreadable: not a directory the server can run in.
+  }
+  return new Error(`its cwd "${cwd}" is not a directory (${error.message})`, { cause: error });
 }
 
 /** The server's environment: its own `env` and the inherited variables it does not set (a `()` shell function is never passed on). */

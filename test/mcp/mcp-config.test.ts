@@ -76,6 +76,13 @@ describe('the mcpServers config', () => {
     ]);
   });
 
+  it('refuses a timeout longer than a timer can wait (2^31 - 1 ms), which Node would cut to 1 ms', () => {
+    expect(issuesOf({ mcpServers: { a: { command: 'x', callTimeoutMs: 2 ** 31 }, b: { command: 'x', connectTimeoutMs: 1e10 } } })).toEqual([
+      { path: 'mcpServers.a.callTimeoutMs', message: 'callTimeoutMs must be at most 2147483647 ms (about 24.8 days)' },
+      { path: 'mcpServers.b.connectTimeoutMs', message: 'connectTimeoutMs must be at most 2147483647 ms (about 24.8 days)' },
+    ]);
+  });
+
   it("the error's message lists each issue with its path", () => {
     expect(() => parseMcpServersConfig({ mcpServers: { fs: {} } }, '.mcp.json')).toThrow(/^Invalid MCP servers config \.mcp\.json:\n {2}- mcpServers\.fs\.command: /);
   });
