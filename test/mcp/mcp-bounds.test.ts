@@ -2,20 +2,12 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { connectMcpTools, McpConnectionError } from '../../src/mcp/index.js';
-import { misbehavingFixture, processIsGone, waitUntilGone, type MisbehavingFixture } from '../fixtures/mcp/stdio-fixture.js';
+import { cleanUpMisbehavingFixture, misbehavingFixture, processIsGone, type MisbehavingFixture } from '../fixtures/mcp/stdio-fixture.js';
 
 const fixtures: MisbehavingFixture[] = [];
 const servers: Server[] = [];
 afterEach(async () => {
-  for (const fixture of fixtures.splice(0)) {
-    const pid = fixture.pid();
-    if (pid !== undefined) await waitUntilGone(pid);
-    // A process the server started, should a test fail before it was stopped: never left behind.
-    const child = fixture.childPid();
-    if (child !== undefined && !processIsGone(child)) process.kill(child, 'SIGKILL');
-    if (child !== undefined) await waitUntilGone(child);
-    await fixture.remove();
-  }
+  for (const fixture of fixtures.splice(0)) await cleanUpMisbehavingFixture(fixture);
   await Promise.all(
     servers.splice(0).map(
       (server) =>

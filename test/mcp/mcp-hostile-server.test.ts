@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createAgent, type AgentEvent } from '../../src/index.js';
 import { connectMcpTools, McpConfigError, McpConnectionError, type McpTools } from '../../src/mcp/index.js';
 import { scriptedModel } from '../../src/test/index.js';
-import { misbehavingFixture, processIsGone, waitUntilGone, type MisbehavingFixture, type MisbehavingMode } from '../fixtures/mcp/stdio-fixture.js';
+import { cleanUpMisbehavingFixture, misbehavingFixture, processIsGone, type MisbehavingFixture, type MisbehavingMode } from '../fixtures/mcp/stdio-fixture.js';
 import { startFixtureHttpServer } from '../fixtures/mcp/http-server.js';
 import { toolOutputs } from '../support/history.js';
 
@@ -19,15 +19,7 @@ const fixtures: MisbehavingFixture[] = [];
 const opened: McpTools[] = [];
 afterEach(async () => {
   await Promise.all(opened.splice(0).map((mcp) => mcp.close().catch(() => {})));
-  for (const fixture of fixtures.splice(0)) {
-    const pid = fixture.pid();
-    if (pid !== undefined) await waitUntilGone(pid);
-    // A process the server started, should a test fail before it was stopped: never left behind.
-    const child = fixture.childPid();
-    if (child !== undefined && !processIsGone(child)) process.kill(child, 'SIGKILL');
-    if (child !== undefined) await waitUntilGone(child);
-    await fixture.remove();
-  }
+  for (const fixture of fixtures.splice(0)) await cleanUpMisbehavingFixture(fixture);
 });
 
 async function misbehaving(mode: MisbehavingMode): Promise<MisbehavingFixture> {
