@@ -1,11 +1,16 @@
 import { randomBytes } from 'node:crypto';
-import { constants } from 'node:fs';
+import { constants, type BigIntStats } from 'node:fs';
 import { access, open, rename, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { throwIfAborted } from './abort.js';
 import { assertOpenedInWorkspace, realWorkspaceRoot } from './workspace.js';
 
 const CHUNK = 1 << 20;
+
+/** The file was changed by someone else after it was read, so writing what was made from it would undo that change. */
+export class FileChangedError extends Error {
+  override readonly name = 'FileChangedError';
+}
 
 /**
  * Replaces `file` with `content` all at once: the content goes to a new
@@ -19,14 +24,24 @@ const CHUNK = 1 << 20;
  * With `workspace`, the temporary file is checked to be inside it once it is
  * open (a directory on the path may have been swapped for a link meanwhile).
  *
- * @throws the abort's error when `signal` aborts, or the file system's error.
+ * With `unchangedSince` (the `{ bigint: true }` stats of the file when it was
+ * read), the file is checked just before the rename to be the same file with
+ * the same size and change times; otherwise nothing is written and
+ * `FileChangedError` is thrown. (A change within the file system's timestamp
+ * tick that keeps the size can pass, as it does in editors that check this.)
+ *
+ * @example
+ * const before = await stat(file, { bigint: true });
+ * const text = await readFile(file, 'utf8');
+ * await writeFileAtomically(file, text.toUpperCase(), { unchangedSince: before });
+ * @throws the abort's error when `signal` aborts, `FileChangedError`, or the file system's error.
  */
 export async function writeFileAtomically(
   file: string,
   content: string | Uint8Array,
-  options: { signal?: AbortSignal | undefined; workspace?: { root: string; userPath: string } } = {},
+  options: { signal?: AbortSignal | undefined; workspace?: { root: string; userPath: string }; unchangedSince?: BigIntStats } = {},
 ): Promise<void> {
-  const { signal, workspace } = options;
+  const { signal, workspace, unchangedSince } = options;
   const realRoot = workspace ? await realWorkspaceRoot(workspace.root) : undefined;
   const existing = await stat(file).catch(() => undefined);
   // Renaming over a file needs only its directory to be writable: a read-only file is refused as a plain write would refuse it.
@@ -55,12 +70,30 @@ export async function writeFileAtomically(
     await handle.close();
     throwIfAborted(signal, 'write');
     // Into the directory the temporary file really is in: if that path no longer leads there, the rename fails.
-    await rename(where, path.join(path.dirname(where), path.basename(file)));
+    const target = path.join(path.dirname(where), path.basename(file));
+    if (unchangedSince) await assertUnchanged(target, unchangedSince, workspace?.userPath ?? file);
+    await rename(where, target);
     renamed = true;
   } finally {
     if (!renamed) {
       await handle.close().catch(() => undefined);
       await unlink(where).catch(() => undefined);
     }
+  }
+}
+
+async function assertUnchanged(file: string, before: BigIntStats, userPath: string): Promise<void> {
+  const now = await stat(file, { bigint: true }).catch(() => undefined);
+  const same =
+    now !== undefined &&
+    now.ino === before.ino &&
+    now.dev === before.dev &&
+    now.size === before.size &&
+    now.mtimeNs === before.mtimeNs &&
+    now.ctimeNs === before.ctimeNs;
+  if (!same) {
+    throw new FileChangedError(
+      `File '${userPath}' was ${now === undefined ? 'removed' : 'changed'} by something else after it was read; nothing was written, so that change is kept. Read the file again and redo the change`,
+    );
   }
 }

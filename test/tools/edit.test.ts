@@ -1,6 +1,7 @@
-import { readFile, truncate } from 'node:fs/promises';
+import { readdir, readFile, stat, truncate, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { FileChangedError, writeFileAtomically } from '../../src/tools/atomic-write.js';
 import { editTool } from '../../src/tools/edit.js';
 import { runTool, useTempWorkspace } from './helpers.js';
 
@@ -88,5 +89,33 @@ describe('edit tool', () => {
       "Replacing 300000 occurrences would make 'many.txt' 57.5 MB; edit only writes files up to 50 MB. Replace fewer at a time, or use a tool that streams the file",
     );
     await expect(contentOf('many.txt')).resolves.toBe('a\n'.repeat(300_000));
+  });
+});
+
+describe('edit and write of one file at once, as a step runs its tool calls', () => {
+  const ws = useTempWorkspace();
+  const contentOf = (file: string) => readFile(path.join(ws.root, file), 'utf8');
+
+  it('ten edits of one file started at once all land, instead of each writing back the file without the others', async () => {
+    await ws.file('a.txt', Array.from({ length: 10 }, (_, line) => `line ${line}\n`).join(''));
+    const edit = editTool({ cwd: ws.root });
+    const results = await Promise.all(
+      Array.from({ length: 10 }, (_, line) => runTool(edit, { path: 'a.txt', oldText: `line ${line}\n`, newText: `LINE ${line}\n` })),
+    );
+    expect(results).toEqual(Array.from({ length: 10 }, (_, line) => `Replaced 1 occurrence in a.txt (line ${line + 1})`));
+    await expect(contentOf('a.txt')).resolves.toBe(Array.from({ length: 10 }, (_, line) => `LINE ${line}\n`).join(''));
+  });
+
+  it('a file changed by something else after it was read is not written over: the change is kept and the writer told', async () => {
+    const file = await ws.file('a.txt', 'as read\n');
+    const readStats = await stat(file, { bigint: true });
+    await writeFile(file, 'changed meanwhile\n');
+    const writing = writeFileAtomically(file, 'made from what was read\n', { unchangedSince: readStats, workspace: { root: ws.root, userPath: 'a.txt' } });
+    await expect(writing).rejects.toThrow(FileChangedError);
+    await expect(writing).rejects.toThrow(
+      "File 'a.txt' was changed by something else after it was read; nothing was written, so that change is kept. Read the file again and redo the change",
+    );
+    await expect(contentOf('a.txt')).resolves.toBe('changed meanwhile\n');
+    expect(await readdir(ws.root)).toEqual(['a.txt']);
   });
 });
