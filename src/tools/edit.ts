@@ -7,7 +7,7 @@ import type { BuiltinTool } from './builtin-tool.js';
 import { toolInputObject } from './tool-input-schema.js';
 import { throwIfAborted } from './abort.js';
 import { looksBinary } from './binary.js';
-import { findOccurrences, lineNumberAt, replaceOccurrences, toCrlf } from './exact-replace.js';
+import { endsLinesWithCrlfOnly, findOccurrences, lineNumberAt, replaceOccurrences, toCrlf } from './exact-replace.js';
 import { describeFsError } from './fs-errors.js';
 import { firstInvalidUtf8 } from './invalid-utf8.js';
 import { openForReading, resolveFileInWorkspace } from './workspace.js';
@@ -112,6 +112,8 @@ async function editFile(
     replacement = toCrlf(newText);
     occurrences = findOccurrences(content, needle);
   }
+  // New lines in a file of CRLF lines are CRLF lines too, however oldText matched.
+  if (endsLinesWithCrlfOnly(content)) replacement = toCrlf(newText);
 
   if (occurrences.length === 0) {
     throw new Error(

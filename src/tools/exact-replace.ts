@@ -57,3 +57,21 @@ export function lineNumberAt(text: string, index: number): number {
 export function toCrlf(text: string): string {
   return text.replace(/\r?\n/g, '\r\n');
 }
+
+/**
+ * True when `text` has line breaks and every one is `\r\n`: a file whose
+ * line endings an edit should keep.
+ *
+ * @example
+ * endsLinesWithCrlfOnly('a\r\nb\r\n') // true
+ * endsLinesWithCrlfOnly('a\r\nb\n')   // false
+ * endsLinesWithCrlfOnly('a')           // false
+ */
+export function endsLinesWithCrlfOnly(text: string): boolean {
+  let lineBreaks = 0;
+  for (let newline = text.indexOf('\n'); newline !== -1; newline = text.indexOf('\n', newline + 1)) {
+    if (text.charCodeAt(newline - 1) !== 0x0d) return false;
+    lineBreaks += 1;
+  }
+  return lineBreaks > 0;
+}

@@ -51,6 +51,18 @@ describe('edit tool', () => {
     await expect(contentOf('win.txt')).resolves.toBe('uno\r\ndos\r\nthree\r\n');
   });
 
+  it('writes the lines newText adds to a CRLF file with CRLF, also when oldText matched without a line break', async () => {
+    await ws.file('win.txt', 'one\r\ntwo\r\nthree\r\n');
+    await edit({ path: 'win.txt', oldText: 'two', newText: 'two\nand a half' });
+    await expect(contentOf('win.txt')).resolves.toBe('one\r\ntwo\r\nand a half\r\nthree\r\n');
+  });
+
+  it('leaves the line breaks of newText as given in a file that mixes CRLF and LF', async () => {
+    await ws.file('mixed.txt', 'one\r\ntwo\nthree\r\n');
+    await edit({ path: 'mixed.txt', oldText: 'two', newText: 'two\nand a half' });
+    await expect(contentOf('mixed.txt')).resolves.toBe('one\r\ntwo\nand a half\nthree\r\n');
+  });
+
   it('rejects identical oldText and newText', async () => {
     await ws.file('a.txt', 'same');
     await expect(edit({ path: 'a.txt', oldText: 'same', newText: 'same' })).rejects.toThrow(/identical/);

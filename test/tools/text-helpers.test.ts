@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { throwIfAborted } from '../../src/tools/abort.js';
 import { looksBinary } from '../../src/tools/binary.js';
-import { findOccurrences, lineNumberAt, replaceOccurrences, toCrlf } from '../../src/tools/exact-replace.js';
+import { endsLinesWithCrlfOnly, findOccurrences, lineNumberAt, replaceOccurrences, toCrlf } from '../../src/tools/exact-replace.js';
 import { describeFsError } from '../../src/tools/fs-errors.js';
 import { firstInvalidUtf8 } from '../../src/tools/invalid-utf8.js';
 import { displayName } from '../../src/tools/line-format.js';
@@ -58,6 +58,14 @@ describe('exact replacement', () => {
 
   it('converts line endings to CRLF without doubling existing ones', () => {
     expect(toCrlf('a\nb\r\nc')).toBe('a\r\nb\r\nc');
+  });
+
+  it('tells a text whose every line break is CRLF from one with LF breaks or none', () => {
+    expect(endsLinesWithCrlfOnly('a\r\nb\r\nc')).toBe(true);
+    expect(endsLinesWithCrlfOnly('a\r\nb\nc\r\n')).toBe(false);
+    expect(endsLinesWithCrlfOnly('\na\r\n')).toBe(false);
+    expect(endsLinesWithCrlfOnly('a\rb')).toBe(false);
+    expect(endsLinesWithCrlfOnly('')).toBe(false);
   });
 });
 
