@@ -3,9 +3,12 @@ import { constants, type BigIntStats } from 'node:fs';
 import { access, open, rename, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { throwIfAborted } from './abort.js';
+import { utf8Prefix } from './truncate.js';
 import { assertOpenedInWorkspace, realWorkspaceRoot } from './workspace.js';
 
 const CHUNK = 1 << 20;
+/** Bytes of the file's name kept in its temporary file's name, which adds 18 to them: a name may be 255 bytes long. */
+const NAME_BYTES_IN_TEMPORARY_NAME = 200;
 
 /** The file was changed by someone else after it was read, so writing what was made from it would undo that change. */
 export class FileChangedError extends Error {
@@ -46,7 +49,7 @@ export async function writeFileAtomically(
   const existing = await stat(file).catch(() => undefined);
   // Renaming over a file needs only its directory to be writable: a read-only file is refused as a plain write would refuse it.
   if (existing) await access(file, constants.W_OK);
-  const temporary = path.join(path.dirname(file), `.${path.basename(file)}.${randomBytes(6).toString('hex')}.tmp`);
+  const temporary = path.join(path.dirname(file), temporaryName(path.basename(file)));
   const bytes = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
   const handle = await open(temporary, 'wx', existing ? existing.mode & 0o7777 : 0o666);
   // From here on the temporary file is named by where it really is: a directory on the path may be
@@ -96,4 +99,12 @@ async function assertUnchanged(file: string, before: BigIntStats, userPath: stri
       `File '${userPath}' was ${now === undefined ? 'removed' : 'changed'} by something else after it was read; nothing was written, so that change is kept. Read the file again and redo the change`,
     );
   }
+}
+
+/**
+ * `.name.<random>.tmp`, with `name` cut to 200 bytes: the full name of a file
+ * with a long name would make one longer than a name may be (`ENAMETOOLONG`).
+ */
+function temporaryName(name: string): string {
+  return `.${utf8Prefix(name, NAME_BYTES_IN_TEMPORARY_NAME)}.${randomBytes(6).toString('hex')}.tmp`;
 }

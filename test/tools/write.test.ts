@@ -80,6 +80,15 @@ describe('write and edit never leave a half-written or foreign file', () => {
     expect(readdirSync(ws.root)).toEqual(['big.txt']);
   });
 
+  it('write and edit a file whose name is as long as a name may be (255 bytes), whose temporary file would have a longer one', async () => {
+    const name = `${'é'.repeat(100)}${'n'.repeat(51)}.txt`;
+    expect(Buffer.byteLength(name)).toBe(255);
+    await expect(write({ path: name, content: 'hello\n' })).resolves.toBe(`Wrote 6 bytes to ${name}`);
+    await expect(edit({ path: name, oldText: 'hello', newText: 'bye' })).resolves.toBe(`Replaced 1 occurrence in ${name} (line 1)`);
+    await expect(readFile(path.join(ws.root, name), 'utf8')).resolves.toBe('bye\n');
+    expect(readdirSync(ws.root)).toEqual([name]);
+  });
+
   it('a written file keeps the permissions of the file it replaces', async () => {
     await ws.file('run.sh', 'echo old');
     await chmod(path.join(ws.root, 'run.sh'), 0o750);
