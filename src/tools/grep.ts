@@ -78,6 +78,7 @@ export function grepTool({ cwd, respectGitignore = true, maxMatches = GREP_MAX_M
       if (!stats.isDirectory() && !stats.isFile()) throw new Error(`Path '${userPath}' is not a regular file or a directory`);
 
       let files: WorkspaceFile[];
+      const searchesOneFile = !stats.isDirectory();
       if (stats.isDirectory()) {
         // A glob without `/` matches file names at any depth (like ripgrep's --glob); one with `/` the relative path.
         files = await listWorkspaceFiles({
@@ -117,14 +118,24 @@ export function grepTool({ cwd, respectGitignore = true, maxMatches = GREP_MAX_M
           skippedLargeFiles += 1;
           continue;
         }
-        const handle = await openForReading(cwd, file.absolutePath, file.workspacePath).catch(() => undefined);
+        // A file found in a directory that cannot be read is passed over; the one file asked for is not, or "No matches" would be untrue.
+        const handle = await openForReading(cwd, file.absolutePath, file.workspacePath).catch((error: unknown) => {
+          if (!searchesOneFile) return undefined;
+          throw error instanceof Error && !('code' in error) ? error : describeFsError(error, userPath);
+        });
         let content: Buffer | undefined;
         if (handle) {
           try {
-            content = await handle.readFile().catch(() => undefined);
+            content = await handle.readFile().catch((error: unknown) => {
+              if (!searchesOneFile) return undefined;
+              throw describeFsError(error, userPath);
+            });
           } finally {
             await handle.close();
           }
+        }
+        if (content !== undefined && searchesOneFile && looksBinary(content)) {
+          throw new Error(`File '${userPath}' looks binary (it contains NUL bytes); grep searches only text files`);
         }
         if (content === undefined || looksBinary(content)) continue;
 
