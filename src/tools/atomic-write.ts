@@ -20,9 +20,10 @@ export class FileChangedError extends Error {
  * temporary file in the same directory, is flushed to disk, and is renamed
  * over the target. An abort, a crash or a full disk leaves the original file
  * whole (and no temporary file after an error or an abort). The replaced
- * file's permissions are kept; a new file gets the usual ones. A file this
- * process may not write (read-only, another user's) is refused (`EACCES`),
- * though the rename would replace it.
+ * file's permissions are kept, and its owner and group where this process may
+ * set them (as root; a group of its own otherwise); a new file gets the usual
+ * ones. A file this process may not write (read-only, another user's) is
+ * refused (`EACCES`), though the rename would replace it.
  *
  * With `workspace`, the temporary file is checked to be inside it once it is
  * open (a directory on the path may have been swapped for a link meanwhile).
@@ -68,7 +69,13 @@ export async function writeFileAtomically(
       const { bytesWritten } = await handle.write(bytes, offset, Math.min(CHUNK, bytes.length - offset));
       offset += bytesWritten;
     }
-    if (existing) await handle.chmod(existing.mode & 0o7777);
+    if (existing) {
+      // Replaced by a new file, the old one's owner would become this process's user: root (a container's agent) would take over the user's file.
+      // Only root may give a file away, and a user a group of its own; where neither is allowed the new file stays this process's.
+      if (existing.uid !== process.getuid?.() || existing.gid !== process.getgid?.()) await handle.chown(existing.uid, existing.gid).catch(() => undefined);
+      // After chown, which clears the set-user-ID and set-group-ID bits.
+      await handle.chmod(existing.mode & 0o7777);
+    }
     await handle.sync();
     await handle.close();
     throwIfAborted(signal, 'write');

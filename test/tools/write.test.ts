@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
-import { chmod, link, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { chmod, chown, link, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { editTool } from '../../src/tools/edit.js';
@@ -94,6 +94,16 @@ describe('write and edit never leave a half-written or foreign file', () => {
     await chmod(path.join(ws.root, 'run.sh'), 0o750);
     await write({ path: 'run.sh', content: 'echo new' });
     expect((await stat(path.join(ws.root, 'run.sh'))).mode & 0o777).toBe(0o750);
+  });
+
+  it.skipIf(process.getuid?.() !== 0)('as root, write and edit keep the owner and group of the file they replace instead of making it root\'s', async () => {
+    const file = await ws.file('user.txt', 'old\n');
+    await chown(file, 4321, 4322);
+    await write({ path: 'user.txt', content: 'new\n' });
+    expect(await stat(file)).toMatchObject({ uid: 4321, gid: 4322 });
+    await edit({ path: 'user.txt', oldText: 'new', newText: 'newer' });
+    expect(await stat(file)).toMatchObject({ uid: 4321, gid: 4322 });
+    await expect(readFile(file, 'utf8')).resolves.toBe('newer\n');
   });
 
   it('refuses a FIFO instead of blocking on it, for write, edit and grep', async () => {
