@@ -7,7 +7,7 @@ import type { BuiltinTool } from './builtin-tool.js';
 import { toolInputObject } from './tool-input-schema.js';
 import { throwIfAborted } from './abort.js';
 import { looksBinary } from './binary.js';
-import { endsLinesWithCrlfOnly, findOccurrences, lineNumberAt, replaceOccurrences, toCrlf } from './exact-replace.js';
+import { endsLinesWithCrlfOnly, findOccurrences, findOccurrencesAnyLineEnding, lineNumberAt, replaceSpans, toCrlf, type TextSpan } from './exact-replace.js';
 import { describeFsError } from './fs-errors.js';
 import { firstInvalidUtf8 } from './invalid-utf8.js';
 import { openForReading, resolveFileInWorkspace } from './workspace.js';
@@ -104,16 +104,15 @@ async function editFile(
   }
   const content = bytes.toString('utf8');
 
-  let needle = oldText;
-  let replacement = newText;
-  let occurrences = findOccurrences(content, needle);
+  let occurrences: TextSpan[] = findOccurrences(content, oldText).map((index) => ({ index, length: oldText.length }));
+  let matchedCrlf = false;
   if (occurrences.length === 0 && content.includes('\r\n') && !oldText.includes('\r')) {
-    needle = toCrlf(oldText);
-    replacement = toCrlf(newText);
-    occurrences = findOccurrences(content, needle);
+    // As read shows the file: without the \r of its CRLF line breaks, which it may mix with LF ones.
+    occurrences = findOccurrencesAnyLineEnding(content, oldText);
+    matchedCrlf = true;
   }
-  // New lines in a file of CRLF lines are CRLF lines too, however oldText matched.
-  if (endsLinesWithCrlfOnly(content)) replacement = toCrlf(newText);
+  // newText's line breaks as CRLF where it replaces text with CRLF ones, and in a file of CRLF lines however oldText matched.
+  const replacement = matchedCrlf || endsLinesWithCrlfOnly(content) ? toCrlf(newText) : newText;
 
   if (occurrences.length === 0) {
     throw new Error(
@@ -126,7 +125,8 @@ async function editFile(
     );
   }
 
-  const updatedBytes = bytes.length + occurrences.length * (Buffer.byteLength(replacement) - Buffer.byteLength(needle));
+  const replacedBytes = occurrences.reduce((sum, { index, length }) => sum + Buffer.byteLength(content.slice(index, index + length)), 0);
+  const updatedBytes = bytes.length + occurrences.length * Buffer.byteLength(replacement) - replacedBytes;
   if (updatedBytes > EDIT_MAX_FILE_BYTES) {
     throw new Error(
       `Replacing ${occurrences.length} ${occurrences.length === 1 ? 'occurrence' : 'occurrences'} would make '${userPath}' ${(updatedBytes / (1024 * 1024)).toFixed(1)} MB; ` +
@@ -134,11 +134,11 @@ async function editFile(
     );
   }
   throwIfAborted(abortSignal, 'edit');
-  const updated = replaceOccurrences(content, needle, occurrences, replacement);
+  const updated = replaceSpans(content, occurrences, replacement);
   await writeFileAtomically(file, updated, { signal: abortSignal, workspace: { root: cwd, userPath }, unchangedSince: readStats }).catch((error: unknown) => {
     throw describeFsError(error, userPath);
   });
-  const firstLine = lineNumberAt(content, occurrences[0]!);
+  const firstLine = lineNumberAt(content, occurrences[0]!.index);
   const count = occurrences.length === 1 ? '1 occurrence' : `${occurrences.length} occurrences`;
   return `Replaced ${count} in ${userPath} (${occurrences.length === 1 ? 'line' : 'first at line'} ${firstLine})`;
 }

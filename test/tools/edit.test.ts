@@ -63,6 +63,12 @@ describe('edit tool', () => {
     await expect(contentOf('mixed.txt')).resolves.toBe('one\r\ntwo\nand a half\nthree\r\n');
   });
 
+  it('matches oldText as read shows a file that mixes CRLF and LF line breaks (without the \\r), and writes CRLF for the text it replaces', async () => {
+    await ws.file('mixed.txt', 'one\r\ntwo\nthree\r\nfour\n');
+    await expect(edit({ path: 'mixed.txt', oldText: 'one\ntwo\nthree', newText: '1\n2\n3' })).resolves.toBe('Replaced 1 occurrence in mixed.txt (line 1)');
+    await expect(contentOf('mixed.txt')).resolves.toBe('1\r\n2\r\n3\r\nfour\n');
+  });
+
   it('rejects identical oldText and newText', async () => {
     await ws.file('a.txt', 'same');
     await expect(edit({ path: 'a.txt', oldText: 'same', newText: 'same' })).rejects.toThrow(/identical/);
