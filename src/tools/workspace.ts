@@ -144,16 +144,23 @@ export async function resolveInWorkspace(root: string, userPath: string): Promis
 
 /**
  * `resolveInWorkspace` for a tool that takes a file (read, write, edit): a
- * path ending in `/` names a directory, and resolving it would drop the `/`
- * and take it as a file (`write` would create a file named `newdir`).
+ * path ending in `/`, `/.` or `/..` names a directory, and resolving it would
+ * drop that ending and take it as a file (`write` would create a file named `newdir`).
  *
  * @example
  * await resolveFileInWorkspace('/tmp/ws', 'notes/');
  * // throws "Path 'notes/' ends with '/', which names a directory; give the path of a file"
+ * await resolveFileInWorkspace('/tmp/ws', 'a.txt/.');
+ * // throws "Path 'a.txt/.' ends with '.', which names a directory; give the path of a file"
  */
 export async function resolveFileInWorkspace(root: string, userPath: string): Promise<string> {
   if (userPath.endsWith('/') || userPath.endsWith(path.sep)) {
     throw new Error(`Path '${userPath}' ends with '/', which names a directory; give the path of a file`);
+  }
+  // Resolving drops a last `.` (and `..` with the name before it): `a.txt/.` would be taken for `a.txt`, `new/.` for a file `new`.
+  const lastSegment = path.basename(userPath);
+  if (lastSegment === '.' || lastSegment === '..') {
+    throw new Error(`Path '${userPath}' ends with '${lastSegment}', which names a directory; give the path of a file`);
   }
   return resolveInWorkspace(root, userPath);
 }

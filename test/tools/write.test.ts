@@ -34,6 +34,19 @@ describe('write tool', () => {
     await expect(readFile(path.join(ws.root, 'a.txt'), 'utf8')).resolves.toBe('hello\n');
   });
 
+  it('refuses a path ending in /. or /.. (a directory) for read, write and edit instead of writing the file or directory before it', async () => {
+    await ws.file('a.txt', 'hello\n');
+    const message = (userPath: string, ending: string) => `Path '${userPath}' ends with '${ending}', which names a directory; give the path of a file`;
+    await expect(write({ path: 'a.txt/.', content: 'x' })).rejects.toThrow(message('a.txt/.', '.'));
+    await expect(write({ path: 'newdir/.', content: 'x' })).rejects.toThrow(message('newdir/.', '.'));
+    await expect(write({ path: 'sub/a.txt/..', content: 'x' })).rejects.toThrow(message('sub/a.txt/..', '..'));
+    await expect(write({ path: '.', content: 'x' })).rejects.toThrow(message('.', '.'));
+    await expect(runTool(editTool({ cwd: ws.root }), { path: 'a.txt/.', oldText: 'hello', newText: 'bye' })).rejects.toThrow(message('a.txt/.', '.'));
+    await expect(runTool(readTool({ cwd: ws.root }), { path: 'a.txt/.' })).rejects.toThrow(message('a.txt/.', '.'));
+    expect(readdirSync(ws.root)).toEqual(['a.txt']);
+    await expect(readFile(path.join(ws.root, 'a.txt'), 'utf8')).resolves.toBe('hello\n');
+  });
+
   it('creates the file and its parent directories and reports the byte count', async () => {
     await expect(write({ path: 'deep/dir/a.txt', content: 'héllo' })).resolves.toBe('Wrote 6 bytes to deep/dir/a.txt');
     await expect(readFile(path.join(ws.root, 'deep/dir/a.txt'), 'utf8')).resolves.toBe('héllo');
