@@ -9,7 +9,7 @@ import { throwIfAborted } from './abort.js';
 import { looksBinary } from './binary.js';
 import { endsLinesWithCrlfOnly, findOccurrences, findOccurrencesAnyLineEnding, lineNumberAt, replaceSpans, toCrlf, type TextSpan } from './exact-replace.js';
 import { describeFsError } from './fs-errors.js';
-import { firstInvalidUtf8 } from './invalid-utf8.js';
+import { assertEncodableAsUtf8, firstInvalidUtf8 } from './invalid-utf8.js';
 import { openForReading, resolveFileInWorkspace } from './workspace.js';
 
 /** Larger files are refused before they are read: edit holds a file whole in memory, several times over. */
@@ -51,6 +51,7 @@ export function editTool({ cwd }: EditToolOptions): BuiltinTool<EditToolInput> {
     inputSchema: editInputSchema,
     execute: async (input, { abortSignal }) => {
       if (input.oldText === input.newText) throw new Error('oldText and newText are identical; there is nothing to change');
+      assertEncodableAsUtf8(input.newText, 'newText');
       const file = await resolveFileInWorkspace(cwd, input.path);
       // Read, change and write back with no other edit or write of this file in between: a step's calls run at once.
       return withFileLock(file, () => editFile(cwd, file, input, abortSignal));

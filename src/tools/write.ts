@@ -6,6 +6,7 @@ import type { BuiltinTool } from './builtin-tool.js';
 import { toolInputObject } from './tool-input-schema.js';
 import { throwIfAborted } from './abort.js';
 import { describeFsError } from './fs-errors.js';
+import { assertEncodableAsUtf8 } from './invalid-utf8.js';
 import { utf8ByteLength } from './truncate.js';
 import { resolveFileInWorkspace } from './workspace.js';
 import { makeDirectoriesInWorkspace, NotADirectoryError } from './workspace-directories.js';
@@ -40,6 +41,7 @@ export function writeTool({ cwd }: WriteToolOptions): BuiltinTool<WriteToolInput
       'Prefer edit for changing part of an existing file.',
     inputSchema: writeInputSchema,
     execute: async ({ path: userPath, content }, { abortSignal }) => {
+      assertEncodableAsUtf8(content, 'content');
       const file = await resolveFileInWorkspace(cwd, userPath);
       // Not in the middle of an edit of the same file (a step's calls run at once): that edit would write back over this.
       return withFileLock(file, async () => {

@@ -47,6 +47,19 @@ describe('write tool', () => {
     await expect(readFile(path.join(ws.root, 'a.txt'), 'utf8')).resolves.toBe('hello\n');
   });
 
+  it('refuses content or newText with half of a character (a lone surrogate), which would be written as U+FFFD, and says where', async () => {
+    await ws.file('a.txt', 'smile\n');
+    await expect(write({ path: 'a.txt', content: 'smile \ud83d\n' })).rejects.toThrow(
+      'content has half of a character (a lone UTF-16 surrogate, \\ud83d) at index 6, which UTF-8 cannot encode: it would be written as U+FFFD. ' +
+        'Send the whole character (both halves of its surrogate pair, or the character itself)',
+    );
+    await expect(runTool(editTool({ cwd: ws.root }), { path: 'a.txt', oldText: 'smile', newText: '\ude00 smile' })).rejects.toThrow(
+      'newText has half of a character (a lone UTF-16 surrogate, \\ude00) at index 0',
+    );
+    await expect(readFile(path.join(ws.root, 'a.txt'), 'utf8')).resolves.toBe('smile\n');
+    await expect(write({ path: 'a.txt', content: 'smile \ud83d\ude00\n' })).resolves.toBe('Wrote 11 bytes to a.txt');
+  });
+
   it('creates the file and its parent directories and reports the byte count', async () => {
     await expect(write({ path: 'deep/dir/a.txt', content: 'héllo' })).resolves.toBe('Wrote 6 bytes to deep/dir/a.txt');
     await expect(readFile(path.join(ws.root, 'deep/dir/a.txt'), 'utf8')).resolves.toBe('héllo');
