@@ -105,15 +105,16 @@ async function editFile(
   }
   const content = bytes.toString('utf8');
 
-  let occurrences: TextSpan[] = findOccurrences(content, oldText).map((index) => ({ index, length: oldText.length }));
-  let matchedCrlf = false;
-  if (occurrences.length === 0 && content.includes('\r\n') && !oldText.includes('\r')) {
-    // As read shows the file: without the \r of its CRLF line breaks, which it may mix with LF ones.
-    occurrences = findOccurrencesAnyLineEnding(content, oldText);
-    matchedCrlf = true;
-  }
+  // As read shows the file: without the \r of its CRLF line breaks, which it may mix with LF ones. Counted so, oldText is
+  // unique only if it is in what the model saw, and every place it saw it is replaced with replaceAll.
+  const asShown = content.includes('\r\n') && oldText.includes('\n') && !oldText.includes('\r');
+  const occurrences: TextSpan[] = asShown
+    ? findOccurrencesAnyLineEnding(content, oldText)
+    : findOccurrences(content, oldText).map((index) => ({ index, length: oldText.length }));
   // newText's line breaks as CRLF where it replaces text with CRLF ones, and in a file of CRLF lines however oldText matched.
-  const replacement = matchedCrlf || endsLinesWithCrlfOnly(content) ? toCrlf(newText) : newText;
+  const crlfOnly = endsLinesWithCrlfOnly(content);
+  const replacementFor = ({ index, length }: TextSpan): string =>
+    crlfOnly || (asShown && content.slice(index, index + length).includes('\r\n')) ? toCrlf(newText) : newText;
 
   if (occurrences.length === 0) {
     throw new Error(
@@ -126,8 +127,10 @@ async function editFile(
     );
   }
 
-  const replacedBytes = occurrences.reduce((sum, { index, length }) => sum + Buffer.byteLength(content.slice(index, index + length)), 0);
-  const updatedBytes = bytes.length + occurrences.length * Buffer.byteLength(replacement) - replacedBytes;
+  const updatedBytes = occurrences.reduce(
+    (sum, span) => sum + Buffer.byteLength(replacementFor(span)) - Buffer.byteLength(content.slice(span.index, span.index + span.length)),
+    bytes.length,
+  );
   if (updatedBytes > EDIT_MAX_FILE_BYTES) {
     throw new Error(
       `Replacing ${occurrences.length} ${occurrences.length === 1 ? 'occurrence' : 'occurrences'} would make '${userPath}' ${(updatedBytes / (1024 * 1024)).toFixed(1)} MB; ` +
@@ -135,7 +138,7 @@ async function editFile(
     );
   }
   throwIfAborted(abortSignal, 'edit');
-  const updated = replaceSpans(content, occurrences, replacement);
+  const updated = replaceSpans(content, occurrences, replacementFor);
   await writeFileAtomically(file, updated, { signal: abortSignal, workspace: { root: cwd, userPath }, unchangedSince: readStats }).catch((error: unknown) => {
     throw describeFsError(error, userPath);
   });

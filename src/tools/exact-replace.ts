@@ -98,17 +98,18 @@ export function findOccurrencesAnyLineEnding(text: string, needle: string): Text
 }
 
 /**
- * Replaces each of `spans` (in order, not overlapping) with `replacement`, taken literally.
+ * Replaces each of `spans` (in order, not overlapping) with `replacement`, or
+ * what it gives for that span, taken literally.
  *
  * @example
  * replaceSpans('a\r\nb-a\nb', [{ index: 0, length: 4 }, { index: 5, length: 3 }], 'x') // "x-x"
  */
-export function replaceSpans(text: string, spans: readonly TextSpan[], replacement: string): string {
+export function replaceSpans(text: string, spans: readonly TextSpan[], replacement: string | ((span: TextSpan) => string)): string {
   let result = '';
   let copiedUpTo = 0;
-  for (const { index, length } of spans) {
-    result += text.slice(copiedUpTo, index) + replacement;
-    copiedUpTo = index + length;
+  for (const span of spans) {
+    result += text.slice(copiedUpTo, span.index) + (typeof replacement === 'string' ? replacement : replacement(span));
+    copiedUpTo = span.index + span.length;
   }
   return result + text.slice(copiedUpTo);
 }

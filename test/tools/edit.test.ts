@@ -69,6 +69,14 @@ describe('edit tool', () => {
     await expect(contentOf('mixed.txt')).resolves.toBe('1\r\n2\r\n3\r\nfour\n');
   });
 
+  it('counts oldText where read shows it in a file that mixes CRLF and LF line breaks: twice is not unique, and replaceAll replaces both, each with its line breaks', async () => {
+    await ws.file('mixed.txt', 'a\r\nb\r\n-\na\nb\n');
+    await expect(edit({ path: 'mixed.txt', oldText: 'a\nb', newText: 'x\ny' })).rejects.toThrow('oldText matches 2 times in mixed.txt');
+    await expect(contentOf('mixed.txt')).resolves.toBe('a\r\nb\r\n-\na\nb\n');
+    await expect(edit({ path: 'mixed.txt', oldText: 'a\nb', newText: 'x\ny', replaceAll: true })).resolves.toBe('Replaced 2 occurrences in mixed.txt (first at line 1)');
+    await expect(contentOf('mixed.txt')).resolves.toBe('x\r\ny\r\n-\nx\ny\n');
+  });
+
   it('rejects identical oldText and newText', async () => {
     await ws.file('a.txt', 'same');
     await expect(edit({ path: 'a.txt', oldText: 'same', newText: 'same' })).rejects.toThrow(/identical/);
