@@ -18,6 +18,13 @@ export function errorCode(error: unknown): string | undefined {
 export function describeFsError(error: unknown, userPath: string): Error {
   switch (errorCode(error)) {
     case 'ENOENT':
+      // ls shows a name that is not valid UTF-8 with U+FFFD, and no file has the name so shown.
+      if (userPath.includes('\uFFFD')) {
+        return new Error(
+          `Path '${userPath}' does not exist: if ls showed it, its name is not valid UTF-8 (U+FFFD stands for bytes that are not), and no tool can open it by that name; rename it with bash`,
+          { cause: error },
+        );
+      }
       return new Error(`Path '${userPath}' does not exist`, { cause: error });
     case 'ENOTDIR':
       return new Error(`Path '${userPath}' goes through something that is not a directory`, { cause: error });

@@ -7,7 +7,7 @@ import { toolInputObject } from './tool-input-schema.js';
 import { throwIfAborted } from './abort.js';
 import { looksBinary } from './binary.js';
 import { describeFsError } from './fs-errors.js';
-import { cutLongLine, displayName } from './line-format.js';
+import { cutLongLine, displayName, namesNotUtf8Notice } from './line-format.js';
 import { WorkerDeadlineError } from './bounded-worker.js';
 import { regexRunner } from './regex-worker.js';
 import { compileSearchPattern } from './search-pattern.js';
@@ -78,6 +78,7 @@ export function grepTool({ cwd, respectGitignore = true, maxMatches = GREP_MAX_M
       if (!stats.isDirectory() && !stats.isFile()) throw new Error(`Path '${userPath}' is not a regular file or a directory`);
 
       let files: WorkspaceFile[];
+      const namesNotUtf8: string[] = [];
       const searchesOneFile = !stats.isDirectory();
       if (stats.isDirectory()) {
         // A glob without `/` matches file names at any depth (like ripgrep's --glob); one with `/` the relative path.
@@ -90,6 +91,7 @@ export function grepTool({ cwd, respectGitignore = true, maxMatches = GREP_MAX_M
           signal: abortSignal,
           operation: 'grep',
           respectGitignore,
+          namesNotUtf8,
         }).catch((error: unknown) => {
           if (!(error instanceof WorkerDeadlineError)) throw error;
           throwIfAborted(abortSignal, 'grep');
@@ -164,6 +166,7 @@ export function grepTool({ cwd, respectGitignore = true, maxMatches = GREP_MAX_M
       if (skippedLargeFiles > 0) {
         notices.push(`[skipped ${skippedLargeFiles} file(s) larger than ${GREP_MAX_FILE_BYTES / (1024 * 1024)} MB]`);
       }
+      if (namesNotUtf8.length > 0) notices.push(namesNotUtf8Notice(namesNotUtf8));
       const body = matches.length > 0 ? matches.join('\n') : `No matches for /${pattern}/ in ${userPath}`;
       return notices.length > 0 ? `${body}\n\n${notices.join('\n')}` : body;
     },
