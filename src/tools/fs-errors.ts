@@ -33,6 +33,10 @@ export function describeFsError(error: unknown, userPath: string): Error {
     case 'EACCES':
     case 'EPERM':
       return new Error(`Permission denied for '${userPath}'`, { cause: error });
+    case 'ENAMETOOLONG':
+      return new Error(`Path '${userPath}' has a name longer than the file system allows (255 bytes for one name, 4096 for a whole path on Linux); give a shorter one`, {
+        cause: error,
+      });
     case 'ELOOP':
       return new Error(`Path '${userPath}' has too many levels of symbolic links`, { cause: error });
     default:

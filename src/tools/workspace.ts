@@ -6,7 +6,7 @@
 import { constants } from 'node:fs';
 import { lstat, open, readlink, realpath, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
-import { errorCode } from './fs-errors.js';
+import { describeFsError, errorCode } from './fs-errors.js';
 
 const MAX_SYMLINK_HOPS = 40;
 
@@ -133,7 +133,9 @@ export async function realpathAllowingMissing(absolutePath: string, symlinkHops 
 export async function resolveInWorkspace(root: string, userPath: string): Promise<string> {
   const realRoot = await realWorkspaceRoot(root);
   const lexicalPath = resolveLexically(root, userPath, [realRoot]);
-  const realPath = await realpathAllowingMissing(lexicalPath);
+  const realPath = await realpathAllowingMissing(lexicalPath).catch((error: unknown) => {
+    throw describeFsError(error, userPath);
+  });
   if (!isWithinRoot(realRoot, realPath)) {
     throw new Error(
       `Path '${userPath}' resolves through a symbolic link to ${realPath}, which is outside the workspace root ${path.resolve(root)}`,

@@ -115,6 +115,16 @@ describe('write and edit never leave a half-written or foreign file', () => {
     expect(readdirSync(ws.root)).toEqual([name]);
   });
 
+  it('refuses a name longer than a name may be with a message that says so, for write, read and edit, instead of a bare ENAMETOOLONG naming the absolute path', async () => {
+    const name = 'n'.repeat(256);
+    const message = `Path '${name}' has a name longer than the file system allows (255 bytes for one name, 4096 for a whole path on Linux); give a shorter one`;
+    await expect(write({ path: name, content: 'x' })).rejects.toThrow(message);
+    await expect(write({ path: `${name}/a.txt`, content: 'x' })).rejects.toThrow(`Path '${name}/a.txt' has a name longer`);
+    await expect(runTool(readTool({ cwd: ws.root }), { path: name })).rejects.toThrow(message);
+    await expect(edit({ path: name, oldText: 'a', newText: 'b' })).rejects.toThrow(message);
+    expect(readdirSync(ws.root)).toEqual([]);
+  });
+
   it('a written file keeps the permissions of the file it replaces', async () => {
     await ws.file('run.sh', 'echo old');
     await chmod(path.join(ws.root, 'run.sh'), 0o750);
