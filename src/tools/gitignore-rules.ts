@@ -1,13 +1,37 @@
-import { readFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { open } from 'node:fs/promises';
 import path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
+import { isWithinRoot, openedPath } from './workspace.js';
 
 /** Reads the `.gitignore` of a workspace directory (`''` is the root), or undefined when it has none. */
 export type GitignoreReader = (workspaceDirectory: string) => Promise<string | undefined>;
 
-/** The `.gitignore` files of a workspace on disk. */
+/**
+ * The `.gitignore` files of a workspace on disk. As git does, a `.gitignore`
+ * that is a symbolic link is not followed, and one that is not a regular file
+ * is passed over: a FIFO would block the read for ever, a link to
+ * `/dev/zero` would never end, a link out of the workspace would read a file
+ * there.
+ *
+ * @example
+ * const rules = new GitignoreRules(gitignoreFilesIn(realRoot));
+ */
 export function gitignoreFilesIn(realRoot: string): GitignoreReader {
-  return (directory) => readFile(path.join(realRoot, directory, '.gitignore'), 'utf8').catch(() => undefined);
+  return async (directory) => {
+    const handle = await open(path.join(realRoot, directory, '.gitignore'), constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK).catch(() => undefined);
+    if (!handle) return undefined;
+    try {
+      const opened = await openedPath(handle);
+      if (opened !== undefined && !isWithinRoot(realRoot, opened)) return undefined;
+      if (!(await handle.stat()).isFile()) return undefined;
+      return await handle.readFile('utf8');
+    } catch {
+      return undefined;
+    } finally {
+      await handle.close();
+    }
+  };
 }
 
 /**

@@ -7,7 +7,7 @@ import { countLimitSchema, parseToolFactoryOptions, timerMsSchema } from './limi
 import { toolInputObject } from './tool-input-schema.js';
 import { throwIfAborted } from './abort.js';
 import { describeFsError } from './fs-errors.js';
-import { displayName } from './line-format.js';
+import { displayName, namesNotUtf8Notice } from './line-format.js';
 import { WorkerDeadlineError } from './bounded-worker.js';
 import { listWorkspaceFiles } from './workspace-files.js';
 import { assertGlobPatternStaysInside, realWorkspaceRoot, resolveInWorkspace } from './workspace.js';
@@ -63,6 +63,7 @@ export function globTool({ cwd, maxResults = GLOB_MAX_RESULTS, respectGitignore 
       });
       if (!stats.isDirectory()) throw new Error(`Path '${userPath}' is not a directory`);
 
+      const namesNotUtf8: string[] = [];
       const files = await listWorkspaceFiles({
         realRoot,
         directory,
@@ -71,6 +72,7 @@ export function globTool({ cwd, maxResults = GLOB_MAX_RESULTS, respectGitignore 
         signal: abortSignal,
         operation: 'glob',
         respectGitignore,
+        namesNotUtf8,
       }).catch((error: unknown) => {
         if (!(error instanceof WorkerDeadlineError)) throw error;
         throwIfAborted(abortSignal, 'glob');
@@ -79,10 +81,11 @@ export function globTool({ cwd, maxResults = GLOB_MAX_RESULTS, respectGitignore 
             '(several * in one path segment, such as *a*a*a*b, can take exponential time). Simplify it',
         );
       });
-      if (files.length === 0) return `No files match '${pattern}' in ${userPath}`;
+      const notUtf8 = namesNotUtf8.length > 0 ? `\n\n${namesNotUtf8Notice(namesNotUtf8)}` : '';
+      if (files.length === 0) return `No files match '${pattern}' in ${userPath}${notUtf8}`;
       const shown = files.slice(0, maxResults).map((file) => displayName(file.workspacePath));
-      if (files.length <= maxResults) return shown.join('\n');
-      return `${shown.join('\n')}\n\n[truncated: showing ${maxResults} of ${files.length} files; narrow the pattern or path]`;
+      if (files.length <= maxResults) return shown.join('\n') + notUtf8;
+      return `${shown.join('\n')}\n\n[truncated: showing ${maxResults} of ${files.length} files; narrow the pattern or path]${notUtf8}`;
     },
   });
 }

@@ -7,7 +7,7 @@ import { toolInputObject } from './tool-input-schema.js';
 import { throwIfAborted } from './abort.js';
 import { looksBinary } from './binary.js';
 import { describeFsError } from './fs-errors.js';
-import { cutLongLine, displayName } from './line-format.js';
+import { cutLongLine, displayName, namesNotUtf8Notice } from './line-format.js';
 import { WorkerDeadlineError } from './bounded-worker.js';
 import { regexRunner } from './regex-worker.js';
 import { compileSearchPattern } from './search-pattern.js';
@@ -78,6 +78,8 @@ export function grepTool({ cwd, respectGitignore = true, maxMatches = GREP_MAX_M
       if (!stats.isDirectory() && !stats.isFile()) throw new Error(`Path '${userPath}' is not a regular file or a directory`);
 
       let files: WorkspaceFile[];
+      const namesNotUtf8: string[] = [];
+      const searchesOneFile = !stats.isDirectory();
       if (stats.isDirectory()) {
         // A glob without `/` matches file names at any depth (like ripgrep's --glob); one with `/` the relative path.
         files = await listWorkspaceFiles({
@@ -89,6 +91,7 @@ export function grepTool({ cwd, respectGitignore = true, maxMatches = GREP_MAX_M
           signal: abortSignal,
           operation: 'grep',
           respectGitignore,
+          namesNotUtf8,
         }).catch((error: unknown) => {
           if (!(error instanceof WorkerDeadlineError)) throw error;
           throwIfAborted(abortSignal, 'grep');
@@ -117,14 +120,24 @@ export function grepTool({ cwd, respectGitignore = true, maxMatches = GREP_MAX_M
           skippedLargeFiles += 1;
           continue;
         }
-        const handle = await openForReading(cwd, file.absolutePath, file.workspacePath).catch(() => undefined);
+        // A file found in a directory that cannot be read is passed over; the one file asked for is not, or "No matches" would be untrue.
+        const handle = await openForReading(cwd, file.absolutePath, file.workspacePath).catch((error: unknown) => {
+          if (!searchesOneFile) return undefined;
+          throw error instanceof Error && !('code' in error) ? error : describeFsError(error, userPath);
+        });
         let content: Buffer | undefined;
         if (handle) {
           try {
-            content = await handle.readFile().catch(() => undefined);
+            content = await handle.readFile().catch((error: unknown) => {
+              if (!searchesOneFile) return undefined;
+              throw describeFsError(error, userPath);
+            });
           } finally {
             await handle.close();
           }
+        }
+        if (content !== undefined && searchesOneFile && looksBinary(content)) {
+          throw new Error(`File '${userPath}' looks binary (it contains NUL bytes); grep searches only text files`);
         }
         if (content === undefined || looksBinary(content)) continue;
 
@@ -153,6 +166,7 @@ export function grepTool({ cwd, respectGitignore = true, maxMatches = GREP_MAX_M
       if (skippedLargeFiles > 0) {
         notices.push(`[skipped ${skippedLargeFiles} file(s) larger than ${GREP_MAX_FILE_BYTES / (1024 * 1024)} MB]`);
       }
+      if (namesNotUtf8.length > 0) notices.push(namesNotUtf8Notice(namesNotUtf8));
       const body = matches.length > 0 ? matches.join('\n') : `No matches for /${pattern}/ in ${userPath}`;
       return notices.length > 0 ? `${body}\n\n${notices.join('\n')}` : body;
     },

@@ -49,3 +49,24 @@ export function firstInvalidUtf8(bytes: Uint8Array): InvalidUtf8 | undefined {
   }
   return undefined;
 }
+
+/**
+ * Refuses text with a lone UTF-16 surrogate (half of a character, as a
+ * `\ud83d` escape in a tool call's JSON can give): UTF-8 cannot encode it,
+ * and writing the text would put U+FFFD in its place without a word.
+ * `field` names the input in the error. Pure.
+ *
+ * @example
+ * assertEncodableAsUtf8('caf\u00e9', 'content')  // ok
+ * assertEncodableAsUtf8('smile \ud83d', 'content') // throws "content has half of a character (a lone UTF-16 surrogate, \ud83d) at index 6, …"
+ */
+export function assertEncodableAsUtf8(text: string, field: string): void {
+  // Without the u flag the pattern sees UTF-16 code units: a high surrogate with no low one after it, or a low one with no high one before it.
+  const lone = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.exec(text);
+  if (!lone) return;
+  const unit = `\\u${lone[0].charCodeAt(0).toString(16)}`;
+  throw new Error(
+    `${field} has half of a character (a lone UTF-16 surrogate, ${unit}) at index ${lone.index}, which UTF-8 cannot encode: it would be written as U+FFFD. ` +
+      'Send the whole character (both halves of its surrogate pair, or the character itself)',
+  );
+}

@@ -54,3 +54,17 @@ export function displayName(name: string): string {
   if (!UNSAFE_IN_NAME.test(name) && !name.startsWith('"')) return name;
   return JSON.stringify(name).replace(/[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
+
+/**
+ * The notice glob and grep add for files they found but cannot open: their
+ * names are not valid UTF-8. Pure.
+ *
+ * @example
+ * namesNotUtf8Notice(['bad\uFFFD.txt']) // "[1 file whose name is not valid UTF-8 left out (shown with \uFFFD): bad\uFFFD.txt; …]"
+ */
+export function namesNotUtf8Notice(paths: readonly string[]): string {
+  const shown = [...paths].sort().slice(0, 5).map(displayName).join(', ');
+  const more = paths.length > 5 ? `, and ${paths.length - 5} more` : '';
+  const count = paths.length === 1 ? '1 file whose name is' : `${paths.length} files whose names are`;
+  return `[${count} not valid UTF-8 left out (shown with \uFFFD): ${shown}${more}; the tools cannot open a file by such a name: rename it with bash to reach it]`;
+}

@@ -41,6 +41,11 @@ export interface ListWorkspaceFilesOptions {
   operation: string;
   /** Leave out files a `.gitignore` of the workspace ignores. Default true. */
   respectGitignore?: boolean;
+  /**
+   * Receives the workspace paths (with U+FFFD) of matching files whose names are not valid UTF-8: Node gives such a
+   * name as text with U+FFFD in place of the bytes, and no file has that name, so they cannot be read and are left out.
+   */
+  namesNotUtf8?: string[];
 }
 
 /**
@@ -72,6 +77,7 @@ export async function listWorkspaceFiles(options: ListWorkspaceFilesOptions): Pr
     matches.map(async (match): Promise<WorkspaceFile | undefined> => {
       const absolutePath = path.resolve(directory, match);
       const realPath = await realpath(absolutePath).catch(() => undefined);
+      if (realPath === undefined && match.includes('\uFFFD')) options.namesNotUtf8?.push(toWorkspaceRelative(realRoot, absolutePath));
       if (realPath === undefined || !isWithinRoot(realRoot, realPath)) return undefined;
       return { absolutePath, workspacePath: toWorkspaceRelative(realRoot, absolutePath) };
     }),

@@ -6,7 +6,7 @@
 import { constants } from 'node:fs';
 import { lstat, open, readlink, realpath, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
-import { errorCode } from './fs-errors.js';
+import { describeFsError, errorCode } from './fs-errors.js';
 
 const MAX_SYMLINK_HOPS = 40;
 
@@ -133,7 +133,9 @@ export async function realpathAllowingMissing(absolutePath: string, symlinkHops 
 export async function resolveInWorkspace(root: string, userPath: string): Promise<string> {
   const realRoot = await realWorkspaceRoot(root);
   const lexicalPath = resolveLexically(root, userPath, [realRoot]);
-  const realPath = await realpathAllowingMissing(lexicalPath);
+  const realPath = await realpathAllowingMissing(lexicalPath).catch((error: unknown) => {
+    throw describeFsError(error, userPath);
+  });
   if (!isWithinRoot(realRoot, realPath)) {
     throw new Error(
       `Path '${userPath}' resolves through a symbolic link to ${realPath}, which is outside the workspace root ${path.resolve(root)}`,
@@ -144,16 +146,23 @@ export async function resolveInWorkspace(root: string, userPath: string): Promis
 
 /**
  * `resolveInWorkspace` for a tool that takes a file (read, write, edit): a
- * path ending in `/` names a directory, and resolving it would drop the `/`
- * and take it as a file (`write` would create a file named `newdir`).
+ * path ending in `/`, `/.` or `/..` names a directory, and resolving it would
+ * drop that ending and take it as a file (`write` would create a file named `newdir`).
  *
  * @example
  * await resolveFileInWorkspace('/tmp/ws', 'notes/');
  * // throws "Path 'notes/' ends with '/', which names a directory; give the path of a file"
+ * await resolveFileInWorkspace('/tmp/ws', 'a.txt/.');
+ * // throws "Path 'a.txt/.' ends with '.', which names a directory; give the path of a file"
  */
 export async function resolveFileInWorkspace(root: string, userPath: string): Promise<string> {
   if (userPath.endsWith('/') || userPath.endsWith(path.sep)) {
     throw new Error(`Path '${userPath}' ends with '/', which names a directory; give the path of a file`);
+  }
+  // Resolving drops a last `.` (and `..` with the name before it): `a.txt/.` would be taken for `a.txt`, `new/.` for a file `new`.
+  const lastSegment = path.basename(userPath);
+  if (lastSegment === '.' || lastSegment === '..') {
+    throw new Error(`Path '${userPath}' ends with '${lastSegment}', which names a directory; give the path of a file`);
   }
   return resolveInWorkspace(root, userPath);
 }

@@ -6,10 +6,12 @@ import type { BuiltinTool } from './builtin-tool.js';
 import { toolInputObject } from './tool-input-schema.js';
 import { throwIfAborted } from './abort.js';
 import { describeFsError } from './fs-errors.js';
+import { assertEncodableAsUtf8 } from './invalid-utf8.js';
 import { utf8ByteLength } from './truncate.js';
 import { resolveFileInWorkspace } from './workspace.js';
 import { makeDirectoriesInWorkspace, NotADirectoryError } from './workspace-directories.js';
 import { writeFileAtomically } from './atomic-write.js';
+import { withFileLock } from './file-lock.js';
 
 export interface WriteToolOptions {
   /** Workspace root; every path is resolved against it and confined to it. */
@@ -39,29 +41,33 @@ export function writeTool({ cwd }: WriteToolOptions): BuiltinTool<WriteToolInput
       'Prefer edit for changing part of an existing file.',
     inputSchema: writeInputSchema,
     execute: async ({ path: userPath, content }, { abortSignal }) => {
+      assertEncodableAsUtf8(content, 'content');
       const file = await resolveFileInWorkspace(cwd, userPath);
-      const existing = await stat(file).catch(() => undefined);
-      if (existing?.isDirectory()) throw new Error(`Path '${userPath}' is a directory; cannot write a file there`);
-      // A FIFO or a device would block the write or go somewhere else entirely.
-      if (existing && !existing.isFile()) throw new Error(`Path '${userPath}' is not a regular file; cannot write to it`);
-      if (existing && existing.nlink > 1) throw new Error(`Path '${userPath}' has other hard links; writing it would change a file elsewhere too`);
-      throwIfAborted(abortSignal, 'write');
-      // One level at a time, each inside the one above as it was opened: a directory swapped for a link meanwhile cannot lead outside.
-      await makeDirectoriesInWorkspace(cwd, path.dirname(file), userPath).catch((error: unknown) => {
-        if (error instanceof NotADirectoryError) {
-          throw new Error(`Cannot create the parent directories of '${userPath}': part of that path is an existing file`, {
-            cause: error,
-          });
-        }
-        throw describeFsError(error, userPath);
-      });
-      try {
-        await writeFileAtomically(file, content, { signal: abortSignal, workspace: { root: cwd, userPath } });
-      } catch (error) {
+      // Not in the middle of an edit of the same file (a step's calls run at once): that edit would write back over this.
+      return withFileLock(file, async () => {
+        const existing = await stat(file).catch(() => undefined);
+        if (existing?.isDirectory()) throw new Error(`Path '${userPath}' is a directory; cannot write a file there`);
+        // A FIFO or a device would block the write or go somewhere else entirely.
+        if (existing && !existing.isFile()) throw new Error(`Path '${userPath}' is not a regular file; cannot write to it`);
+        if (existing && existing.nlink > 1) throw new Error(`Path '${userPath}' has other hard links; writing it would change a file elsewhere too`);
         throwIfAborted(abortSignal, 'write');
-        throw describeFsError(error, userPath);
-      }
-      return `Wrote ${utf8ByteLength(content)} bytes to ${userPath}`;
+        // One level at a time, each inside the one above as it was opened: a directory swapped for a link meanwhile cannot lead outside.
+        await makeDirectoriesInWorkspace(cwd, path.dirname(file), userPath).catch((error: unknown) => {
+          if (error instanceof NotADirectoryError) {
+            throw new Error(`Cannot create the parent directories of '${userPath}': part of that path is an existing file`, {
+              cause: error,
+            });
+          }
+          throw describeFsError(error, userPath);
+        });
+        try {
+          await writeFileAtomically(file, content, { signal: abortSignal, workspace: { root: cwd, userPath } });
+        } catch (error) {
+          throwIfAborted(abortSignal, 'write');
+          throw describeFsError(error, userPath);
+        }
+        return `Wrote ${utf8ByteLength(content)} bytes to ${userPath}`;
+      });
     },
   });
 }

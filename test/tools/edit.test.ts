@@ -1,6 +1,7 @@
-import { readFile, truncate } from 'node:fs/promises';
+import { readdir, readFile, stat, truncate, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { FileChangedError, writeFileAtomically } from '../../src/tools/atomic-write.js';
 import { editTool } from '../../src/tools/edit.js';
 import { runTool, useTempWorkspace } from './helpers.js';
 
@@ -50,6 +51,32 @@ describe('edit tool', () => {
     await expect(contentOf('win.txt')).resolves.toBe('uno\r\ndos\r\nthree\r\n');
   });
 
+  it('writes the lines newText adds to a CRLF file with CRLF, also when oldText matched without a line break', async () => {
+    await ws.file('win.txt', 'one\r\ntwo\r\nthree\r\n');
+    await edit({ path: 'win.txt', oldText: 'two', newText: 'two\nand a half' });
+    await expect(contentOf('win.txt')).resolves.toBe('one\r\ntwo\r\nand a half\r\nthree\r\n');
+  });
+
+  it('leaves the line breaks of newText as given in a file that mixes CRLF and LF', async () => {
+    await ws.file('mixed.txt', 'one\r\ntwo\nthree\r\n');
+    await edit({ path: 'mixed.txt', oldText: 'two', newText: 'two\nand a half' });
+    await expect(contentOf('mixed.txt')).resolves.toBe('one\r\ntwo\nand a half\nthree\r\n');
+  });
+
+  it('matches oldText as read shows a file that mixes CRLF and LF line breaks (without the \\r), and writes CRLF for the text it replaces', async () => {
+    await ws.file('mixed.txt', 'one\r\ntwo\nthree\r\nfour\n');
+    await expect(edit({ path: 'mixed.txt', oldText: 'one\ntwo\nthree', newText: '1\n2\n3' })).resolves.toBe('Replaced 1 occurrence in mixed.txt (line 1)');
+    await expect(contentOf('mixed.txt')).resolves.toBe('1\r\n2\r\n3\r\nfour\n');
+  });
+
+  it('counts oldText where read shows it in a file that mixes CRLF and LF line breaks: twice is not unique, and replaceAll replaces both, each with its line breaks', async () => {
+    await ws.file('mixed.txt', 'a\r\nb\r\n-\na\nb\n');
+    await expect(edit({ path: 'mixed.txt', oldText: 'a\nb', newText: 'x\ny' })).rejects.toThrow('oldText matches 2 times in mixed.txt');
+    await expect(contentOf('mixed.txt')).resolves.toBe('a\r\nb\r\n-\na\nb\n');
+    await expect(edit({ path: 'mixed.txt', oldText: 'a\nb', newText: 'x\ny', replaceAll: true })).resolves.toBe('Replaced 2 occurrences in mixed.txt (first at line 1)');
+    await expect(contentOf('mixed.txt')).resolves.toBe('x\r\ny\r\n-\nx\ny\n');
+  });
+
   it('rejects identical oldText and newText', async () => {
     await ws.file('a.txt', 'same');
     await expect(edit({ path: 'a.txt', oldText: 'same', newText: 'same' })).rejects.toThrow(/identical/);
@@ -88,5 +115,33 @@ describe('edit tool', () => {
       "Replacing 300000 occurrences would make 'many.txt' 57.5 MB; edit only writes files up to 50 MB. Replace fewer at a time, or use a tool that streams the file",
     );
     await expect(contentOf('many.txt')).resolves.toBe('a\n'.repeat(300_000));
+  });
+});
+
+describe('edit and write of one file at once, as a step runs its tool calls', () => {
+  const ws = useTempWorkspace();
+  const contentOf = (file: string) => readFile(path.join(ws.root, file), 'utf8');
+
+  it('ten edits of one file started at once all land, instead of each writing back the file without the others', async () => {
+    await ws.file('a.txt', Array.from({ length: 10 }, (_, line) => `line ${line}\n`).join(''));
+    const edit = editTool({ cwd: ws.root });
+    const results = await Promise.all(
+      Array.from({ length: 10 }, (_, line) => runTool(edit, { path: 'a.txt', oldText: `line ${line}\n`, newText: `LINE ${line}\n` })),
+    );
+    expect(results).toEqual(Array.from({ length: 10 }, (_, line) => `Replaced 1 occurrence in a.txt (line ${line + 1})`));
+    await expect(contentOf('a.txt')).resolves.toBe(Array.from({ length: 10 }, (_, line) => `LINE ${line}\n`).join(''));
+  });
+
+  it('a file changed by something else after it was read is not written over: the change is kept and the writer told', async () => {
+    const file = await ws.file('a.txt', 'as read\n');
+    const readStats = await stat(file, { bigint: true });
+    await writeFile(file, 'changed meanwhile\n');
+    const writing = writeFileAtomically(file, 'made from what was read\n', { unchangedSince: readStats, workspace: { root: ws.root, userPath: 'a.txt' } });
+    await expect(writing).rejects.toThrow(FileChangedError);
+    await expect(writing).rejects.toThrow(
+      "File 'a.txt' was changed by something else after it was read; nothing was written, so that change is kept. Read the file again and redo the change",
+    );
+    await expect(contentOf('a.txt')).resolves.toBe('changed meanwhile\n');
+    expect(await readdir(ws.root)).toEqual(['a.txt']);
   });
 });

@@ -1,4 +1,5 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -63,5 +64,22 @@ describe('search tools and .gitignore', () => {
     const grep = (await grepTool({ cwd: root, respectGitignore: false }).execute({ pattern: 'TODO' }, context)) as string;
     expect(grep.split('\n').sort()).toEqual(['debug.log:1: TODO in a log', 'dist/index.js:1: const TODO = 1;', 'src/index.ts:1: export const TODO = 1;']);
     expect(await lsTool({ cwd: root, respectGitignore: false }).execute({ path: 'dist' }, context)).toBe('index.js');
+  });
+
+  it('pass over a .gitignore that is a FIFO, which blocked them for ever, or a link (to /dev/zero, which never ends, or out of the workspace), as git does', async () => {
+    const outside = mkdtempSync(path.join(tmpdir(), 'loopchart-gitignore-outside-'));
+    try {
+      writeFileSync(path.join(outside, 'rules'), 'index.js\n');
+      rmSync(path.join(root, '.gitignore'));
+      execFileSync('mkfifo', [path.join(root, '.gitignore')]);
+      symlinkSync('/dev/zero', path.join(root, 'src', '.gitignore'));
+      symlinkSync(path.join(outside, 'rules'), path.join(root, 'dist', '.gitignore'));
+      expect(await lsTool({ cwd: root }).execute({}, context)).toBe(['.gitignore', 'debug.log', 'dist/', 'src/'].join('\n'));
+      expect(await globTool({ cwd: root }).execute({ pattern: '**/*.{ts,js}' }, context)).toBe(['dist/index.js', 'src/index.ts'].join('\n'));
+      const grep = (await grepTool({ cwd: root }).execute({ pattern: 'TODO' }, context)) as string;
+      expect(grep.split('\n')).toEqual(['debug.log:1: TODO in a log', 'dist/index.js:1: const TODO = 1;', 'src/index.ts:1: export const TODO = 1;']);
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
+    }
   });
 });

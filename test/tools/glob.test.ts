@@ -5,11 +5,25 @@ import picomatch from 'picomatch';
 import { describe, expect, it } from 'vitest';
 import { GLOB_MAX_RESULTS, globTool } from '../../src/tools/glob.js';
 import { grepTool } from '../../src/tools/grep.js';
+import { readTool } from '../../src/tools/read.js';
 import { runTool, useTempWorkspace } from './helpers.js';
 
 describe('glob tool', () => {
   const ws = useTempWorkspace();
   const glob = (input: object, signal?: AbortSignal) => runTool(globTool({ cwd: ws.root }), input, signal);
+
+  // macOS keeps names valid UTF-8; Linux file systems take any bytes.
+  it.skipIf(process.platform !== 'linux')('glob and grep say which files they leave out because their names are not valid UTF-8, and read explains the name', async () => {
+    await writeFile(Buffer.concat([Buffer.from(`${ws.root}/bad`), Buffer.from([0xff]), Buffer.from('.txt')]), 'needle\n');
+    await ws.file('good.txt', 'needle\n');
+    const notice =
+      '[1 file whose name is not valid UTF-8 left out (shown with \uFFFD): bad\uFFFD.txt; the tools cannot open a file by such a name: rename it with bash to reach it]';
+    await expect(glob({ pattern: '**' })).resolves.toBe(`good.txt\n\n${notice}`);
+    await expect(runTool(grepTool({ cwd: ws.root }), { pattern: 'needle' })).resolves.toBe(`good.txt:1: needle\n\n${notice}`);
+    await expect(runTool(readTool({ cwd: ws.root }), { path: 'bad\uFFFD.txt' })).rejects.toThrow(
+      "Path 'bad\uFFFD.txt' does not exist: if ls showed it, its name is not valid UTF-8 (U+FFFD stands for bytes that are not), and no tool can open it by that name; rename it with bash",
+    );
+  });
 
   it('returns matching files relative to the workspace root, sorted', async () => {
     await ws.file('src/b.ts', '');

@@ -81,6 +81,13 @@ describe('grep tool', () => {
     await expect(grep({ pattern: 'hit', path: 'src/a.ts' })).resolves.toBe('src/a.ts:2: hit');
   });
 
+  it('refuses a binary file given as path, instead of saying it holds no match', async () => {
+    await ws.file('bin.dat', Buffer.from('hit\0\n'));
+    await expect(grep({ pattern: 'hit', path: 'bin.dat' })).rejects.toThrow(
+      "File 'bin.dat' looks binary (it contains NUL bytes); grep searches only text files",
+    );
+  });
+
   it('skips binary files, node_modules and .git', async () => {
     await ws.file('bin.dat', Buffer.from('hit\0\n'));
     await ws.file('node_modules/p/index.js', 'hit\n');

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { throwIfAborted } from '../../src/tools/abort.js';
 import { looksBinary } from '../../src/tools/binary.js';
-import { findOccurrences, lineNumberAt, replaceOccurrences, toCrlf } from '../../src/tools/exact-replace.js';
+import { endsLinesWithCrlfOnly, findOccurrences, findOccurrencesAnyLineEnding, lineNumberAt, replaceOccurrences, replaceSpans, toCrlf } from '../../src/tools/exact-replace.js';
 import { describeFsError } from '../../src/tools/fs-errors.js';
 import { firstInvalidUtf8 } from '../../src/tools/invalid-utf8.js';
 import { displayName } from '../../src/tools/line-format.js';
@@ -58,6 +58,21 @@ describe('exact replacement', () => {
 
   it('converts line endings to CRLF without doubling existing ones', () => {
     expect(toCrlf('a\nb\r\nc')).toBe('a\r\nb\r\nc');
+  });
+
+  it('finds text whose line breaks are LF where the text has CRLF, LF or both, and no regex meaning in it', () => {
+    expect(findOccurrencesAnyLineEnding('a\r\nb\nc a\nb\nc', 'a\nb\nc')).toEqual([{ index: 0, length: 6 }, { index: 7, length: 5 }]);
+    expect(findOccurrencesAnyLineEnding('x.*(\r\n)$ x', '.*(\n)$')).toEqual([{ index: 1, length: 7 }]);
+    expect(findOccurrencesAnyLineEnding('abc', 'a.c\n')).toEqual([]);
+    expect(replaceSpans('a\r\nb-a\nb', [{ index: 0, length: 4 }, { index: 5, length: 3 }], '$&')).toBe('$&-$&');
+  });
+
+  it('tells a text whose every line break is CRLF from one with LF breaks or none', () => {
+    expect(endsLinesWithCrlfOnly('a\r\nb\r\nc')).toBe(true);
+    expect(endsLinesWithCrlfOnly('a\r\nb\nc\r\n')).toBe(false);
+    expect(endsLinesWithCrlfOnly('\na\r\n')).toBe(false);
+    expect(endsLinesWithCrlfOnly('a\rb')).toBe(false);
+    expect(endsLinesWithCrlfOnly('')).toBe(false);
   });
 });
 

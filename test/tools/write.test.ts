@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
-import { chmod, link, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { chmod, chown, link, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { editTool } from '../../src/tools/edit.js';
@@ -32,6 +32,32 @@ describe('write tool', () => {
     await expect(runTool(readTool({ cwd: ws.root }), { path: 'a.txt/' })).rejects.toThrow(message('a.txt/'));
     expect(readdirSync(ws.root)).toEqual(['a.txt']);
     await expect(readFile(path.join(ws.root, 'a.txt'), 'utf8')).resolves.toBe('hello\n');
+  });
+
+  it('refuses a path ending in /. or /.. (a directory) for read, write and edit instead of writing the file or directory before it', async () => {
+    await ws.file('a.txt', 'hello\n');
+    const message = (userPath: string, ending: string) => `Path '${userPath}' ends with '${ending}', which names a directory; give the path of a file`;
+    await expect(write({ path: 'a.txt/.', content: 'x' })).rejects.toThrow(message('a.txt/.', '.'));
+    await expect(write({ path: 'newdir/.', content: 'x' })).rejects.toThrow(message('newdir/.', '.'));
+    await expect(write({ path: 'sub/a.txt/..', content: 'x' })).rejects.toThrow(message('sub/a.txt/..', '..'));
+    await expect(write({ path: '.', content: 'x' })).rejects.toThrow(message('.', '.'));
+    await expect(runTool(editTool({ cwd: ws.root }), { path: 'a.txt/.', oldText: 'hello', newText: 'bye' })).rejects.toThrow(message('a.txt/.', '.'));
+    await expect(runTool(readTool({ cwd: ws.root }), { path: 'a.txt/.' })).rejects.toThrow(message('a.txt/.', '.'));
+    expect(readdirSync(ws.root)).toEqual(['a.txt']);
+    await expect(readFile(path.join(ws.root, 'a.txt'), 'utf8')).resolves.toBe('hello\n');
+  });
+
+  it('refuses content or newText with half of a character (a lone surrogate), which would be written as U+FFFD, and says where', async () => {
+    await ws.file('a.txt', 'smile\n');
+    await expect(write({ path: 'a.txt', content: 'smile \ud83d\n' })).rejects.toThrow(
+      'content has half of a character (a lone UTF-16 surrogate, \\ud83d) at index 6, which UTF-8 cannot encode: it would be written as U+FFFD. ' +
+        'Send the whole character (both halves of its surrogate pair, or the character itself)',
+    );
+    await expect(runTool(editTool({ cwd: ws.root }), { path: 'a.txt', oldText: 'smile', newText: '\ude00 smile' })).rejects.toThrow(
+      'newText has half of a character (a lone UTF-16 surrogate, \\ude00) at index 0',
+    );
+    await expect(readFile(path.join(ws.root, 'a.txt'), 'utf8')).resolves.toBe('smile\n');
+    await expect(write({ path: 'a.txt', content: 'smile \ud83d\ude00\n' })).resolves.toBe('Wrote 11 bytes to a.txt');
   });
 
   it('creates the file and its parent directories and reports the byte count', async () => {
@@ -80,11 +106,40 @@ describe('write and edit never leave a half-written or foreign file', () => {
     expect(readdirSync(ws.root)).toEqual(['big.txt']);
   });
 
+  it('write and edit a file whose name is as long as a name may be (255 bytes), whose temporary file would have a longer one', async () => {
+    const name = `${'é'.repeat(100)}${'n'.repeat(51)}.txt`;
+    expect(Buffer.byteLength(name)).toBe(255);
+    await expect(write({ path: name, content: 'hello\n' })).resolves.toBe(`Wrote 6 bytes to ${name}`);
+    await expect(edit({ path: name, oldText: 'hello', newText: 'bye' })).resolves.toBe(`Replaced 1 occurrence in ${name} (line 1)`);
+    await expect(readFile(path.join(ws.root, name), 'utf8')).resolves.toBe('bye\n');
+    expect(readdirSync(ws.root)).toEqual([name]);
+  });
+
+  it('refuses a name longer than a name may be with a message that says so, for write, read and edit, instead of a bare ENAMETOOLONG naming the absolute path', async () => {
+    const name = 'n'.repeat(256);
+    const message = `Path '${name}' has a name longer than the file system allows (255 bytes for one name, 4096 for a whole path on Linux); give a shorter one`;
+    await expect(write({ path: name, content: 'x' })).rejects.toThrow(message);
+    await expect(write({ path: `${name}/a.txt`, content: 'x' })).rejects.toThrow(`Path '${name}/a.txt' has a name longer`);
+    await expect(runTool(readTool({ cwd: ws.root }), { path: name })).rejects.toThrow(message);
+    await expect(edit({ path: name, oldText: 'a', newText: 'b' })).rejects.toThrow(message);
+    expect(readdirSync(ws.root)).toEqual([]);
+  });
+
   it('a written file keeps the permissions of the file it replaces', async () => {
     await ws.file('run.sh', 'echo old');
     await chmod(path.join(ws.root, 'run.sh'), 0o750);
     await write({ path: 'run.sh', content: 'echo new' });
     expect((await stat(path.join(ws.root, 'run.sh'))).mode & 0o777).toBe(0o750);
+  });
+
+  it.skipIf(process.getuid?.() !== 0)('as root, write and edit keep the owner and group of the file they replace instead of making it root\'s', async () => {
+    const file = await ws.file('user.txt', 'old\n');
+    await chown(file, 4321, 4322);
+    await write({ path: 'user.txt', content: 'new\n' });
+    expect(await stat(file)).toMatchObject({ uid: 4321, gid: 4322 });
+    await edit({ path: 'user.txt', oldText: 'new', newText: 'newer' });
+    expect(await stat(file)).toMatchObject({ uid: 4321, gid: 4322 });
+    await expect(readFile(file, 'utf8')).resolves.toBe('newer\n');
   });
 
   it('refuses a FIFO instead of blocking on it, for write, edit and grep', async () => {
