@@ -16,9 +16,11 @@ const postgres = usePostgresForTests();
 const newPool = postgres.newPool;
 afterEach(() => vi.restoreAllMocks());
 
-/** A worker that beat once and then stopped: silent, so dead to the others at once. */
+/** A worker that beat once and then stopped: silent, so dead to the others at once. Its one beat's sweep finds no workflow. */
 async function deadWorker(pool: pg.Pool, executorID: string, applicationVersion: string): Promise<void> {
+  const listed = noWorkflows();
   await startWorkerRecovery({ pool, executorID, applicationVersion, heartbeatMs: 50, deadAfterMs: 20_000 }).stop();
+  listed.mockRestore();
 }
 
 /** A live worker, stopped when the test ends. */
