@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_TIMER_MS } from '../core/max-timer-ms.js';
 
 /** A server's name: the key under `mcpServers`, and the middle of its tools' names (`mcp__<server>__<tool>`). */
 const serverNameSchema = z
@@ -6,9 +7,6 @@ const serverNameSchema = z
   .regex(/^[A-Za-z0-9_-]{1,64}$/, 'a server name is 1-64 letters, digits, dashes or underscores (it becomes part of its tools\' names)');
 
 const stringMap = z.record(z.string(), z.string());
-
-/** The longest a timer waits: Node cuts a longer delay to 1 ms. */
-const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** A time limit called `name`: a positive whole number of milliseconds a timer can wait. */
 const milliseconds = (name: string) =>

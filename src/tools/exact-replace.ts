@@ -1,5 +1,7 @@
 /** Exact (non-regex) text search and replacement used by the edit tool. */
 
+import { escapeRegExp } from './search-pattern.js';
+
 /**
  * Start indices of the non-overlapping occurrences of `needle` in `text`.
  *
@@ -112,8 +114,4 @@ export function replaceSpans(text: string, spans: readonly TextSpan[], replaceme
     copiedUpTo = span.index + span.length;
   }
   return result + text.slice(copiedUpTo);
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
