@@ -98,8 +98,7 @@ describe.skipIf(postgres.binary === undefined)('startWorkerRecovery', () => {
     await Promise.all([first.stop(), second.stop()]);
     expect(recoveries).toEqual([['gone-2', ['wf-2']]]);
     expect(claimListings()).toHaveLength(1);
-    // More than the default 60 s: on a machine running two full suites at once it twice went past 60 s (see the stop note of 2026-11-27).
-  }, 150_000);
+  });
 
   /** DBOS's two calls over a table of workflows: `resumeWorkflows` makes a pending one enqueued, as DBOS does. */
   function workflowTable(workflows: Array<Pick<WorkflowStatus, 'workflowID' | 'executorId' | 'updatedAt'>>) {
