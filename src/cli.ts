@@ -181,6 +181,7 @@ async function run(args: RunArguments, fork?: RunOnFork): Promise<number> {
       ...(args.structuredOutputs ? { structuredOutputs: true } : {}),
       ...(args.noSandbox ? { noSandbox: true } : {}),
       ...(args.allowNetwork ? { allowNetwork: true } : {}),
+      ...(args.passEnv !== undefined ? { passEnv: args.passEnv } : {}),
       ...(args.system !== undefined ? { system: args.system } : {}),
       ...(args.systemFile !== undefined ? { systemFile: args.systemFile } : {}),
       ...(args.appendSystem !== undefined ? { appendSystem: args.appendSystem } : {}),

@@ -53,6 +53,8 @@ export interface RunExtras {
   noSandbox?: boolean;
   /** `--allow-network`: bash's sandbox keeps the network. */
   allowNetwork?: boolean;
+  /** `--pass-env NAME` (repeatable): variables that look like credentials that bash gets all the same. */
+  passEnv?: string[];
   /** `--system TEXT`: the system prompt, instead of the script's instructions. */
   system?: string;
   /** `--system-file FILE`: the system prompt read from FILE (instead of the script's). */
@@ -164,6 +166,7 @@ const runOptions = {
   'structured-outputs': { type: 'boolean' },
   'no-sandbox': { type: 'boolean' },
   'allow-network': { type: 'boolean' },
+  'pass-env': { type: 'string', multiple: true },
   system: { type: 'string' },
   'system-file': { type: 'string' },
   'append-system': { type: 'string' },
@@ -450,6 +453,7 @@ function runArguments(argv: readonly string[], input: CommandLineContext): RunAr
     ...(values['structured-outputs'] ? { structuredOutputs: true } : {}),
     ...(values['no-sandbox'] ? { noSandbox: true } : {}),
     ...(values['allow-network'] ? { allowNetwork: true } : {}),
+    ...(values['pass-env'] !== undefined ? { passEnv: values['pass-env'].map((name) => envName(name, '--pass-env')) } : {}),
     ...(values.system !== undefined ? { system: nonEmpty('--system', values.system) } : {}),
     ...(values['system-file'] !== undefined ? { systemFile: nonEmpty('--system-file', values['system-file']) } : {}),
     ...(values['append-system'] !== undefined ? { appendSystem: nonEmpty('--append-system', values['append-system']) } : {}),
@@ -570,8 +574,8 @@ function baseURL(text: string): string {
   return text;
 }
 
-function envName(text: string): string {
-  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(text)) throw new UsageError(`--api-key-env takes the name of an environment variable, got "${text}"`);
+function envName(text: string, flag = '--api-key-env'): string {
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(text)) throw new UsageError(`${flag} takes the name of an environment variable, got "${text}"`);
   return text;
 }
 

@@ -112,6 +112,12 @@ Tools and limits:
                         they run in the sandbox, with network
   --allow-network       bash's sandbox keeps the network, as a script's
                         allowNetwork: true does; without either, bash has none
+  --pass-env NAME       bash gets NAME although it looks like a credential
+                        (repeatable). Without it, bash's environment leaves
+                        out names with KEY, SECRET, TOKEN, PASSWORD, PASSWD,
+                        PASSPHRASE or CREDENTIAL and URLs with a password
+                        (GITHUB_TOKEN, PGPASSWORD, DATABASE_URL=postgres://u:pw@…);
+                        a provider key is never passed
   --no-sandbox          run bash and stdio MCP servers unconfined, with your
                         rights. Without it they run in bubblewrap where it works
                         (Linux): only the workspace and a private /tmp are

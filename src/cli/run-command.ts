@@ -18,6 +18,7 @@ import { recordedScript } from './recorded-script.js';
 import { withdrawProviderKeys } from './provider-keys.js';
 import { redact, redactingSink, redactValue, type TextSink } from './redact.js';
 import { redactingTools } from './redacting-tools.js';
+import { commandEnvironment, passedVariablesProblem } from '../secrets/credential-variables.js';
 import { recordedTools } from './recorded-tools.js';
 import { createReporter, type Reporter } from './reporter.js';
 import { writeRunArtifacts } from './run-artifacts.js';
@@ -271,7 +272,11 @@ async function run(given: RunCommandOptions, reporter: Reporter, secrets: string
         model: recording?.model ?? model,
         // Redacted before anything cuts a result: a cut inside a key would leave a piece of it that redaction misses.
         tools: redactingTools(
-          { ...builtinTools({ cwd, tools: [...tools], bash: { redact: secrets, ...(sandbox ? { sandbox: sandbox.bash } : {}) } }), ...mcp?.tools, ...recordedTools(script?.toolResults) },
+          {
+            ...builtinTools({ cwd, tools: [...tools], bash: { redact: secrets, ...(sandbox ? { sandbox: sandbox.bash } : {}), ...(options.passEnv ? { passEnv: options.passEnv } : {}) } }),
+            ...mcp?.tools,
+            ...recordedTools(script?.toolResults),
+          },
           secrets,
         ),
         ...(instructions !== undefined ? { instructions } : {}),
@@ -326,6 +331,15 @@ async function run(given: RunCommandOptions, reporter: Reporter, secrets: string
  */
 async function runSandbox(options: RunCommandOptions, script: Script | undefined, tools: readonly BuiltinToolName[], workspace: string, reporter: Reporter): Promise<CliSandbox | undefined> {
   const bash = tools.includes('bash');
+  if (options.passEnv !== undefined) {
+    if (!bash) throw new UsageError('--pass-env gives variables to bash, and the run has no bash tool (--tools)');
+    const problem = passedVariablesProblem(options.passEnv, process.env);
+    if (problem !== undefined) throw new UsageError(`--pass-env: ${problem}`);
+  }
+  if (bash) {
+    const { withheld } = commandEnvironment(process.env, options.passEnv);
+    if (withheld.length > 0) reporter.info(`bash: its environment leaves out ${withheld.join(', ')} (they look like credentials; --pass-env NAME passes one)`);
+  }
   if (!bash && options.mcp === undefined) return undefined;
   const chosen = await chooseCliSandbox({
     noSandbox: options.noSandbox ?? false,

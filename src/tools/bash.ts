@@ -11,6 +11,7 @@ import { sandboxSettings, type SandboxSetting, type SandboxSettings } from './sa
 import { runShellCommand } from './shell-command.js';
 import { realWorkspaceRoot } from './workspace.js';
 import { secretList, type SecretList } from '../secrets/secret-list.js';
+import { commandEnvironment, passedVariablesProblem } from '../secrets/credential-variables.js';
 
 export { BASH_MAX_OUTPUT_BYTES, BASH_MAX_OUTPUT_LINES } from './bash-output.js';
 export const BASH_DEFAULT_TIMEOUT_MS = 120_000;
@@ -40,6 +41,15 @@ export interface BashToolOptions {
    * piece of one is left at the cut. An `undefined` or empty entry (a variable that is not set) is left out.
    */
   redact?: SecretList;
+  /**
+   * Variables that look like credentials that the commands get all the same. A command's environment
+   * is this process's without the variables that look like credentials: names with KEY, SECRET, TOKEN,
+   * PASSWORD, PASSWD, PASSPHRASE or CREDENTIAL in them, and values that are URLs with a password
+   * (`DATABASE_URL=postgres://app:pw@db/app`). A provider key is never passed, and a name that would
+   * not be left out is refused (a misspelt name would pass nothing). Default: none.
+   * @default []
+   */
+  passEnv?: readonly string[];
 }
 
 const bashInputSchema = toolInputObject('bash', {
@@ -54,7 +64,9 @@ export type BashToolInput = z.infer<typeof bashInputSchema>;
  * returns the last 2000 lines / 50 KB of its combined stdout and stderr
  * followed by `exit code N`. On timeout or abort the command's whole process
  * group is killed and the call fails with an error saying so. The command's
- * environment has no provider key variables (`*_API_KEY`, …). With a sandbox
+ * environment has no variable that looks like a credential (`*_API_KEY`,
+ * `GITHUB_TOKEN`, `PGPASSWORD`, a `DATABASE_URL` with a password, …) but for
+ * those `passEnv` names. With a sandbox
  * (`sandbox`, default `'auto'`: bubblewrap where it works) it can write only
  * the workspace and a private `/tmp`, cannot reach the network, and sees no
  * process but its own; without one it can do anything this process can.
@@ -69,19 +81,24 @@ export function bashTool(options: BashToolOptions): BuiltinTool<BashToolInput> {
   parseToolFactoryOptions('bashTool', bashFactoryLimitsSchema, { timeoutMs: defaultTimeoutMs, killGraceMs });
   const secrets = secretList(options.redact, 'bashTool options.redact');
   const sandbox = sandboxSettings(options.sandbox);
+  const passEnv = [...(options.passEnv ?? [])];
+  const passProblem = passedVariablesProblem(passEnv, process.env);
+  if (passProblem !== undefined) throw new Error(`Invalid bashTool options: passEnv: ${passProblem}`);
   return tool({
     description:
       'Run a shell command with bash -c in the workspace root. Returns combined stdout and stderr ' +
       `(last ${BASH_MAX_OUTPUT_LINES} lines / ${BASH_MAX_OUTPUT_BYTES / 1024} KB) and the exit code. ` +
       `Commands are killed after ${defaultTimeoutMs} ms unless timeoutMs is given. stdin is empty; stdout and stderr close when ` +
-      "the command ends: redirect a background process's output (cmd > cmd.log 2>&1 &), or it dies when it next writes." +
+      "the command ends: redirect a background process's output (cmd > cmd.log 2>&1 &), or it dies when it next writes. " +
+      'Environment variables that look like credentials (names with KEY, SECRET, TOKEN or PASSWORD, URLs with a password) are not set.' +
       sandboxNote(sandbox),
     inputSchema: bashInputSchema,
     execute: async ({ command, timeoutMs = defaultTimeoutMs }, { abortSignal }) => {
       throwIfAborted(abortSignal, 'bash');
       if (command.includes('\0')) throw new Error("The command contains a NUL byte, which no shell command can hold; remove it (printf '\\0' prints one)");
       const root = await realWorkspaceRoot(cwd);
-      const spawnAs = await sandboxedCommand(sandbox, { command: 'bash', args: ['-c', command], workspace: root });
+      const { env } = commandEnvironment(process.env, passEnv);
+      const spawnAs = await sandboxedCommand(sandbox, { command: 'bash', args: ['-c', command], workspace: root, env });
       throwIfAborted(abortSignal, 'bash');
       const result = await runShellCommand({
         command,

@@ -30,6 +30,8 @@ export interface BuiltinToolsOptions {
     sandbox?: SandboxSetting;
     /** Secrets (API keys) redacted from the output before its tail is cut; an `undefined` or empty entry is left out. */
     redact?: SecretList;
+    /** Variables that look like credentials that the commands get all the same; see `bashTool`. Default none. */
+    passEnv?: readonly string[];
   };
   /** `grep`, `glob` and `ls` skip what the workspace's `.gitignore` files ignore. Default true. */
   respectGitignore?: boolean;
@@ -42,7 +44,7 @@ const builtinToolNameSchema = z.enum(builtinToolNames as [BuiltinToolName, ...Bu
 const builtinToolsOptionsSchema = z.object({
   cwd: z.string().min(1, 'cwd must be a non-empty path'),
   tools: z.array(builtinToolNameSchema).optional(),
-  bash: z.strictObject({ timeoutMs: bashTimeoutMsSchema.optional(), sandbox: sandboxSettingSchema.optional(), redact: z.unknown().optional() }).optional(),
+  bash: z.strictObject({ timeoutMs: bashTimeoutMsSchema.optional(), sandbox: sandboxSettingSchema.optional(), redact: z.unknown().optional(), passEnv: z.array(z.string()).optional() }).optional(),
   respectGitignore: z.boolean().optional(),
 });
 

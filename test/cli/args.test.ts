@@ -75,6 +75,11 @@ describe('parseCommandLine', () => {
     expect(usageError(['run', 'x', ...local, '--structured-outputs'])).toBe("--structured-outputs says how to send --output-schema's schema: give --output-schema FILE too");
   });
 
+  it('parses --pass-env NAME, repeated, and refuses what is not a variable\'s name', () => {
+    expect(parseCommandLine(['run', 'x', '--pass-env', 'GITHUB_TOKEN', '--pass-env', 'NPM_TOKEN'])).toMatchObject({ args: { passEnv: ['GITHUB_TOKEN', 'NPM_TOKEN'] } });
+    expect(usageError(['run', 'x', '--pass-env', 'A B'])).toBe('--pass-env takes the name of an environment variable, got "A B"');
+  });
+
   it('parses --no-sandbox and --allow-network, and refuses the two together', () => {
     expect(parseCommandLine(['run', 'x', '--no-sandbox'])).toMatchObject({ args: { noSandbox: true } });
     expect(parseCommandLine(['run', 'x', '--allow-network'])).toMatchObject({ args: { allowNetwork: true } });

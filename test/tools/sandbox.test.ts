@@ -92,6 +92,24 @@ describe('bash without a sandbox', () => {
     }
   });
 
+  it('gets no variable that looks like a credential (a token, a password, a URL with one), but for those passEnv names', async () => {
+    const saved = { ...process.env };
+    Object.assign(process.env, { GITHUB_TOKEN: 'ghp_sandboxtest0123', PGPASSWORD: 'hunter22', DATABASE_URL: 'postgres://app:hunter22@db/app', NPM_TOKEN: 'npm_sandboxtest0123', LOOPCHART_PLAIN: 'plain' });
+    try {
+      const echo = { command: 'echo "[$GITHUB_TOKEN][$PGPASSWORD][$DATABASE_URL][$NPM_TOKEN][$LOOPCHART_PLAIN]"' };
+      expect(await runTool(bashTool({ cwd: ws.root, sandbox: 'none' }), echo)).toBe('[][][][][plain]\n\nexit code 0');
+      const passing = builtinTools({ cwd: ws.root, tools: ['bash'], bash: { sandbox: 'none', passEnv: ['NPM_TOKEN', 'DATABASE_URL'] } }).bash;
+      expect(await runTool(passing, echo)).toBe('[][][postgres://app:hunter22@db/app][npm_sandboxtest0123][plain]\n\nexit code 0');
+    } finally {
+      process.env = saved;
+    }
+  });
+
+  it('refuses to pass a provider key, or a name that would not be left out (a misspelt one would pass nothing)', () => {
+    expect(() => bashTool({ cwd: ws.root, passEnv: ['ANTHROPIC_API_KEY'] })).toThrow('Invalid bashTool options: passEnv: ANTHROPIC_API_KEY is a provider key, and provider keys never reach a command');
+    expect(() => builtinTools({ cwd: ws.root, tools: ['bash'], bash: { passEnv: ['GITHUB_TOKN'] } })).toThrow("Invalid bashTool options: passEnv: GITHUB_TOKN is not left out of a command's environment");
+  });
+
   it("fails with mode 'bubblewrap' when bwrap is not on the PATH, saying so", async () => {
     const emptyDir = await mkdtemp(path.join(os.tmpdir(), 'loopchart-no-bwrap-'));
     const savedPath = process.env.PATH;
@@ -194,6 +212,16 @@ describe.skipIf(bwrap === undefined)('bash in bubblewrap', () => {
     expect(pids!.trim().split(' ').map(Number).every((pid) => pid < 100)).toBe(true);
     expect(output).not.toContain(`sees ${process.pid}`);
     expect(firstCommand).toMatch(/^\S*bwrap /);
+  });
+
+  it('gets no variable that looks like a credential inside the sandbox either', async () => {
+    const saved = { ...process.env };
+    Object.assign(process.env, { GITHUB_TOKEN: 'ghp_sandboxtest0123', REDIS_URL: 'redis://:hunter22@127.0.0.1:6379' });
+    try {
+      expect(await bash('echo "[$GITHUB_TOKEN][$REDIS_URL][${HOME:+home}]"')).toBe('[][][home]\n\nexit code 0');
+    } finally {
+      process.env = saved;
+    }
   });
 
   it('cannot get its capabilities back to remount the file system writable', async () => {
