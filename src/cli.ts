@@ -141,24 +141,17 @@ async function run(args: RunArguments, fork?: RunOnFork): Promise<number> {
   // A run that waits on nothing Node tracks (a stalled stream, a pending approval) must not let the process exit early with 0.
   const keepAlive = setInterval(() => {}, 2 ** 30);
   try {
+    // Every setting of the command line goes on as it was parsed: a flag added to RunArguments cannot be dropped on the way.
+    const { target: _target, output, noColor: _noColor, ...settings } = args;
     return await runCommand({
       ...(target?.kind === 'script' ? { script: target.file } : target?.kind === 'prompt' ? { prompt: target.text } : {}),
-      ...(args.model ? { model: args.model } : {}),
-      ...(args.baseURL !== undefined ? { baseURL: args.baseURL } : {}),
-      apiKeyEnv: args.apiKeyEnv,
+      ...settings,
       env: process.env,
-      ...(args.cwd !== undefined ? { cwd: args.cwd } : {}),
-      ...(args.maxSteps !== undefined ? { maxSteps: args.maxSteps } : {}),
-      ...(args.timeout !== undefined ? { timeout: args.timeout } : {}),
-      ...(args.maxCost !== undefined ? { maxCost: args.maxCost } : {}),
-      ...(args.tools ? { tools: args.tools } : {}),
-      yes: args.yes,
-      allowInsecureKey: args.allowInsecureKey ?? false,
       ...(process.stdin.isTTY && process.stderr.isTTY
         ? { askUser: terminalAsker({ input: process.stdin, output: process.stderr, onInterrupt: () => process.kill(process.pid, 'SIGINT') }) }
         : {}),
-      json: args.output === 'json',
-      events: args.output === 'events',
+      json: output === 'json',
+      events: output === 'events',
       stdout: process.stdout,
       stdoutIsTerminal: process.stdout.isTTY === true,
       stderr: process.stderr,
@@ -167,30 +160,7 @@ async function run(args: RunArguments, fork?: RunOnFork): Promise<number> {
       spinner: process.stderr.isTTY === true && !args.noColor && process.env.TERM !== 'dumb',
       interrupted,
       config: loaded.config,
-      ...(args.trace !== undefined ? { trace: args.trace } : {}),
-      ...(args.report !== undefined ? { report: args.report } : {}),
-      ...(args.record !== undefined ? { record: args.record } : {}),
-      ...(args.session !== undefined ? { session: args.session } : {}),
-      ...(args.resume !== undefined ? { resume: args.resume } : {}),
       ...(fork ? { resume: fork.resume, ...(fork.session !== undefined ? { session: fork.session } : {}), ...(fork.sessionStore ? { sessionStore: fork.sessionStore } : {}) } : {}),
-      ...(args.continueLatest ? { continueLatest: true } : {}),
-      ...(args.inspectPort !== undefined ? { inspectPort: args.inspectPort } : {}),
-      ...(args.inspectWait ? { inspectWait: true } : {}),
-      ...(args.mcp !== undefined ? { mcp: args.mcp } : {}),
-      ...(args.outputSchema !== undefined ? { outputSchema: args.outputSchema } : {}),
-      ...(args.structuredOutputs ? { structuredOutputs: true } : {}),
-      ...(args.noSandbox ? { noSandbox: true } : {}),
-      ...(args.allowNetwork ? { allowNetwork: true } : {}),
-      ...(args.passEnv !== undefined ? { passEnv: args.passEnv } : {}),
-      ...(args.system !== undefined ? { system: args.system } : {}),
-      ...(args.systemFile !== undefined ? { systemFile: args.systemFile } : {}),
-      ...(args.appendSystem !== undefined ? { appendSystem: args.appendSystem } : {}),
-      ...(args.agentsMd ? { agentsMd: true } : {}),
-      ...(args.allow !== undefined ? { allow: args.allow } : {}),
-      ...(args.deny !== undefined ? { deny: args.deny } : {}),
-      ...(args.permissionMode !== undefined ? { permissionMode: args.permissionMode } : {}),
-      ...(args.reasoningEffort !== undefined ? { reasoningEffort: args.reasoningEffort } : {}),
-      ...(args.thinkingBudget !== undefined ? { thinkingBudget: args.thinkingBudget } : {}),
     });
   } finally {
     clearInterval(keepAlive);
