@@ -7,7 +7,7 @@ import { countLimitSchema, parseToolFactoryOptions, timerMsSchema } from './limi
 import { toolInputObject } from './tool-input-schema.js';
 import { throwIfAborted } from './abort.js';
 import { describeFsError } from './fs-errors.js';
-import { displayName, namesNotUtf8Notice } from './line-format.js';
+import { displayName, namesNotUtf8Notice, unreadNotice, type UnreadPath } from './line-format.js';
 import { WorkerDeadlineError } from './bounded-worker.js';
 import { listWorkspaceFiles } from './workspace-files.js';
 import { assertGlobPatternStaysInside, realWorkspaceRoot, resolveInWorkspace } from './workspace.js';
@@ -64,6 +64,7 @@ export function globTool({ cwd, maxResults = GLOB_MAX_RESULTS, respectGitignore 
       if (!stats.isDirectory()) throw new Error(`Path '${userPath}' is not a directory`);
 
       const namesNotUtf8: string[] = [];
+      const unreadDirectories: UnreadPath[] = [];
       const files = await listWorkspaceFiles({
         realRoot,
         directory,
@@ -73,6 +74,7 @@ export function globTool({ cwd, maxResults = GLOB_MAX_RESULTS, respectGitignore 
         operation: 'glob',
         respectGitignore,
         namesNotUtf8,
+        unreadDirectories,
       }).catch((error: unknown) => {
         if (!(error instanceof WorkerDeadlineError)) throw error;
         throwIfAborted(abortSignal, 'glob');
@@ -81,11 +83,15 @@ export function globTool({ cwd, maxResults = GLOB_MAX_RESULTS, respectGitignore 
             '(several * in one path segment, such as *a*a*a*b, can take exponential time). Simplify it',
         );
       });
-      const notUtf8 = namesNotUtf8.length > 0 ? `\n\n${namesNotUtf8Notice(namesNotUtf8)}` : '';
-      if (files.length === 0) return `No files match '${pattern}' in ${userPath}${notUtf8}`;
+      const notices = [
+        ...(namesNotUtf8.length > 0 ? [namesNotUtf8Notice(namesNotUtf8)] : []),
+        ...(unreadDirectories.length > 0 ? [unreadNotice('directory', unreadDirectories, 'listed')] : []),
+      ];
+      const noticed = notices.length > 0 ? `\n\n${notices.join('\n')}` : '';
+      if (files.length === 0) return `No files match '${pattern}' in ${userPath}${noticed}`;
       const shown = files.slice(0, maxResults).map((file) => displayName(file.workspacePath));
-      if (files.length <= maxResults) return shown.join('\n') + notUtf8;
-      return `${shown.join('\n')}\n\n[truncated: showing ${maxResults} of ${files.length} files; narrow the pattern or path]${notUtf8}`;
+      if (files.length <= maxResults) return shown.join('\n') + noticed;
+      return `${shown.join('\n')}\n\n[truncated: showing ${maxResults} of ${files.length} files; narrow the pattern or path]${noticed}`;
     },
   });
 }

@@ -6,8 +6,8 @@ import { countLimitSchema, parseToolFactoryOptions, timerMsSchema } from './limi
 import { toolInputObject } from './tool-input-schema.js';
 import { throwIfAborted } from './abort.js';
 import { looksBinary } from './binary.js';
-import { describeFsError } from './fs-errors.js';
-import { cutLongLine, displayName, namesNotUtf8Notice } from './line-format.js';
+import { describeFsError, errorCode } from './fs-errors.js';
+import { cutLongLine, displayName, namesNotUtf8Notice, unreadNotice, type UnreadPath } from './line-format.js';
 import { WorkerDeadlineError } from './bounded-worker.js';
 import { regexRunner } from './regex-worker.js';
 import { compileSearchPattern } from './search-pattern.js';
@@ -79,6 +79,8 @@ export function grepTool({ cwd, respectGitignore = true, maxMatches = GREP_MAX_M
 
       let files: WorkspaceFile[];
       const namesNotUtf8: string[] = [];
+      const unreadDirectories: UnreadPath[] = [];
+      const unreadFiles: UnreadPath[] = [];
       const searchesOneFile = !stats.isDirectory();
       if (stats.isDirectory()) {
         // A glob without `/` matches file names at any depth (like ripgrep's --glob); one with `/` the relative path.
@@ -92,6 +94,7 @@ export function grepTool({ cwd, respectGitignore = true, maxMatches = GREP_MAX_M
           operation: 'grep',
           respectGitignore,
           namesNotUtf8,
+          unreadDirectories,
         }).catch((error: unknown) => {
           if (!(error instanceof WorkerDeadlineError)) throw error;
           throwIfAborted(abortSignal, 'grep');
@@ -120,16 +123,16 @@ export function grepTool({ cwd, respectGitignore = true, maxMatches = GREP_MAX_M
           skippedLargeFiles += 1;
           continue;
         }
-        // A file found in a directory that cannot be read is passed over; the one file asked for is not, or "No matches" would be untrue.
+        // A file found in a directory that cannot be read is passed over, and said so; the one file asked for fails the call.
         const handle = await openForReading(cwd, file.absolutePath, file.workspacePath).catch((error: unknown) => {
-          if (!searchesOneFile) return undefined;
+          if (!searchesOneFile) return void unreadFiles.push({ path: file.workspacePath, code: errorCode(error) });
           throw error instanceof Error && !('code' in error) ? error : describeFsError(error, userPath);
         });
         let content: Buffer | undefined;
         if (handle) {
           try {
             content = await handle.readFile().catch((error: unknown) => {
-              if (!searchesOneFile) return undefined;
+              if (!searchesOneFile) return void unreadFiles.push({ path: file.workspacePath, code: errorCode(error) });
               throw describeFsError(error, userPath);
             });
           } finally {
@@ -167,6 +170,8 @@ export function grepTool({ cwd, respectGitignore = true, maxMatches = GREP_MAX_M
         notices.push(`[skipped ${skippedLargeFiles} file(s) larger than ${GREP_MAX_FILE_BYTES / (1024 * 1024)} MB]`);
       }
       if (namesNotUtf8.length > 0) notices.push(namesNotUtf8Notice(namesNotUtf8));
+      if (unreadDirectories.length > 0) notices.push(unreadNotice('directory', unreadDirectories, 'searched'));
+      if (unreadFiles.length > 0) notices.push(unreadNotice('file', unreadFiles, 'searched'));
       const body = matches.length > 0 ? matches.join('\n') : `No matches for /${pattern}/ in ${userPath}`;
       return notices.length > 0 ? `${body}\n\n${notices.join('\n')}` : body;
     },

@@ -68,3 +68,29 @@ export function namesNotUtf8Notice(paths: readonly string[]): string {
   const count = paths.length === 1 ? '1 file whose name is' : `${paths.length} files whose names are`;
   return `[${count} not valid UTF-8 left out (shown with \uFFFD): ${shown}${more}; the tools cannot open a file by such a name: rename it with bash to reach it]`;
 }
+
+/** A file or directory a search came upon and could not read, and the error's code (`'EACCES'`, …). */
+export interface UnreadPath {
+  /** The workspace path. */
+  path: string;
+  code: string | undefined;
+}
+
+const UNREAD_REASONS: Readonly<Record<string, string>> = { EACCES: 'permission denied', EPERM: 'permission denied', EIO: 'input/output error', ELOOP: 'too many symbolic links' };
+
+/**
+ * The notice glob and grep add for what they came upon and could not read: without it, "No
+ * matches" or a short listing would pass for the whole truth. Pure.
+ *
+ * @example
+ * unreadNotice('directory', [{ path: 'secret', code: 'EACCES' }], 'searched')
+ * // "[1 directory could not be read, so what is in it was not searched: secret (permission denied)]"
+ */
+export function unreadNotice(kind: 'directory' | 'file', unread: readonly UnreadPath[], verb: 'searched' | 'listed'): string {
+  const sorted = [...unread].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const shown = sorted.slice(0, 5).map(({ path, code }) => `${displayName(path)} (${(code !== undefined ? UNREAD_REASONS[code] : undefined) ?? code?.toLowerCase() ?? 'unreadable'})`);
+  const more = unread.length > 5 ? `, and ${unread.length - 5} more` : '';
+  const count = unread.length === 1 ? `1 ${kind} could not be read` : `${unread.length} ${kind === 'directory' ? 'directories' : 'files'} could not be read`;
+  const consequence = kind === 'directory' ? `what is in ${unread.length === 1 ? 'it' : 'them'} was not ${verb}` : `${unread.length === 1 ? 'it was' : 'they were'} not ${verb}`;
+  return `[${count}, so ${consequence}: ${shown.join(', ')}${more}]`;
+}

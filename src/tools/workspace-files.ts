@@ -6,6 +6,7 @@
  * a pattern that is cheap to match (`crawlPatternsFor`), and the glob is
  * matched against what was found in the regex worker, under a deadline.
  */
+import fs from 'node:fs';
 import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { glob } from 'tinyglobby';
@@ -14,6 +15,8 @@ import { GitignoreRules, gitignoreFilesIn } from './gitignore-rules.js';
 import { crawlPatternsFor } from './glob-crawl-patterns.js';
 import { regexRunner } from './regex-worker.js';
 import { isWithinRoot, toWorkspaceRelative } from './workspace.js';
+import { errorCode } from './fs-errors.js';
+import type { UnreadPath } from './line-format.js';
 
 /** Directories no built-in tool descends into. */
 export const IGNORED_DIRECTORY_GLOBS: readonly string[] = ['**/node_modules/**', '**/.git/**'];
@@ -46,6 +49,19 @@ export interface ListWorkspaceFilesOptions {
    * name as text with U+FFFD in place of the bytes, and no file has that name, so they cannot be read and are left out.
    */
   namesNotUtf8?: string[];
+  /** Receives the directories below `directory` that could not be read (their files are not in the result), but for those a `.gitignore` ignores. */
+  unreadDirectories?: UnreadPath[];
+}
+
+/** The file system tinyglobby walks with: `node:fs`, but a directory that cannot be read is noted, not passed over in silence. */
+function notingFileSystem(directory: string, failed: Array<{ absolutePath: string; code: string | undefined }>) {
+  const readdir = ((dir: string, options: unknown, callback: (error: NodeJS.ErrnoException | null, entries?: unknown) => void) =>
+    fs.readdir(dir, options as fs.ObjectEncodingOptions & { withFileTypes: true }, (error, entries) => {
+      // One that is gone by now was not there to search.
+      if (error && error.code !== 'ENOENT' && error.code !== 'ENOTDIR') failed.push({ absolutePath: path.resolve(directory, dir), code: errorCode(error) });
+      callback(error, entries);
+    })) as unknown as typeof fs.readdir;
+  return { readdir };
 }
 
 /**
@@ -60,7 +76,9 @@ export interface ListWorkspaceFilesOptions {
 export async function listWorkspaceFiles(options: ListWorkspaceFilesOptions): Promise<WorkspaceFile[]> {
   const { realRoot, directory, pattern, basename, deadline, signal, operation } = options;
   throwIfAborted(signal, operation);
+  const unreadable: Array<{ absolutePath: string; code: string | undefined }> = [];
   const found = await glob(crawlPatternsFor(pattern, { basename }), {
+    fs: notingFileSystem(directory, unreadable),
     cwd: directory,
     dot: true,
     onlyFiles: true,
@@ -84,6 +102,10 @@ export async function listWorkspaceFiles(options: ListWorkspaceFilesOptions): Pr
   );
   throwIfAborted(signal, operation);
   const rules = options.respectGitignore === false ? undefined : new GitignoreRules(gitignoreFilesIn(realRoot));
+  for (const { absolutePath, code } of unreadable) {
+    const workspacePath = toWorkspaceRelative(realRoot, absolutePath);
+    if (workspacePath === '.' || !(await rules?.ignores(workspacePath, true))) options.unreadDirectories?.push({ path: workspacePath, code });
+  }
   const kept = rules
     ? await Promise.all(files.map(async (file) => (file && !(await rules.ignores(file.workspacePath)) ? file : undefined)))
     : files;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cutLongLine, numberLines, stripCarriageReturn } from '../../src/tools/line-format.js';
+import { cutLongLine, numberLines, stripCarriageReturn, unreadNotice } from '../../src/tools/line-format.js';
 
 describe('numberLines', () => {
   it('right-aligns numbers in a six-wide column followed by a tab, like cat -n', () => {
@@ -35,5 +35,21 @@ describe('stripCarriageReturn', () => {
     expect(stripCarriageReturn('a\r')).toBe('a');
     expect(stripCarriageReturn('a\r\r')).toBe('a\r');
     expect(stripCarriageReturn('a')).toBe('a');
+  });
+});
+
+describe('unreadNotice', () => {
+  it('names what could not be read, sorted, with the reason, and counts the rest past five', () => {
+    const unread = ['g', 'f', 'e', 'd', 'c', 'b', 'a'].map((name) => ({ path: `dir/${name}`, code: name === 'a' ? 'EIO' : 'EACCES' }));
+    expect(unreadNotice('file', unread, 'searched')).toBe(
+      '[7 files could not be read, so they were not searched: dir/a (input/output error), dir/b (permission denied), dir/c (permission denied), dir/d (permission denied), dir/e (permission denied), and 2 more]',
+    );
+  });
+
+  it('says "it" of one directory, and gives an unknown code as it is', () => {
+    expect(unreadNotice('directory', [{ path: 'x', code: 'EWEIRD' }], 'listed')).toBe('[1 directory could not be read, so what is in it was not listed: x (eweird)]');
+    expect(unreadNotice('directory', [{ path: 'x\ny', code: undefined }, { path: 'z', code: 'EPERM' }], 'searched')).toBe(
+      '[2 directories could not be read, so what is in them was not searched: "x\\ny" (unreadable), z (permission denied)]',
+    );
   });
 });

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { chmod, chown, link, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -8,6 +8,7 @@ import { grepTool } from '../../src/tools/grep.js';
 import { readTool } from '../../src/tools/read.js';
 import { writeTool } from '../../src/tools/write.js';
 import { runTool, useTempWorkspace } from './helpers.js';
+import { modesBindTools, runToolBoundByModes } from '../support/tool-without-root-rights.js';
 
 describe('write tool', () => {
   const ws = useTempWorkspace();
@@ -160,32 +161,14 @@ describe('write and edit never leave a half-written or foreign file', () => {
   });
 });
 
-describe('write and edit of a read-only file', () => {
-  const fixture = path.join(import.meta.dirname, '../fixtures/tools/run-tool.ts');
-  const asRoot = process.getuid?.() === 0;
-  const setpriv = ['/usr/bin/setpriv', '/bin/setpriv'].find((candidate) => existsSync(candidate));
-  if (asRoot && setpriv === undefined) console.warn('skipping the read-only file tests: running as root without setpriv to give up CAP_DAC_OVERRIDE');
+describe.skipIf(process.platform === 'win32' || !modesBindTools)('write and edit of a read-only file', () => {
   const ws = useTempWorkspace();
 
-  it.skipIf(process.platform === 'win32' || (asRoot && setpriv === undefined))(
-    'are refused as a plain write would be, instead of replacing the file through its directory',
-    async () => {
-      const workspace = ws.root;
-      const file = path.join(workspace, 'ro.txt');
-      await writeFile(file, 'locked\n', { mode: 0o444 });
-      /**
-       * Runs the tool in a process bound by the file's mode bits: as root, without CAP_DAC_OVERRIDE (root
-       * still reaches every path it owns, such as a clone or a Node binary in a private directory).
-       */
-      const runAsUser = (name: 'write' | 'edit', input: object): { ok: boolean; text: string } => {
-        const command = [process.execPath, '--import', 'tsx', fixture, workspace, name, JSON.stringify(input)];
-        const [program, ...args] = asRoot ? [setpriv!, '--bounding-set=-dac_override', ...command] : command;
-        const stdout = execFileSync(program!, args, { encoding: 'utf8', timeout: 30_000 });
-        return JSON.parse(stdout) as { ok: boolean; text: string };
-      };
-      expect(runAsUser('write', { path: 'ro.txt', content: 'changed\n' })).toEqual({ ok: false, text: "Permission denied for 'ro.txt'" });
-      expect(runAsUser('edit', { path: 'ro.txt', oldText: 'locked', newText: 'edited' })).toEqual({ ok: false, text: "Permission denied for 'ro.txt'" });
-      await expect(readFile(file, 'utf8')).resolves.toBe('locked\n');
-    },
-  );
+  it('are refused as a plain write would be, instead of replacing the file through its directory', async () => {
+    const file = path.join(ws.root, 'ro.txt');
+    await writeFile(file, 'locked\n', { mode: 0o444 });
+    expect(await runToolBoundByModes(ws.root, 'write', { path: 'ro.txt', content: 'changed\n' })).toEqual({ ok: false, text: "Permission denied for 'ro.txt'" });
+    expect(await runToolBoundByModes(ws.root, 'edit', { path: 'ro.txt', oldText: 'locked', newText: 'edited' })).toEqual({ ok: false, text: "Permission denied for 'ro.txt'" });
+    await expect(readFile(file, 'utf8')).resolves.toBe('locked\n');
+  });
 });
