@@ -4,7 +4,7 @@ import { builtinToolNames, type BuiltinToolName } from '../tools/index.js';
 import type { HelpTopic } from './help.js';
 import { parseModelSpec, type ModelSpec } from './model.js';
 import type { OutputMode } from './reporter.js';
-import { closestName } from './closest-name.js';
+import { closestName } from '../core/closest-name.js';
 import { UsageError } from './usage-error.js';
 import { permissionRuleProblem } from './permission-rule.js';
 import { permissionModes, type PermissionMode } from './permissions.js';

@@ -4,7 +4,8 @@ import type { BuiltinTool } from './builtin-tool.js';
 import { toolInputObject } from './tool-input-schema.js';
 import { throwIfAborted } from './abort.js';
 import { MAX_TIMER_MS } from '../core/max-timer-ms.js';
-import { parseToolFactoryOptions, timerMsSchema } from './limit-option.js';
+import { timerMsSchema, workspaceCwdSchema } from './limit-option.js';
+import { parseOptions } from '../core/options-check.js';
 import { BASH_MAX_OUTPUT_BYTES, BASH_MAX_OUTPUT_LINES, bashOutputText } from './bash-output.js';
 import { sandboxedCommand } from './sandboxed-command.js';
 import { sandboxSettings, type SandboxSetting, type SandboxSettings } from './sandbox-settings.js';
@@ -19,8 +20,18 @@ export const BASH_DEFAULT_TIMEOUT_MS = 120_000;
 export const BASH_MAX_TIMEOUT_MS = MAX_TIMER_MS;
 /** A command's time limit, as the model and `builtinTools` give it. */
 export const bashTimeoutMsSchema = timerMsSchema;
-/** What `bashTool` is given of time: a timer given more than it can wait, or a count that is not one, would end the command at once. */
-const bashFactoryLimitsSchema = z.object({ timeoutMs: timerMsSchema, killGraceMs: z.number().int().nonnegative().max(MAX_TIMER_MS).optional() });
+/**
+ * `bashTool`'s options: a timer given more than it can wait, or a count that is not one, would end the command at once.
+ * The sandbox and the secrets are checked by their own parsers, whose messages name them.
+ */
+const bashOptionsSchema = z.strictObject({
+  cwd: workspaceCwdSchema,
+  timeoutMs: timerMsSchema.optional(),
+  killGraceMs: z.number().int().nonnegative().max(MAX_TIMER_MS).optional(),
+  sandbox: z.unknown().optional(),
+  redact: z.unknown().optional(),
+  passEnv: z.array(z.string()).optional(),
+});
 
 export interface BashToolOptions {
   /** Directory the commands run in (the workspace root). */
@@ -77,8 +88,7 @@ export type BashToolInput = z.infer<typeof bashInputSchema>;
  * // "…\n\nexit code 0"
  */
 export function bashTool(options: BashToolOptions): BuiltinTool<BashToolInput> {
-  const { cwd, timeoutMs: defaultTimeoutMs = BASH_DEFAULT_TIMEOUT_MS, killGraceMs } = options;
-  parseToolFactoryOptions('bashTool', bashFactoryLimitsSchema, { timeoutMs: defaultTimeoutMs, killGraceMs });
+  const { cwd, timeoutMs: defaultTimeoutMs = BASH_DEFAULT_TIMEOUT_MS, killGraceMs } = parseOptions('bashTool', bashOptionsSchema, options);
   const secrets = secretList(options.redact, 'bashTool options.redact');
   const sandbox = sandboxSettings(options.sandbox);
   const passEnv = [...(options.passEnv ?? [])];

@@ -3,6 +3,8 @@ import { writeFileAtomically } from './atomic-write.js';
 import { withFileLock } from './file-lock.js';
 import { tool } from 'ai';
 import { z } from 'zod';
+import { parseOptions } from '../core/options-check.js';
+import { workspaceCwdSchema } from './limit-option.js';
 import type { BuiltinTool } from './builtin-tool.js';
 import { toolInputObject } from './tool-input-schema.js';
 import { throwIfAborted } from './abort.js';
@@ -19,6 +21,8 @@ export interface EditToolOptions {
   /** Workspace root; every path is resolved against it and confined to it. */
   cwd: string;
 }
+
+const editOptionsSchema = z.strictObject({ cwd: workspaceCwdSchema });
 
 const editInputSchema = toolInputObject('edit', {
   path: z.string().describe('File to edit, relative to the workspace root.'),
@@ -43,7 +47,8 @@ export type EditToolInput = z.infer<typeof editInputSchema>;
  * await edit.execute({ path: 'a.ts', oldText: 'let x = 1', newText: 'const x = 1' }, { toolCallId: 't1', messages: [], context: {} });
  * // "Replaced 1 occurrence in a.ts (line 3)"
  */
-export function editTool({ cwd }: EditToolOptions): BuiltinTool<EditToolInput> {
+export function editTool(options: EditToolOptions): BuiltinTool<EditToolInput> {
+  const { cwd } = parseOptions('editTool', editOptionsSchema, options);
   return tool({
     description:
       'Replace exact text in an existing file. oldText must match the file exactly (whitespace included) ' +

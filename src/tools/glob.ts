@@ -3,7 +3,8 @@ import path from 'node:path';
 import { tool } from 'ai';
 import { z } from 'zod';
 import type { BuiltinTool } from './builtin-tool.js';
-import { countLimitSchema, parseToolFactoryOptions, timerMsSchema } from './limit-option.js';
+import { countLimitSchema, respectGitignoreSchema, timerMsSchema, workspaceCwdSchema } from './limit-option.js';
+import { parseOptions } from '../core/options-check.js';
 import { toolInputObject } from './tool-input-schema.js';
 import { throwIfAborted } from './abort.js';
 import { describeFsError } from './fs-errors.js';
@@ -27,6 +28,13 @@ export interface GlobToolOptions {
   timeLimitMs?: number;
 }
 
+const globOptionsSchema = z.strictObject({
+  cwd: workspaceCwdSchema,
+  respectGitignore: respectGitignoreSchema,
+  maxResults: countLimitSchema.optional(),
+  timeLimitMs: timerMsSchema.optional(),
+});
+
 const globInputSchema = toolInputObject('glob', {
   pattern: z.string().min(1).describe("Glob pattern such as '**/*.ts' or 'src/*.{js,json}', relative to path."),
   path: z.string().optional().describe('Directory to search in, relative to the workspace root. Default: the root.'),
@@ -44,8 +52,8 @@ export type GlobToolInput = z.infer<typeof globInputSchema>;
  * await glob.execute({ pattern: '**\/*.test.ts' }, { toolCallId: 't1', messages: [], context: {} });
  * // "test/a.test.ts\ntest/b.test.ts"
  */
-export function globTool({ cwd, maxResults = GLOB_MAX_RESULTS, respectGitignore = true, timeLimitMs = GLOB_TIME_LIMIT_MS }: GlobToolOptions): BuiltinTool<GlobToolInput> {
-  parseToolFactoryOptions('globTool', z.object({ maxResults: countLimitSchema, timeLimitMs: timerMsSchema }), { maxResults, timeLimitMs });
+export function globTool(options: GlobToolOptions): BuiltinTool<GlobToolInput> {
+  const { cwd, maxResults = GLOB_MAX_RESULTS, respectGitignore = true, timeLimitMs = GLOB_TIME_LIMIT_MS } = parseOptions('globTool', globOptionsSchema, options);
   return tool({
     description:
       "Find files whose path matches a glob pattern (e.g. '**/*.ts'), relative to path (default: the workspace root). " +

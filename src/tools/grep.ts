@@ -2,7 +2,8 @@ import { stat } from 'node:fs/promises';
 import { tool } from 'ai';
 import { z } from 'zod';
 import type { BuiltinTool } from './builtin-tool.js';
-import { countLimitSchema, parseToolFactoryOptions, timerMsSchema } from './limit-option.js';
+import { countLimitSchema, respectGitignoreSchema, timerMsSchema, workspaceCwdSchema } from './limit-option.js';
+import { parseOptions } from '../core/options-check.js';
 import { toolInputObject } from './tool-input-schema.js';
 import { throwIfAborted } from './abort.js';
 import { looksBinary } from './binary.js';
@@ -32,6 +33,13 @@ export interface GrepToolOptions {
   timeLimitMs?: number;
 }
 
+const grepOptionsSchema = z.strictObject({
+  cwd: workspaceCwdSchema,
+  respectGitignore: respectGitignoreSchema,
+  maxMatches: countLimitSchema.optional(),
+  timeLimitMs: timerMsSchema.optional(),
+});
+
 const grepInputSchema = toolInputObject('grep', {
   pattern: z.string().min(1).describe("JavaScript regular expression to search for, without /slashes/ (flag i is ignoreCase), or plain text with literal: true."),
   path: z.string().optional().describe('File or directory to search, relative to the workspace root. Default: the root.'),
@@ -55,8 +63,8 @@ export type GrepToolInput = z.infer<typeof grepInputSchema>;
  * await grep.execute({ pattern: 'TODO', glob: '*.ts' }, { toolCallId: 't1', messages: [], context: {} });
  * // "src/a.ts:12: // TODO: handle errors"
  */
-export function grepTool({ cwd, respectGitignore = true, maxMatches = GREP_MAX_MATCHES, timeLimitMs = GREP_TIME_LIMIT_MS }: GrepToolOptions): BuiltinTool<GrepToolInput> {
-  parseToolFactoryOptions('grepTool', z.object({ maxMatches: countLimitSchema, timeLimitMs: timerMsSchema }), { maxMatches, timeLimitMs });
+export function grepTool(options: GrepToolOptions): BuiltinTool<GrepToolInput> {
+  const { cwd, respectGitignore = true, maxMatches = GREP_MAX_MATCHES, timeLimitMs = GREP_TIME_LIMIT_MS } = parseOptions('grepTool', grepOptionsSchema, options);
   return tool({
     description:
       'Search file contents with a JavaScript regular expression. Returns matching lines as "file:line: text", ' +

@@ -10,6 +10,8 @@ import { readTool } from './read.js';
 import { sandboxSettingSchema, type SandboxSetting } from './sandbox-settings.js';
 import { secretList, type SecretList } from '../secrets/secret-list.js';
 import { writeTool } from './write.js';
+import { workspaceCwdSchema } from './limit-option.js';
+import { parseOptions } from '../core/options-check.js';
 
 export type BuiltinToolName = 'read' | 'write' | 'edit' | 'ls' | 'glob' | 'grep' | 'bash';
 
@@ -41,8 +43,8 @@ const builtinToolNameSchema = z.enum(builtinToolNames as [BuiltinToolName, ...Bu
   error: (issue) => `Unknown built-in tool '${String(issue.input)}'; available tools: ${builtinToolNames.join(', ')}`,
 });
 
-const builtinToolsOptionsSchema = z.object({
-  cwd: z.string().min(1, 'cwd must be a non-empty path'),
+const builtinToolsOptionsSchema = z.strictObject({
+  cwd: workspaceCwdSchema,
   tools: z.array(builtinToolNameSchema).optional(),
   bash: z.strictObject({ timeoutMs: bashTimeoutMsSchema.optional(), sandbox: sandboxSettingSchema.optional(), redact: z.unknown().optional(), passEnv: z.array(z.string()).optional() }).optional(),
   respectGitignore: z.boolean().optional(),
@@ -57,14 +59,7 @@ const builtinToolsOptionsSchema = z.object({
  * const withShell = builtinTools({ cwd: '/tmp/ws', tools: ['read', 'bash'], bash: { timeoutMs: 30_000 } });
  */
 export function builtinTools(options: BuiltinToolsOptions): ToolSet {
-  const parsed = builtinToolsOptionsSchema.safeParse(options);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) =>
-      issue.path.length > 0 ? `${issue.path.join('.')}: ${issue.message}` : issue.message,
-    );
-    throw new Error(`Invalid builtinTools options: ${problems.join('; ')}`);
-  }
-  const { cwd, tools = defaultBuiltinToolNames, bash, respectGitignore = true } = parsed.data;
+  const { cwd, tools = defaultBuiltinToolNames, bash, respectGitignore = true } = parseOptions('builtinTools', builtinToolsOptionsSchema, options);
   const redact = secretList(bash?.redact, 'builtinTools options.bash.redact');
   const selected = new Set(tools);
   const toolSet: ToolSet = {};

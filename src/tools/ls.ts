@@ -4,7 +4,8 @@ import path from 'node:path';
 import { tool } from 'ai';
 import { z } from 'zod';
 import type { BuiltinTool } from './builtin-tool.js';
-import { countLimitSchema, parseToolFactoryOptions } from './limit-option.js';
+import { countLimitSchema, respectGitignoreSchema, workspaceCwdSchema } from './limit-option.js';
+import { parseOptions } from '../core/options-check.js';
 import { toolInputObject } from './tool-input-schema.js';
 import { throwIfAborted } from './abort.js';
 import { describeFsError } from './fs-errors.js';
@@ -23,6 +24,8 @@ export interface LsToolOptions {
   respectGitignore?: boolean;
 }
 
+const lsOptionsSchema = z.strictObject({ cwd: workspaceCwdSchema, maxEntries: countLimitSchema.optional(), respectGitignore: respectGitignoreSchema });
+
 const lsInputSchema = toolInputObject('ls', {
   path: z.string().optional().describe('Directory to list, relative to the workspace root. Default: the root.'),
 });
@@ -38,8 +41,8 @@ export type LsToolInput = z.infer<typeof lsInputSchema>;
  * await ls.execute({ path: 'src' }, { toolCallId: 't1', messages: [], context: {} });
  * // "index.ts\ntools/"
  */
-export function lsTool({ cwd, maxEntries = LS_MAX_ENTRIES, respectGitignore = true }: LsToolOptions): BuiltinTool<LsToolInput> {
-  parseToolFactoryOptions('lsTool', z.object({ maxEntries: countLimitSchema }), { maxEntries });
+export function lsTool(options: LsToolOptions): BuiltinTool<LsToolInput> {
+  const { cwd, maxEntries = LS_MAX_ENTRIES, respectGitignore = true } = parseOptions('lsTool', lsOptionsSchema, options);
   return tool({
     description:
       'List the entries of a directory in the workspace (default: the root), sorted by name. ' +

@@ -1,6 +1,8 @@
 import { stat } from 'node:fs/promises';
 import { tool } from 'ai';
 import { z } from 'zod';
+import { parseOptions } from '../core/options-check.js';
+import { workspaceCwdSchema } from './limit-option.js';
 import type { BuiltinTool } from './builtin-tool.js';
 import { toolInputObject } from './tool-input-schema.js';
 import { describeFsError } from './fs-errors.js';
@@ -18,6 +20,8 @@ export interface ReadToolOptions {
   /** Workspace root; every path is resolved against it and confined to it. */
   cwd: string;
 }
+
+const readOptionsSchema = z.strictObject({ cwd: workspaceCwdSchema });
 
 const readInputSchema = toolInputObject('read', {
   path: z.string().describe('File to read, relative to the workspace root.'),
@@ -41,7 +45,8 @@ export type ReadToolInput = z.infer<typeof readInputSchema>;
  * const read = readTool({ cwd: '/tmp/ws' });
  * const text = await read.execute({ path: 'src/index.ts', offset: 1, limit: 50 }, { toolCallId: 't1', messages: [], context: {} });
  */
-export function readTool({ cwd }: ReadToolOptions): BuiltinTool<ReadToolInput> {
+export function readTool(options: ReadToolOptions): BuiltinTool<ReadToolInput> {
+  const { cwd } = parseOptions('readTool', readOptionsSchema, options);
   return tool({
     description:
       'Read a text file in the workspace. Output has line numbers (number, tab, line). ' +

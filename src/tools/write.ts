@@ -2,6 +2,8 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { tool } from 'ai';
 import { z } from 'zod';
+import { parseOptions } from '../core/options-check.js';
+import { workspaceCwdSchema } from './limit-option.js';
 import type { BuiltinTool } from './builtin-tool.js';
 import { toolInputObject } from './tool-input-schema.js';
 import { throwIfAborted } from './abort.js';
@@ -17,6 +19,8 @@ export interface WriteToolOptions {
   /** Workspace root; every path is resolved against it and confined to it. */
   cwd: string;
 }
+
+const writeOptionsSchema = z.strictObject({ cwd: workspaceCwdSchema });
 
 const writeInputSchema = toolInputObject('write', {
   path: z.string().describe('File to write, relative to the workspace root. Parent directories are created.'),
@@ -34,7 +38,8 @@ export type WriteToolInput = z.infer<typeof writeInputSchema>;
  * await write.execute({ path: 'notes/todo.md', content: '# Todo\n' }, { toolCallId: 't1', messages: [], context: {} });
  * // "Wrote 7 bytes to notes/todo.md"
  */
-export function writeTool({ cwd }: WriteToolOptions): BuiltinTool<WriteToolInput> {
+export function writeTool(options: WriteToolOptions): BuiltinTool<WriteToolInput> {
+  const { cwd } = parseOptions('writeTool', writeOptionsSchema, options);
   return tool({
     description:
       'Create or overwrite a file in the workspace with the given content. Parent directories are created. ' +

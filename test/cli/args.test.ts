@@ -1,4 +1,4 @@
-import { closestName } from '../../src/cli/closest-name.js';
+import { closestName } from '../../src/core/closest-name.js';
 import { describe, expect, it } from 'vitest';
 import { parseCommandLine, runOptionNames } from '../../src/cli/args.js';
 import { UsageError } from '../../src/cli/usage-error.js';
