@@ -1,4 +1,6 @@
 import { sendsInTheClear } from '../net/plain-http.js';
+import { z } from 'zod';
+import { parseOptions } from '../core/options-check.js';
 
 /** Request headers that carry a credential: `Authorization`, `x-api-key` (Anthropic), `x-goog-api-key` (Google), `api-key` (Azure), … */
 const CREDENTIAL_HEADER = /^(authorization|proxy-authorization|cookie)$|(^|-)(api-?key|auth-?token|access-?token|secret)$/i;
@@ -50,6 +52,11 @@ export class KeyExposureError extends Error {
  * const anthropic = createAnthropic({ apiKey, fetch: jsonErrorAwareFetch(keyGuardedFetch()) });
  */
 export function keyGuardedFetch(options: KeyGuardedFetchOptions = {}): typeof fetch {
+  parseOptions(
+    'keyGuardedFetch',
+    z.strictObject({ fetch: z.function().optional(), allowInsecureKey: z.boolean().optional(), maxRedirects: z.number().int().nonnegative().optional() }),
+    options,
+  );
   const send: typeof fetch = options.fetch ?? ((input, init) => fetch(input, init));
   const maxRedirects = options.maxRedirects ?? 20;
   return async (input, init) => {

@@ -9,6 +9,8 @@ import { listDirectory } from './directory-listing.js';
 import { readFileExcerpt } from './file-excerpt.js';
 import { findMentions, type Mention } from './mention-syntax.js';
 import { resolveMentionTarget, type MentionTarget } from './mention-target.js';
+import { z } from 'zod';
+import { parseOptions } from '../core/options-check.js';
 
 /** How many entries of a mentioned directory are listed when `maxDirectoryEntries` is not given. */
 export const DEFAULT_MENTION_DIRECTORY_ENTRIES = 200;
@@ -36,7 +38,12 @@ export interface AtMentionsOptions {
  * const [message] = await inlineMentions([{ role: 'user', content: 'Explain @src/agent.ts' }]);
  * // { role: 'user', content: 'Explain @src/agent.ts\n\n<file path="src/agent.ts">\n     1\timport …\n</file>' }
  */
-export function atMentions({ cwd, maxDirectoryEntries = DEFAULT_MENTION_DIRECTORY_ENTRIES }: AtMentionsOptions): PromptTransform {
+/** `atMentions`' options; `maxDirectoryEntries` has a check of its own. */
+const atMentionsOptionsSchema = z.strictObject({ cwd: z.string().min(1, 'cwd must be a non-empty path'), maxDirectoryEntries: z.unknown().optional() });
+
+export function atMentions(options: AtMentionsOptions): PromptTransform {
+  const { cwd } = parseOptions('atMentions', atMentionsOptionsSchema, options);
+  const { maxDirectoryEntries = DEFAULT_MENTION_DIRECTORY_ENTRIES } = options;
   if (!Number.isInteger(maxDirectoryEntries) || maxDirectoryEntries < 1) {
     throw new RangeError(`maxDirectoryEntries must be a positive integer, got ${maxDirectoryEntries}`);
   }

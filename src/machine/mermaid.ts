@@ -1,5 +1,7 @@
 import type { AnyStateMachine } from 'xstate';
 import { machineGraph, type GraphNode } from './machine-graph.js';
+import { z } from 'zod';
+import { parseOptions } from '../core/options-check.js';
 
 export interface MermaidOptions {
   /**
@@ -21,6 +23,7 @@ export interface MermaidOptions {
  * ```
  */
 export function toMermaid(machine: AnyStateMachine, options: MermaidOptions = {}): string {
+  parseOptions('toMermaid', z.strictObject({ invoked: z.record(z.string(), z.unknown()).optional() }), options);
   const lines = ['stateDiagram-v2'];
   renderMachine(machine, options, '', '  ', lines);
   return `${lines.join('\n')}\n`;

@@ -21,11 +21,14 @@ import {
   type SessionStore,
   type SessionVersion,
 } from './session-store.js';
+import { parseOptions } from '../core/options-check.js';
 
 export interface FileStoreOptions {
   /** fsync after every append, for durability against power loss (a killed process needs only the write). Default false. */
   fsync?: boolean;
 }
+
+const fileStoreOptionsSchema = z.strictObject({ fsync: z.boolean().optional() });
 
 /** Session files hold conversations and tool output: only their owner may read them. */
 const FILE_MODE = 0o600;
@@ -127,6 +130,7 @@ function fileOf(dir: string, sessionId: string): string {
  */
 export function fileStore(dir: string, options: FileStoreOptions = {}): SessionStore {
   refuseMovedRedactOption(options, 'fileStore');
+  parseOptions('fileStore', fileStoreOptionsSchema, options);
   const encode = (records: Array<SessionHeader | SessionRecord>) => Buffer.from(records.map(encodeLine).join(''));
   return {
     async read(sessionId: string): Promise<SessionLog | undefined> {

@@ -5,9 +5,13 @@ import { replaySession } from './session-replay.js';
 import { errorMessage } from '../core/error-message.js';
 import { modelMessageSchema } from './session-record-check.js';
 import { sessionHeader, type SessionStore } from './session-store.js';
+import { parseOptions } from '../core/options-check.js';
 
 /** The checkpoint state in which the history ends in tool calls still waiting for their results. */
 const AWAITING_APPROVAL = 'running.awaitingApproval';
+
+/** The options `forkSession` takes; `at` and `messages` have checks of their own, whose messages say what they are. */
+const forkSessionOptionsKeys = z.strictObject({ store: z.unknown().optional(), from: z.string().min(1), at: z.unknown().optional(), sessionId: z.string().min(1).optional(), messages: z.unknown().optional() });
 
 /**
  * Starts a new session from a checkpoint of another: the history as it was
@@ -32,6 +36,7 @@ const AWAITING_APPROVAL = 'running.awaitingApproval';
  * @throws SessionFormatError when this loopchart cannot restore the checkpoint (`checkRestorable`): the fork could never open, so none is made.
  */
 export async function forkSession(options: { store: SessionStore; from: string; at: number; sessionId?: string; messages?: ModelMessage[] }): Promise<string> {
+  parseOptions('forkSession', forkSessionOptionsKeys, options);
   const { store, from, at } = options;
   // Checked before anything is read or written: a string or no `at` would fork at no checkpoint or the last, a bad message a session nothing opens.
   if (!Number.isSafeInteger(at) || at < 1) {

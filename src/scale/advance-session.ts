@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import { parseOptions } from '../core/options-check.js';
 import type { ToolSet } from 'ai';
 import type { ModelMessage } from 'ai';
 import type { Observable } from 'rxjs';
@@ -106,7 +108,16 @@ export class SessionInputError extends Error {
  * if (step.status === 'awaiting-approval') notify(step.pending);
  * ```
  */
+/** The options `advanceSession` takes. */
+const advanceSessionOptionsKeys = z.strictObject(
+  Object.fromEntries(
+    ['store', 'sessionId', 'agent', 'owner', 'leaseTtlMs', 'input', 'requestId', 'onEvent', 'onEventError', 'eventTimeoutMs', 'subscribeControl'].map((key) => [key, z.unknown().optional()]),
+  ),
+);
+
 export async function advanceSession<TOOLS extends ToolSet = ToolSet>(options: AdvanceSessionOptions<TOOLS>): Promise<AdvanceSessionResult> {
+  // Only unknown options are refused here: the fields have checks of their own, whose errors name them.
+  parseOptions('advanceSession', advanceSessionOptionsKeys, options);
   assertSessionRequest(options);
   if (typeof options.owner !== 'string' || options.owner === '') throw new SessionRequestError([{ path: 'owner', message: 'expected the name of this worker' }]);
   if (options.leaseTtlMs !== undefined && !(Number.isInteger(options.leaseTtlMs) && options.leaseTtlMs >= 100)) {

@@ -5,6 +5,7 @@ import { parseAgentOptions, type AgentOptions } from '../options.js';
 import type { Outcome, RunError } from '../core/result.js';
 import { toolScopeOf } from '../actors/tool-scope.js';
 import { warnOfUnheardApproval } from '../unheard-approval.js';
+import { parseOptions } from '../core/options-check.js';
 
 /** What the calling model gets back from a sub-agent. */
 export interface SubagentOutput {
@@ -19,6 +20,9 @@ export interface AgentToolOptions {
   /** How deep sub-agents may nest (a sub-agent calling a sub-agent, …): a whole number 1 or more. Default 3. */
   maxDepth?: number;
 }
+
+/** `agentTool`'s options; `maxDepth` has a check of its own, whose message says what it is. */
+const agentToolOptionsSchema = z.strictObject({ description: z.string().min(1, 'what the sub-agent does, for the calling model'), maxDepth: z.unknown().optional() });
 
 function isAgent(value: AgentOptions | Agent): value is Agent {
   return typeof (value as Agent).run === 'function' && 'events$' in value;
@@ -70,6 +74,7 @@ function denyUnanswerable(agent: Agent, toolCallId: string, toolName: string): v
  * ```
  */
 export function agentTool(child: AgentOptions | Agent, options: AgentToolOptions): Tool<{ task: string }, SubagentOutput> {
+  parseOptions('agentTool', agentToolOptionsSchema, options);
   const maxDepth = options.maxDepth ?? 3;
   // Refused now, where the app makes the tool: at the call they would be a tool error only the model reads, and a maxDepth of NaN no limit at all.
   if (!Number.isSafeInteger(maxDepth) || maxDepth < 1) {

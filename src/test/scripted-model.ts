@@ -13,6 +13,8 @@ import {
 import { abortableDelay, abortErrorFor, pullStream, untilAborted } from './pull-stream.js';
 import { scriptTurnSchema, type ScriptedError, type ScriptTurn } from './script-schema.js';
 import { partCharacters, tokensForCharacters } from '../context/token-estimate.js';
+import { z } from 'zod';
+import { parseOptions } from '../core/options-check.js';
 
 export interface ScriptedModelOptions {
   /** Default: `'scripted'`. */
@@ -54,8 +56,10 @@ export interface ScriptedModel extends LanguageModelV4 {
  */
 export function scriptedModel(
   turns: readonly ScriptTurn[],
-  { modelId = 'scripted', chunkSize }: ScriptedModelOptions = {},
+  options: ScriptedModelOptions = {},
 ): ScriptedModel {
+  const { modelId = 'scripted' } = parseOptions('scriptedModel', z.strictObject({ modelId: z.string().min(1).optional(), chunkSize: z.unknown().optional() }), options);
+  const { chunkSize } = options;
   if (chunkSize !== undefined && !(Number.isInteger(chunkSize) && chunkSize > 0)) {
     throw new RangeError(`chunkSize must be a positive integer, got ${chunkSize}`);
   }
