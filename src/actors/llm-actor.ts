@@ -297,10 +297,11 @@ export function createLlmActor(runtime: AgentRuntime) {
             const cost = await stepCost(call.model, usage);
             // A priced call the provider reported no usage for costs $0 here: said, so that a budget is not trusted blindly.
             if (cost !== undefined && isUsageUnreported(part.usage)) warnings = [...warnings, UNREPORTED_USAGE_WARNING];
-            const billed = { usage, ...(cost !== undefined ? { cost } : {}) };
+            // What the call billed, for an error that ends it: made only when one does.
+            const billed = () => (cost !== undefined ? { usage, cost } : { usage });
             const failure = failedFinish(part, streamErrors.at(-1));
             if (failure !== undefined) {
-              settle({ type: 'llm.error', error: failure, ...billed });
+              settle({ type: 'llm.error', error: failure, ...billed() });
               return;
             }
             // Built field by field in the order of a spread of `output()` and the optional fields: this runs at every step.
@@ -321,12 +322,13 @@ export function createLlmActor(runtime: AgentRuntime) {
             if (runtime.output && isFinalAnswer(finish)) {
               const parsed = await parseFinalAnswer(runtime.output, finish, call.model);
               if (!parsed.ok) {
-                settle({ type: 'llm.error', error: parsed.error, rejected: { text: finish.text, problem: parsed.problem }, ...billed });
+                settle({ type: 'llm.error', error: parsed.error, rejected: { text: finish.text, problem: parsed.problem }, ...billed() });
                 return;
               }
               finish.output = parsed.value;
             }
-            await afterCall(finish);
+            // Without afterLLMCall hooks there is nothing to wait for: no promise per step.
+            if (runtime.hooks.afterLLMCall !== undefined && runtime.hooks.afterLLMCall.length > 0) await afterCall(finish);
             settle(finish);
             return;
           }

@@ -68,7 +68,8 @@ export async function runToolCall(
 
   const tool: Tool | undefined = Object.hasOwn(runtime.tools, call.toolName) ? runtime.tools[call.toolName] : undefined;
   let outcome = await execute(tool);
-  outcome = await afterHooks(outcome);
+  // Without afterToolCall hooks there is nothing to wait for: no promise per call.
+  if (runtime.hooks.afterToolCall !== undefined && runtime.hooks.afterToolCall.length > 0) outcome = await afterHooks(outcome);
 
   const modelOutput = outcome.isError
     ? errorAnswer(call, errorText(outcome.output)).output
@@ -96,7 +97,8 @@ export async function runToolCall(
     if (found.execute === undefined) return fail(`Tool "${call.toolName}" has no execute function.`);
 
     let toolInput = call.input;
-    for (const [index, hook] of (runtime.hooks.beforeToolCall ?? []).entries()) {
+    const beforeHooks = runtime.hooks.beforeToolCall;
+    if (beforeHooks !== undefined) for (const [index, hook] of beforeHooks.entries()) {
       const args = { ...scope, toolCall: { ...call, input: toolInput }, messages: stepScope.messages };
       const decision = await callHook(runtime, scope, 'beforeToolCall', index, (hookSignal) => hook({ ...args, signal: hookSignal }), stepScope.hookMs, signal);
       if (!decision.ok) return fail(`Tool call blocked: a beforeToolCall hook failed (${decision.error}).`);

@@ -81,7 +81,13 @@ export class TraceRecorder implements RunObserver {
       if (this.state.isModelCall && !isModelCall) this.leaveModel(at);
     }
     if (isModelCall && !this.state?.isModelCall) this.modelSince = at;
-    this.state = { name, enteredAt: at, isModelCall };
+    // The current state is the recorder's alone (`states` gets a record of its own): changed in place, not made anew per microstep.
+    if (this.state === undefined) this.state = { name, enteredAt: at, isModelCall };
+    else {
+      this.state.name = name;
+      this.state.enteredAt = at;
+      this.state.isModelCall = isModelCall;
+    }
   }
 
   /** The model call of the current step ended: its time counts as model time. */
