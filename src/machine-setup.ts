@@ -1,6 +1,6 @@
 import { getChunkTimeoutMs, getFirstChunkTimeoutMs, getStepTimeoutMs, getTotalTimeoutMs, type StopCondition, type ToolSet } from 'ai';
 import type { AgentEvent } from './core/events.js';
-import { agentImplementations } from './machine/implementations.js';
+import { implementationsOf } from './machine/implementations.js';
 import type { AgentConfig, TimeoutConfig } from './machine/context.js';
 import { withConfigDefaults } from './machine/config-defaults.js';
 import type { AgentImplementations } from './machine/shared-agent-machine.js';
@@ -62,7 +62,7 @@ export function machineSetup(options: AgentOptions): MachineSetup {
 function machineImplementations(options: AgentOptions, stopConditions: ReadonlyArray<StopCondition<ToolSet>>, wiring: AgentWiring): AgentImplementations {
   const compactionModel = options.compaction ? options.compaction.model : undefined;
   // Runtime defaults (no tools, no hooks, directStep) are agentImplementations' own.
-  return agentImplementations({
+  return implementationsOf({
     model: options.model,
     ...(options.tools ? { tools: options.tools } : {}),
     ...(options.step ? { step: options.step } : {}),

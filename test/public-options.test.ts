@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { advanceSession, agentTool, atMentions, fileStore, forkSession } from '../src/index.js';
 import { boundedEventStreamFetch, keyGuardedFetch } from '../src/ai-sdk/index.js';
-import { agentMachine, toMermaid } from '../src/machine/index.js';
+import { agentImplementations, agentMachine, toMermaid } from '../src/machine/index.js';
 import { scriptedModel } from '../src/test/index.js';
 import { textToolProtocol } from '../src/text-tools/index.js';
 
@@ -23,6 +23,8 @@ describe('options a public function does not know', () => {
     ['boundedEventStreamFetch', () => boundedEventStreamFetch({ maxEventSize: 10 } as never), 'unknown option "maxEventSize"'],
     ['keyGuardedFetch', () => keyGuardedFetch({ allowInsecure: true } as never), 'unknown option "allowInsecure"'],
     ['toMermaid', () => toMermaid(agentMachine, { invokes: {} } as never), 'unknown option "invokes" (did you mean "invoked"?)'],
+    // maxSteps is createAgent's, in the machine's input: given here it was ignored.
+    ['agentImplementations', () => agentImplementations({ model, maxSteps: 5 } as never), 'unknown option "maxSteps"'],
   ])('%s refuses one when called', (name, call, problem) => {
     expect(call).toThrow(`Invalid ${name} options: ${problem}`);
   });

@@ -1,4 +1,6 @@
 import type { LanguageModel, StopCondition, ToolSet } from 'ai';
+import { z } from 'zod';
+import { parseOptions } from '../core/options-check.js';
 import { createApprovalActor } from '../actors/approval-actor.js';
 import { createCompactionActor } from '../actors/compaction-actor.js';
 import { createLlmActor } from '../actors/llm-actor.js';
@@ -27,16 +29,34 @@ import type { AgentRuntime } from '../core/runtime.js';
  * bindImplementations(actor, agentImplementations({ model, tools, emit: (event) => console.log(event.type) }));
  * ```
  */
-export function agentImplementations(
-  runtime: Partial<Pick<AgentRuntime, 'step' | 'emit' | 'isHeard' | 'tools' | 'hooks' | 'transformContext' | 'traceHook' | 'depth' | 'output' | 'runToolCall' | 'admit' | 'prepareStep' | 'runSteps' | 'subagents'>> &
-    Pick<AgentRuntime, 'model'> & {
-      approval?: ApprovalPolicy;
-      toolApproval?: ToolApproval;
-      compactionModel?: LanguageModel;
-      transformPrompt?: PromptTransform;
-      stopConditions?: ReadonlyArray<StopCondition<ToolSet>>;
-    },
-) {
+export function agentImplementations(runtime: ImplementationParts) {
+  // An option of createAgent's given here (maxSteps, instructions) would be ignored: those go in the machine's input.
+  parseOptions('agentImplementations', implementationPartsKeys, runtime);
+  return implementationsOf(runtime);
+}
+
+/** What `agentImplementations` binds: the model, the tools and the runtime's other parts. */
+export type ImplementationParts = Partial<
+  Pick<AgentRuntime, 'step' | 'emit' | 'isHeard' | 'tools' | 'hooks' | 'transformContext' | 'traceHook' | 'depth' | 'output' | 'runToolCall' | 'admit' | 'prepareStep' | 'runSteps' | 'subagents'>
+> &
+  Pick<AgentRuntime, 'model'> & {
+    approval?: ApprovalPolicy;
+    toolApproval?: ToolApproval;
+    compactionModel?: LanguageModel;
+    transformPrompt?: PromptTransform;
+    stopConditions?: ReadonlyArray<StopCondition<ToolSet>>;
+  };
+
+const IMPLEMENTATION_PARTS = [
+  'model', 'step', 'emit', 'isHeard', 'tools', 'hooks', 'transformContext', 'traceHook', 'depth', 'output', 'runToolCall', 'admit', 'prepareStep', 'runSteps', 'subagents',
+  'approval', 'toolApproval', 'compactionModel', 'transformPrompt', 'stopConditions',
+] as const satisfies ReadonlyArray<keyof ImplementationParts>;
+
+/** Only unknown parts are refused: each part is the runtime's own, checked where it is used. */
+const implementationPartsKeys = z.strictObject(Object.fromEntries(IMPLEMENTATION_PARTS.map((key) => [key, z.unknown().optional()])));
+
+/** `agentImplementations` without the check of its parts, for the options `createAgent` has validated already. */
+export function implementationsOf(runtime: ImplementationParts) {
   const resolved: AgentRuntime = {
     model: runtime.model,
     tools: runtime.tools ?? {},
