@@ -10,7 +10,7 @@ import type { Pool } from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { pgStore, watchSession } from '../src/postgres/index.js';
 import { readSessionEvents, redisEventPublisher, serveSessionEvents, type RedisClient } from '../src/redis/index.js';
-import { pgControlChannel, sessionClient, startWorkerRecovery } from '../src/dbos/index.js';
+import { pgControlChannel, registerSessionQueue, registerSessionWorkflows, sessionClient, startWorkerRecovery } from '../src/dbos/index.js';
 import { agentInspectorOptions, createBrowserInspector, createSkyInspector, createWebSocketInspector, startInspectorRelay, type InspectorRelay } from '../src/inspect/index.js';
 import { askForMcpTools, connectMcpTools, loadMcpServersConfig, McpConfigError } from '../src/mcp/index.js';
 import { renderTraceReport, startPlaybackServer } from '../src/report/index.js';
@@ -63,6 +63,9 @@ describe('the subpaths refuse an unknown option, naming the one meant, before an
     ['sessionClient', () => sessionClient(dbosClient(), { timeout: 5_000 } as never), 'unknown option "timeout" (did you mean "timeoutMs"?)'],
     ['startWorkerRecovery', () => startWorkerRecovery({ pool: pool(), executorID: 'worker-1', applicationVersion: 'v1', deadAfter: 5_000 } as never), 'unknown option "deadAfter" (did you mean "deadAfterMs"?)'],
     ['pgControlChannel', () => pgControlChannel(pool(), { heartbeat: 100 } as never), 'unknown option "heartbeat" (did you mean "heartbeatMs"?)'],
+    ['registerSessionWorkflows', () => registerSessionWorkflows({ store: store(), agent: {} as never, leaseTTLMs: 500 } as never), 'unknown option "leaseTTLMs" (did you mean "leaseTtlMs"?)'],
+    // Given to DBOS's queue as it was, it would have undone one turn at a time per session.
+    ['registerSessionQueue', () => registerSessionQueue({ partitionConcurrency: 4 } as never), 'unknown option "partitionConcurrency"'],
     ['startInspectorRelay', () => startInspectorRelay({ replayByte: 1024 } as never), 'unknown option "replayByte" (did you mean "replayBytes"?)'],
     ['createWebSocketInspector', () => createWebSocketInspector({ url: 'ws://127.0.0.1:1/', autostart: false } as never), 'unknown option "autostart" (did you mean "autoStart"?)'],
     ['createWebSocketInspector', () => createWebSocketInspector({ url: 'ws://127.0.0.1:1/', autoStart: false, reconnectDelayMs: 10 } as never), 'unknown option "reconnectDelayMs"'],
@@ -114,6 +117,9 @@ describe('options that had no check and are now refused, naming them, instead of
     ['startInspectorRelay', () => startInspectorRelay({ inspectorLoadTimeoutMs: 2 ** 31 }), 'inspectorLoadTimeoutMs: at most 2147483647 ms'],
     ['startInspectorRelay', () => startInspectorRelay({ inspectorUrl: 'javascript:alert(1)' }), 'inspectorUrl: expected an http(s) URL'],
     ['pgStore', () => pgStore(pool(), { onConnectionError: 'log' as never }), 'onConnectionError: expected a function'],
+    // 0 would have a turn that waits for an answer wake at once, again and again; a bad lease was refused only by each turn.
+    ['registerSessionWorkflows', () => registerSessionWorkflows({ store: store(), agent: {} as never, approvalWaitSeconds: 0 }), 'approvalWaitSeconds: Too small'],
+    ['registerSessionWorkflows', () => registerSessionWorkflows({ store: store(), agent: {} as never, leaseTtlMs: 50 }), 'leaseTtlMs: expected a whole number of milliseconds, at least 100'],
   ])('%s', async (name, call, problem) => {
     const error = await refusal(call);
     expect((error as Error).message).toMatch(new RegExp(`^Invalid ${name} options: ${problem.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
