@@ -126,6 +126,20 @@ describe('options that had no check and are now refused, naming them, instead of
     expect(touched.filter((call) => !call.startsWith('reader.'))).toEqual([]);
   });
 
+  it('watchSession refuses a heartbeatMs past what a timer can wait (it would fire at once) before it connects', async () => {
+    const error = await refusal(() => watchSession({ pool: pool(), store: store(), sessionId: 'chat-1', heartbeatMs: 2 ** 31 }));
+    expect(error).toBeInstanceOf(RangeError);
+    expect((error as Error).message).toMatch(/heartbeatMs must be a positive number of ms, at most 2147483647, not 2147483648/);
+    expect(touched).toEqual([]);
+  });
+
+  it('serveSessionEvents refuses a readTimeoutMs readSessionEvents would refuse before the response is begun, not in it as an error event', async () => {
+    const error = await refusal(() => serveSessionEvents(request(), response(), { redis: redis(), sessionId: 'chat-1', readTimeoutMs: -1 }));
+    expect(error).toBeInstanceOf(RangeError);
+    expect((error as Error).message).toBe('serveSessionEvents: readTimeoutMs must be a number of ms, 0 or more, not -1');
+    expect(touched).toEqual(['redis.quit']);
+  });
+
   it("startInspectorRelay writes its inspectorUrl into the page as the URL parser writes it: a quote cannot end the iframe's attribute", async () => {
     relay = await startInspectorRelay({ inspectorUrl: 'https://inspect.example/"><script>alert(1)</script>' });
     const page = await (await fetch(relay.pageUrl)).text();

@@ -79,7 +79,11 @@ function optionsRefusal(options: ServeSessionEventsOptions): Error | undefined {
   } catch (error) {
     return error as Error;
   }
-  const { sessionId, stalledReaderMs = 60_000, maxBufferedBytes = 8 * 1024 * 1024 } = options;
+  const { sessionId, stalledReaderMs = 60_000, maxBufferedBytes = 8 * 1024 * 1024, readTimeoutMs = 5_000 } = options;
+  if (!Number.isFinite(readTimeoutMs) || readTimeoutMs < 0) {
+    // readSessionEvents' own rule, checked here too: refused there, it would end a response already begun with an error event.
+    return new RangeError(`serveSessionEvents: readTimeoutMs must be a number of ms, 0 or more, not ${String(readTimeoutMs)}`);
+  }
   if (!Number.isInteger(stalledReaderMs) || stalledReaderMs < 1 || stalledReaderMs > MAX_TIMER_MS) {
     // A limit a timer cannot keep (NaN, 0, a fraction, more than 2^31-1 ms fires at once) would disconnect every client that fills the socket once.
     return new RangeError(`serveSessionEvents: stalledReaderMs must be a whole number of ms from 1 to ${MAX_TIMER_MS}, not ${String(stalledReaderMs)}`);
