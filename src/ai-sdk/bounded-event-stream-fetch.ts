@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { parseOptions } from '../core/options-check.js';
+import { functionOption } from '../core/function-option.js';
 export interface BoundedEventStreamFetchOptions {
   /** The fetch that sends each request. Default: the global `fetch`. */
   fetch?: typeof fetch;
@@ -27,7 +28,7 @@ const CR = 0x0d;
  * const openai = createOpenAI({ apiKey, fetch: jsonErrorAwareFetch(boundedEventStreamFetch()) });
  */
 export function boundedEventStreamFetch(options: BoundedEventStreamFetchOptions = {}): typeof fetch {
-  parseOptions('boundedEventStreamFetch', z.strictObject({ fetch: z.function().optional(), maxEventBytes: z.unknown().optional() }), options);
+  parseOptions('boundedEventStreamFetch', z.strictObject({ fetch: functionOption<typeof fetch>().optional(), maxEventBytes: z.unknown().optional() }), options);
   const maxEventBytes = options.maxEventBytes ?? 32 * 1024 * 1024;
   if (!Number.isSafeInteger(maxEventBytes) || maxEventBytes < 1) throw new TypeError(`maxEventBytes must be a positive integer, got ${maxEventBytes}`);
   const send: typeof fetch = options.fetch ?? ((input, init) => fetch(input, init));

@@ -1,6 +1,7 @@
 import { sendsInTheClear } from '../net/plain-http.js';
 import { z } from 'zod';
 import { parseOptions } from '../core/options-check.js';
+import { functionOption } from '../core/function-option.js';
 
 /** Request headers that carry a credential: `Authorization`, `x-api-key` (Anthropic), `x-goog-api-key` (Google), `api-key` (Azure), … */
 const CREDENTIAL_HEADER = /^(authorization|proxy-authorization|cookie)$|(^|-)(api-?key|auth-?token|access-?token|secret)$/i;
@@ -54,7 +55,7 @@ export class KeyExposureError extends Error {
 export function keyGuardedFetch(options: KeyGuardedFetchOptions = {}): typeof fetch {
   parseOptions(
     'keyGuardedFetch',
-    z.strictObject({ fetch: z.function().optional(), allowInsecureKey: z.boolean().optional(), maxRedirects: z.number().int().nonnegative().optional() }),
+    z.strictObject({ fetch: functionOption<typeof fetch>().optional(), allowInsecureKey: z.boolean().optional(), maxRedirects: z.number().int().nonnegative().optional() }),
     options,
   );
   const send: typeof fetch = options.fetch ?? ((input, init) => fetch(input, init));

@@ -1,4 +1,8 @@
 import type { Pool } from 'pg';
+import { z } from 'zod';
+import { functionOption } from '../core/function-option.js';
+import { parseOptions } from '../core/options-check.js';
+import { timerMsSchema } from '../tools/limit-option.js';
 import { listenOn, type PgListening } from '../persistence/pg-listen.js';
 import { assertSessionRequest, type SessionInput } from '../scale/session-request.js';
 import { tolerateIdleConnectionErrors } from '../postgres/pg-connection-errors.js';
@@ -59,12 +63,23 @@ export interface PgControlChannelOptions {
   onInvalidMessage?: (error: Error, payload: string) => void;
 }
 
+/**
+ * `pgControlChannel`'s options, checked whole when the channel is made: a misspelt one is refused,
+ * not ignored, and so is a `heartbeatMs` a timer cannot keep (else it would be refused only by the
+ * first `subscribe`, and `advanceSession` runs on without live control when that rejects).
+ */
+const controlChannelOptionsSchema = z.strictObject({
+  heartbeatMs: timerMsSchema.optional(),
+  onInvalidMessage: functionOption<(error: Error, payload: string) => void>().optional(),
+});
+
 /** The process warning's code for a control notification that was dropped, when no `onInvalidMessage` is given. */
 export const INVALID_CONTROL_MESSAGE_WARNING = 'LOOPCHART_INVALID_CONTROL_MESSAGE';
 
 const closedError = () => new Error('pgControlChannel: cannot subscribe, the channel is closed');
 
 export function pgControlChannel(pool: Pool, options: PgControlChannelOptions = {}): ControlChannel {
+  parseOptions('pgControlChannel', controlChannelOptionsSchema, options);
   tolerateIdleConnectionErrors(pool);
   const listeners = new Map<string, Set<(input: SessionInput, requestId: string) => void>>();
   let listening: Promise<PgListening> | undefined;

@@ -1,4 +1,7 @@
 import type { DBOSClient, WorkflowHandle } from '@dbos-inc/dbos-sdk';
+import { z } from 'zod';
+import { functionOption } from '../core/function-option.js';
+import { parseOptions } from '../core/options-check.js';
 import { answerWithin } from '../core/answer-within.js';
 import { errorMessage } from '../core/error-message.js';
 import { reportToAppOrWarnOnce } from '../core/warn-once.js';
@@ -76,7 +79,15 @@ export interface SessionClientOptions {
 /** The `code` of the process warning of a session client without `onControlError` whose live publish failed. */
 export const CONTROL_NOT_PUBLISHED_WARNING = 'LOOPCHART_CONTROL_NOT_PUBLISHED';
 
+/** `sessionClient`'s options, checked whole: a misspelt one is refused, not ignored. `timeoutMs` is checked by its own rule, whose message names it. */
+const sessionClientOptionsSchema = z.strictObject({
+  control: z.custom<ControlChannel>((value) => typeof (value as Partial<ControlChannel> | null)?.publish === 'function', { message: 'expected a control channel (pgControlChannel)' }).optional(),
+  timeoutMs: z.unknown().optional(),
+  onControlError: functionOption<NonNullable<SessionClientOptions['onControlError']>>().optional(),
+});
+
 export function sessionClient(client: DBOSClient, options: SessionClientOptions = {}): SessionClient {
+  parseOptions('sessionClient', sessionClientOptionsSchema, options);
   const timeoutMs = options.timeoutMs ?? 30_000;
   if (!(Number.isFinite(timeoutMs) && timeoutMs > 0)) throw new RangeError(`sessionClient: timeoutMs must be a positive number of ms, not ${timeoutMs}`);
   const liveWithinMs = timeoutMs / 10;

@@ -1,5 +1,8 @@
 import { DBOS, type DBOSConfig } from '@dbos-inc/dbos-sdk';
 import type { ToolSet } from 'ai';
+import { z } from 'zod';
+import { functionOption } from '../core/function-option.js';
+import { parseOptions } from '../core/options-check.js';
 import type { AgentEvent } from '../core/events.js';
 import { SESSION_FORMAT_VERSION, type SessionStore } from '../persistence/session-store.js';
 import type { RunResult } from '../core/result.js';
@@ -57,9 +60,38 @@ export interface SessionWorkflowOptions<TOOLS extends ToolSet = ToolSet> {
   onEventError?: (sessionId: string, error: EventNotPublishedError, event: AgentEvent<TOOLS>) => void;
   /** How long a turn's step waits for `onEvent` promises once the session is durable. Default 30,000 ms; see `advanceSession`. */
   eventTimeoutMs?: number;
-  /** How long a turn waits for an answer when the run has no approval deadline. Default 7 days. */
+  /** How long a turn waits for an answer when the run has no approval deadline: a positive number of seconds. Default 7 days. */
   approvalWaitSeconds?: number;
 }
+
+/**
+ * `registerSessionWorkflows`' options, checked whole when the workflow is registered: a misspelt
+ * one is refused, not ignored, and the limits `advanceSession` checks on every turn are checked
+ * here too, so a bad one stops the worker at its start instead of failing every turn. The agent's
+ * options are `advanceSession`'s to check.
+ */
+const sessionWorkflowOptionsSchema = z.strictObject({
+  store: z.custom<SessionStore>((value) => typeof (value as Partial<SessionStore> | null)?.append === 'function', { message: 'expected a session store' }),
+  agent: z.unknown(),
+  owner: z.string().min(1).optional(),
+  leaseTtlMs: z.number().int().min(100, 'expected a whole number of milliseconds, at least 100').optional(),
+  control: z.custom<ControlChannel>((value) => typeof (value as Partial<ControlChannel> | null)?.subscribe === 'function', { message: 'expected a control channel (pgControlChannel)' }).optional(),
+  onEvent: functionOption<NonNullable<SessionWorkflowOptions['onEvent']>>().optional(),
+  onEventError: functionOption<NonNullable<SessionWorkflowOptions['onEventError']>>().optional(),
+  eventTimeoutMs: z.number().positive().optional(),
+  // 0 would have a turn that waits for an answer wake at once, again and again.
+  approvalWaitSeconds: z.number().positive().optional(),
+});
+
+/**
+ * `registerSessionQueue`'s options. Checked whole, since they are given to DBOS's queue: a DBOS
+ * option such as `partitionConcurrency` would otherwise pass through and undo one turn at a time
+ * per session.
+ */
+const sessionQueueOptionsSchema = z.strictObject({
+  workerConcurrency: z.number().int().positive().optional(),
+  minPollingIntervalMs: z.number().positive().optional(),
+});
 
 /**
  * DBOS configuration for session workers: `DBOS.setConfig(sessionWorkerConfig({ … }))`. Pins the
@@ -99,6 +131,7 @@ export function sessionWorkerConfig(config: Omit<DBOSConfig, 'applicationVersion
  * ```
  */
 export function registerSessionWorkflows<TOOLS extends ToolSet = ToolSet>(options: SessionWorkflowOptions<TOOLS>): (sessionId: string, input: SessionInput, requestId: string) => Promise<TurnSummary> {
+  parseOptions('registerSessionWorkflows', sessionWorkflowOptionsSchema, options);
   const advance = (sessionId: string, input: SessionInput, requestId: string): Promise<AdvanceSessionResult | { status: 'rejected'; reason: string }> =>
     DBOS.runStep(
       async () => {
@@ -170,8 +203,14 @@ export function registerSessionWorkflows<TOOLS extends ToolSet = ToolSet>(option
 /**
  * Registers the session queue (after `DBOS.launch()`): one turn at a time per session, across all
  * workers. `minPollingIntervalMs` (DBOS's default 1,000 ms) bounds how soon a worker picks up a
- * new turn; `workerConcurrency` caps the turns one worker runs at once.
+ * new turn; `workerConcurrency` caps the turns one worker runs at once. Any other option is refused
+ * (a `TypeError`): DBOS's own queue options would undo one turn at a time per session.
  */
 export function registerSessionQueue(options: { workerConcurrency?: number; minPollingIntervalMs?: number } = {}) {
-  return DBOS.registerQueue(SESSION_QUEUE, { partitionConcurrency: 1, ...options });
+  const { workerConcurrency, minPollingIntervalMs } = parseOptions('registerSessionQueue', sessionQueueOptionsSchema, options);
+  return DBOS.registerQueue(SESSION_QUEUE, {
+    partitionConcurrency: 1,
+    ...(workerConcurrency !== undefined ? { workerConcurrency } : {}),
+    ...(minPollingIntervalMs !== undefined ? { minPollingIntervalMs } : {}),
+  });
 }

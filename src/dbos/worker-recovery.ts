@@ -1,5 +1,9 @@
 import { DBOS, type WorkflowStatus } from '@dbos-inc/dbos-sdk';
 import type { Pool, PoolClient } from 'pg';
+import { z } from 'zod';
+import { functionOption } from '../core/function-option.js';
+import { parseOptions } from '../core/options-check.js';
+import { timerMsSchema } from '../tools/limit-option.js';
 import { answerWithin } from '../core/answer-within.js';
 import { tolerant } from '../core/app-handler.js';
 import { tolerateIdleConnectionErrors } from '../postgres/pg-connection-errors.js';
@@ -11,15 +15,30 @@ export interface WorkerRecoveryOptions {
   executorID: string;
   /** The application version whose workflows this worker can run (the session format's). */
   applicationVersion: string;
-  /** How often this worker says it is alive. Default 1,000 ms. */
+  /** How often this worker says it is alive: a whole number of ms from 1 to 2^31-1. Default 1,000 ms. */
   heartbeatMs?: number;
-  /** A worker silent this long is dead: its pending workflows are handed to the queue again. Default 10,000 ms. */
+  /** A worker silent this long is dead: its pending workflows are handed to the queue again. A whole number of ms from 1 to 2^31-1. Default 10,000 ms. */
   deadAfterMs?: number;
   /** Called for each dead worker whose workflows were handed on. */
   onRecovered?: (deadExecutorID: string, workflowIDs: string[]) => void;
   /** A beat that failed, or was not over within half of `deadAfterMs`; the next beat tries again. A throw of it is swallowed. */
   onError?: (error: unknown) => void;
 }
+
+/**
+ * `startWorkerRecovery`'s options, checked whole before the first beat: a misspelt one is refused,
+ * not ignored, and a time a timer cannot keep (0 or NaN would beat every millisecond and count
+ * every worker dead at once) is refused naming it.
+ */
+const workerRecoveryOptionsSchema = z.strictObject({
+  pool: z.custom<Pool>((value) => typeof (value as Partial<Pool> | null)?.connect === 'function', { message: 'expected a pg Pool' }),
+  executorID: z.string().min(1),
+  applicationVersion: z.string().min(1),
+  heartbeatMs: timerMsSchema.optional(),
+  deadAfterMs: timerMsSchema.optional(),
+  onRecovered: functionOption<NonNullable<WorkerRecoveryOptions['onRecovered']>>().optional(),
+  onError: functionOption<(error: unknown) => void>().optional(),
+});
 
 /** The advisory lock key one worker at a time holds while it sweeps for orphaned workflows ('lcor' in ASCII). */
 const ORPHAN_SWEEP_LOCK = 0x6c636f72;
@@ -59,6 +78,7 @@ async function handOn(workflows: WorkflowStatus[]): Promise<void> {
  * ```
  */
 export function startWorkerRecovery(options: WorkerRecoveryOptions): { stop(): Promise<void> } {
+  parseOptions('startWorkerRecovery', workerRecoveryOptionsSchema, options);
   const { pool, executorID, applicationVersion } = options;
   // An idle connection that breaks (a restart, a proxy) is an 'error' event on the pool, which would end the process unheard.
   tolerateIdleConnectionErrors(pool, options.onError);

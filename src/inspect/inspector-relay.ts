@@ -2,6 +2,9 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { listenOnLoopback } from '../net/listen-on-loopback.js';
 import { createServer, type IncomingMessage } from 'node:http';
 import { WebSocket, WebSocketServer } from 'ws';
+import { z } from 'zod';
+import { parseOptions } from '../core/options-check.js';
+import { timerMsSchema } from '../tools/limit-option.js';
 import { backReferenceResolverSource } from './back-references.js';
 import { BATCH_FRAMES_PARAMETER, BATCH_HEADER, REFERRING_BATCH_HEADER, standaloneEventTexts } from './inspection-frame.js';
 import { DEFAULT_REPLAY_BYTES, RecentFrames } from './recent-frames.js';
@@ -29,6 +32,26 @@ export interface InspectorRelayOptions {
    */
   maxBufferedBytes?: number;
 }
+
+/**
+ * `startInspectorRelay`'s options, checked whole before it listens: a misspelt one is refused, not
+ * ignored, and so is a value it could not keep (a `maxBufferedBytes` of NaN would disconnect every
+ * page at its first frame, a load timeout past 2^31-1 ms would fire at once, an `inspectorUrl`
+ * that is not an http(s) URL would break the page it is written into).
+ */
+const relayOptionsSchema = z.strictObject({
+  port: z.number().int().min(0).max(65_535).optional(),
+  // As the URL parser writes it: a quote or an angle bracket percent-encoded, so it cannot end the attribute or the script it is written into.
+  inspectorUrl: z
+    .url({ protocol: /^https?$/, error: 'expected an http(s) URL' })
+    .transform((url) => new URL(url).href)
+    .optional(),
+  replay: z.number().int().nonnegative().optional(),
+  replayBytes: z.number().int().positive().optional(),
+  maxFrameBytes: z.number().int().positive().optional(),
+  inspectorLoadTimeoutMs: timerMsSchema.optional(),
+  maxBufferedBytes: z.number().int().positive().optional(),
+});
 
 /** What the relay holds unsent for one slow client by default: 64 MiB. */
 export const DEFAULT_MAX_BUFFERED_BYTES = 64 * 2 ** 20;
@@ -142,7 +165,7 @@ function sameToken(given: string | null, token: string): boolean {
  * @throws (rejects) when the port cannot be listened on, e.g. `EADDRINUSE`.
  */
 export async function startInspectorRelay(options: InspectorRelayOptions = {}): Promise<InspectorRelay> {
-  const inspectorUrl = options.inspectorUrl ?? 'https://stately.ai/inspect';
+  const { inspectorUrl = 'https://stately.ai/inspect' } = parseOptions('startInspectorRelay', relayOptionsSchema, options);
   const replay = options.replay ?? 1000;
   const token = randomBytes(18).toString('base64url');
   const recent = new RecentFrames(replay, options.replayBytes ?? DEFAULT_REPLAY_BYTES);

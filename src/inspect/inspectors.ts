@@ -4,6 +4,9 @@ import {
   type StatelyInspectionEvent,
 } from '@statelyai/inspect';
 import type { AnyEventObject, InspectionEvent, MachineContext, Observer } from 'xstate';
+import { z } from 'zod';
+import { functionOption } from '../core/function-option.js';
+import { parseOptions } from '../core/options-check.js';
 import { inspectionBatches } from './inspection-batch.js';
 import { WebSocketBatchAdapter, type WebSocketBatchAdapterOptions } from './websocket-batch-adapter.js';
 import { redactSecrets, sanitizeContext, sanitizeEvent } from './sanitize.js';
@@ -34,6 +37,15 @@ export interface SafeInspectorOptions {
 }
 
 /**
+ * The options every helper takes, for the helpers' strict schemas: `secrets` is checked by
+ * `secretList`, whose `SecretsOptionError` names it.
+ */
+const safeInspectorFields = {
+  filter: functionOption<(event: StatelyInspectionEvent) => boolean>().optional(),
+  secrets: z.unknown().optional(),
+};
+
+/**
  * The inspector options loopchart needs: histories summarised in snapshots
  * and events (a snapshot costs the same at any history length), and secrets
  * redacted. Per-chunk events never reach the inspector: text deltas do not go
@@ -44,6 +56,7 @@ export function agentInspectorOptions(options: Pick<SafeInspectorOptions, 'secre
   sanitizeEvent: (event: AnyEventObject) => AnyEventObject;
   serialize?: (event: StatelyInspectionEvent) => StatelyInspectionEvent;
 } {
+  parseOptions('agentInspectorOptions', z.strictObject({ secrets: safeInspectorFields.secrets }), options);
   const secrets = secretList(options.secrets, 'agentInspectorOptions options.secrets');
   return {
     sanitizeContext: (context) => sanitizeContext(context, secrets),
@@ -58,6 +71,19 @@ export interface WebSocketInspectorOptions extends SafeInspectorOptions, Omit<We
   /** Connect at once (default); otherwise on `start()`. */
   autoStart?: boolean;
 }
+
+/**
+ * `createWebSocketInspector`'s options, checked whole: a misspelt one is refused, not ignored. The
+ * adapter's limits are checked by the adapter, whose messages name them.
+ */
+const webSocketInspectorOptionsSchema = z.strictObject({
+  ...safeInspectorFields,
+  url: z.string(),
+  maxDeferredEvents: z.unknown().optional(),
+  maxBufferedBytes: z.unknown().optional(),
+  onDropped: functionOption<NonNullable<WebSocketBatchAdapterOptions['onDropped']>>().optional(),
+  autoStart: z.boolean().optional(),
+});
 
 /**
  * A Stately inspector over a WebSocket, for Node: connect it to the relay of
@@ -75,6 +101,7 @@ export interface WebSocketInspectorOptions extends SafeInspectorOptions, Omit<We
  * ```
  */
 export function createWebSocketInspector(options: WebSocketInspectorOptions): AgentInspector {
+  parseOptions('createWebSocketInspector', webSocketInspectorOptionsSchema, options);
   const { secrets: given, filter, autoStart = true, ...adapterOptions } = options;
   const secrets = secretList(given, 'createWebSocketInspector options.secrets');
   // One reporter for both ends: without the app's onDropped, one warning for the inspector's first drop, wherever it was.
@@ -99,6 +126,30 @@ function batched(inspector: AgentInspector & { adapter?: Parameters<typeof inspe
  */
 type ReplacedStatelyOptions = 'filter' | 'serialize' | 'sanitizeContext' | 'sanitizeEvent' | 'serializationDepthLimit';
 
+/** The Stately options the browser and Sky helpers pass on; the replaced ones (and any other) are refused, since nothing would use them. */
+const statelyFields = {
+  autoStart: z.boolean().optional(),
+  maxDeferredEvents: z.unknown().optional(),
+};
+
+/** `createBrowserInspector`'s options: `@statelyai/inspect`'s, less those loopchart replaces, and its own. */
+const browserInspectorOptionsSchema = z.strictObject({
+  ...safeInspectorFields,
+  ...statelyFields,
+  url: z.string().optional(),
+  window: z.unknown().optional(),
+  iframe: z.unknown().optional(),
+  send: functionOption<(event: StatelyInspectionEvent) => void>().optional(),
+});
+
+/** `createSkyInspector`'s options: `@statelyai/inspect`'s, less those loopchart replaces, and its own. */
+const skyInspectorOptionsSchema = z.strictObject({
+  ...safeInspectorFields,
+  ...statelyFields,
+  apiKey: z.string().optional(),
+  onerror: functionOption<(error: Error) => void>().optional(),
+});
+
 /**
  * A Stately inspector in a browser window, for agents that run in a browser app.
  *
@@ -109,6 +160,7 @@ type ReplacedStatelyOptions = 'filter' | 'serialize' | 'sanitizeContext' | 'sani
  * ```
  */
 export function createBrowserInspector(options: Omit<NonNullable<Parameters<typeof statelyBrowserInspector>[0]>, ReplacedStatelyOptions> & SafeInspectorOptions = {}): AgentInspector {
+  parseOptions('createBrowserInspector', browserInspectorOptionsSchema, options);
   const { secrets, filter, ...rest } = options;
   const checked = secretList(secrets, 'createBrowserInspector options.secrets');
   return batched(statelyBrowserInspector(rest), { secrets: checked, ...(filter ? { filter } : {}) });
@@ -125,6 +177,7 @@ export function createBrowserInspector(options: Omit<NonNullable<Parameters<type
  * ```
  */
 export function createSkyInspector(options: Omit<NonNullable<Parameters<typeof statelySkyInspector>[0]>, ReplacedStatelyOptions> & SafeInspectorOptions = {}): AgentInspector {
+  parseOptions('createSkyInspector', skyInspectorOptionsSchema, options);
   const { secrets, filter, ...rest } = options;
   const checked = secretList(secrets, 'createSkyInspector options.secrets');
   return batched(statelySkyInspector(rest), { secrets: checked, ...(filter ? { filter } : {}) });

@@ -1,4 +1,17 @@
+import { z } from 'zod';
 import { decideByRules, type ApprovalRules } from '../approval/approval-policy.js';
+import { functionOption } from '../core/function-option.js';
+import { parseOptions } from '../core/options-check.js';
+
+const ruleList = z.array(z.union([z.string().min(1), z.strictObject({ tool: z.string().min(1), when: functionOption<(input: unknown) => boolean>().optional() })]));
+
+/** Approval rules as `createAgent` takes them: a misspelt key (`alow`) is refused here too, not carried on. */
+const approvalRulesSchema = z.strictObject({
+  deny: ruleList.optional(),
+  ask: ruleList.optional(),
+  allow: ruleList.optional(),
+  default: z.enum(['allow', 'deny', 'ask']).optional(),
+});
 
 /**
  * `rules` with MCP tools asking before they run: every tool of `mcpToolNames`
@@ -6,7 +19,7 @@ import { decideByRules, type ApprovalRules } from '../approval/approval-policy.j
  * `ask`. A rule that names an MCP tool still decides for it, and a `default`
  * of `ask` or `deny` still holds: MCP tools only get stricter. Rules are
  * probed without an input, so a rule with a `when` predicate counts as naming
- * a tool only for `deny` and `ask`.
+ * a tool only for `deny` and `ask`. Rules with a key it does not know (`alow`) are a `TypeError`.
  *
  * @example
  * ```ts
@@ -18,6 +31,7 @@ import { decideByRules, type ApprovalRules } from '../approval/approval-policy.j
  * ```
  */
 export function askForMcpTools(rules: ApprovalRules | undefined, mcpToolNames: readonly string[]): ApprovalRules {
+  if (rules !== undefined) parseOptions('askForMcpTools', approvalRulesSchema, rules);
   const unnamedAllowed = (rules?.default ?? 'allow') === 'allow';
   const unnamed = mcpToolNames.filter((toolName) => {
     const call = { toolName, input: undefined };

@@ -2,13 +2,16 @@ import type { IOType } from 'node:child_process';
 import type { Stream } from 'node:stream';
 import { createMCPClient, type ListToolsResult, type MCPClient, type MCPClientConfig } from '@ai-sdk/mcp';
 import type { ToolSet } from 'ai';
+import { z } from 'zod';
+import { functionOption } from '../core/function-option.js';
+import { parseOptions } from '../core/options-check.js';
 import { errorMessage } from '../core/error-message.js';
 import { sandboxedCommand } from '../tools/sandboxed-command.js';
 import { sandboxSettings, type SandboxSetting } from '../tools/sandbox-settings.js';
 import { terminalSafe } from '../text/terminal-safe.js';
 import { clientErrorMessage } from './client-error-message.js';
 import { boundedFetch } from './bounded-fetch.js';
-import { checkConnectBounds, parseMcpServersConfig, type McpServerConfig, type McpServersConfig, type McpStdioServerConfig } from './mcp-config.js';
+import { checkConnectBounds, McpConfigError, parseMcpServersConfig, type McpServerConfig, type McpServersConfig, type McpStdioServerConfig } from './mcp-config.js';
 import { mergeServerTools, prefixedMcpToolName, type McpToolNaming } from './mcp-tool-names.js';
 import { McpToolListError, usableToolDefinitions } from './mcp-tool-definitions.js';
 import { isErrorResult, McpToolError } from './mcp-tool-error.js';
@@ -59,6 +62,35 @@ export interface ConnectMcpToolsOptions {
    * and a private `/tmp`; give `network: true` to a server that needs it.
    */
   sandbox?: SandboxSetting;
+}
+
+/**
+ * `connectMcpTools`' options, checked whole before any server starts: a misspelt one is refused,
+ * not ignored. The bounds are checked by `checkConnectBounds` and the sandbox by `sandboxSettings`,
+ * whose messages name them.
+ */
+const connectOptionsSchema = z.strictObject({
+  toolName: functionOption<McpToolNaming>().optional(),
+  reservedToolNames: z
+    .custom<Iterable<string>>((value) => typeof (value as { [Symbol.iterator]?: unknown } | null)?.[Symbol.iterator] === 'function', { message: 'expected an iterable of tool names' })
+    .optional(),
+  stderr: z.unknown().optional(),
+  signal: z.instanceof(AbortSignal).optional(),
+  timeoutMs: z.unknown().optional(),
+  callTimeoutMs: z.unknown().optional(),
+  maxMessageBytes: z.unknown().optional(),
+  clientName: z.string().optional(),
+  sandbox: z.unknown().optional(),
+});
+
+/** An unknown option (or one of the wrong kind) as an `McpConfigError`, as `connectMcpTools` refuses its bounds. */
+function checkConnectOptions(options: ConnectMcpToolsOptions): void {
+  try {
+    parseOptions('connectMcpTools', connectOptionsSchema, options);
+  } catch (error) {
+    if (!(error instanceof TypeError)) throw error;
+    throw new McpConfigError('options of connectMcpTools', [{ path: '(options)', message: error.message.replace(/^Invalid connectMcpTools options: /, '') }]);
+  }
 }
 
 /** The MCP servers' tools, and the way to close the servers' connections (and stop the stdio servers' processes). */
@@ -141,10 +173,11 @@ type ConnectionFailure = () => Error | undefined;
  *   await mcp.close();
  * }
  * ```
- * @throws McpConfigError when the config or one of `timeoutMs`, `callTimeoutMs` and `maxMessageBytes` is invalid (naming the field), McpConnectionError naming a server that could not be connected, McpToolNameError when two tools would share a name.
+ * @throws McpConfigError when the config or one of `timeoutMs`, `callTimeoutMs` and `maxMessageBytes` is invalid (naming the field), or an option is unknown, McpConnectionError naming a server that could not be connected, McpToolNameError when two tools would share a name.
  */
 export async function connectMcpTools(config: McpServersConfig, options: ConnectMcpToolsOptions = {}): Promise<McpTools> {
   const servers = Object.entries(parseMcpServersConfig(config));
+  checkConnectOptions(options);
   checkConnectBounds(options);
   sandboxSettings(options.sandbox ?? 'none');
   const settled = await Promise.allSettled(servers.map(([server, serverConfig]) => connectServer(server, serverConfig, options)));

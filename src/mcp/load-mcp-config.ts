@@ -1,7 +1,15 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { z } from 'zod';
+import { parseOptions } from '../core/options-check.js';
 import { expandVariables, namedVariables } from './expand-variables.js';
 import { McpConfigError, parseMcpServersConfig, type McpServersConfig } from './mcp-config.js';
+
+/** `loadMcpServersConfig`'s options, checked whole before the file is read: a misspelt one is refused, not ignored. */
+const loadOptionsSchema = z.strictObject({
+  env: z.record(z.string(), z.string().optional()).optional(),
+  withheld: z.record(z.string(), z.string()).optional(),
+});
 
 /**
  * Reads an `mcpServers` JSON file (`.mcp.json`, `claude_desktop_config.json`,
@@ -16,7 +24,7 @@ import { McpConfigError, parseMcpServersConfig, type McpServersConfig } from './
  *
  * const mcp = await connectMcpTools(await loadMcpServersConfig('.mcp.json'));
  * ```
- * @throws McpConfigError when the file is not JSON, a field is invalid or names a variable that is not set and has no default (naming the field, e.g. `mcpServers.fs.command`); the file system's error when it cannot be read.
+ * @throws TypeError when an option is unknown or not of its kind; McpConfigError when the file is not JSON, a field is invalid or names a variable that is not set and has no default (naming the field, e.g. `mcpServers.fs.command`); the file system's error when it cannot be read.
  */
 export async function loadMcpServersConfig(
   file: string,
@@ -26,6 +34,7 @@ export async function loadMcpServersConfig(
     withheld?: Readonly<Record<string, string>>;
   } = {},
 ): Promise<McpServersConfig> {
+  parseOptions('loadMcpServersConfig', loadOptionsSchema, options);
   const text = await readFile(file, 'utf8');
   let data: unknown;
   try {

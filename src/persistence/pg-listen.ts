@@ -1,5 +1,6 @@
 import type { Pool } from 'pg';
 import { answerWithin } from '../core/answer-within.js';
+import { MAX_TIMER_MS } from '../core/max-timer-ms.js';
 
 /** A `LISTEN` on a connection of its own; see {@link listenOn}. */
 export interface PgListening {
@@ -44,7 +45,8 @@ export interface PgListenOptions {
  */
 export async function listenOn(pool: Pool, channel: string, handlers: PgListenHandlers, options: PgListenOptions = {}): Promise<PgListening> {
   const heartbeatMs = options.heartbeatMs ?? 10_000;
-  if (!Number.isFinite(heartbeatMs) || heartbeatMs <= 0) throw new RangeError(`listenOn: heartbeatMs must be a positive number of ms, not ${heartbeatMs}`);
+  // More than a timer can wait would fire at once: a heartbeat every millisecond, and every answer too late.
+  if (!Number.isFinite(heartbeatMs) || heartbeatMs <= 0 || heartbeatMs > MAX_TIMER_MS) throw new RangeError(`listenOn: heartbeatMs must be a positive number of ms, at most ${MAX_TIMER_MS}, not ${heartbeatMs}`);
   const connecting = pool.connect();
   const client = await answerWithin(connecting, heartbeatMs, () => new Error(`no connection to listen on within ${heartbeatMs} ms`)).catch((error: unknown) => {
     // One that comes after all is not kept from the pool.

@@ -2,6 +2,9 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { listenOnLoopback } from '../net/listen-on-loopback.js';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { ModelMessage } from 'ai';
+import { z } from 'zod';
+import { functionOption } from '../core/function-option.js';
+import { parseOptions } from '../core/options-check.js';
 import { replaySession } from '../persistence/session-replay.js';
 import { sessionIdProblem } from '../persistence/session-id.js';
 import type { SessionLog, SessionStore } from '../persistence/session-store.js';
@@ -26,6 +29,14 @@ export interface PlaybackServerOptions {
    */
   runFork?: (forkId: string, request: ForkRequest) => Promise<void>;
 }
+
+/** `startPlaybackServer`'s options, checked whole before the session is read: a misspelt one is refused, not ignored. */
+const playbackServerOptionsSchema = z.strictObject({
+  store: z.custom<SessionStore>((value) => typeof (value as Partial<SessionStore> | null)?.read === 'function', { message: 'expected a session store' }),
+  sessionId: z.string(),
+  port: z.number().int().min(0).max(65_535).optional(),
+  runFork: functionOption<NonNullable<PlaybackServerOptions['runFork']>>().optional(),
+});
 
 export interface PlaybackServer {
   /** Open this in a browser. It carries the server's token. */
@@ -103,6 +114,7 @@ function sameToken(given: string | null, token: string): boolean {
  * @throws (rejects) when the session is not in the store, or the port cannot be listened on (`EADDRINUSE`).
  */
 export async function startPlaybackServer(options: PlaybackServerOptions): Promise<PlaybackServer> {
+  parseOptions('startPlaybackServer', playbackServerOptionsSchema, options);
   const token = randomBytes(18).toString('base64url');
   let origin = '';
   const loaded = new Map<string, LoadedSession>();

@@ -1,4 +1,6 @@
 import type { Pool } from 'pg';
+import { z } from 'zod';
+import { parseOptions } from '../core/options-check.js';
 import { SESSION_CHANGED_CHANNEL } from './pg-store.js';
 import { listenOn } from '../persistence/pg-listen.js';
 import type { SessionStore } from '../persistence/session-store.js';
@@ -20,6 +22,19 @@ export interface WatchSessionOptions {
 }
 
 /**
+ * `watchSession`'s options, checked whole before anything connects: a misspelt one is refused, not
+ * ignored. The pool, the store and the session id are checked where they are used; `heartbeatMs`
+ * by the listener, whose message names it.
+ */
+const watchSessionOptionsSchema = z.strictObject({
+  pool: z.custom<Pool>((value) => typeof value === 'object' && value !== null, { message: 'expected a pg Pool' }),
+  store: z.custom<SessionStore>((value) => typeof value === 'object' && value !== null, { message: 'expected a session store' }),
+  sessionId: z.string(),
+  signal: z.instanceof(AbortSignal).optional(),
+  heartbeatMs: z.unknown().optional(),
+});
+
+/**
  * A session as it changes, without Redis: the current view first, then a new view each time a
  * worker appends to the session (`pgStore` sends a Postgres `NOTIFY` with every append; changes
  * that arrive while a view is read are folded into the next one). Ends when `signal` aborts.
@@ -34,6 +49,7 @@ export interface WatchSessionOptions {
  * ```
  */
 export async function* watchSession(options: WatchSessionOptions): AsyncGenerator<SessionView | undefined> {
+  parseOptions('watchSession', watchSessionOptionsSchema, options);
   let wake: (() => void) | undefined;
   // A cut connection fails the next read (the generator throws) instead of ending the process.
   let broken: Error | undefined;

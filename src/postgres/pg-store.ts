@@ -1,4 +1,7 @@
 import type { Pool, PoolClient } from 'pg';
+import { z } from 'zod';
+import { functionOption } from '../core/function-option.js';
+import { parseOptions } from '../core/options-check.js';
 import { refuseMovedRedactOption } from '../secrets/moved-secrets-option.js';
 import { checkSessionHeader } from '../persistence/jsonl.js';
 import { assertSessionId } from '../persistence/session-id.js';
@@ -21,6 +24,12 @@ export interface PgStoreOptions {
    */
   onConnectionError?: (error: Error) => void;
 }
+
+/** `pgStore`'s options, checked whole: a misspelt one is refused, not ignored. `schema` is checked by its own rule, whose message says what a name may be. */
+const pgStoreOptionsSchema = z.strictObject({
+  schema: z.unknown().optional(),
+  onConnectionError: functionOption<(error: Error) => void>().optional(),
+});
 
 const IDENTIFIER = /^[a-z_][a-z0-9_]{0,62}$/;
 
@@ -82,12 +91,13 @@ const SCHEMA_LOCK_KEY = 0x6c6f6f70; // "loop"
  * ```
  */
 export function pgStore(pool: Pool, options: PgStoreOptions = {}): SessionStore {
-  const schema = options.schema ?? 'public';
-  if (!IDENTIFIER.test(schema)) throw new TypeError(`pgStore: invalid schema name "${schema}" (lowercase letters, digits and underscores)`);
+  // Checked before the pool is touched: a bad option leaves it as it was.
+  refuseMovedRedactOption(options, 'pgStore');
+  const { schema = 'public', onConnectionError } = parseOptions('pgStore', pgStoreOptionsSchema, options);
+  if (typeof schema !== 'string' || !IDENTIFIER.test(schema)) throw new TypeError(`pgStore: invalid schema name "${String(schema)}" (lowercase letters, digits and underscores)`);
   // Quoted, so a reserved word (`user`, `order`) names a schema too; lowercase as IDENTIFIER asks, it is the schema the unquoted name would be.
   const quotedSchema = `"${schema}"`;
-  tolerateIdleConnectionErrors(pool, options.onConnectionError);
-  refuseMovedRedactOption(options, 'pgStore');
+  tolerateIdleConnectionErrors(pool, onConnectionError);
   const encode = (value: unknown) => JSON.stringify(value);
   let ready: Promise<void> | undefined;
   const ensureSchema = () =>

@@ -1,4 +1,7 @@
+import { z } from 'zod';
 import { answerWithin } from '../core/answer-within.js';
+import { functionOption } from '../core/function-option.js';
+import { parseOptions } from '../core/options-check.js';
 import { errorMessage } from '../core/error-message.js';
 import { reportToAppOrWarnOnce } from '../core/warn-once.js';
 import { EVENT_NOT_PUBLISHED_WARNING } from '../scale/event-publishing.js';
@@ -31,6 +34,9 @@ export interface RedisClient {
    */
   on?(event: 'error', listener: (error: Error) => void): unknown;
 }
+
+/** A client option: an object (what loopchart calls on it is typed by `RedisClient`). */
+export const redisClientOption = z.custom<RedisClient>((value) => typeof value === 'object' && value !== null, { message: 'expected a connected client of the redis package' });
 
 const listened = new WeakSet<object>();
 
@@ -88,6 +94,16 @@ export interface EventPublisherOptions {
   writeTimeoutMs?: number;
 }
 
+/** `redisEventPublisher`'s options, checked whole: a misspelt one is refused, not ignored. The limits are checked by their own rules, whose messages name them. */
+const eventPublisherOptionsSchema = z.strictObject({
+  redis: redisClientOption,
+  maxLength: z.unknown().optional(),
+  ttlSeconds: z.unknown().optional(),
+  include: functionOption<(event: AgentEvent) => boolean>().optional(),
+  onError: functionOption<(error: unknown) => void>().optional(),
+  writeTimeoutMs: z.unknown().optional(),
+});
+
 export interface EventPublisher {
   /**
    * Publishes one event of a session, in call order; resolves once it is in Redis (never rejects:
@@ -113,6 +129,17 @@ export interface EventPublisher {
  * ```
  */
 export function redisEventPublisher(options: EventPublisherOptions): EventPublisher {
+  // Secrets are the agent's (`createAgent({ secrets })`): its events reach the stream redacted.
+  refuseMovedRedactOption(options, 'redisEventPublisher');
+  parseOptions('redisEventPublisher', eventPublisherOptionsSchema, options);
+  const maxLength = options.maxLength ?? 10_000;
+  const ttlSeconds = options.ttlSeconds ?? 86_400;
+  const include = options.include ?? ((event: AgentEvent) => event.type !== 'trace');
+  const writeTimeoutMs = options.writeTimeoutMs ?? 5_000;
+  if (!Number.isFinite(writeTimeoutMs) || writeTimeoutMs <= 0) throw new RangeError(`redisEventPublisher: writeTimeoutMs must be a positive number of ms, not ${writeTimeoutMs}`);
+  // Both go to Redis as they are: EXPIRE 0 deletes the stream after every write, and a fraction fails every write ("not an integer").
+  if (!isPositiveWholeNumber(maxLength)) throw new RangeError(`redisEventPublisher: maxLength must be a whole number of entries, 1 or more, not ${maxLength}`);
+  if (!isPositiveWholeNumber(ttlSeconds)) throw new RangeError(`redisEventPublisher: ttlSeconds must be a whole number of seconds, 1 or more, not ${ttlSeconds}`);
   // The app's onError, whose throw is swallowed (it must not stop later events, reject a publish or, from the
   // client's 'error' event, end the process), or the first failure of each kind as a process warning.
   const { onError } = options;
@@ -128,17 +155,8 @@ export function redisEventPublisher(options: EventPublisherOptions): EventPublis
     (error) =>
       `redisEventPublisher: the Redis connection reported an error (${errorMessage(error)}); the client reconnects by itself, and events that cannot be written meanwhile are lost. Later connection errors of this publisher are not warned of: pass onError to redisEventPublisher to hear of each.`,
   );
+  // Listened on only once every option is taken: a refused publisher leaves the client as it was.
   tolerateRedisErrors(options.redis, (error) => reportConnection(error));
-  const maxLength = options.maxLength ?? 10_000;
-  const ttlSeconds = options.ttlSeconds ?? 86_400;
-  const include = options.include ?? ((event: AgentEvent) => event.type !== 'trace');
-  const writeTimeoutMs = options.writeTimeoutMs ?? 5_000;
-  if (!Number.isFinite(writeTimeoutMs) || writeTimeoutMs <= 0) throw new RangeError(`redisEventPublisher: writeTimeoutMs must be a positive number of ms, not ${writeTimeoutMs}`);
-  // Both go to Redis as they are: EXPIRE 0 deletes the stream after every write, and a fraction fails every write ("not an integer").
-  if (!isPositiveWholeNumber(maxLength)) throw new RangeError(`redisEventPublisher: maxLength must be a whole number of entries, 1 or more, not ${maxLength}`);
-  if (!isPositiveWholeNumber(ttlSeconds)) throw new RangeError(`redisEventPublisher: ttlSeconds must be a whole number of seconds, 1 or more, not ${ttlSeconds}`);
-  // Secrets are the agent's (`createAgent({ secrets })`): its events reach the stream redacted.
-  refuseMovedRedactOption(options, 'redisEventPublisher');
   let chain: Promise<void> = Promise.resolve();
   return {
     publish(sessionId, event, lease) {
@@ -195,6 +213,17 @@ export interface ReadEventsOptions {
   includeStale?: boolean;
 }
 
+/** `readSessionEvents`' options, checked whole before the first read: a misspelt one is refused, not ignored. The session id and the times are checked by their own rules, whose messages name them. */
+const readEventsOptionsSchema = z.strictObject({
+  redis: redisClientOption,
+  sessionId: z.unknown(),
+  lastEventId: z.string().optional(),
+  blockMs: z.unknown().optional(),
+  readTimeoutMs: z.unknown().optional(),
+  signal: z.instanceof(AbortSignal).optional(),
+  includeStale: z.boolean().optional(),
+});
+
 /**
  * A session's events from Redis, in order, from `lastEventId` on, waiting for new ones until
  * `signal` aborts. Throws when Redis does not answer a read within `blockMs + readTimeoutMs`.
@@ -207,6 +236,7 @@ export interface ReadEventsOptions {
  * ```
  */
 export async function* readSessionEvents(options: ReadEventsOptions): AsyncGenerator<{ id: string; entry: StreamedEvent }> {
+  parseOptions('readSessionEvents', readEventsOptionsSchema, options);
   assertSessionId(options.sessionId);
   const blockMs = options.blockMs ?? 5_000;
   // XREAD BLOCK 0 waits for ever: the read timeout would then report a Redis that did not answer, and leave the read on the connection.

@@ -1,9 +1,12 @@
+import { z } from 'zod';
 import { MAX_TIMER_MS } from '../core/max-timer-ms.js';
+import { parseOptions } from '../core/options-check.js';
+import { timerMsSchema } from '../tools/limit-option.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { answerWithin } from '../core/answer-within.js';
 import { assertSessionId } from '../persistence/session-id.js';
 import { encodeStreamedEvent } from './streamed-event.js';
-import { readSessionEvents, type RedisClient } from './event-stream.js';
+import { readSessionEvents, redisClientOption, type RedisClient } from './event-stream.js';
 
 /** One Server-Sent Event: its id and its data, one `data:` line per line of text. */
 export function formatSseMessage(id: string, data: string): string {
@@ -21,7 +24,7 @@ export interface ServeSessionEventsOptions {
    * `TypeError` before the response is begun (the reader's connection is closed).
    */
   sessionId: string;
-  /** A comment line this often keeps proxies from closing an idle stream. Default 15,000 ms. */
+  /** A comment line this often keeps proxies from closing an idle stream: a whole number of ms from 1 to 2^31-1. Default 15,000 ms. */
   heartbeatMs?: number;
   /**
    * The largest event this response sends. A larger one is sent as an `error` event under its id,
@@ -46,6 +49,21 @@ export interface ServeSessionEventsOptions {
   readTimeoutMs?: number;
 }
 
+/**
+ * `serveSessionEvents`' options, checked whole: a misspelt one is refused, not ignored. The
+ * session id and the limits the function checked before are checked by their own rules, whose
+ * messages name them; `heartbeatMs` is a timer's (0 or NaN would write a keep-alive every
+ * millisecond, more than 2^31-1 ms too).
+ */
+const serveOptionsSchema = z.strictObject({
+  redis: redisClientOption,
+  sessionId: z.unknown(),
+  heartbeatMs: timerMsSchema.optional(),
+  maxBufferedBytes: z.unknown().optional(),
+  stalledReaderMs: z.unknown().optional(),
+  readTimeoutMs: z.unknown().optional(),
+});
+
 /** Closes the reader's connection: `QUIT`, or at once when Redis does not answer it (a refused `QUIT` means it is closed already). */
 async function closeReader(redis: RedisClient, withinMs: number): Promise<void> {
   const unanswered = new Error('QUIT unanswered');
@@ -54,8 +72,18 @@ async function closeReader(redis: RedisClient, withinMs: number): Promise<void> 
   });
 }
 
-/** Why `serveSessionEvents` refuses its options, if it does: a `TypeError` for the session id, a `RangeError` for a limit. */
-function optionsRefusal(sessionId: string, stalledReaderMs: number, maxBufferedBytes: number): Error | undefined {
+/** Why `serveSessionEvents` refuses its options, if it does: a `TypeError` for an unknown option, the session id or the heartbeat, a `RangeError` for a limit. */
+function optionsRefusal(options: ServeSessionEventsOptions): Error | undefined {
+  try {
+    parseOptions('serveSessionEvents', serveOptionsSchema, options);
+  } catch (error) {
+    return error as Error;
+  }
+  const { sessionId, stalledReaderMs = 60_000, maxBufferedBytes = 8 * 1024 * 1024, readTimeoutMs = 5_000 } = options;
+  if (!Number.isFinite(readTimeoutMs) || readTimeoutMs < 0) {
+    // readSessionEvents' own rule, checked here too: refused there, it would end a response already begun with an error event.
+    return new RangeError(`serveSessionEvents: readTimeoutMs must be a number of ms, 0 or more, not ${String(readTimeoutMs)}`);
+  }
   if (!Number.isInteger(stalledReaderMs) || stalledReaderMs < 1 || stalledReaderMs > MAX_TIMER_MS) {
     // A limit a timer cannot keep (NaN, 0, a fraction, more than 2^31-1 ms fires at once) would disconnect every client that fills the socket once.
     return new RangeError(`serveSessionEvents: stalledReaderMs must be a whole number of ms from 1 to ${MAX_TIMER_MS}, not ${String(stalledReaderMs)}`);
@@ -102,13 +130,14 @@ const WRITE_SLICE_BYTES = 64 * 1024;
  * ```
  */
 export async function serveSessionEvents(request: IncomingMessage, response: ServerResponse, options: ServeSessionEventsOptions): Promise<void> {
-  const { stalledReaderMs = 60_000, maxBufferedBytes = 8 * 1024 * 1024 } = options;
-  const refusal = optionsRefusal(options.sessionId, stalledReaderMs, maxBufferedBytes);
+  const refusal = optionsRefusal(options);
   if (refusal !== undefined) {
-    // Refused before the response is begun, so the caller can still answer it; the reader was handed over, so it is closed.
-    await closeReader(options.redis, options.readTimeoutMs ?? 5_000);
+    // Refused before the response is begun, so the caller can still answer it; the reader was handed over, so it is closed (when it is one).
+    const reader: Partial<RedisClient> | undefined = (options as Partial<ServeSessionEventsOptions> | undefined)?.redis;
+    if (typeof reader?.quit === 'function') await closeReader(reader as RedisClient, typeof options.readTimeoutMs === 'number' && options.readTimeoutMs >= 0 ? options.readTimeoutMs : 5_000);
     throw refusal;
   }
+  const { stalledReaderMs = 60_000, maxBufferedBytes = 8 * 1024 * 1024 } = options;
   const lastEventId = request.headers['last-event-id'];
   if (typeof lastEventId === 'string' && lastEventId !== '' && !isStreamId(lastEventId)) {
     response.writeHead(400, { 'content-type': 'text/plain' }).end(`Last-Event-ID "${lastEventId.slice(0, 40)}" is not an event id of this stream`);

@@ -10,11 +10,16 @@ import { summaryHtml } from './summary-html.js';
 import { timelineHtml } from './timeline-html.js';
 import { timelineLanes } from './timeline-lanes.js';
 import { traceVisits } from './trace-visits.js';
+import { z } from 'zod';
+import { parseOptions } from '../core/options-check.js';
 
 export interface TraceReportOptions {
   /** The page's heading and title. Default `loopchart run report`. */
   title?: string;
 }
+
+/** `renderTraceReport`'s options, checked whole: a misspelt one is refused, not ignored. */
+const traceReportOptionsSchema = z.strictObject({ title: z.string().optional() });
 
 function section(id: string, heading: string, intro: string, content: string, className?: string): string {
   return element('section', { id, class: className }, element('h2', {}, escapeHtml(heading)) + (intro ? element('p', { class: 'section-intro' }, intro) : '') + content);
@@ -47,7 +52,7 @@ const LEGEND = [
  * ```
  */
 export function renderTraceReport(trace: RunTrace, graph: MachineGraph, options: TraceReportOptions = {}): string {
-  const title = options.title ?? 'loopchart run report';
+  const { title = 'loopchart run report' } = parseOptions('renderTraceReport', traceReportOptionsSchema, options);
   const visits = traceVisits(trace, graph);
   const unmatched =
     visits.unmatched.length > 0

@@ -12,6 +12,7 @@ import { toolHistoryAsText, withInstructions } from './tool-history-as-text.js';
 import { toolInstructions } from './tool-instructions.js';
 import { z } from 'zod';
 import { parseOptions } from '../core/options-check.js';
+import { functionOption } from '../core/function-option.js';
 
 export interface TextToolProtocolOptions {
   /** Makes the id of each tool call found in the text. Default: `call-` and 24 random characters. */
@@ -47,7 +48,7 @@ interface CallPlan {
  * ```
  */
 export function textToolProtocol(options: TextToolProtocolOptions = {}): LanguageModelV4Middleware {
-  parseOptions('textToolProtocol', z.strictObject({ generateToolCallId: z.function().optional() }), options);
+  parseOptions('textToolProtocol', z.strictObject({ generateToolCallId: functionOption<() => string>().optional() }), options);
   const generateToolCallId = options.generateToolCallId ?? createIdGenerator({ prefix: 'call', size: 24 });
   const plans = new WeakMap<LanguageModelV4CallOptions, CallPlan>();
 
