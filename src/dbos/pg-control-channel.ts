@@ -2,7 +2,7 @@ import type { Pool } from 'pg';
 import { z } from 'zod';
 import { functionOption } from '../core/function-option.js';
 import { parseOptions } from '../core/options-check.js';
-import { timerMsSchema } from '../tools/limit-option.js';
+import { timerMsSchema } from '../core/max-timer-ms.js';
 import { listenOn, type PgListening } from '../persistence/pg-listen.js';
 import { assertSessionRequest, type SessionInput } from '../scale/session-request.js';
 import { tolerateIdleConnectionErrors } from '../postgres/pg-connection-errors.js';

@@ -3,7 +3,7 @@ import type { Pool, PoolClient } from 'pg';
 import { z } from 'zod';
 import { functionOption } from '../core/function-option.js';
 import { parseOptions } from '../core/options-check.js';
-import { timerMsSchema } from '../tools/limit-option.js';
+import { timerMsSchema } from '../core/max-timer-ms.js';
 import { answerWithin } from '../core/answer-within.js';
 import { tolerant } from '../core/app-handler.js';
 import { tolerateIdleConnectionErrors } from '../postgres/pg-connection-errors.js';

@@ -4,7 +4,7 @@ import { createServer, type IncomingMessage } from 'node:http';
 import { WebSocket, WebSocketServer } from 'ws';
 import { z } from 'zod';
 import { parseOptions } from '../core/options-check.js';
-import { timerMsSchema } from '../tools/limit-option.js';
+import { timerMsSchema } from '../core/max-timer-ms.js';
 import { backReferenceResolverSource } from './back-references.js';
 import { BATCH_FRAMES_PARAMETER, BATCH_HEADER, REFERRING_BATCH_HEADER, standaloneEventTexts } from './inspection-frame.js';
 import { DEFAULT_REPLAY_BYTES, RecentFrames } from './recent-frames.js';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { MAX_TIMER_MS } from '../core/max-timer-ms.js';
 import { parseOptions } from '../core/options-check.js';
-import { timerMsSchema } from '../tools/limit-option.js';
+import { timerMsSchema } from '../core/max-timer-ms.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { answerWithin } from '../core/answer-within.js';
 import { assertSessionId } from '../persistence/session-id.js';

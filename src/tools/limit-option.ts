@@ -1,11 +1,7 @@
-import { MAX_TIMER_MS } from '../core/max-timer-ms.js';
 import { z } from 'zod';
 
 /** A tool factory's count limit (`maxMatches`, `maxEntries`): a negative or fractional count, or NaN, would be ignored or limit to nothing. */
 export const countLimitSchema = z.number().int().min(1);
-
-/** A time limit in ms that a Node timer can wait: a longer one would fire at once. */
-export const timerMsSchema = z.number().int().positive().max(MAX_TIMER_MS, `at most ${MAX_TIMER_MS} ms (about 24.8 days), the longest a timer can wait`);
 
 /** A tool factory's `cwd`, the workspace root: an empty one would be this process's directory, unnoticed. */
 export const workspaceCwdSchema = z.string().min(1, 'cwd must be a non-empty path');
