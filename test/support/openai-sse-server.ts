@@ -96,7 +96,7 @@ export interface OpenAIServer {
   baseURL: string;
   /** Every request received so far, in arrival order, including unexpected ones. */
   requests: RecordedRequest[];
-  /** Resolves once `count` requests have arrived; rejects after `timeoutMs` (default 5000). */
+  /** Resolves once `count` requests have arrived; rejects after `timeoutMs` (default 30,000: a CLI started on a loaded machine can take seconds to send its first). */
   waitForRequests(count: number, timeoutMs?: number): Promise<void>;
   /** Stops listening and drops every open connection. */
   close(): Promise<void>;
@@ -152,7 +152,7 @@ export async function startOpenAIServer(responses: readonly ScriptedHttpResponse
     url,
     baseURL: `${url}/v1`,
     requests,
-    waitForRequests(count, timeoutMs = 5000) {
+    waitForRequests(count, timeoutMs = 30_000) {
       return new Promise<void>((resolve, reject) => {
         const check = () => {
           if (requests.length < count) return;
