@@ -1,6 +1,8 @@
 import { MAX_TIMER_MS } from './core/max-timer-ms.js';
 import type { Instructions, LanguageModel, ModelMessage, Output, PrepareStepFunction, StopCondition, TimeoutConfiguration, ToolSet } from 'ai';
 import { z } from 'zod';
+import { approvalRulesSchema } from './approval/approval-rules-schema.js';
+import { functionOption } from './core/function-option.js';
 import { messageShapeProblem, SYSTEM_IN_HISTORY } from './core/message-shape.js';
 import type { InspectionEvent, Observer } from 'xstate';
 import type { StepFunction } from './core/step.js';
@@ -290,19 +292,7 @@ export const agentTimeoutSchema = z
 const truncationLimitsSchema = z
   .object({ maxLines: z.number().int().positive().optional(), maxBytes: z.number().int().positive().optional() })
   .strict();
-const hookList = z.array(z.custom<(...args: never[]) => unknown>((value) => typeof value === 'function', { message: 'expected a function' }));
-
-const approvalRuleList = z.array(
-  z.union([
-    z.string().min(1),
-    z
-      .object({
-        tool: z.string().min(1),
-        when: z.custom<(input: unknown) => boolean>((value) => typeof value === 'function', { message: 'expected a function' }).optional(),
-      })
-      .strict(),
-  ]),
-);
+const hookList = z.array(functionOption<(...args: never[]) => unknown>());
 
 const approvalStatuses = new Set(['not-applicable', 'approved', 'denied', 'user-approval']);
 const isToolApprovalEntry = (entry: unknown): boolean =>
@@ -348,14 +338,7 @@ const agentOptionSchemas = {
   approval: z
     .union([
       z.custom<ApprovalFunction>((value) => typeof value === 'function'),
-      z
-        .object({
-          deny: approvalRuleList.optional(),
-          ask: approvalRuleList.optional(),
-          allow: approvalRuleList.optional(),
-          default: z.enum(['allow', 'deny', 'ask']).optional(),
-        })
-        .strict(),
+      approvalRulesSchema,
     ])
     .optional(),
   toolApproval: z
@@ -417,8 +400,8 @@ const agentOptionSchemas = {
         }),
     ])
     .optional(),
-  transformPrompt: z.custom<PromptTransform>((value) => typeof value === 'function', { message: 'expected a function' }).optional(),
-  transformContext: z.custom<ContextTransform>((value) => typeof value === 'function', { message: 'expected a function' }).optional(),
+  transformPrompt: functionOption<PromptTransform>().optional(),
+  transformContext: functionOption<ContextTransform>().optional(),
   prepareStep: z.custom<PrepareStepFunction<ToolSet>>((value) => typeof value === 'function', { message: 'expected a function, as ToolLoopAgent takes it' }).optional(),
   hooks: z
     .object({

@@ -5,6 +5,7 @@ import type { HelpTopic } from './help.js';
 import { parseModelSpec, type ModelSpec } from './model.js';
 import type { OutputMode } from './reporter.js';
 import { closestName } from '../core/closest-name.js';
+import { ENV_VARIABLE_NAME } from '../secrets/credential-variables.js';
 import { UsageError } from './usage-error.js';
 import { permissionRuleProblem } from './permission-rule.js';
 import { permissionModes, type PermissionMode } from './permissions.js';
@@ -575,7 +576,7 @@ function baseURL(text: string): string {
 }
 
 function envName(text: string, flag = '--api-key-env'): string {
-  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(text)) throw new UsageError(`${flag} takes the name of an environment variable, got "${text}"`);
+  if (!ENV_VARIABLE_NAME.test(text)) throw new UsageError(`${flag} takes the name of an environment variable, got "${text}"`);
   return text;
 }
 

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { ENV_VARIABLE_NAME } from '../secrets/credential-variables.js';
 import { agentTimeoutSchema } from '../options.js';
 import { builtinToolNames } from '../tools/index.js';
 import { parseModelSpec } from './model.js';
@@ -7,7 +8,7 @@ import { permissionRuleProblem } from './permission-rule.js';
 import { permissionModes } from './permissions.js';
 import { reasoningEfforts } from './reasoning-settings.js';
 
-const envName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'expected the name of an environment variable');
+const envName = z.string().regex(ENV_VARIABLE_NAME, 'expected the name of an environment variable');
 
 const httpURL = z.string().refine((text) => URL.canParse(text) && ['http:', 'https:'].includes(new URL(text).protocol), 'expected an http or https URL');
 

@@ -37,3 +37,15 @@ export function parseOptions<T extends z.ZodObject>(owner: string, schema: T, op
   const problems = parsed.error.issues.map((issue) => issueText(issue, known));
   throw new TypeError(`Invalid ${owner} options: ${problems.join('; ')}${unknownKey ? `; it takes ${known.join(', ')}` : ''}`);
 }
+
+/**
+ * A schema that knows only the names of `keys`: for a function whose every option has a check of
+ * its own, where all `parseOptions` has left to refuse is an option it does not know.
+ *
+ * @example
+ * parseOptions('advanceSession', knownKeys(['store', 'sessionId']), { store, sessionID: 's1' });
+ * // TypeError: Invalid advanceSession options: unknown option "sessionID" (did you mean "sessionId"?); it takes store, sessionId
+ */
+export function knownKeys(keys: readonly string[]): z.ZodObject {
+  return z.strictObject(Object.fromEntries(keys.map((key) => [key, z.unknown().optional()])));
+}

@@ -1,6 +1,5 @@
 import type { LanguageModel, StopCondition, ToolSet } from 'ai';
-import { z } from 'zod';
-import { parseOptions } from '../core/options-check.js';
+import { knownKeys, parseOptions } from '../core/options-check.js';
 import { createApprovalActor } from '../actors/approval-actor.js';
 import { createCompactionActor } from '../actors/compaction-actor.js';
 import { createLlmActor } from '../actors/llm-actor.js';
@@ -53,7 +52,7 @@ const IMPLEMENTATION_PARTS = [
 ] as const satisfies ReadonlyArray<keyof ImplementationParts>;
 
 /** Only unknown parts are refused: each part is the runtime's own, checked where it is used. */
-const implementationPartsKeys = z.strictObject(Object.fromEntries(IMPLEMENTATION_PARTS.map((key) => [key, z.unknown().optional()])));
+const implementationPartsKeys = knownKeys(IMPLEMENTATION_PARTS);
 
 /** `agentImplementations` without the check of its parts, for the options `createAgent` has validated already. */
 export function implementationsOf(runtime: ImplementationParts) {

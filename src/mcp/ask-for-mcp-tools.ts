@@ -1,17 +1,6 @@
-import { z } from 'zod';
 import { decideByRules, type ApprovalRules } from '../approval/approval-policy.js';
-import { functionOption } from '../core/function-option.js';
+import { approvalRulesSchema } from '../approval/approval-rules-schema.js';
 import { parseOptions } from '../core/options-check.js';
-
-const ruleList = z.array(z.union([z.string().min(1), z.strictObject({ tool: z.string().min(1), when: functionOption<(input: unknown) => boolean>().optional() })]));
-
-/** Approval rules as `createAgent` takes them: a misspelt key (`alow`) is refused here too, not carried on. */
-const approvalRulesSchema = z.strictObject({
-  deny: ruleList.optional(),
-  ask: ruleList.optional(),
-  allow: ruleList.optional(),
-  default: z.enum(['allow', 'deny', 'ask']).optional(),
-});
 
 /**
  * `rules` with MCP tools asking before they run: every tool of `mcpToolNames`

@@ -213,6 +213,14 @@ export interface ReadEventsOptions {
   includeStale?: boolean;
 }
 
+/** How long a read may go unanswered past its block when `readTimeoutMs` is not given. */
+export const DEFAULT_READ_TIMEOUT_MS = 5_000;
+
+/** Whether a `readTimeoutMs` is one a reader can keep: a finite number of ms, 0 or more. */
+export function isReadTimeoutMs(value: unknown): value is number {
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0;
+}
+
 /** `readSessionEvents`' options, checked whole before the first read: a misspelt one is refused, not ignored. The session id and the times are checked by their own rules, whose messages name them. */
 const readEventsOptionsSchema = z.strictObject({
   redis: redisClientOption,
@@ -241,8 +249,8 @@ export async function* readSessionEvents(options: ReadEventsOptions): AsyncGener
   const blockMs = options.blockMs ?? 5_000;
   // XREAD BLOCK 0 waits for ever: the read timeout would then report a Redis that did not answer, and leave the read on the connection.
   if (!isPositiveWholeNumber(blockMs)) throw new RangeError(`readSessionEvents: blockMs must be a whole number of ms, 1 or more, not ${blockMs}`);
-  const readTimeoutMs = options.readTimeoutMs ?? 5_000;
-  if (!Number.isFinite(readTimeoutMs) || readTimeoutMs < 0) throw new RangeError(`readSessionEvents: readTimeoutMs must be a number of ms, 0 or more, not ${readTimeoutMs}`);
+  const readTimeoutMs = options.readTimeoutMs ?? DEFAULT_READ_TIMEOUT_MS;
+  if (!isReadTimeoutMs(readTimeoutMs)) throw new RangeError(`readSessionEvents: readTimeoutMs must be a number of ms, 0 or more, not ${String(readTimeoutMs)}`);
   // A reader hears of a broken connection through its read, which fails or goes unanswered (readTimeoutMs).
   tolerateRedisErrors(options.redis, () => undefined);
   const key = sessionEventsKey(options.sessionId);

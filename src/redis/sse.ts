@@ -6,7 +6,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { answerWithin } from '../core/answer-within.js';
 import { assertSessionId } from '../persistence/session-id.js';
 import { encodeStreamedEvent } from './streamed-event.js';
-import { readSessionEvents, redisClientOption, type RedisClient } from './event-stream.js';
+import { DEFAULT_READ_TIMEOUT_MS, isReadTimeoutMs, readSessionEvents, redisClientOption, type RedisClient } from './event-stream.js';
 
 /** One Server-Sent Event: its id and its data, one `data:` line per line of text. */
 export function formatSseMessage(id: string, data: string): string {
@@ -79,8 +79,8 @@ function optionsRefusal(options: ServeSessionEventsOptions): Error | undefined {
   } catch (error) {
     return error as Error;
   }
-  const { sessionId, stalledReaderMs = 60_000, maxBufferedBytes = 8 * 1024 * 1024, readTimeoutMs = 5_000 } = options;
-  if (!Number.isFinite(readTimeoutMs) || readTimeoutMs < 0) {
+  const { sessionId, stalledReaderMs = 60_000, maxBufferedBytes = 8 * 1024 * 1024, readTimeoutMs = DEFAULT_READ_TIMEOUT_MS } = options;
+  if (!isReadTimeoutMs(readTimeoutMs)) {
     // readSessionEvents' own rule, checked here too: refused there, it would end a response already begun with an error event.
     return new RangeError(`serveSessionEvents: readTimeoutMs must be a number of ms, 0 or more, not ${String(readTimeoutMs)}`);
   }
@@ -134,14 +134,14 @@ export async function serveSessionEvents(request: IncomingMessage, response: Ser
   if (refusal !== undefined) {
     // Refused before the response is begun, so the caller can still answer it; the reader was handed over, so it is closed (when it is one).
     const reader: Partial<RedisClient> | undefined = (options as Partial<ServeSessionEventsOptions> | undefined)?.redis;
-    if (typeof reader?.quit === 'function') await closeReader(reader as RedisClient, typeof options.readTimeoutMs === 'number' && options.readTimeoutMs >= 0 ? options.readTimeoutMs : 5_000);
+    if (typeof reader?.quit === 'function') await closeReader(reader as RedisClient, isReadTimeoutMs(options.readTimeoutMs) ? options.readTimeoutMs : DEFAULT_READ_TIMEOUT_MS);
     throw refusal;
   }
   const { stalledReaderMs = 60_000, maxBufferedBytes = 8 * 1024 * 1024 } = options;
   const lastEventId = request.headers['last-event-id'];
   if (typeof lastEventId === 'string' && lastEventId !== '' && !isStreamId(lastEventId)) {
     response.writeHead(400, { 'content-type': 'text/plain' }).end(`Last-Event-ID "${lastEventId.slice(0, 40)}" is not an event id of this stream`);
-    await closeReader(options.redis, options.readTimeoutMs ?? 5_000);
+    await closeReader(options.redis, options.readTimeoutMs ?? DEFAULT_READ_TIMEOUT_MS);
     return;
   }
   const abort = new AbortController();
@@ -194,6 +194,6 @@ export async function serveSessionEvents(request: IncomingMessage, response: Ser
   } finally {
     clearInterval(heartbeat);
     response.end();
-    await closeReader(options.redis, options.readTimeoutMs ?? 5_000);
+    await closeReader(options.redis, options.readTimeoutMs ?? DEFAULT_READ_TIMEOUT_MS);
   }
 }

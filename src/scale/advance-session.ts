@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { z } from 'zod';
-import { parseOptions } from '../core/options-check.js';
+import { knownKeys, parseOptions } from '../core/options-check.js';
 import type { ToolSet } from 'ai';
 import type { ModelMessage } from 'ai';
 import type { Observable } from 'rxjs';
@@ -109,11 +108,7 @@ export class SessionInputError extends Error {
  * ```
  */
 /** The options `advanceSession` takes. */
-const advanceSessionOptionsKeys = z.strictObject(
-  Object.fromEntries(
-    ['store', 'sessionId', 'agent', 'owner', 'leaseTtlMs', 'input', 'requestId', 'onEvent', 'onEventError', 'eventTimeoutMs', 'subscribeControl'].map((key) => [key, z.unknown().optional()]),
-  ),
-);
+const advanceSessionOptionsKeys = knownKeys(['store', 'sessionId', 'agent', 'owner', 'leaseTtlMs', 'input', 'requestId', 'onEvent', 'onEventError', 'eventTimeoutMs', 'subscribeControl']);
 
 export async function advanceSession<TOOLS extends ToolSet = ToolSet>(options: AdvanceSessionOptions<TOOLS>): Promise<AdvanceSessionResult> {
   // Only unknown options are refused here: the fields have checks of their own, whose errors name them.

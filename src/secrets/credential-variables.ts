@@ -8,6 +8,9 @@
  */
 import { isProviderKeyVariable } from './provider-key-variables.js';
 
+/** What an environment variable's name may be: letters, digits and underscores, not starting with a digit. */
+export const ENV_VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
 /** Words in a variable's name that say it holds a credential, in any case and anywhere in the name. */
 const CREDENTIAL_NAME = /KEY|SECRET|TOKEN|PASSWORD|PASSWD|PASSPHRASE|CREDENTIAL/i;
 
@@ -77,7 +80,7 @@ export function commandEnvironment(env: NodeJS.ProcessEnv, pass: readonly string
  */
 export function passedVariablesProblem(pass: readonly string[], env: NodeJS.ProcessEnv): string | undefined {
   for (const name of pass) {
-    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) return `${JSON.stringify(name)} is not the name of an environment variable`;
+    if (!ENV_VARIABLE_NAME.test(name)) return `${JSON.stringify(name)} is not the name of an environment variable`;
     if (isProviderKeyVariable(name)) return `${name} is a provider key, and provider keys never reach a command`;
     if (!isCredentialVariable(name, env[name])) {
       return `${name} is not left out of a command's environment (only names with KEY, SECRET, TOKEN, PASSWORD, PASSWD, PASSPHRASE or CREDENTIAL in them, and URLs with a password, are${env[name] === undefined ? `; ${name} is not set` : ''}): there is nothing to pass`;

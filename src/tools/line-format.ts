@@ -63,10 +63,14 @@ export function displayName(name: string): string {
  * namesNotUtf8Notice(['bad\uFFFD.txt']) // "[1 file whose name is not valid UTF-8 left out (shown with \uFFFD): bad\uFFFD.txt; …]"
  */
 export function namesNotUtf8Notice(paths: readonly string[]): string {
-  const shown = [...paths].sort().slice(0, 5).map(displayName).join(', ');
-  const more = paths.length > 5 ? `, and ${paths.length - 5} more` : '';
+  const shown = firstFive([...paths].sort().map(displayName));
   const count = paths.length === 1 ? '1 file whose name is' : `${paths.length} files whose names are`;
-  return `[${count} not valid UTF-8 left out (shown with \uFFFD): ${shown}${more}; the tools cannot open a file by such a name: rename it with bash to reach it]`;
+  return `[${count} not valid UTF-8 left out (shown with \uFFFD): ${shown}; the tools cannot open a file by such a name: rename it with bash to reach it]`;
+}
+
+/** The first five of `items`, then how many more: a notice names a few and counts the rest. */
+function firstFive(items: readonly string[]): string {
+  return items.slice(0, 5).join(', ') + (items.length > 5 ? `, and ${items.length - 5} more` : '');
 }
 
 /** A file or directory a search came upon and could not read, and the error's code (`'EACCES'`, …). */
@@ -88,9 +92,8 @@ const UNREAD_REASONS: Readonly<Record<string, string>> = { EACCES: 'permission d
  */
 export function unreadNotice(kind: 'directory' | 'file', unread: readonly UnreadPath[], verb: 'searched' | 'listed'): string {
   const sorted = [...unread].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  const shown = sorted.slice(0, 5).map(({ path, code }) => `${displayName(path)} (${(code !== undefined ? UNREAD_REASONS[code] : undefined) ?? code?.toLowerCase() ?? 'unreadable'})`);
-  const more = unread.length > 5 ? `, and ${unread.length - 5} more` : '';
+  const shown = firstFive(sorted.map(({ path, code }) => `${displayName(path)} (${(code !== undefined ? UNREAD_REASONS[code] : undefined) ?? code?.toLowerCase() ?? 'unreadable'})`));
   const count = unread.length === 1 ? `1 ${kind} could not be read` : `${unread.length} ${kind === 'directory' ? 'directories' : 'files'} could not be read`;
   const consequence = kind === 'directory' ? `what is in ${unread.length === 1 ? 'it' : 'them'} was not ${verb}` : `${unread.length === 1 ? 'it was' : 'they were'} not ${verb}`;
-  return `[${count}, so ${consequence}: ${shown.join(', ')}${more}]`;
+  return `[${count}, so ${consequence}: ${shown}]`;
 }
