@@ -5,12 +5,16 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { isCredentialVariable } from '../../src/secrets/credential-variables.js';
 import { buildCli, cleanEnv, runCli } from './support/cli-process.js';
 import { tempDir, writeScript } from './support/scripts.js';
 
 beforeAll(() => buildCli(), 60_000);
 
 const TOKENS = { GITHUB_TOKEN: 'ghp_clitest0123456789', NPM_TOKEN: 'npm_clitest0123456789', DATABASE_URL: 'postgres://app:hunter22@db/app' };
+
+/** The CLI's environment with these credentials and no other (the machine's own, a CI token, would join the notice's list). */
+const withTokens = () => ({ ...Object.fromEntries(Object.entries(cleanEnv()).filter(([name, value]) => !isCredentialVariable(name, value))), ...TOKENS });
 
 async function echoScript(cwd: string): Promise<string> {
   return writeScript(cwd, 'env.json', {
@@ -26,7 +30,7 @@ describe('loopchart run: the environment of bash', () => {
     const cwd = await tempDir();
     const script = await echoScript(cwd);
 
-    const { code, stderr } = await runCli(['run', script, '--cwd', cwd, '--pass-env', 'NPM_TOKEN'], { env: cleanEnv(TOKENS) });
+    const { code, stderr } = await runCli(['run', script, '--cwd', cwd, '--pass-env', 'NPM_TOKEN'], { env: withTokens() });
 
     expect(code).toBe(0);
     expect(await readFile(path.join(cwd, 'seen.txt'), 'utf8')).toBe(`[][${TOKENS.NPM_TOKEN}][][home]\n`);
@@ -38,9 +42,9 @@ describe('loopchart run: the environment of bash', () => {
     const cwd = await tempDir();
     const script = await echoScript(cwd);
 
-    const misspelt = await runCli(['run', script, '--cwd', cwd, '--pass-env', 'GITHUB_TOKN'], { env: cleanEnv(TOKENS) });
-    const providerKey = await runCli(['run', script, '--cwd', cwd, '--pass-env', 'ANTHROPIC_API_KEY'], { env: cleanEnv(TOKENS) });
-    const withoutBash = await runCli(['run', script, '--cwd', cwd, '--tools', 'read', '--pass-env', 'GITHUB_TOKEN'], { env: cleanEnv(TOKENS) });
+    const misspelt = await runCli(['run', script, '--cwd', cwd, '--pass-env', 'GITHUB_TOKN'], { env: withTokens() });
+    const providerKey = await runCli(['run', script, '--cwd', cwd, '--pass-env', 'ANTHROPIC_API_KEY'], { env: withTokens() });
+    const withoutBash = await runCli(['run', script, '--cwd', cwd, '--tools', 'read', '--pass-env', 'GITHUB_TOKEN'], { env: withTokens() });
 
     expect(misspelt.code).toBe(2);
     expect(misspelt.stderr).toContain("--pass-env: GITHUB_TOKN is not left out of a command's environment");
