@@ -83,6 +83,17 @@ describe('the subpaths refuse an unknown option, naming the one meant, before an
     expect(touched).toEqual([]);
   });
 
+  it.each([
+    ['watchSession', () => watchSession({ pool: pool(), store: store(), sessionId: 'chat-1', heartbeat: 5_000 } as never), /^Invalid watchSession options: unknown option "heartbeat"/],
+    ['watchSession', () => watchSession({ pool: pool(), store: store(), sessionId: 'chat-1', heartbeatMs: 0 }), /^watchSession: heartbeatMs must be a positive number of ms/],
+    ['readSessionEvents', () => readSessionEvents({ redis: redis(), sessionId: 'chat-1', lastEventID: '1-0' } as never), /^Invalid readSessionEvents options: unknown option "lastEventID"/],
+    ['readSessionEvents', () => readSessionEvents({ redis: redis(), sessionId: 'chat-1', blockMs: 0 }), /^readSessionEvents: blockMs must be a whole number of ms/],
+  ])('%s refuses a bad option when it is called, not at the first read of the generator it returns', (_name, call, problem) => {
+    // A generator handed on before it is read would otherwise carry the bad option to wherever it is read.
+    expect(call).toThrow(problem);
+    expect(touched).toEqual([]);
+  });
+
   it('serveSessionEvents refuses before the response is begun, and closes the reader it was handed', async () => {
     const error = await refusal(() => serveSessionEvents(request(), response(), { redis: redis(), sessionId: 'chat-1', heartbeat: 1_000 } as never));
     expect((error as Error).message).toMatch(/^Invalid serveSessionEvents options: unknown option "heartbeat" \(did you mean "heartbeatMs"\?\)/);

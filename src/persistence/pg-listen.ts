@@ -29,6 +29,20 @@ export interface PgListenOptions {
 }
 
 /**
+ * The heartbeat `listenOn` keeps for these options: `heartbeatMs`, 10000 by default.
+ *
+ * @example
+ * listenHeartbeatMs({}); // 10000
+ * @throws RangeError, naming `heartbeatMs`, for one that is not a positive number of ms a timer can wait.
+ */
+export function listenHeartbeatMs(options: PgListenOptions, owner = 'listenOn'): number {
+  const heartbeatMs = options.heartbeatMs ?? 10_000;
+  // More than a timer can wait would fire at once: a heartbeat every millisecond, and every answer too late.
+  if (!Number.isFinite(heartbeatMs) || heartbeatMs <= 0 || heartbeatMs > MAX_TIMER_MS) throw new RangeError(`${owner}: heartbeatMs must be a positive number of ms, at most ${MAX_TIMER_MS}, not ${heartbeatMs}`);
+  return heartbeatMs;
+}
+
+/**
  * Listens on a Postgres `NOTIFY` channel (`pg_notify(channel, payload)`): checks a connection out
  * of `pool` for as long as it listens, and resolves once `LISTEN` has run, so that what is
  * notified after that arrives. A connection that breaks (the server restarted, a proxy cut it) or
@@ -44,9 +58,7 @@ export interface PgListenOptions {
  * @throws the connection's or the `LISTEN`'s error when it cannot listen (nothing is left checked out).
  */
 export async function listenOn(pool: Pool, channel: string, handlers: PgListenHandlers, options: PgListenOptions = {}): Promise<PgListening> {
-  const heartbeatMs = options.heartbeatMs ?? 10_000;
-  // More than a timer can wait would fire at once: a heartbeat every millisecond, and every answer too late.
-  if (!Number.isFinite(heartbeatMs) || heartbeatMs <= 0 || heartbeatMs > MAX_TIMER_MS) throw new RangeError(`listenOn: heartbeatMs must be a positive number of ms, at most ${MAX_TIMER_MS}, not ${heartbeatMs}`);
+  const heartbeatMs = listenHeartbeatMs(options);
   const connecting = pool.connect();
   const client = await answerWithin(connecting, heartbeatMs, () => new Error(`no connection to listen on within ${heartbeatMs} ms`)).catch((error: unknown) => {
     // One that comes after all is not kept from the pool.

@@ -2,7 +2,7 @@ import type { Pool } from 'pg';
 import { z } from 'zod';
 import { parseOptions } from '../core/options-check.js';
 import { SESSION_CHANGED_CHANNEL } from './pg-store.js';
-import { listenOn } from '../persistence/pg-listen.js';
+import { listenHeartbeatMs, listenOn } from '../persistence/pg-listen.js';
 import type { SessionStore } from '../persistence/session-store.js';
 import { readSessionView, type SessionView } from '../persistence/session-view.js';
 
@@ -22,9 +22,9 @@ export interface WatchSessionOptions {
 }
 
 /**
- * `watchSession`'s options, checked whole before anything connects: a misspelt one is refused, not
- * ignored. The pool, the store and the session id are checked where they are used; `heartbeatMs`
- * by the listener, whose message names it.
+ * `watchSession`'s options, checked whole when it is called, before anything connects: a misspelt
+ * one is refused, not ignored. The pool and the store are checked where they are used;
+ * `heartbeatMs` by the listener's rule, whose message names it.
  */
 const watchSessionOptionsSchema = z.strictObject({
   pool: z.custom<Pool>((value) => typeof value === 'object' && value !== null, { message: 'expected a pg Pool' }),
@@ -41,15 +41,24 @@ const watchSessionOptionsSchema = z.strictObject({
  * Coarser than the Redis event stream — step boundaries, not deltas — and enough for a page that
  * shows the history and the approvals that wait.
  *
+ * Its options are checked when it is called, not at the first `next()`: a generator handed on
+ * before it is read does not carry a bad option with it.
+ *
  * @example
  * ```ts
  * for await (const view of watchSession({ pool, store, sessionId: 'chat-42', signal })) {
  *   render(view.messages, view.pendingApprovals);
  * }
  * ```
+ * @throws TypeError naming an unknown or mistyped option, RangeError for a `heartbeatMs` no timer can keep.
  */
-export async function* watchSession(options: WatchSessionOptions): AsyncGenerator<SessionView | undefined> {
+export function watchSession(options: WatchSessionOptions): AsyncGenerator<SessionView | undefined> {
   parseOptions('watchSession', watchSessionOptionsSchema, options);
+  listenHeartbeatMs(options, 'watchSession');
+  return sessionViews(options);
+}
+
+async function* sessionViews(options: WatchSessionOptions): AsyncGenerator<SessionView | undefined> {
   let wake: (() => void) | undefined;
   // A cut connection fails the next read (the generator throws) instead of ending the process.
   let broken: Error | undefined;

@@ -221,7 +221,7 @@ export function isReadTimeoutMs(value: unknown): value is number {
   return typeof value === 'number' && Number.isFinite(value) && value >= 0;
 }
 
-/** `readSessionEvents`' options, checked whole before the first read: a misspelt one is refused, not ignored. The session id and the times are checked by their own rules, whose messages name them. */
+/** `readSessionEvents`' options, checked whole when it is called: a misspelt one is refused, not ignored. The session id and the times are checked by their own rules, whose messages name them. */
 const readEventsOptionsSchema = z.strictObject({
   redis: redisClientOption,
   sessionId: z.unknown(),
@@ -235,6 +235,7 @@ const readEventsOptionsSchema = z.strictObject({
 /**
  * A session's events from Redis, in order, from `lastEventId` on, waiting for new ones until
  * `signal` aborts. Throws when Redis does not answer a read within `blockMs + readTimeoutMs`.
+ * Its options are checked when it is called, not at the first `next()`.
  *
  * @example
  * ```ts
@@ -243,7 +244,7 @@ const readEventsOptionsSchema = z.strictObject({
  * }
  * ```
  */
-export async function* readSessionEvents(options: ReadEventsOptions): AsyncGenerator<{ id: string; entry: StreamedEvent }> {
+export function readSessionEvents(options: ReadEventsOptions): AsyncGenerator<{ id: string; entry: StreamedEvent }> {
   parseOptions('readSessionEvents', readEventsOptionsSchema, options);
   assertSessionId(options.sessionId);
   const blockMs = options.blockMs ?? 5_000;
@@ -251,6 +252,10 @@ export async function* readSessionEvents(options: ReadEventsOptions): AsyncGener
   if (!isPositiveWholeNumber(blockMs)) throw new RangeError(`readSessionEvents: blockMs must be a whole number of ms, 1 or more, not ${blockMs}`);
   const readTimeoutMs = options.readTimeoutMs ?? DEFAULT_READ_TIMEOUT_MS;
   if (!isReadTimeoutMs(readTimeoutMs)) throw new RangeError(`readSessionEvents: readTimeoutMs must be a number of ms, 0 or more, not ${String(readTimeoutMs)}`);
+  return sessionEntries(options, blockMs, readTimeoutMs);
+}
+
+async function* sessionEntries(options: ReadEventsOptions, blockMs: number, readTimeoutMs: number): AsyncGenerator<{ id: string; entry: StreamedEvent }> {
   // A reader hears of a broken connection through its read, which fails or goes unanswered (readTimeoutMs).
   tolerateRedisErrors(options.redis, () => undefined);
   const key = sessionEventsKey(options.sessionId);

@@ -114,7 +114,7 @@ describe('options refused before anything reaches Redis', () => {
     for (const blockMs of [0, -1, 0.5, Number.NaN]) {
       const abort = new AbortController();
       const { client, calls } = answeringClient(() => abort.abort());
-      await expect(readSessionEvents({ redis: client, sessionId: 'chat-block', blockMs, signal: abort.signal }).next(), String(blockMs)).rejects.toThrow(
+      expect(() => readSessionEvents({ redis: client, sessionId: 'chat-block', blockMs, signal: abort.signal }), String(blockMs)).toThrow(
         new RangeError(`readSessionEvents: blockMs must be a whole number of ms, 1 or more, not ${blockMs}`),
       );
       expect(calls).toEqual([]);
@@ -124,8 +124,8 @@ describe('options refused before anything reaches Redis', () => {
   it('refuses an invalid session id as the stores do, before any read', async () => {
     const abort = new AbortController();
     const { client, calls } = answeringClient(() => abort.abort());
-    await expect(readSessionEvents({ redis: client, sessionId: '../chat', signal: abort.signal }).next()).rejects.toThrow(TypeError);
-    await expect(readSessionEvents({ redis: client, sessionId: '', signal: abort.signal }).next()).rejects.toThrow(/Invalid session id "": expected 1-128 letters/);
+    expect(() => readSessionEvents({ redis: client, sessionId: '../chat', signal: abort.signal })).toThrow(TypeError);
+    expect(() => readSessionEvents({ redis: client, sessionId: '', signal: abort.signal })).toThrow(/Invalid session id "": expected 1-128 letters/);
     expect(calls).toEqual([]);
   });
 
@@ -440,7 +440,7 @@ describe.skipIf(redisBin === undefined)('session events through Redis', () => {
       expect(positions.at(-1)).toBe(4);
       expect(positions).toEqual([...new Set(positions)].sort((a, b) => a - b));
       expect(() => redisEventPublisher({ redis, writeTimeoutMs: 0 })).toThrow(/writeTimeoutMs must be a positive number/);
-      await expect(readSessionEvents({ redis, sessionId: 'chat-stalled', readTimeoutMs: -1 }).next()).rejects.toThrow(/readTimeoutMs must be a number of ms, 0 or more, not -1/);
+      expect(() => readSessionEvents({ redis, sessionId: 'chat-stalled', readTimeoutMs: -1 })).toThrow(/readTimeoutMs must be a number of ms, 0 or more, not -1/);
     } finally {
       proxy.heal();
       await stall;
