@@ -2,7 +2,6 @@
 export {
   registerSessionWorkflows,
   registerSessionQueue,
-  sessionWorkerConfig,
   SESSION_APPLICATION_VERSION,
   SESSION_QUEUE,
   SESSION_TURN_WORKFLOW,
@@ -11,6 +10,7 @@ export {
   type TurnInput,
   type TurnSummary,
 } from './session-workflows.js';
+export { sessionWorkerConfig, type SessionWorkerConfig } from './session-worker-config.js';
 export { sessionClient, turnWorkflowId, CONTROL_NOT_PUBLISHED_WARNING, type SessionClient, type SessionClientOptions } from './session-client.js';
 export { startWorkerRecovery, type WorkerRecoveryOptions } from './worker-recovery.js';
 export { pgControlChannel, INVALID_CONTROL_MESSAGE_WARNING, type ControlChannel, type PgControlChannelOptions } from './pg-control-channel.js';

@@ -1,4 +1,4 @@
-import { DBOS, type DBOSConfig } from '@dbos-inc/dbos-sdk';
+import { DBOS } from '@dbos-inc/dbos-sdk';
 import type { ToolSet } from 'ai';
 import { z } from 'zod';
 import { functionOption } from '../core/function-option.js';
@@ -8,7 +8,6 @@ import { SESSION_FORMAT_VERSION, type SessionStore } from '../persistence/sessio
 import type { RunResult } from '../core/result.js';
 import { advanceSession, SessionInputError, type AdvanceSessionOptions, type AdvanceSessionResult, type SessionInput } from '../scale/advance-session.js';
 import type { ControlChannel } from './pg-control-channel.js';
-import { dbosSystemDatabaseUrl } from './system-database-url.js';
 import { isRetryableSessionError } from '../scale/retryable-error.js';
 import type { EventNotPublishedError } from '../scale/event-publishing.js';
 
@@ -92,20 +91,6 @@ const sessionQueueOptionsSchema = z.strictObject({
   workerConcurrency: z.number().int().positive().optional(),
   minPollingIntervalMs: z.number().positive().optional(),
 });
-
-/**
- * DBOS configuration for session workers: `DBOS.setConfig(sessionWorkerConfig({ … }))`. Pins the
- * application version to the session format, and sets the system database's idle-in-transaction
- * limit in its URL ({@link dbosSystemDatabaseUrl}), so that no DBOS connection makes `pg` warn.
- */
-export function sessionWorkerConfig(config: Omit<DBOSConfig, 'applicationVersion'>): DBOSConfig {
-  const { systemDatabaseUrl, systemDatabaseIdleTransactionTimeoutMs } = config;
-  return {
-    ...config,
-    ...(systemDatabaseUrl !== undefined ? { systemDatabaseUrl: dbosSystemDatabaseUrl(systemDatabaseUrl, systemDatabaseIdleTransactionTimeoutMs) } : {}),
-    applicationVersion: SESSION_APPLICATION_VERSION,
-  };
-}
 
 /**
  * Registers the durable turn workflow of loopchart sessions with DBOS. Call it before
