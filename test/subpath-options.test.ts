@@ -127,6 +127,11 @@ describe('options that had no check and are now refused, naming them, instead of
     ['startInspectorRelay', () => startInspectorRelay({ maxBufferedBytes: Number.NaN }), 'maxBufferedBytes: Invalid input: expected number, received NaN'],
     ['startInspectorRelay', () => startInspectorRelay({ inspectorLoadTimeoutMs: 2 ** 31 }), 'inspectorLoadTimeoutMs: at most 2147483647 ms'],
     ['startInspectorRelay', () => startInspectorRelay({ inspectorUrl: 'javascript:alert(1)' }), 'inspectorUrl: expected an http(s) URL'],
+    // Given to @statelyai/inspect as they were: text or NaN never drops a waiting event, so the wait grew without end.
+    ['createBrowserInspector', () => createBrowserInspector({ autoStart: false, maxDeferredEvents: Number.NaN }), 'maxDeferredEvents: expected a whole number of events, 0 or more'],
+    ['createSkyInspector', () => createSkyInspector({ autoStart: false, maxDeferredEvents: '200' as never }), 'maxDeferredEvents: expected a whole number of events, 0 or more'],
+    ['createBrowserInspector', () => createBrowserInspector({ autoStart: false, window: {} as never }), 'window: expected a Window (an object with postMessage)'],
+    ['createBrowserInspector', () => createBrowserInspector({ autoStart: false, iframe: '#inspector' as never }), 'iframe: expected an iframe element or null'],
     ['pgStore', () => pgStore(pool(), { onConnectionError: 'log' as never }), 'onConnectionError: expected a function'],
     // 0 would have a turn that waits for an answer wake at once, again and again; a bad lease was refused only by each turn.
     ['registerSessionWorkflows', () => registerSessionWorkflows({ store: store(), agent: {} as never, approvalWaitSeconds: 0 }), 'approvalWaitSeconds: Too small'],

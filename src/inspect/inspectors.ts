@@ -129,7 +129,11 @@ type ReplacedStatelyOptions = 'filter' | 'serialize' | 'sanitizeContext' | 'sani
 /** The Stately options the browser and Sky helpers pass on; the replaced ones (and any other) are refused, since nothing would use them. */
 const statelyFields = {
   autoStart: z.boolean().optional(),
-  maxDeferredEvents: z.unknown().optional(),
+  // `@statelyai/inspect` drops the oldest waiting event while more than this wait: text or NaN would never drop one, and the wait would grow without end.
+  maxDeferredEvents: z
+    .number({ message: 'expected a whole number of events, 0 or more' })
+    .refine((value) => value === Infinity || (Number.isInteger(value) && value >= 0), { message: 'expected a whole number of events, 0 or more' })
+    .optional(),
 };
 
 /** `createBrowserInspector`'s options: `@statelyai/inspect`'s, less those loopchart replaces, and its own. */
@@ -137,8 +141,9 @@ const browserInspectorOptionsSchema = z.strictObject({
   ...safeInspectorFields,
   ...statelyFields,
   url: z.string().optional(),
-  window: z.unknown().optional(),
-  iframe: z.unknown().optional(),
+  // What `@statelyai/inspect` posts the events to, or opens the inspector in: a Window, an iframe element (or null).
+  window: z.custom<Window>((value) => typeof (value as { postMessage?: unknown } | null)?.postMessage === 'function', { message: 'expected a Window (an object with postMessage)' }).optional(),
+  iframe: z.custom<HTMLIFrameElement | null>((value) => value === null || (typeof value === 'object' && 'contentWindow' in value), { message: 'expected an iframe element or null' }).optional(),
   send: functionOption<(event: StatelyInspectionEvent) => void>().optional(),
 });
 
