@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { BATCH_HEADER, batchFrame, eventText, frameEventCount, frameEventTexts, framesReadAt, standaloneEventTexts, standaloneTextLimit } from '../src/inspect/inspection-frame.js';
+import { BATCH_HEADER, batchFrame, batchFrameBytes, eventText, frameEventCount, frameEventTexts, framesReadAt, standaloneEventTexts, standaloneTextLimit } from '../src/inspect/inspection-frame.js';
 import { RecentFrames } from '../src/inspect/recent-frames.js';
 import { expandingFrame } from './support/expanding-frame.js';
 
@@ -16,6 +16,20 @@ describe('inspection frames', () => {
         expect(frameEventCount(Buffer.from(batchFrame(texts, true)))).toBe(texts.length);
       }),
     );
+  });
+
+  it('writes a batch frame as bytes that are its text in UTF-8, whatever characters the events hold', () => {
+    const texts = (strings: string[]) => strings.map((text) => JSON.stringify({ type: '@xstate.event', text }));
+    fc.assert(
+      fc.property(fc.array(fc.string({ unit: 'grapheme' }), { maxLength: 30 }), fc.boolean(), (strings, referring) => {
+        expect(batchFrameBytes(texts(strings), referring).toString('hex')).toBe(Buffer.from(batchFrame(texts(strings), referring)).toString('hex'));
+      }),
+    );
+    // Wide characters where the buffer sized for one byte a character runs out: first, last, and all of it.
+    for (const strings of [['é'.repeat(5000), 'a'], ['a', '😀'.repeat(3000)], ['€', '€'], Array.from({ length: 200 }, (_, i) => (i % 2 ? 'x' : '語'.repeat(i)))]) {
+      expect(batchFrameBytes(texts(strings), true).equals(Buffer.from(batchFrame(texts(strings), true)))).toBe(true);
+    }
+    expect(batchFrameBytes([]).toString()).toBe(batchFrame([]));
   });
 
   it('takes any frame without the batch header as one event, even one with newlines in it', () => {

@@ -5,7 +5,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import { batchFrame } from '../src/inspect/inspection-frame.js';
 import { INSPECTION_EVENTS_DROPPED_WARNING, WebSocketBatchAdapter } from '../src/inspect/websocket-batch-adapter.js';
 
-/** A WebSocket server on 127.0.0.1 that records every frame it gets. */
+/** A WebSocket server on 127.0.0.1 that records every frame it gets (a binary one marked, since a relay refuses those). */
 async function frameServer(port = 0) {
   const server = new WebSocketServer({ host: '127.0.0.1', port });
   await new Promise((resolve) => server.once('listening', resolve));
@@ -14,8 +14,8 @@ async function frameServer(port = 0) {
   const waiters: Array<() => void> = [];
   server.on('connection', (socket) => {
     connections.push(socket);
-    socket.on('message', (data: Buffer) => {
-      frames.push(data.toString());
+    socket.on('message', (data: Buffer, isBinary: boolean) => {
+      frames.push(isBinary ? `binary frame: ${data.toString()}` : data.toString());
       for (const wake of waiters.splice(0)) wake();
     });
     for (const wake of waiters.splice(0)) wake();

@@ -7,7 +7,7 @@ import { MAX_TIMER_MS } from '../core/max-timer-ms.js';
 import type { StatelyInspectionEvent } from '@statelyai/inspect';
 import { WebSocket } from 'ws';
 import type { InspectionAdapter } from './inspection-batch.js';
-import { batchFrame, eventText, framesReadAt } from './inspection-frame.js';
+import { batchFrameBytes, eventText, framesReadAt } from './inspection-frame.js';
 import { isLoopbackUrl } from '../net/is-loopback.js';
 import { droppedEventsReporter, type OnDropped } from './dropped-events.js';
 
@@ -173,13 +173,14 @@ export class WebSocketBatchAdapter implements InspectionAdapter {
     const connection = this.connection!;
     const { socket } = connection;
     // Counted until the socket hands the frame to the system: what a dropped connection had not sent.
-    const frame = (text: string, events: number) => {
+    const frame = (data: string | Buffer, events: number) => {
       connection.unsent += events;
-      socket.send(text, (error) => {
+      // A batch is UTF-8 bytes already (`batchFrameBytes`): sent as the text frame it is.
+      socket.send(data, { binary: false }, (error) => {
         if (!error) connection.unsent -= events;
       });
     };
-    if (this.batches) frame(eventTexts.length === 1 ? eventTexts[0]! : batchFrame(eventTexts, referring), eventTexts.length);
+    if (this.batches) frame(eventTexts.length === 1 ? eventTexts[0]! : batchFrameBytes(eventTexts, referring), eventTexts.length);
     else for (const text of eventTexts) frame(text, 1);
     // A server that does not read: the connection goes, with what it held; `close` connects again.
     if (socket.bufferedAmount > this.maxBufferedBytes && connection.unreadBytes === undefined) {
