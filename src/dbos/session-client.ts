@@ -151,7 +151,7 @@ export function sessionClient(client: DBOSClient, options: SessionClientOptions 
   return {
     activeTurn: (sessionId) => bounded('activeTurn', activeTurn(sessionId)),
     async send(sessionId, input, requestId) {
-      assertSessionRequest({ sessionId, input, requestId });
+      assertSessionRequest({ sessionId, input, requestId }, { sending: true });
       return await bounded(`send (${input.type}, request ${requestId})`, send(sessionId, input, requestId));
     },
     turn: (workflowId) => client.retrieveWorkflow<TurnSummary>(workflowId),

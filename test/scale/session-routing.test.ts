@@ -62,6 +62,10 @@ describe.skipIf(postgresBin === undefined)('sessionClient routing', () => {
     }
     await expect(sessions.send('chat-8', { type: 'approve' } as never, 'x')).rejects.toThrow(/input\.toolCallId/);
     await expect(sessions.send('chat-8', { type: 'prompt', prompt: 'hi' }, '')).rejects.toThrow(/requestId/);
+    // A worker would leave the misspelt field out: the denial would reach the model without its reason.
+    await expect(sessions.send('chat-8', { type: 'deny', toolCallId: 'call-1', reasn: 'not on main' } as never, 'deny-1')).rejects.toThrow(
+      'input: unknown field "reasn" of a deny input (did you mean "reason"?): no worker reads it; it takes type, toolCallId, reason',
+    );
     expect((await client.listWorkflows({})).length).toBe(before);
   });
 });
