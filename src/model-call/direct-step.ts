@@ -27,8 +27,8 @@ import { convertPromptIncrementally } from './incremental-prompt.js';
  * `StepPart` itself.
  *
  * Differences, all outside what the step reports for a well-behaved provider:
- * - the tool set's JSON Schemas are prepared once per `ToolSet` object, not
- *   once per call (see `prepareToolsOnce`);
+ * - each tool's JSON Schema is prepared once per tool object (also across
+ *   tool sets that share it), not once per call (see `prepareToolsOnce`);
  * - `file` and `reasoning-file` parts are dropped without resolving (and so
  *   downloading) their data, since a step has no part for them;
  * - an abort before the `finish` part also cancels the provider stream, so a
