@@ -86,6 +86,7 @@ describe('the subpaths refuse an unknown option, naming the one meant, before an
   it.each([
     ['watchSession', () => watchSession({ pool: pool(), store: store(), sessionId: 'chat-1', heartbeat: 5_000 } as never), /^Invalid watchSession options: unknown option "heartbeat"/],
     ['watchSession', () => watchSession({ pool: pool(), store: store(), sessionId: 'chat-1', heartbeatMs: 0 }), /^watchSession: heartbeatMs must be a positive number of ms/],
+    ['watchSession', () => watchSession({ pool: pool(), store: store(), sessionId: '../chat' }), /^Invalid session id "\.\.\/chat"/],
     ['readSessionEvents', () => readSessionEvents({ redis: redis(), sessionId: 'chat-1', lastEventID: '1-0' } as never), /^Invalid readSessionEvents options: unknown option "lastEventID"/],
     ['readSessionEvents', () => readSessionEvents({ redis: redis(), sessionId: 'chat-1', blockMs: 0 }), /^readSessionEvents: blockMs must be a whole number of ms/],
   ])('%s refuses a bad option when it is called, not at the first read of the generator it returns', (_name, call, problem) => {

@@ -5,6 +5,7 @@ import { SESSION_CHANGED_CHANNEL } from './pg-store.js';
 import { listenHeartbeatMs, listenOn } from '../persistence/pg-listen.js';
 import type { SessionStore } from '../persistence/session-store.js';
 import { readSessionView, type SessionView } from '../persistence/session-view.js';
+import { assertSessionId } from '../persistence/session-id.js';
 
 export interface WatchSessionOptions {
   /** A pool on the database `pgStore` writes to: one connection is held to listen. */
@@ -23,8 +24,8 @@ export interface WatchSessionOptions {
 
 /**
  * `watchSession`'s options, checked whole when it is called, before anything connects: a misspelt
- * one is refused, not ignored. The pool and the store are checked where they are used;
- * `heartbeatMs` by the listener's rule, whose message names it.
+ * one is refused, not ignored. The pool and the store are checked where they are used, the
+ * session id by the stores' rule, `heartbeatMs` by the listener's, whose messages name them.
  */
 const watchSessionOptionsSchema = z.strictObject({
   pool: z.custom<Pool>((value) => typeof value === 'object' && value !== null, { message: 'expected a pg Pool' }),
@@ -50,10 +51,11 @@ const watchSessionOptionsSchema = z.strictObject({
  *   render(view.messages, view.pendingApprovals);
  * }
  * ```
- * @throws TypeError naming an unknown or mistyped option, RangeError for a `heartbeatMs` no timer can keep.
+ * @throws TypeError naming an unknown or mistyped option or an invalid session id, RangeError for a `heartbeatMs` no timer can keep.
  */
 export function watchSession(options: WatchSessionOptions): AsyncGenerator<SessionView | undefined> {
   parseOptions('watchSession', watchSessionOptionsSchema, options);
+  assertSessionId(options.sessionId);
   listenHeartbeatMs(options, 'watchSession');
   return sessionViews(options);
 }
