@@ -55,10 +55,12 @@ describe('prepareToolsOnce', () => {
     await prepareToolsOnce({ echo });
     echo.description = 'Repeats the text.';
     expect((await prepareToolsOnce({ echo }))?.[0]).toMatchObject({ description: 'Repeats the text.' });
-    const { schema } = countingSchema();
+    const { schema, counter: replaced } = countingSchema();
     echo.inputSchema = schema;
     await prepareToolsOnce({ echo });
     expect(counter.conversions).toBe(2);
+    // The new schema is the one converted, not the old one's entry reused.
+    expect(replaced.conversions).toBe(1);
   });
 
   it('never caches a tool whose description is a function', async () => {

@@ -10,22 +10,39 @@ export type SessionWorkerConfig = Omit<DBOSConfig, 'applicationVersion'>;
  * Every key of the installed DBOS's `DBOSConfig` but `applicationVersion`. DBOS stores whatever
  * `setConfig` is given and reads only the keys it knows, so a misspelt one
  * (`systemDatabaseURL`) would leave DBOS on its default database in silence; checked here
- * instead. A DBOS upgrade that adds a key fails the typecheck below until it is listed.
+ * instead. `satisfies` makes the typecheck fail when a DBOS upgrade adds a key not listed here.
  */
-const SESSION_WORKER_CONFIG_KEYS = [
-  'name', 'systemDatabaseUrl', 'systemDatabasePoolSize', 'systemDatabasePool', 'systemDatabaseSchemaName', 'systemDatabasePollingConcurrency',
-  'enableOTLP', 'tracingEnabled', 'logLevel', 'logger', 'addContextMetadata', 'otlpTracesEndpoints', 'otlpLogsEndpoints', 'otelAttributeFormat',
-  'adminPort', 'runAdminServer', 'executorID', 'serializer', 'enablePatching', 'listenQueues', 'maxConcurrentQueueDispatches',
-  'schedulerPollingIntervalMs', 'useListenNotify', 'notificationCoalesceMs', 'observabilityQueryTimeoutMs', 'systemDatabaseIdleTransactionTimeoutMs',
-  'runMigrations',
-] as const satisfies ReadonlyArray<keyof SessionWorkerConfig>;
+const SESSION_WORKER_CONFIG_KEYS = {
+  name: true,
+  systemDatabaseUrl: true,
+  systemDatabasePoolSize: true,
+  systemDatabasePool: true,
+  systemDatabaseSchemaName: true,
+  systemDatabasePollingConcurrency: true,
+  enableOTLP: true,
+  tracingEnabled: true,
+  logLevel: true,
+  logger: true,
+  addContextMetadata: true,
+  otlpTracesEndpoints: true,
+  otlpLogsEndpoints: true,
+  otelAttributeFormat: true,
+  adminPort: true,
+  runAdminServer: true,
+  executorID: true,
+  serializer: true,
+  enablePatching: true,
+  listenQueues: true,
+  maxConcurrentQueueDispatches: true,
+  schedulerPollingIntervalMs: true,
+  useListenNotify: true,
+  notificationCoalesceMs: true,
+  observabilityQueryTimeoutMs: true,
+  systemDatabaseIdleTransactionTimeoutMs: true,
+  runMigrations: true,
+} satisfies Record<keyof SessionWorkerConfig, true>;
 
-/** `true` only while the list above names every key of `SessionWorkerConfig`. */
-type ListsEveryKey = Exclude<keyof SessionWorkerConfig, (typeof SESSION_WORKER_CONFIG_KEYS)[number]> extends never ? true : false;
-const listsEveryKey: ListsEveryKey = true;
-void listsEveryKey;
-
-const sessionWorkerConfigKeys = knownKeys(SESSION_WORKER_CONFIG_KEYS);
+const sessionWorkerConfigKeys = knownKeys(Object.keys(SESSION_WORKER_CONFIG_KEYS));
 
 /**
  * DBOS configuration for session workers: `DBOS.setConfig(sessionWorkerConfig({ … }))`. Pins the

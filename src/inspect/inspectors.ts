@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { functionOption } from '../core/function-option.js';
 import { parseOptions } from '../core/options-check.js';
 import { inspectionBatches } from './inspection-batch.js';
-import { WebSocketBatchAdapter, type WebSocketBatchAdapterOptions } from './websocket-batch-adapter.js';
+import { isDeferredEventLimit, WebSocketBatchAdapter, type WebSocketBatchAdapterOptions } from './websocket-batch-adapter.js';
 import { redactSecrets, sanitizeContext, sanitizeEvent } from './sanitize.js';
 import { secretList, type SecretList } from '../secrets/secret-list.js';
 import { droppedEventsReporter } from './dropped-events.js';
@@ -130,10 +130,7 @@ type ReplacedStatelyOptions = 'filter' | 'serialize' | 'sanitizeContext' | 'sani
 const statelyFields = {
   autoStart: z.boolean().optional(),
   // `@statelyai/inspect` drops the oldest waiting event while more than this wait: text or NaN would never drop one, and the wait would grow without end.
-  maxDeferredEvents: z
-    .number({ message: 'expected a whole number of events, 0 or more' })
-    .refine((value) => value === Infinity || (Number.isInteger(value) && value >= 0), { message: 'expected a whole number of events, 0 or more' })
-    .optional(),
+  maxDeferredEvents: z.custom<number>(isDeferredEventLimit, { message: 'expected a whole number of events, 0 or more' }).optional(),
 };
 
 /** `createBrowserInspector`'s options: `@statelyai/inspect`'s, less those loopchart replaces, and its own. */

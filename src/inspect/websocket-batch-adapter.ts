@@ -64,6 +64,18 @@ interface Connection {
 export const DEFAULT_ADAPTER_MAX_BUFFERED_BYTES = 64 * 2 ** 20;
 
 /**
+ * Whether `value` is a limit of waiting events an inspector can keep: a whole number, 0 or more,
+ * or `Infinity`. Text or `NaN` compares as false with every count, so nothing would ever be dropped.
+ *
+ * @example
+ * isDeferredEventLimit(200); // true
+ * isDeferredEventLimit(Number.NaN); // false
+ */
+export function isDeferredEventLimit(value: unknown): value is number {
+  return typeof value === 'number' && value >= 0 && (Number.isInteger(value) || value === Infinity);
+}
+
+/**
  * An inspection adapter over one WebSocket. Frames to a loopback address
  * (`127.0.0.1`, `localhost`, `::1`: a relay on this machine) are not masked.
  * While the socket is not open the
@@ -105,7 +117,7 @@ export class WebSocketBatchAdapter implements InspectionAdapter {
     // A limit that compares as false with everything (NaN, a string) would never drop a thing: the backlog and the unsent frames would grow without bound.
     const refuse = (name: string, value: unknown, expected: string) => new RangeError(`createWebSocketInspector: ${name} must be ${expected}, not ${String(value)}`);
     const { maxDeferredEvents, reconnectDelayMs, maxBufferedBytes } = this;
-    if (typeof maxDeferredEvents !== 'number' || !(maxDeferredEvents >= 0) || !(Number.isInteger(maxDeferredEvents) || maxDeferredEvents === Infinity)) throw refuse('maxDeferredEvents', maxDeferredEvents, 'a whole number of events, 0 or more');
+    if (!isDeferredEventLimit(maxDeferredEvents)) throw refuse('maxDeferredEvents', maxDeferredEvents, 'a whole number of events, 0 or more');
     if (typeof maxBufferedBytes !== 'number' || !(maxBufferedBytes > 0)) throw refuse('maxBufferedBytes', maxBufferedBytes, 'a positive number of bytes');
     // A timer given more than 2^31-1 ms fires at once: a server that is down would be retried without pause.
     if (typeof reconnectDelayMs !== 'number' || !(reconnectDelayMs >= 0 && reconnectDelayMs <= MAX_TIMER_MS)) throw refuse('reconnectDelayMs', reconnectDelayMs, `a number of ms, 0 to ${MAX_TIMER_MS}`);
