@@ -72,7 +72,7 @@ function checkRun(count: number, result: RunResult): void {
 }
 
 /** Per-step medians of the two sizes, alternating which goes first; the first round warms up. */
-async function rounds(dir: string | undefined): Promise<{ small: number[]; large: number[] }> {
+export async function historyRounds(dir: string | undefined): Promise<{ small: number[]; large: number[] }> {
   const measured = { small: [] as number[], large: [] as number[] };
   for (let round = 0; round < ROUNDS; round++) {
     const order = round % 2 === 0 ? (['small', 'large'] as const) : (['large', 'small'] as const);
@@ -87,8 +87,8 @@ async function rounds(dir: string | undefined): Promise<{ small: number[]; large
 export async function historyGrowthBench(): Promise<Row[]> {
   const dir = await mkdtemp(path.join(tmpdir(), 'loopchart-bench-'));
   try {
-    const stored = await rounds(dir);
-    const plain = await rounds(undefined);
+    const stored = await historyRounds(dir);
+    const plain = await historyRounds(undefined);
     const storedGrowth = pairedRatio(stored.large, stored.small);
     const plainGrowth = pairedRatio(plain.large, plain.small);
     const ms = (values: number[]) => `${median(values).toFixed(3)} ms/step`;

@@ -17,7 +17,8 @@ const TOOL_STEPS = 50;
 const STEPS = TOOL_STEPS + 1;
 const tools = { echo: echoTool };
 
-async function loopchartLoop(step?: StepFunction | 'model-free', inspect?: (event: InspectionEvent) => void): Promise<void> {
+/** One 50-step loopchart run: the real model call, `streamLanguageModelCallStep`, or none (`'model-free'`: the machine alone). */
+export async function loopchartLoop(step?: StepFunction | 'model-free', inspect?: (event: InspectionEvent) => void): Promise<void> {
   const chosen = step === 'model-free' ? modelFreeToolStep(TOOL_STEPS) : step;
   const agent = createAgent({ model: toolLoopModel(TOOL_STEPS), tools, maxSteps: STEPS, ...(chosen ? { step: chosen } : {}), ...(inspect ? { inspect } : {}) });
   const result = await agent.run('go');
@@ -28,7 +29,8 @@ async function loopchartLoop(step?: StepFunction | 'model-free', inspect?: (even
   check(result.messages.length === 2 + 2 * TOOL_STEPS, `loopchart history has ${result.messages.length} messages`);
 }
 
-async function toolLoopAgent(): Promise<void> {
+/** The same loop through the AI SDK's `ToolLoopAgent.stream`, read to its end. */
+export async function toolLoopAgent(): Promise<void> {
   const agent = new ToolLoopAgent({ model: toolLoopModel(TOOL_STEPS), tools, stopWhen: isStepCount(STEPS), maxRetries: 0 });
   const result = await agent.stream({ prompt: 'go' });
   // Everything is read from the stream itself: the result's getters (steps, responseMessages) replay the
