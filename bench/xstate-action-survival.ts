@@ -2,7 +2,7 @@
  * XState alone: a two-state machine whose context holds an array of 10,000 objects, and each
  * transition assigns a copy with one more (as an agent's context gets a new history array when a
  * message is appended). With only the `assign`, the copies die young. With one custom action as
- * well (an entry action that does nothing; an `emit` or `sendTo` does the same), every copy survives V8's young
+ * well (an entry action that does nothing; an `emit` does the same), every copy survives V8's young
  * collections until the next full one, and the collector's copying dominates the transition: see
  * docs/performance.md, "What XState's actions keep alive".
  */
