@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { functionOption } from '../core/function-option.js';
 import { parseOptions } from '../core/options-check.js';
 import { replaySession } from '../persistence/session-replay.js';
-import { sessionIdProblem } from '../persistence/session-id.js';
+import { sessionIdProblem, sessionIdSchema } from '../persistence/session-id.js';
 import type { SessionLog, SessionStore } from '../persistence/session-store.js';
 import { parseForkRequest, ForkRequestError, type ForkRequest } from './fork-request.js';
 import { forkWithEdit } from './fork-with-edit.js';
@@ -33,7 +33,8 @@ export interface PlaybackServerOptions {
 /** `startPlaybackServer`'s options, checked whole before the session is read: a misspelt one is refused, not ignored. */
 const playbackServerOptionsSchema = z.strictObject({
   store: z.custom<SessionStore>((value) => typeof (value as Partial<SessionStore> | null)?.read === 'function', { message: 'expected a session store' }),
-  sessionId: z.string(),
+  // The page names it in every request, by the stores' rule: an id a store of one's own reads would start a page that refuses each request.
+  sessionId: sessionIdSchema,
   port: z.number().int().min(0).max(65_535).optional(),
   runFork: functionOption<NonNullable<PlaybackServerOptions['runFork']>>().optional(),
 });
