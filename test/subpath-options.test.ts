@@ -137,6 +137,8 @@ describe('options that had no check and are now refused, naming them, instead of
     // 0 would have a turn that waits for an answer wake at once, again and again; a bad lease was refused only by each turn.
     ['registerSessionWorkflows', () => registerSessionWorkflows({ store: store(), agent: {} as never, approvalWaitSeconds: 0 }), 'approvalWaitSeconds: Too small'],
     ['registerSessionWorkflows', () => registerSessionWorkflows({ store: store(), agent: {} as never, leaseTtlMs: 50 }), 'leaseTtlMs: expected a whole number of milliseconds, at least 100'],
+    // A store of one's own that read it started the server, whose page then refused its every request ("session: expected …").
+    ['startPlaybackServer', () => startPlaybackServer({ store: store(), sessionId: 'chat 42' }), 'sessionId: expected 1-128 letters, digits, dots, dashes or underscores'],
   ])('%s', async (name, call, problem) => {
     const error = await refusal(call);
     expect((error as Error).message).toMatch(new RegExp(`^Invalid ${name} options: ${problem.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));

@@ -4,6 +4,8 @@ import { SessionFormatError, type SessionRecord } from './session-store.js';
 
 const count = z.number().int().nonnegative();
 const ms = z.number().refine(Number.isFinite, 'expected a finite number of ms');
+/** A tool call as a model call's response and a trace's step hold one: the readers (the time-travel view, `loopchart script`) take its id and name. */
+const toolCall = z.looseObject({ toolCallId: z.string(), toolName: z.string() });
 
 /** A model message as the history holds one: a role, and text or a list of parts (a tool message: a list). */
 export const modelMessageSchema = z.union(
@@ -45,10 +47,10 @@ const sessionRecordSchema = z.discriminatedUnion('type', [
     attempt: count,
     startedAt: ms,
     request: z.looseObject({ messageCount: count, tools: z.array(z.unknown()), settings: z.looseObject({}) }),
-    response: z.looseObject({ text: z.string(), toolCalls: z.array(z.unknown()) }).optional(),
+    response: z.looseObject({ text: z.string(), toolCalls: z.array(toolCall) }).optional(),
     error: z.looseObject({ kind: z.string(), message: z.string() }).optional(),
   }),
-  z.looseObject({ type: z.literal('trace'), trace: z.looseObject({ runId: z.string(), steps: z.array(z.looseObject({ toolCalls: z.array(z.unknown()) })) }) }),
+  z.looseObject({ type: z.literal('trace'), trace: z.looseObject({ runId: z.string(), steps: z.array(z.looseObject({ toolCalls: z.array(toolCall) })) }) }),
 ]);
 
 const RECORD_TYPES = sessionRecordSchema.options.map((option) => option.shape.type.value);

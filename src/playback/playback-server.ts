@@ -1,4 +1,4 @@
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { listenOnLoopback } from '../net/listen-on-loopback.js';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { ModelMessage } from 'ai';
@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { functionOption } from '../core/function-option.js';
 import { parseOptions } from '../core/options-check.js';
 import { replaySession } from '../persistence/session-replay.js';
-import { sessionIdProblem } from '../persistence/session-id.js';
+import { sessionIdProblem, sessionIdSchema } from '../persistence/session-id.js';
 import type { SessionLog, SessionStore } from '../persistence/session-store.js';
 import { parseForkRequest, ForkRequestError, type ForkRequest } from './fork-request.js';
 import { forkWithEdit } from './fork-with-edit.js';
@@ -33,7 +33,8 @@ export interface PlaybackServerOptions {
 /** `startPlaybackServer`'s options, checked whole before the session is read: a misspelt one is refused, not ignored. */
 const playbackServerOptionsSchema = z.strictObject({
   store: z.custom<SessionStore>((value) => typeof (value as Partial<SessionStore> | null)?.read === 'function', { message: 'expected a session store' }),
-  sessionId: z.string(),
+  // The page names it in every request, by the stores' rule: an id a store of one's own reads would start a page that refuses each request.
+  sessionId: sessionIdSchema,
   port: z.number().int().min(0).max(65_535).optional(),
   runFork: functionOption<NonNullable<PlaybackServerOptions['runFork']>>().optional(),
 });
@@ -78,9 +79,12 @@ const PAGE_SECURITY = {
   'cache-control': 'no-store',
 };
 
+/** Whether the request's token is the server's; compared as bytes (a token of as many characters but more bytes is simply not it). */
 function sameToken(given: string | null, token: string): boolean {
-  if (given === null || given.length !== token.length) return false;
-  return timingSafeEqual(Buffer.from(given), Buffer.from(token));
+  if (given === null) return false;
+  const givenBytes = Buffer.from(given);
+  const tokenBytes = Buffer.from(token);
+  return givenBytes.length === tokenBytes.length && timingSafeEqual(givenBytes, tokenBytes);
 }
 
 /**
@@ -151,8 +155,12 @@ export async function startPlaybackServer(options: PlaybackServerOptions): Promi
     return Number(text);
   };
 
-  /** The answers of the forks made so far, by request id: a request sent again gets the first one's answer. */
-  const forksByRequest = new Map<string, Promise<{ sessionId: string; running: boolean; problem?: string }>>();
+  /**
+   * The forks made so far, by request id: a digest of the request (to tell a retry from another
+   * request under the same id, without keeping its texts), its checkpoint and its answer. A request
+   * sent again gets the first one's answer; another request under the same id is refused (409).
+   */
+  const forksByRequest = new Map<string, { digest: string; checkpoint: number; answer: Promise<{ sessionId: string; running: boolean; problem?: string }> }>();
   const makeFork = async (from: string, fork: ForkRequest): Promise<{ sessionId: string; running: boolean; problem?: string }> => {
     const { view } = await load(from, Infinity);
     const checkpoint = view.checkpoints.find((each) => each.id === fork.checkpoint);
@@ -208,7 +216,11 @@ export async function startPlaybackServer(options: PlaybackServerOptions): Promi
       case 'GET /api/point': {
         const sessionId = sessionParameter(url);
         const session = await load(sessionId, Infinity);
-        const log = await (session.log ??= options.store.read(sessionId));
+        // A read that failed is not kept: the next point asks the store again (it may have been a moment's outage).
+        const log = await (session.log ??= options.store.read(sessionId).catch((error: unknown) => {
+          session.log = undefined;
+          throw error;
+        }));
         if (!log) throw new RequestError(404, `there is no session "${sessionId}" in this store`);
         sendJson(response, 200, pointDetails(session, log, integer(url, 'frame')));
         return;
@@ -225,10 +237,15 @@ export async function startPlaybackServer(options: PlaybackServerOptions): Promi
           throw error;
         }
         const key = fork.requestId !== undefined ? `${from}\n${fork.requestId}` : undefined;
-        let answer = key !== undefined ? forksByRequest.get(key) : undefined;
+        const sent = createHash('sha256').update(JSON.stringify(fork)).digest('base64url');
+        const earlier = key !== undefined ? forksByRequest.get(key) : undefined;
+        if (earlier !== undefined && earlier.digest !== sent) {
+          throw new RequestError(409, `requestId: ${JSON.stringify(fork.requestId)} was sent before with another fork request (from checkpoint ${earlier.checkpoint}): a retry sends the same request; give each new request an id of its own`);
+        }
+        let answer = earlier?.answer;
         if (answer === undefined) {
           answer = makeFork(from, fork);
-          if (key !== undefined) forksByRequest.set(key, answer);
+          if (key !== undefined) forksByRequest.set(key, { digest: sent, checkpoint: fork.checkpoint, answer });
         }
         sendJson(response, 200, await answer);
         return;

@@ -46,6 +46,14 @@ describe('session log lines', () => {
     ['a checkpoint with a negative message count', JSON.stringify({ ...checkpoint(1, 1), messageCount: -1 }), /line 3: a checkpoint record this loopchart cannot read: messageCount: Too small/],
     ['a timeline point of the wrong shape', '{"type":"timeline","runId":"r","at":0,"points":[[0,"x"]]}', /line 3: a timeline record this loopchart cannot read: points\.0: /],
     ['a trace without steps', '{"type":"trace","trace":{"runId":"r"}}', /line 3: a trace record this loopchart cannot read: trace\.steps: /],
+    // openSessionRecord read these as tool calls and failed far from the line (TypeError: Cannot read properties of null).
+    ['a trace whose tool call is null', '{"type":"trace","trace":{"runId":"r","steps":[{"toolCalls":[null]}]}}', /line 3: a trace record this loopchart cannot read: trace\.steps\.0\.toolCalls\.0: /],
+    ['a trace whose tool call has no id', '{"type":"trace","trace":{"runId":"r","steps":[{"toolCalls":[{"toolName":"read"}]}]}}', /line 3: a trace record this loopchart cannot read: trace\.steps\.0\.toolCalls\.0\.toolCallId: /],
+    [
+      'a model call whose tool call is not one',
+      '{"type":"model-call","runId":"r","step":1,"attempt":1,"startedAt":0,"request":{"messageCount":1,"tools":[],"settings":{}},"response":{"text":"","toolCalls":[42]}}',
+      /line 3: a model-call record this loopchart cannot read: response\.toolCalls\.0: /,
+    ],
     ['a second header', header.trim(), /line 3: record type "header" is not one this loopchart reads/],
   ])('refuses a line that is JSON but not a record it reads (%s), naming the file and the line', (_name, line, message) => {
     const text = `${header}${encodeLine({ type: 'message', index: 0, message: user('a') })}${line}\n${encodeLine(checkpoint(1, 1))}`;

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fileStore } from '../../src/persistence/file-store.js';
 import type { ForkRequest } from '../../src/playback/fork-request.js';
+import type { SessionStore } from '../../src/persistence/session-store.js';
 import { startPlaybackServer, type PlaybackServer } from '../../src/playback/playback-server.js';
 import { recordSession } from '../support/recorded-session.js';
 
@@ -49,5 +50,66 @@ describe('the playback server forks', () => {
     const other = await postFork(server.pageUrl, { ...request, requestId: 'click-2' });
     expect(other.answer.sessionId).not.toBe(first.answer.sessionId);
     expect(runs.map(([forkId]) => forkId)).toEqual([first.answer.sessionId, other.answer.sessionId]);
+  });
+});
+
+describe('the playback server at its seams', () => {
+  it('refuses a token of the right length in characters but not in bytes with a 403, not a 500', { timeout: 60_000 }, async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), 'loopchart-playback-server-'));
+    const store = fileStore(dir);
+    await recordSession(store, 'original');
+    server = await startPlaybackServer({ store, sessionId: 'original' });
+    const url = new URL(server.pageUrl);
+    const token = url.searchParams.get('token')!;
+    // As many characters as the token, more bytes: a length check on the text lets it through to a byte comparison.
+    const response = await fetch(`${url.origin}/api/session?token=${encodeURIComponent(`é${token.slice(1)}`)}`);
+    expect(response.status).toBe(403);
+    expect(((await response.json()) as { error: string }).error).toMatch(/token/);
+  });
+
+  it('reads the session again for a point after the store failed once, instead of answering with that failure for good', { timeout: 60_000 }, async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), 'loopchart-playback-server-'));
+    const files = fileStore(dir);
+    await recordSession(files, 'original');
+    let failures = 0;
+    const store: SessionStore = {
+      ...files,
+      read: async (sessionId, ...rest) => {
+        if (failures > 0) {
+          failures--;
+          throw new Error('the store went away for a moment');
+        }
+        return files.read(sessionId, ...rest);
+      },
+    };
+    server = await startPlaybackServer({ store, sessionId: 'original' });
+    const url = new URL(server.pageUrl);
+    const point = async () => fetch(`${url.origin}/api/point${url.search}&frame=3`);
+
+    failures = 1;
+    const failed = await point();
+    expect(failed.status).toBe(500);
+    expect(((await failed.json()) as { error: string }).error).toBe('the store went away for a moment');
+
+    const again = await point();
+    expect(again.status).toBe(200);
+    expect(((await again.json()) as { frame: number }).frame).toBe(3);
+  });
+
+  it('refuses a request id sent again with another request (409, naming it) instead of answering with the first fork', { timeout: 60_000 }, async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), 'loopchart-playback-server-'));
+    const store = fileStore(dir);
+    await recordSession(store, 'original');
+    server = await startPlaybackServer({ store, sessionId: 'original' });
+
+    const first = await postFork(server.pageUrl, { requestId: 'click-1', checkpoint: 2 });
+    expect(first.status).toBe(200);
+    const other = await postFork(server.pageUrl, { requestId: 'click-1', checkpoint: 3 });
+    expect(other.status).toBe(409);
+    expect(other.answer.error).toMatch(/requestId: "click-1" was sent before with another fork request/);
+    // Nothing was forked for it: only the first fork is there.
+    expect((await readdir(dir)).filter((name) => name.endsWith('.jsonl')).sort()).toEqual([`${first.answer.sessionId}.jsonl`, 'original.jsonl'].sort());
+    // The same request again is still the first one's answer.
+    expect(await postFork(server.pageUrl, { requestId: 'click-1', checkpoint: 2 })).toEqual(first);
   });
 });
