@@ -56,6 +56,8 @@ export function editTool(options: EditToolOptions): BuiltinTool<EditToolInput> {
     inputSchema: editInputSchema,
     execute: async (input, { abortSignal }) => {
       if (input.oldText === input.newText) throw new Error('oldText and newText are identical; there is nothing to change');
+      // A lone half in oldText can only match half of a character in the file, leaving the other half to be written as U+FFFD.
+      assertEncodableAsUtf8(input.oldText, 'oldText');
       assertEncodableAsUtf8(input.newText, 'newText');
       const file = await resolveFileInWorkspace(cwd, input.path);
       // Read, change and write back with no other edit or write of this file in between: a step's calls run at once.

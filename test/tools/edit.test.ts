@@ -82,6 +82,17 @@ describe('edit tool', () => {
     await expect(edit({ path: 'a.txt', oldText: 'same', newText: 'same' })).rejects.toThrow(/identical/);
   });
 
+  it('refuses oldText with half of a character, which would match half of one in the file and leave the other half to be written as U+FFFD', async () => {
+    await ws.file('smile.txt', 'smile \u{1F600}\n');
+    await expect(edit({ path: 'smile.txt', oldText: '\ud83d', newText: 'x' })).rejects.toThrow(
+      'oldText has half of a character (a lone UTF-16 surrogate, \\ud83d) at index 0, which UTF-8 cannot encode',
+    );
+    await expect(edit({ path: 'smile.txt', oldText: 'e \ud83d', newText: 'e ', replaceAll: true })).rejects.toThrow(
+      'oldText has half of a character (a lone UTF-16 surrogate, \\ud83d) at index 2',
+    );
+    await expect(contentOf('smile.txt')).resolves.toBe('smile \u{1F600}\n');
+  });
+
   it('reports a missing file', async () => {
     await expect(edit({ path: 'nope.txt', oldText: 'a', newText: 'b' })).rejects.toThrow("Path 'nope.txt' does not exist");
   });
