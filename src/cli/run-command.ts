@@ -273,7 +273,12 @@ async function run(given: RunCommandOptions, reporter: Reporter, secrets: string
         // Redacted before anything cuts a result: a cut inside a key would leave a piece of it that redaction misses.
         tools: redactingTools(
           {
-            ...builtinTools({ cwd, tools: [...tools], bash: { redact: secrets, ...(sandbox ? { sandbox: sandbox.bash } : {}), ...(options.passEnv ? { passEnv: options.passEnv } : {}) } }),
+            ...builtinTools({
+              cwd,
+              tools: [...tools],
+              // Only with a bash tool: builtinTools refuses bash options without one.
+              ...(tools.includes('bash') ? { bash: { redact: secrets, ...(sandbox ? { sandbox: sandbox.bash } : {}), ...(options.passEnv ? { passEnv: options.passEnv } : {}) } } : {}),
+            }),
             ...mcp?.tools,
             ...recordedTools(script?.toolResults),
           },

@@ -25,6 +25,7 @@ export interface BuiltinToolsOptions {
   cwd: string;
   /** Which tools to enable. Default: all but `bash`. */
   tools?: BuiltinToolName[];
+  /** Options of the bash tool; refused unless `tools` lists `'bash'` (they would configure no tool). */
   bash?: {
     /** Default time limit per command. Default 120000 ms. */
     timeoutMs?: number;
@@ -48,6 +49,10 @@ const builtinToolsOptionsSchema = z.strictObject({
   tools: z.array(builtinToolNameSchema).optional(),
   bash: z.strictObject({ timeoutMs: bashTimeoutMsSchema.optional(), sandbox: sandboxSettingSchema.optional(), redact: z.unknown().optional(), passEnv: z.array(z.string()).optional() }).optional(),
   respectGitignore: z.boolean().optional(),
+}).refine((options) => options.bash === undefined || (options.tools ?? defaultBuiltinToolNames).includes('bash'), {
+  // Without this, bash's options were dropped with the tool, and the app believed it had a bash tool with them.
+  path: ['bash'],
+  message: "options for bash are given, but 'bash' is not in tools (bash is off by default); add 'bash' to tools, or leave the bash options out",
 });
 
 /**

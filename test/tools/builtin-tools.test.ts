@@ -59,6 +59,14 @@ describe('builtinTools', () => {
     expect(make).toThrow(`Invalid ${factory} options: ${name}: ${expected}`);
   });
 
+  it('refuses bash options when bash is not one of the tools, instead of leaving the app believing it has a bash tool with them', () => {
+    const message =
+      "Invalid builtinTools options: bash: options for bash are given, but 'bash' is not in tools (bash is off by default); add 'bash' to tools, or leave the bash options out";
+    expect(() => builtinTools({ cwd: ws.root, bash: { timeoutMs: 30_000 } })).toThrow(message);
+    expect(() => builtinTools({ cwd: ws.root, tools: ['read', 'grep'], bash: { sandbox: 'none' } })).toThrow(message);
+    expect(Object.keys(builtinTools({ cwd: ws.root, tools: ['read', 'bash'], bash: { timeoutMs: 30_000 } }))).toEqual(['read', 'bash']);
+  });
+
   it('rejects an unknown tool name, naming it and the available tools', () => {
     expect(() => builtinTools({ cwd: ws.root, tools: ['read', 'rm' as never] })).toThrow(
       "Invalid builtinTools options: tools.1: Unknown built-in tool 'rm'; available tools: read, write, edit, ls, glob, grep, bash",
