@@ -41,19 +41,48 @@ export function gitignoreFilesIn(realRoot: string): GitignoreReader {
  * once per directory and kept for the life of one tool call. A deeper `!rule`
  * does not bring back what a `.gitignore` higher up ignores.
  *
+ * `searched`, the workspace path of the directory a tool was asked to look in,
+ * is looked in even when a `.gitignore` ignores it, as ripgrep does (`rg x dist`):
+ * the files that ignore it, from the root down, do not apply then (no more
+ * of them than need be), and those in it and below it do. Answering that an ignored directory the model named holds nothing
+ * would be untrue.
+ *
  * @example
  * const rules = new GitignoreRules(gitignoreFilesIn(realRoot));
  * await rules.ignores('dist/index.js'); // true with "dist/" in the root .gitignore
+ * await new GitignoreRules(gitignoreFilesIn(realRoot), 'dist').ignores('dist/index.js'); // false: dist was asked for
  */
 export class GitignoreRules {
   private readonly byDirectory = new Map<string, Promise<Ignore | undefined>>();
+  private firstApplying: Promise<number> | undefined;
 
-  constructor(private readonly read: GitignoreReader) {}
+  constructor(
+    private readonly read: GitignoreReader,
+    private readonly searched = '',
+  ) {}
 
   /** Whether a workspace path (relative, `/`-separated) is ignored; `isDirectory` for a directory's own path. */
   async ignores(workspacePath: string, isDirectory = false): Promise<boolean> {
-    const parts = workspacePath.split('/').filter((part) => part !== '');
-    for (let depth = 0; depth < parts.length; depth++) {
+    return this.ignoresFrom(await this.firstApplyingDepth(), workspacePath, isDirectory);
+  }
+
+  /**
+   * The depth of the first directory whose `.gitignore` applies: 0 (the root) unless the directory searched is ignored,
+   * else that of the first one from the root down from which on none ignores the directory searched.
+   */
+  private firstApplyingDepth(): Promise<number> {
+    this.firstApplying ??= (async () => {
+      const searched = pathParts(this.searched).join('/');
+      let depth = 0;
+      while (await this.ignoresFrom(depth, searched, true)) depth += 1;
+      return depth;
+    })();
+    return this.firstApplying;
+  }
+
+  private async ignoresFrom(firstDepth: number, workspacePath: string, isDirectory: boolean): Promise<boolean> {
+    const parts = pathParts(workspacePath);
+    for (let depth = firstDepth; depth < parts.length; depth++) {
       const rules = await this.rulesIn(parts.slice(0, depth).join('/'));
       if (rules?.ignores(parts.slice(depth).join('/') + (isDirectory ? '/' : ''))) return true;
     }
@@ -68,4 +97,8 @@ export class GitignoreRules {
     }
     return rules;
   }
+}
+
+function pathParts(workspacePath: string): string[] {
+  return workspacePath.split('/').filter((part) => part !== '' && part !== '.');
 }

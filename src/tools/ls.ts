@@ -82,7 +82,8 @@ export function lsTool(options: LsToolOptions): BuiltinTool<LsToolInput> {
 async function withoutIgnored(cwd: string, directory: string, entries: Dirent[]): Promise<Dirent[]> {
   const realRoot = await realWorkspaceRoot(cwd);
   const base = toWorkspaceRelative(realRoot, await realpath(directory));
-  const rules = new GitignoreRules(gitignoreFilesIn(realRoot));
+  // The directory asked for is listed even if a .gitignore ignores it; what is in it, by the rules that apply there.
+  const rules = new GitignoreRules(gitignoreFilesIn(realRoot), base);
   const kept = await Promise.all(
     entries.map(async (entry) => ((await rules.ignores(base === '' || base === '.' ? entry.name : `${base}/${entry.name}`, entry.isDirectory())) ? undefined : entry)),
   );

@@ -42,7 +42,7 @@ export interface ListWorkspaceFilesOptions {
   signal?: AbortSignal;
   /** Name used in the abort error. */
   operation: string;
-  /** Leave out files a `.gitignore` of the workspace ignores. Default true. */
+  /** Leave out files a `.gitignore` of the workspace ignores (below `directory`, which is searched even if one ignores it). Default true. */
   respectGitignore?: boolean;
   /**
    * Receives the workspace paths (with U+FFFD) of matching files whose names are not valid UTF-8: Node gives such a
@@ -101,7 +101,7 @@ export async function listWorkspaceFiles(options: ListWorkspaceFilesOptions): Pr
     }),
   );
   throwIfAborted(signal, operation);
-  const rules = options.respectGitignore === false ? undefined : new GitignoreRules(gitignoreFilesIn(realRoot));
+  const rules = options.respectGitignore === false ? undefined : new GitignoreRules(gitignoreFilesIn(realRoot), toWorkspaceRelative(realRoot, directory));
   for (const { absolutePath, code } of unreadable) {
     const workspacePath = toWorkspaceRelative(realRoot, absolutePath);
     if (workspacePath === '.' || !(await rules?.ignores(workspacePath, true))) options.unreadDirectories?.push({ path: workspacePath, code });

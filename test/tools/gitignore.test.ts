@@ -29,6 +29,20 @@ describe('gitignore rules', () => {
     expect(await rules.ignores('src/build/out.js')).toBe(false);
   });
 
+  it('applies below a directory searched that is ignored only the files from which on none ignores it', async () => {
+    const files = { '': 'dist/\n*.log\n', dist: 'assets/\n*.map\n' };
+    const inDist = new GitignoreRules(async (directory) => files[directory as keyof typeof files], 'dist');
+    expect(await inDist.ignores('dist/index.js')).toBe(false);
+    expect(await inDist.ignores('dist/build.log')).toBe(false);
+    expect(await inDist.ignores('dist/index.js.map')).toBe(true);
+    expect(await inDist.ignores('dist/assets/app.js')).toBe(true);
+    const inAssets = new GitignoreRules(async (directory) => files[directory as keyof typeof files], 'dist/assets');
+    expect(await inAssets.ignores('dist/assets/app.js')).toBe(false);
+    expect(await inAssets.ignores('dist/assets/app.js.map')).toBe(false);
+    const inSrc = new GitignoreRules(async (directory) => files[directory as keyof typeof files], 'src');
+    expect(await inSrc.ignores('src/debug.log')).toBe(true);
+  });
+
   it('reads each directory\'s file once', async () => {
     const reads: string[] = [];
     const rules = new GitignoreRules(async (directory) => {
@@ -58,6 +72,27 @@ describe('search tools and .gitignore', () => {
     expect(await grepTool({ cwd: root }).execute({ pattern: 'TODO' }, context)).toBe('src/index.ts:1: export const TODO = 1;');
     expect(await globTool({ cwd: root }).execute({ pattern: '**/*' }, context)).toBe(['.gitignore', 'src/index.ts'].join('\n'));
     expect(await lsTool({ cwd: root }).execute({}, context)).toBe(['.gitignore', 'src/', '[2 entries ignored by .gitignore not shown]'].join('\n'));
+  });
+
+  it('grep, glob and ls look in a directory the model names although .gitignore ignores it, as ripgrep does, instead of answering that nothing is there', async () => {
+    mkdirSync(path.join(root, 'dist', 'assets'));
+    writeFileSync(path.join(root, 'dist', 'assets', 'app.js'), 'const TODO = 2;\n');
+    writeFileSync(path.join(root, 'dist', 'build.log'), 'TODO in a build log\n');
+    // The .gitignore files in the directory named and below it still apply.
+    writeFileSync(path.join(root, 'dist', '.gitignore'), '*.map\n');
+    writeFileSync(path.join(root, 'dist', 'assets', 'app.js.map'), 'TODO in a source map\n');
+    const grep = grepTool({ cwd: root });
+    const glob = globTool({ cwd: root });
+    expect(await grep.execute({ pattern: 'TODO', path: 'dist' }, context)).toBe(
+      ['dist/assets/app.js:1: const TODO = 2;', 'dist/build.log:1: TODO in a build log', 'dist/index.js:1: const TODO = 1;'].join('\n'),
+    );
+    expect(await grep.execute({ pattern: 'TODO', path: 'dist/assets' }, context)).toBe('dist/assets/app.js:1: const TODO = 2;');
+    expect(await glob.execute({ pattern: '**/*.js', path: 'dist' }, context)).toBe(['dist/assets/app.js', 'dist/index.js'].join('\n'));
+    expect(await lsTool({ cwd: root }).execute({ path: 'dist' }, context)).toBe(['.gitignore', 'assets/', 'build.log', 'index.js'].join('\n'));
+    expect(await lsTool({ cwd: root }).execute({ path: 'dist/assets' }, context)).toBe(['app.js', '[1 entry ignored by .gitignore not shown]'].join('\n'));
+    // From higher up, the ignored directory stays left out.
+    expect(await glob.execute({ pattern: '**/*.js' }, context)).toBe("No files match '**/*.js' in .");
+    expect(await grep.execute({ pattern: 'TODO' }, context)).toBe('src/index.ts:1: export const TODO = 1;');
   });
 
   it('finds everything again with respectGitignore: false', async () => {
