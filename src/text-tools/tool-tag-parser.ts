@@ -35,7 +35,7 @@ type Phase =
   | { name: 'arguments'; head: string; start: number; inString: boolean; escaped: boolean }
   | { name: 'tail'; head: string; argumentsText: string; end: number };
 
-const LONGEST_BLOCK_TAG = Math.max(ARGUMENTS_OPEN.length, USE_TOOL_CLOSE.length, ARGUMENTS_CLOSE.length);
+const LONGEST_BLOCK_TAG = Math.max(USE_TOOL_OPEN.length, ARGUMENTS_OPEN.length, USE_TOOL_CLOSE.length, ARGUMENTS_CLOSE.length);
 
 /**
  * Parses tool-call blocks out of streamed text.
@@ -130,11 +130,22 @@ export class ToolTagParser {
     return false;
   }
 
-  /** Before `<arguments>`: the block either opens its arguments or closes without any. */
+  /**
+   * Before `<arguments>`: the block either opens its arguments or closes
+   * without any. A second `<use_tool>` first means the first was no block (a
+   * mention in prose, or a start the model abandoned and wrote again): it is
+   * released as text, and the block starts again at the second one.
+   */
   private advanceInHead(): boolean {
     const from = Math.max(0, this.scanned - (LONGEST_BLOCK_TAG - 1));
     const argumentsOpen = this.pending.indexOf(ARGUMENTS_OPEN, from);
     const close = this.pending.indexOf(USE_TOOL_CLOSE, from);
+    const reopen = this.pending.indexOf(USE_TOOL_OPEN, from);
+    if (reopen !== -1 && (argumentsOpen === -1 || reopen < argumentsOpen) && (close === -1 || reopen < close)) {
+      this.emitText(USE_TOOL_OPEN + this.pending.slice(0, reopen));
+      this.enterBlock(this.pending.slice(reopen + USE_TOOL_OPEN.length));
+      return true;
+    }
     if (argumentsOpen !== -1 && (close === -1 || argumentsOpen < close)) {
       const start = argumentsOpen + ARGUMENTS_OPEN.length;
       this.phase = { name: 'arguments', head: this.pending.slice(0, argumentsOpen), start, inString: false, escaped: false };

@@ -70,6 +70,7 @@ describe('ToolTagParser', () => {
         '<use_tool><tool_name>x</tool_name><arguments>{}</arguments> no closing tag',
         '<use_tool><tool_name>x</tool_name><arguments>{"a": "unterminated</arguments></use_tool>',
         '<use_tool><tool_name>noargs</tool_name></use_tool>',
+        '<use_tool><tool_name>abandoned</tool_name> ',
       ),
     );
     fc.assert(
@@ -170,6 +171,22 @@ describe('ToolTagParser', () => {
     expect(parse(['<use_tool><tool_name>now</tool_name><arguments>{}</arguments>\nAnd then?'])).toEqual([
       { type: 'tool-call', toolCall: { toolName: 'now', input: '{}', argumentsStatus: 'valid' } },
       { type: 'text', text: 'And then?' },
+    ]);
+  });
+
+  it('starts the block again at a second <use_tool> written before the first one had arguments: the abandoned start is text, the call is the complete block', () => {
+    const abandoned = '<use_tool><tool_name>delete</tool_name>\n';
+    const whole = `Let me instead read it. ${abandoned}${readCall} Done.`;
+    const expected: ToolTagEvent[] = [
+      { type: 'text', text: `Let me instead read it. ${abandoned}` },
+      { type: 'tool-call', toolCall: { toolName: 'read', input: '{"path":"src/a.ts"}', argumentsStatus: 'valid' } },
+      { type: 'text', text: 'Done.' },
+    ];
+    expect(parse([whole])).toEqual(expected);
+    for (let cut = 0; cut <= whole.length; cut++) expect(parse([whole.slice(0, cut), whole.slice(cut)]), `cut at ${cut}`).toEqual(expected);
+    expect(parse(['I write <use_tool> blocks to call a tool: ', readCall])).toEqual([
+      { type: 'text', text: 'I write <use_tool> blocks to call a tool: ' },
+      { type: 'tool-call', toolCall: { toolName: 'read', input: '{"path":"src/a.ts"}', argumentsStatus: 'valid' } },
     ]);
   });
 
