@@ -5,6 +5,7 @@ import type {
   LanguageModelV4StreamPart,
   SharedV4Warning,
 } from '@ai-sdk/provider';
+import { InvalidArgumentError } from '@ai-sdk/provider';
 import { createIdGenerator } from 'ai';
 import { toolCallsFromTextContent } from './tool-call-content.js';
 import { toolCallsFromTextStream } from './tool-call-stream.js';
@@ -13,6 +14,7 @@ import { toolInstructions } from './tool-instructions.js';
 import { z } from 'zod';
 import { parseOptions } from '../core/options-check.js';
 import { functionOption } from '../core/function-option.js';
+import { closestName } from '../core/closest-name.js';
 
 export interface TextToolProtocolOptions {
   /** Makes the id of each tool call found in the text. Default: `call-` and 24 random characters. */
@@ -57,6 +59,10 @@ export function textToolProtocol(options: TextToolProtocolOptions = {}): Languag
 
     transformParams: async ({ params }) => {
       const { tools = [], toolChoice, ...callWithoutTools } = params;
+      // Offering no tools at all would leave the model's blocks as plain text, the choice ignored.
+      if (toolChoice?.type === 'tool' && !tools.some((tool) => isFunctionTool(tool) && tool.name === toolChoice.toolName)) {
+        throw unofferableToolChoice(toolChoice.toolName, tools);
+      }
       const offered = offeredTools(tools.filter(isFunctionTool), toolChoice);
       let prompt = toolHistoryAsText(params.prompt);
       if (offered.length > 0) prompt = withInstructions(prompt, toolInstructions(offered, toolChoice));
@@ -96,6 +102,17 @@ type CallTool = NonNullable<LanguageModelV4CallOptions['tools']>[number];
 
 function isFunctionTool(tool: CallTool): tool is LanguageModelV4FunctionTool {
   return tool.type === 'function';
+}
+
+/** Why a `{ type: 'tool', toolName }` choice cannot be honoured: the call has no function tool of that name. */
+function unofferableToolChoice(toolName: string, tools: readonly CallTool[]): InvalidArgumentError {
+  const functionToolNames = tools.filter(isFunctionTool).map((tool) => tool.name);
+  const offered = `its function tools are ${functionToolNames.length > 0 ? functionToolNames.join(', ') : 'none'}`;
+  const meant = closestName(toolName, functionToolNames);
+  const why = tools.some((tool) => tool.type === 'provider' && tool.name === toolName)
+    ? `a provider tool, which the text tool protocol cannot offer; ${offered}`
+    : `which this call does not offer${meant !== undefined ? ` (did you mean "${meant}"?)` : ''}; ${offered}`;
+  return new InvalidArgumentError({ argument: 'toolChoice', message: `textToolProtocol: toolChoice names the tool "${toolName}", ${why}` });
 }
 
 /** The tools the model is told about: none for `toolChoice: 'none'`, only the named one for a specific choice. */

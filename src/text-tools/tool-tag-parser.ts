@@ -28,14 +28,18 @@ export interface TextToolCall {
 
 export type ToolTagEvent = { type: 'text'; text: string } | { type: 'tool-call'; toolCall: TextToolCall };
 
-/** Where the parser is: in plain text, or inside a block before, within or after its arguments. */
+/**
+ * Where the parser is: in plain text, or inside a block before, within or
+ * after its arguments. Each block phase collects its own text (the head, the
+ * arguments, the whitespace after `</arguments>`).
+ */
 type Phase =
   | { name: 'text' }
   | { name: 'head' }
-  | { name: 'arguments'; head: string; start: number; inString: boolean; escaped: boolean }
-  | { name: 'tail'; head: string; argumentsText: string; end: number };
+  | { name: 'arguments'; head: string; inString: boolean; escaped: boolean }
+  | { name: 'tail'; head: string; argumentsText: string };
 
-const LONGEST_BLOCK_TAG = Math.max(ARGUMENTS_OPEN.length, USE_TOOL_CLOSE.length, ARGUMENTS_CLOSE.length);
+const LONGEST_BLOCK_TAG = Math.max(USE_TOOL_OPEN.length, ARGUMENTS_OPEN.length, USE_TOOL_CLOSE.length, ARGUMENTS_CLOSE.length);
 
 /**
  * Parses tool-call blocks out of streamed text.
@@ -49,10 +53,18 @@ const LONGEST_BLOCK_TAG = Math.max(ARGUMENTS_OPEN.length, USE_TOOL_CLOSE.length,
  * parser.flush(); // []
  */
 export class ToolTagParser {
-  /** Text phase: the held-back text. Block phases: everything after `<use_tool>`. */
+  /**
+   * Text phase: the held-back text. Block phases: the phase's text not
+   * searched yet, and the start of a tag it may end in.
+   */
   private pending = '';
-  /** Block phases: how far `pending` has been searched. */
-  private scanned = 0;
+  /**
+   * Block phases: the phase's text searched already, in pieces, joined once
+   * when the phase ends. Each chunk is searched once, not the whole block
+   * again: a block streamed in many small chunks costs time in proportion to
+   * its length, not its square.
+   */
+  private scanned: string[] = [];
   private phase: Phase = { name: 'text' };
   /** Set after a block: the whitespace that follows a block goes with it. */
   private skippingWhitespace = false;
@@ -74,25 +86,24 @@ export class ToolTagParser {
    */
   flush(): ToolTagEvent[] {
     const phase = this.phase;
-    const pending = this.pending;
+    const phaseText = this.takeScanned() + this.pending;
     const skippingWhitespace = this.skippingWhitespace;
     this.phase = { name: 'text' };
     this.pending = '';
-    this.scanned = 0;
     this.skippingWhitespace = false;
     switch (phase.name) {
       case 'text':
-        this.emitText(skippingWhitespace ? pending.trimStart() : pending);
+        this.emitText(skippingWhitespace ? phaseText.trimStart() : phaseText);
         break;
       case 'head':
-        this.emitText(USE_TOOL_OPEN + pending);
+        this.emitText(USE_TOOL_OPEN + phaseText);
         break;
       case 'arguments':
-        this.flushUnclosedArguments(phase.head, pending, phase.start);
+        this.flushUnclosedArguments(phase.head, phaseText);
         break;
       case 'tail':
         this.emitToolCall(phase.head, phase.argumentsText);
-        this.emitRest(pending.slice(phase.end));
+        this.emitRest(phaseText);
         break;
     }
     return this.takeEvents();
@@ -130,23 +141,34 @@ export class ToolTagParser {
     return false;
   }
 
-  /** Before `<arguments>`: the block either opens its arguments or closes without any. */
+  /**
+   * Before `<arguments>`: the block either opens its arguments or closes
+   * without any. A second `<use_tool>` first means the first was no block (a
+   * mention in prose, or a start the model abandoned and wrote again): it is
+   * released as text, and the block starts again at the second one.
+   */
   private advanceInHead(): boolean {
-    const from = Math.max(0, this.scanned - (LONGEST_BLOCK_TAG - 1));
-    const argumentsOpen = this.pending.indexOf(ARGUMENTS_OPEN, from);
-    const close = this.pending.indexOf(USE_TOOL_CLOSE, from);
+    const text = this.pending;
+    const argumentsOpen = text.indexOf(ARGUMENTS_OPEN);
+    const close = text.indexOf(USE_TOOL_CLOSE);
+    const reopen = text.indexOf(USE_TOOL_OPEN);
+    if (reopen !== -1 && (argumentsOpen === -1 || reopen < argumentsOpen) && (close === -1 || reopen < close)) {
+      this.emitText(USE_TOOL_OPEN + this.takeScanned() + text.slice(0, reopen));
+      this.enterBlock(text.slice(reopen + USE_TOOL_OPEN.length));
+      return true;
+    }
     if (argumentsOpen !== -1 && (close === -1 || argumentsOpen < close)) {
-      const start = argumentsOpen + ARGUMENTS_OPEN.length;
-      this.phase = { name: 'arguments', head: this.pending.slice(0, argumentsOpen), start, inString: false, escaped: false };
-      this.scanned = start;
+      this.phase = { name: 'arguments', head: this.takeScanned() + text.slice(0, argumentsOpen), inString: false, escaped: false };
+      this.pending = text.slice(argumentsOpen + ARGUMENTS_OPEN.length);
       return true;
     }
     if (close !== -1) {
-      this.emitToolCall(this.pending.slice(0, close), '');
-      this.leaveBlock(close + USE_TOOL_CLOSE.length);
+      this.emitToolCall(this.takeScanned() + text.slice(0, close), '');
+      this.leaveBlock(text.slice(close + USE_TOOL_CLOSE.length));
       return true;
     }
-    this.scanned = this.pending.length;
+    // The last characters may be the start of a tag the next chunk completes.
+    this.keepScanned(text.length - (LONGEST_BLOCK_TAG - 1));
     return false;
   }
 
@@ -156,7 +178,7 @@ export class ToolTagParser {
    */
   private advanceInArguments(phase: Extract<Phase, { name: 'arguments' }>): boolean {
     const text = this.pending;
-    for (let index = this.scanned; index < text.length; index++) {
+    for (let index = 0; index < text.length; index++) {
       const char = text[index];
       if (phase.inString) {
         if (phase.escaped) phase.escaped = false;
@@ -170,23 +192,23 @@ export class ToolTagParser {
       }
       if (char !== '<') continue;
       if (text.startsWith(ARGUMENTS_CLOSE, index)) {
-        const end = index + ARGUMENTS_CLOSE.length;
-        this.phase = { name: 'tail', head: phase.head, argumentsText: text.slice(phase.start, index), end };
-        this.scanned = end;
+        this.phase = { name: 'tail', head: phase.head, argumentsText: this.takeScanned() + text.slice(0, index) };
+        this.pending = text.slice(index + ARGUMENTS_CLOSE.length);
         return true;
       }
       if (text.startsWith(USE_TOOL_CLOSE, index)) {
-        this.emitToolCall(phase.head, text.slice(phase.start, index));
-        this.leaveBlock(index + USE_TOOL_CLOSE.length);
+        this.emitToolCall(phase.head, this.takeScanned() + text.slice(0, index));
+        this.leaveBlock(text.slice(index + USE_TOOL_CLOSE.length));
         return true;
       }
       const rest = text.slice(index, index + LONGEST_BLOCK_TAG);
       if (rest.length < LONGEST_BLOCK_TAG && (ARGUMENTS_CLOSE.startsWith(rest) || USE_TOOL_CLOSE.startsWith(rest))) {
-        this.scanned = index;
+        // The `<` is searched again with the next chunk; the string state stands before it.
+        this.keepScanned(index);
         return false;
       }
     }
-    this.scanned = text.length;
+    this.keepScanned(text.length);
     return false;
   }
 
@@ -197,17 +219,21 @@ export class ToolTagParser {
    */
   private advanceInTail(phase: Extract<Phase, { name: 'tail' }>): boolean {
     const text = this.pending;
-    let index = phase.end;
+    let index = 0;
     while (index < text.length && isWhitespace(text[index]!)) index++;
     const rest = text.slice(index, index + USE_TOOL_CLOSE.length);
     if (rest === USE_TOOL_CLOSE) {
+      this.scanned = [];
       this.emitToolCall(phase.head, phase.argumentsText);
-      this.leaveBlock(index + USE_TOOL_CLOSE.length);
+      this.leaveBlock(text.slice(index + USE_TOOL_CLOSE.length));
       return true;
     }
-    if (USE_TOOL_CLOSE.startsWith(rest)) return false;
+    if (USE_TOOL_CLOSE.startsWith(rest)) {
+      this.keepScanned(index);
+      return false;
+    }
     this.emitToolCall(phase.head, phase.argumentsText);
-    this.leaveBlock(phase.end);
+    this.leaveBlock(this.takeScanned() + text);
     return true;
   }
 
@@ -216,22 +242,22 @@ export class ToolTagParser {
    * unterminated JSON string is looked for again, ignoring strings; without
    * one the block was cut off and is released as text.
    */
-  private flushUnclosedArguments(head: string, pending: string, start: number): void {
-    const argumentsClose = pending.indexOf(ARGUMENTS_CLOSE, start);
-    const blockClose = pending.indexOf(USE_TOOL_CLOSE, start);
+  private flushUnclosedArguments(head: string, argumentsText: string): void {
+    const argumentsClose = argumentsText.indexOf(ARGUMENTS_CLOSE);
+    const blockClose = argumentsText.indexOf(USE_TOOL_CLOSE);
     if (argumentsClose === -1 && blockClose === -1) {
-      this.emitText(USE_TOOL_OPEN + pending);
+      this.emitText(USE_TOOL_OPEN + head + ARGUMENTS_OPEN + argumentsText);
       return;
     }
     if (argumentsClose !== -1 && (blockClose === -1 || argumentsClose < blockClose)) {
-      this.emitToolCall(head, pending.slice(start, argumentsClose));
-      const afterArguments = pending.slice(argumentsClose + ARGUMENTS_CLOSE.length);
+      this.emitToolCall(head, argumentsText.slice(0, argumentsClose));
+      const afterArguments = argumentsText.slice(argumentsClose + ARGUMENTS_CLOSE.length);
       const closeAfterWhitespace = /^\s*<\/use_tool>/.exec(afterArguments);
       this.emitRest(closeAfterWhitespace ? afterArguments.slice(closeAfterWhitespace[0].length) : afterArguments);
       return;
     }
-    this.emitToolCall(head, pending.slice(start, blockClose));
-    this.emitRest(pending.slice(blockClose + USE_TOOL_CLOSE.length));
+    this.emitToolCall(head, argumentsText.slice(0, blockClose));
+    this.emitRest(argumentsText.slice(blockClose + USE_TOOL_CLOSE.length));
   }
 
   /** Parses what followed a block recovered at the end of the input. */
@@ -244,15 +270,30 @@ export class ToolTagParser {
 
   private enterBlock(afterOpenTag: string): void {
     this.pending = afterOpenTag;
-    this.scanned = 0;
+    this.scanned = [];
     this.phase = { name: 'head' };
   }
 
-  private leaveBlock(blockEnd: number): void {
-    this.pending = this.pending.slice(blockEnd);
-    this.scanned = 0;
+  /** Ends the block; `rest` is the text after it. */
+  private leaveBlock(rest: string): void {
+    this.pending = rest;
+    this.scanned = [];
     this.phase = { name: 'text' };
     this.skippingWhitespace = true;
+  }
+
+  /** Moves the first `length` characters of `pending` to the text searched already. */
+  private keepScanned(length: number): void {
+    if (length <= 0) return;
+    this.scanned.push(this.pending.slice(0, length));
+    this.pending = this.pending.slice(length);
+  }
+
+  /** The text searched already in this phase, which is emptied. */
+  private takeScanned(): string {
+    const text = this.scanned.join('');
+    this.scanned = [];
+    return text;
   }
 
   private emitText(text: string): void {

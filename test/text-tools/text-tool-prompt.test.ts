@@ -121,6 +121,19 @@ describe('textToolProtocol: the prompt', () => {
     expect(system).toContain('You must call the tool ls in this answer.');
   });
 
+  it('refuses a specific toolChoice that names no function tool of the call, instead of offering no tools at all', async () => {
+    const { model, inner } = textOnlyModel([['<use_tool><tool_name>read</tool_name><arguments>{"path": "a.ts"}</arguments></use_tool>']]);
+    await expect(model.doStream(callOptions({ tools: [readFunctionTool, lsFunctionTool], toolChoice: { type: 'tool', toolName: 'raed' } }))).rejects.toThrow(
+      'textToolProtocol: toolChoice names the tool "raed", which this call does not offer (did you mean "read"?); its function tools are read, ls',
+    );
+    const providerTool = { type: 'provider' as const, id: 'openai.web_search' as const, name: 'web_search', args: {} };
+    await expect(
+      model.doGenerate(callOptions({ tools: [readFunctionTool, providerTool], toolChoice: { type: 'tool', toolName: 'web_search' } })),
+    ).rejects.toThrow('textToolProtocol: toolChoice names the tool "web_search", a provider tool, which the text tool protocol cannot offer');
+    expect(inner.doStreamCalls).toEqual([]);
+    expect(inner.doGenerateCalls).toEqual([]);
+  });
+
   it("with toolChoice none, offers no tools and leaves the model's blocks as text", async () => {
     const { model, inner } = textOnlyModel([['<use_tool><tool_name>read</tool_name><arguments>{}</arguments></use_tool>']]);
     const parts = await readAll((await model.doStream(callOptions({ toolChoice: { type: 'none' } }))).stream);
