@@ -20,6 +20,7 @@ export const benchGroups: readonly BenchGroup[] = [
   { name: 'many agents at once', load: async () => (await import('./many-agents.js')).manyAgentsBench },
   { name: 'session append', load: async () => (await import('./persistence.js')).persistenceBench },
   { name: 'cost as the history grows', load: async () => (await import('./history-growth.js')).historyGrowthBench },
+  { name: 'text tool blocks', load: async () => (await import('./text-tool-blocks.js')).textToolBlocksBench },
   { name: 'V8 allocation-site pretenuring', load: async () => (await import('./pretenuring.js')).pretenuringBench },
   { name: 'inspector overhead', load: async () => (await import('./inspector.js')).inspectorBench },
   { name: 'telemetry overhead', load: async () => (await import('./telemetry.js')).telemetryBench },

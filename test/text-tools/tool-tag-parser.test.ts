@@ -190,22 +190,14 @@ describe('ToolTagParser', () => {
     ]);
   });
 
-  it('reads a long block streamed in small chunks in time in proportion to its length, not its square', () => {
-    // A model writing a 400 KB file through a write tool, in the 4-character deltas models stream. The parser searched the
-    // whole block again at every chunk: 80 s of one core, with the event loop blocked, where one pass takes well under a second.
-    // The budget below is tens of times the cost of one pass and a fraction of what the whole-block searches spent.
+  it('reads a long block streamed in 4-character chunks whole: every character of its arguments, and the text after it', () => {
+    // A model writing a 400 KB file through a write tool, in the small deltas models stream, with whitespace before the
+    // closing tag. What this costs is in the benchmark (npm run bench -- "text tool"), not here: no test measures time.
     const content = 'x'.repeat(400_000);
     const block = `<use_tool><tool_name>write</tool_name><arguments>{"content": "${content}"}</arguments>${' '.repeat(50_000)}</use_tool> Done.`;
-    const budgetMs = 5_000;
     const parser = new ToolTagParser();
     const events: ToolTagEvent[] = [];
-    const started = performance.now();
-    let fed = 0;
-    while (fed < block.length && performance.now() - started < budgetMs) {
-      events.push(...parser.feed(block.slice(fed, fed + 4)));
-      fed += 4;
-    }
-    expect(fed, `${fed} of ${block.length} characters read in ${budgetMs} ms`).toBeGreaterThanOrEqual(block.length);
+    for (let fed = 0; fed < block.length; fed += 4) events.push(...parser.feed(block.slice(fed, fed + 4)));
     events.push(...parser.flush());
     expect(joinText(events)).toEqual([
       { type: 'tool-call', toolCall: { toolName: 'write', input: `{"content": "${content}"}`, argumentsStatus: 'valid' } },
