@@ -87,7 +87,11 @@ async function workerFigures(createDatabase: (name: string) => Promise<string>):
       const turns = await Promise.all(Array.from({ length: sessionCount }, (_, i) => sessions.send(`fast-${i}`, { type: 'prompt', prompt: `session fast-${i}` }, 'msg-1')));
       const results = await Promise.all(turns.map((turn) => sessions.turn(turn).getResult()));
       const seconds = (performance.now() - started) / 1000;
-      check(results.every((result) => result.outcome === 'completed'), 'every benchmark session must complete');
+      const unfinished = results.filter((result) => result.outcome !== 'completed');
+      check(
+        unfinished.length === 0,
+        `every benchmark session must complete; ${unfinished.length} of ${sessionCount} did not: ${unfinished.map((result) => `${result.outcome ?? 'no outcome'}${result.rejected.length > 0 ? ` (rejected: ${result.rejected.map((input) => input.reason).join(', ')})` : ''}`).join('; ')}`,
+      );
       check(fleet.workers.length === count, 'no worker may die');
       return (sessionCount * STEPS_PER_SESSION) / seconds;
     });
