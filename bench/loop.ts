@@ -14,7 +14,8 @@ import { amount, check, echoTool, measureRounds, median, modelFreeToolStep, pair
 import { xstateToolLoop } from './xstate-baseline.js';
 
 const TOOL_STEPS = 50;
-const STEPS = TOOL_STEPS + 1;
+/** The steps of one run of the loop: 50 tool steps and the answer. */
+export const STEPS = TOOL_STEPS + 1;
 const tools = { echo: echoTool };
 
 /** One 50-step loopchart run: the real model call, `streamLanguageModelCallStep`, or none (`'model-free'`: the machine alone). */

@@ -8,7 +8,7 @@
  *   node --expose-gc --no-allocation-site-pretenuring --import tsx bench/pretenuring-child.ts
  */
 import { historyRounds } from './history-growth.js';
-import { loopchartLoop, toolLoopAgent } from './loop.js';
+import { loopchartLoop, STEPS, toolLoopAgent } from './loop.js';
 import { measureRounds, median, pairedRatio } from './support.js';
 import { copyingTransitionMicros } from './xstate-action-survival.js';
 import { xstateToolLoop } from './xstate-baseline.js';
@@ -29,7 +29,6 @@ export interface PretenuringReport {
   copyingTransitionWithAction: number;
 }
 
-const STEPS = 51;
 // First, while the process is fresh: without the action, then with it (once V8 has pretenured XState's
 // sites, for the action or for a loop's runs, the transition without the action pays as well).
 const copying = [copyingTransitionMicros(false), copyingTransitionMicros(false), copyingTransitionMicros(false)];

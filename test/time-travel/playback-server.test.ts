@@ -17,6 +17,14 @@ afterEach(async () => {
   dir = undefined;
 });
 
+/** A file store in a fresh temporary directory (removed after the test) holding a recorded session, `original`. */
+async function recordedStore(): Promise<SessionStore> {
+  dir = await mkdtemp(path.join(os.tmpdir(), 'loopchart-playback-server-'));
+  const store = fileStore(dir);
+  await recordSession(store, 'original');
+  return store;
+}
+
 /** A POST of `body` to the page's fork endpoint, as the page sends it (its origin, JSON). */
 async function postFork(pageUrl: string, body: object): Promise<{ status: number; answer: { sessionId?: string; running?: boolean; error?: string } }> {
   const url = new URL(pageUrl);
@@ -30,9 +38,7 @@ async function postFork(pageUrl: string, body: object): Promise<{ status: number
 
 describe('the playback server forks', () => {
   it('makes one fork, run on once, of a request sent twice with the same request id; another id makes another', { timeout: 60_000 }, async () => {
-    dir = await mkdtemp(path.join(os.tmpdir(), 'loopchart-playback-server-'));
-    const store = fileStore(dir);
-    await recordSession(store, 'original');
+    const store = await recordedStore();
     const runs: Array<[string, ForkRequest]> = [];
     server = await startPlaybackServer({ store, sessionId: 'original', runFork: async (forkId, request) => void runs.push([forkId, request]) });
 
@@ -44,7 +50,7 @@ describe('the playback server forks', () => {
     expect(first.answer).toEqual({ sessionId: expect.any(String) as string, running: true });
     expect(concurrent).toEqual(first);
     expect(after).toEqual(first);
-    expect((await readdir(dir)).filter((name) => name.endsWith('.jsonl')).sort()).toEqual([`${first.answer.sessionId}.jsonl`, 'original.jsonl'].sort());
+    expect((await readdir(dir!)).filter((name) => name.endsWith('.jsonl')).sort()).toEqual([`${first.answer.sessionId}.jsonl`, 'original.jsonl'].sort());
     expect(runs.map(([forkId]) => forkId)).toEqual([first.answer.sessionId]);
 
     const other = await postFork(server.pageUrl, { ...request, requestId: 'click-2' });
@@ -55,9 +61,7 @@ describe('the playback server forks', () => {
 
 describe('the playback server at its seams', () => {
   it('refuses a token of the right length in characters but not in bytes with a 403, not a 500', { timeout: 60_000 }, async () => {
-    dir = await mkdtemp(path.join(os.tmpdir(), 'loopchart-playback-server-'));
-    const store = fileStore(dir);
-    await recordSession(store, 'original');
+    const store = await recordedStore();
     server = await startPlaybackServer({ store, sessionId: 'original' });
     const url = new URL(server.pageUrl);
     const token = url.searchParams.get('token')!;
@@ -68,9 +72,7 @@ describe('the playback server at its seams', () => {
   });
 
   it('reads the session again for a point after the store failed once, instead of answering with that failure for good', { timeout: 60_000 }, async () => {
-    dir = await mkdtemp(path.join(os.tmpdir(), 'loopchart-playback-server-'));
-    const files = fileStore(dir);
-    await recordSession(files, 'original');
+    const files = await recordedStore();
     let failures = 0;
     const store: SessionStore = {
       ...files,
@@ -97,9 +99,7 @@ describe('the playback server at its seams', () => {
   });
 
   it('refuses a request id sent again with another request (409, naming it) instead of answering with the first fork', { timeout: 60_000 }, async () => {
-    dir = await mkdtemp(path.join(os.tmpdir(), 'loopchart-playback-server-'));
-    const store = fileStore(dir);
-    await recordSession(store, 'original');
+    const store = await recordedStore();
     server = await startPlaybackServer({ store, sessionId: 'original' });
 
     const first = await postFork(server.pageUrl, { requestId: 'click-1', checkpoint: 2 });
@@ -108,7 +108,7 @@ describe('the playback server at its seams', () => {
     expect(other.status).toBe(409);
     expect(other.answer.error).toMatch(/requestId: "click-1" was sent before with another fork request/);
     // Nothing was forked for it: only the first fork is there.
-    expect((await readdir(dir)).filter((name) => name.endsWith('.jsonl')).sort()).toEqual([`${first.answer.sessionId}.jsonl`, 'original.jsonl'].sort());
+    expect((await readdir(dir!)).filter((name) => name.endsWith('.jsonl')).sort()).toEqual([`${first.answer.sessionId}.jsonl`, 'original.jsonl'].sort());
     // The same request again is still the first one's answer.
     expect(await postFork(server.pageUrl, { requestId: 'click-1', checkpoint: 2 })).toEqual(first);
   });
