@@ -20,11 +20,17 @@ export const leaseRules = {
     return { sessionId, owner, epoch: (current?.epoch ?? 0) + 1, expiresAt: now + ttlMs };
   },
 
-  /** @throws LeaseLostError when the lease was acquired by anyone since. */
+  /**
+   * A lapsed lease nobody took is renewed (its holder was paused); a released one is not: release
+   * (by its holder, or forced by an operator) ends that lease, and renewing it would take the
+   * session back from whoever is about to acquire it.
+   * @throws LeaseLostError when the lease was acquired by anyone since, or released.
+   */
   renew(current: LeaseRow | undefined, lease: SessionLease, ttlMs: number, now: number): SessionLease {
     if (!current || current.epoch !== lease.epoch || current.owner !== lease.owner) {
       throw new LeaseLostError(`session ${lease.sessionId}: the lease of ${lease.owner} (epoch ${lease.epoch}) was taken${current ? ` by ${current.owner} (epoch ${current.epoch})` : ''}`);
     }
+    if (current.expiresAt === 0) throw new LeaseLostError(`session ${lease.sessionId}: the lease of ${lease.owner} (epoch ${lease.epoch}) was released`);
     return { ...lease, expiresAt: now + ttlMs };
   },
 

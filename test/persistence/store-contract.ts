@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { tool, type ModelMessage } from 'ai';
 import { z } from 'zod';
-import { createAgent } from '../../src/index.js';
+import { createAgent, type RunResult } from '../../src/index.js';
 import { scriptedModel } from '../../src/test/index.js';
 import {
   LeaseHeldError,
@@ -134,6 +134,9 @@ export function sessionStoreContract(name: string, setUp: () => StoreUnderTest |
         expect(renewed.expiresAt).toBeGreaterThan(lease.expiresAt);
         await expect(sameDataElsewhere().leases!.acquire(id, 'worker-b', 60_000)).rejects.toBeInstanceOf(LeaseHeldError);
         await store.leases!.release(renewed);
+        // Released is let go: a renewal sent after it (a timer that fired late, or a release forced by an operator) does not take the session back.
+        await expect(store.leases!.renew(renewed, 60_000)).rejects.toThrow(/released/);
+        await expect(store.leases!.renew(renewed, 60_000)).rejects.toBeInstanceOf(LeaseLostError);
         const next = await sameDataElsewhere().leases!.acquire(id, 'worker-b', 60_000);
         expect(next.epoch).toBe(lease.epoch + 1);
         await store.leases!.release(renewed); // already lost: left alone
@@ -173,6 +176,18 @@ export function sessionStoreContract(name: string, setUp: () => StoreUnderTest |
         });
         return { runs, running, wait };
       };
+      /**
+       * Waits for the tool to start. The lease lasts 1.5 s: long enough that a loaded machine does not
+       * lose it before the tool starts (which would be right, but not this test's case), short enough
+       * for a lapse to come soon. Should it be lost first all the same, the test says so instead of waiting.
+       */
+      const toolStarted = (running: Promise<void>, result: Promise<RunResult>) =>
+        Promise.race([
+          running,
+          result.then((ended) => {
+            throw new Error(`the run ended ${ended.outcome} (${ended.error?.message ?? 'no error'}) before its tool started`);
+          }),
+        ]);
       const takeOver = async (store: SessionStore, sessionId: string) => {
         for (;;) {
           try {
@@ -194,9 +209,9 @@ export function sessionStoreContract(name: string, setUp: () => StoreUnderTest |
           { text: 'done' },
         ]);
         const { runs, running, wait } = waitingTool();
-        const agent = createAgent({ model, tools: { wait }, store: cutStore, sessionId, lease: { owner: 'worker-a', ttlMs: 300 } });
+        const agent = createAgent({ model, tools: { wait }, store: cutStore, sessionId, lease: { owner: 'worker-a', ttlMs: 1500 } });
         const result = agent.run('go');
-        await running;
+        await toolStarted(running, result);
         state.cut = true;
         await takeOver(sameDataElsewhere(), sessionId);
         const ended = await result;
@@ -281,9 +296,9 @@ export function sessionStoreContract(name: string, setUp: () => StoreUnderTest |
         const sessionId = newId();
         const model = scriptedModel([{ toolCalls: [{ name: 'wait', input: { n: 1 } }] }, { text: 'done' }]);
         const { runs, running, wait } = waitingTool();
-        const agent = createAgent({ model, tools: { wait }, store, sessionId, lease: { owner: 'worker-a', ttlMs: 300 } });
+        const agent = createAgent({ model, tools: { wait }, store, sessionId, lease: { owner: 'worker-a', ttlMs: 1500 } });
         const result = agent.run('go');
-        await running;
+        await toolStarted(running, result);
         // Forced from under it, as by an operator: released (a new session's first lease is epoch 1), then taken.
         const other = sameDataElsewhere();
         await other.leases!.release({ sessionId, owner: 'worker-a', epoch: 1, expiresAt: 0 });
