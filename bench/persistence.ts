@@ -12,6 +12,7 @@ import { checkpointSnapshot } from '../src/persistence/checkpoint-snapshot.js';
 import { sessionHeader } from '../src/persistence/session-store.js';
 import { defaultConfig, type AgentContext } from '../src/machine/context.js';
 import { amount, check, history, median, pairedRatio, ratio, times, type Row } from './support.js';
+import { MessageHistory } from '../src/core/message-history.js';
 
 /** A recorder with a history of `count` messages already written, ready to append steps to. */
 async function primed(dir: string, count: number) {
@@ -26,7 +27,7 @@ async function primed(dir: string, count: number) {
     hasTag: (tag: string) => tag === 'checkpoint',
     context: {
       config: defaultConfig,
-      messages,
+      messages: MessageHistory.from(messages),
       queues: { steering: [], followUps: [] },
       prunedToolCallIds: [],
       run: { id: 'run', steps: ++step, attempt: 1 } as AgentContext['run'],

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { decideByRules } from '../src/approval/approval-policy.js';
 import { deliverQueued, deliverSteering, enqueueFollowUp, enqueueSteering } from '../src/machine/queue-updates.js';
 import { defaultConfig, type AgentContext } from '../src/machine/context.js';
+import { MessageHistory } from '../src/core/message-history.js';
 
 describe('decideByRules', () => {
   const call = (toolName: string, input: unknown = {}) => ({ toolName, input });
@@ -32,23 +33,23 @@ describe('decideByRules', () => {
 });
 
 describe('message queues', () => {
-  const base: AgentContext = { config: defaultConfig, messages: [], queues: { steering: [], followUps: [] }, prunedToolCallIds: [] };
+  const base: AgentContext = { config: defaultConfig, messages: MessageHistory.empty, queues: { steering: [], followUps: [] }, prunedToolCallIds: [] };
   const user = (text: string) => ({ role: 'user' as const, content: text });
 
   it('deliver steering one at a time or all at once', () => {
     let context = enqueueSteering(enqueueSteering(base, user('a')).context, user('b')).context;
     const one = deliverSteering(context, 'r');
-    expect(one.context.messages).toEqual([user('a')]);
+    expect(one.context.messages.slice()).toEqual([user('a')]);
     expect(one.context.queues.steering).toEqual([user('b')]);
     expect(one.events).toEqual([{ type: 'message', runId: 'r', message: user('a') }]);
     context = { ...context, config: { ...defaultConfig, steeringMode: 'all' } };
-    expect(deliverSteering(context, 'r').context.messages).toEqual([user('a'), user('b')]);
+    expect(deliverSteering(context, 'r').context.messages.slice()).toEqual([user('a'), user('b')]);
   });
 
   it('at a would-be completion, steering goes before follow-ups', () => {
     const context = enqueueFollowUp(enqueueSteering(base, user('steer')).context, user('follow')).context;
     const first = deliverQueued(context, 'r');
-    expect(first.context.messages).toEqual([user('steer')]);
-    expect(deliverQueued(first.context, 'r').context.messages).toEqual([user('steer'), user('follow')]);
+    expect(first.context.messages.slice()).toEqual([user('steer')]);
+    expect(deliverQueued(first.context, 'r').context.messages.slice()).toEqual([user('steer'), user('follow')]);
   });
 });

@@ -2,11 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { defaultConfig, type AgentContext, type RunState, type StepOutcome } from '../src/machine/context.js';
 import * as guards from '../src/machine/guards.js';
 import { emptyUsage } from '../src/core/usage.js';
+import { MessageHistory } from '../src/core/message-history.js';
 
 function context(run: Partial<RunState> = {}, config: Partial<AgentContext['config']> = {}): AgentContext {
   return {
     config: { ...defaultConfig, ...config },
-    messages: [],
+    messages: MessageHistory.empty,
     queues: { steering: [], followUps: [] },
     prunedToolCallIds: [],
     run: {
@@ -68,7 +69,7 @@ describe('deciding guards', () => {
     expect(guards.isStopRequested(context({ stop: { outcome: 'aborted', reason: 'x', requests: 1 } }))).toBe(true);
     expect(guards.isStopRequested(context({ stop: { outcome: 'timeout', reason: 'x', requests: 1 } }))).toBe(true);
     expect(guards.isStopRequested(context({ stop: { outcome: 'failed', reason: 'x', requests: 1 } }))).toBe(true);
-    expect(guards.isStopRequested({ config: defaultConfig, messages: [], queues: { steering: [], followUps: [] }, prunedToolCallIds: [] })).toBe(false);
+    expect(guards.isStopRequested({ config: defaultConfig, messages: MessageHistory.empty, queues: { steering: [], followUps: [] }, prunedToolCallIds: [] })).toBe(false);
   });
 
 

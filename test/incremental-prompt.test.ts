@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { convertPromptIncrementally } from '../src/model-call/incremental-prompt.js';
-import { appendMessages } from '../src/core/history.js';
+import { MessageHistory, type MessageList } from '../src/core/message-history.js';
 
 setFlagsFromString('--expose-gc');
 const collectGarbage = runInNewContext('gc') as () => void;
@@ -67,30 +67,30 @@ describe('convertPromptIncrementally', () => {
   it('hands out a prompt of its own each call: one a caller kept or changed is not the next call\'s', async () => {
     const first: ModelMessage[] = [{ role: 'user', content: 'go' }];
     const firstPrompt = await convertPromptIncrementally(undefined, first, options);
-    const second = appendMessages(first, call('a'), result('a'));
+    const second = MessageHistory.from(first).append(call('a'), result('a'));
     const secondPrompt = await convertPromptIncrementally(undefined, second, options);
     expect(firstPrompt).toHaveLength(1);
     secondPrompt.push({ role: 'user', content: [{ type: 'text', text: 'added by a middleware' }] });
-    const third = appendMessages(second, call('b'), result('b'));
-    expect(await convertPromptIncrementally(undefined, third, options)).toEqual(await full(undefined, third));
+    const third = MessageHistory.from(second).append(call('b'), result('b'));
+    expect(await convertPromptIncrementally(undefined, third, options)).toEqual(await full(undefined, third.slice()));
     // A branch from the second history, after the third went on from it, gets its own conversion.
-    const branch = appendMessages(second, { role: 'user', content: 'something else' });
-    expect(await convertPromptIncrementally(undefined, branch, options)).toEqual(await full(undefined, branch));
+    const branch = MessageHistory.from(second).append({ role: 'user', content: 'something else' });
+    expect(await convertPromptIncrementally(undefined, branch, options)).toEqual(await full(undefined, branch.slice()));
   });
 
   it('keeps no earlier history once a longer one was converted: a long session holds one conversion, not a copy per call', async () => {
-    let history: ModelMessage[] = [{ role: 'user', content: 'go' }];
+    let history: MessageList = [{ role: 'user', content: 'go' }];
     await convertPromptIncrementally(undefined, history, options);
     const first = new WeakRef(history);
     for (const id of ['a', 'b', 'c']) {
-      history = appendMessages(history, call(id), result(id));
+      history = MessageHistory.from(history).append(call(id), result(id));
       await convertPromptIncrementally(undefined, history, options);
     }
     // A WeakRef holds its target until the current job ends.
     await new Promise((resolve) => setTimeout(resolve, 0));
     collectGarbage();
     expect(first.deref()).toBeUndefined();
-    expect(await convertPromptIncrementally(undefined, history, options)).toEqual(await full(undefined, history));
+    expect(await convertPromptIncrementally(undefined, history, options)).toEqual(await full(undefined, history.slice()));
   });
 
   it('refuses an empty history, as standardizePrompt does', async () => {

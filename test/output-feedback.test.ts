@@ -40,7 +40,7 @@ describe('withOutputFeedback', () => {
 
   it('follows the history with the rejected answer and a request to answer again, leaving the history as it was', () => {
     const messages = withOutputFeedback(history, { text: '{"celsius":"warm"}', problem: 'celsius: expected number' });
-    expect(messages).toEqual([
+    expect(messages.slice()).toEqual([
       history[0],
       { role: 'assistant', content: [{ type: 'text', text: '{"celsius":"warm"}' }] },
       { role: 'user', content: 'Your answer was rejected: it does not have the required output format. celsius: expected number\nAnswer again with only the corrected answer, in the required format.' },
@@ -49,6 +49,6 @@ describe('withOutputFeedback', () => {
   });
 
   it('sends no empty assistant message for an empty answer', () => {
-    expect(withOutputFeedback(history, { text: ' ', problem: 'No object generated: could not parse the response.' }).map((message) => message.role)).toEqual(['user', 'user']);
+    expect([...withOutputFeedback(history, { text: ' ', problem: 'No object generated: could not parse the response.' })].map((message) => message.role)).toEqual(['user', 'user']);
   });
 });

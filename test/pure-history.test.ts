@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { StepAccumulator } from '../src/model-call/step-accumulator.js';
 import { classifyError } from '../src/errors/classify-error.js';
 import { APICallError } from '@ai-sdk/provider';
-import { appendMessages, errorAnswer, extendsHistory, knownBeginning, toolMessage, unansweredToolCalls, type HistoryEntry } from '../src/core/history.js';
+import { MessageHistory, type MessageList } from '../src/core/message-history.js';
+import { errorAnswer, extendsHistory, knownBeginning, toolMessage, unansweredToolCalls, type HistoryEntry } from '../src/core/history.js';
 import { toolCallIdsIn } from '../src/core/tool-call-ids.js';
 
 describe('unansweredToolCalls', () => {
@@ -32,23 +33,23 @@ describe('unansweredToolCalls', () => {
 describe('extendsHistory', () => {
   const user = (text: string): ModelMessage => ({ role: 'user', content: text });
 
-  it('holds for a history and what appendMessages made from it, however many appends later', () => {
+  it('holds for a history and what was appended to it, however many appends later', () => {
     const root = [user('a')];
-    const second = appendMessages(root, user('b'));
-    const third = appendMessages(second, user('c'), user('d'));
+    const second = MessageHistory.from(root).append(user('b'));
+    const third = MessageHistory.from(second).append(user('c'), user('d'));
     expect([extendsHistory(third, root), extendsHistory(third, second), extendsHistory(second, second)]).toEqual([true, true, true]);
     expect([extendsHistory(root, third), extendsHistory(second, third)]).toEqual([false, false]);
   });
 
   it('tells a branch from a continuation: two histories appended to the same one do not extend each other', () => {
     const root = [user('a')];
-    const left = appendMessages(root, user('left'));
-    const right = appendMessages(root, user('right'));
-    const leftMore = appendMessages(left, user('more'));
+    const left = MessageHistory.from(root).append(user('left'));
+    const right = MessageHistory.from(root).append(user('right'));
+    const leftMore = MessageHistory.from(left).append(user('more'));
     expect([extendsHistory(right, left), extendsHistory(leftMore, right), extendsHistory(right, root), extendsHistory(leftMore, left)]).toEqual([false, false, true, true]);
   });
 
-  it('compares message by message histories appendMessages did not make', () => {
+  it('compares message by message arrays, which are not histories', () => {
     const shared = user('a');
     expect(extendsHistory([shared, user('b')], [shared])).toBe(true);
     expect(extendsHistory([user('a'), user('b')], [shared])).toBe(false);
@@ -176,9 +177,9 @@ describe('toolCallIdsIn', () => {
 
   it('has every tool call id of the history, and reads only the messages appended since the last call', () => {
     const reads = new Map<string, number>();
-    let history: ModelMessage[] = [{ role: 'user', content: 'go' }];
+    let history: MessageList = [{ role: 'user', content: 'go' }];
     for (let step = 0; step < 5; step++) {
-      history = appendMessages(history, counted(`c${step}`, reads), { role: 'tool', content: [] });
+      history = MessageHistory.from(history).append(counted(`c${step}`, reads), { role: 'tool', content: [] });
       expect([...toolCallIdsIn(history)]).toEqual(Array.from({ length: step + 1 }, (_, index) => `c${index}`));
     }
     // Read in the step that appended it, never again: the first message as often as the last.
@@ -196,16 +197,16 @@ describe('knownBeginning', () => {
 
   it('finds the entry of the nearest beginning of a history within the look-back, and only if the history begins with it', () => {
     const cache = new WeakMap<ModelMessage, HistoryEntry>();
-    const first = appendMessages([user('a')], user('b'));
+    const first = MessageHistory.from([user('a')]).append(user('b'));
     cache.set(first.at(-1)!, { source: first, count: first.length });
-    const later = appendMessages(first, user('c'), user('d'));
+    const later = MessageHistory.from(first).append(user('c'), user('d'));
     expect(knownBeginning(later, cache)).toEqual({ source: first, count: 2 });
     // The same last message in another history: it does not begin with the entry's.
-    expect(knownBeginning([user('x'), first[1]!, user('c')], cache)).toBeUndefined();
+    expect(knownBeginning([user('x'), first.at(1)!, user('c')], cache)).toBeUndefined();
     // Beyond the look-back, the entry is not looked for.
     expect(knownBeginning(later, cache, 1)).toBeUndefined();
     // An entry that does not cover up to the message it is kept under is not taken.
-    cache.set(first[1]!, { source: first, count: 1 });
+    cache.set(first.at(1)!, { source: first, count: 1 });
     expect(knownBeginning(later, cache)).toBeUndefined();
   });
 });

@@ -8,6 +8,7 @@ import { usageFrom } from '../src/core/usage.js';
 import { expectValidHistory, toolOutputs } from './support/history.js';
 import { mockModel } from './support/mock-model.js';
 import { addTool } from './support/tools.js';
+import { MessageHistory } from '../src/core/message-history.js';
 
 const addCall = (id: string) => ({ toolCalls: [{ id, name: 'add', input: { a: 1, b: 2 } }] });
 
@@ -84,12 +85,12 @@ describe('stopConditionSteps', () => {
   it('gives each recorded step its calls and, from the history, their results as the model saw them', () => {
     const context: AgentContext = {
       config: defaultConfig,
-      messages: [
+      messages: MessageHistory.from([
         { role: 'user', content: 'old' },
         { role: 'user', content: 'go' },
         { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'a', toolName: 'read', input: { path: 'x' } }] },
         { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'a', toolName: 'read', output: { type: 'text', value: 'hello' } }] },
-      ],
+      ]),
       queues: { steering: [], followUps: [] },
       prunedToolCallIds: [],
       run: {

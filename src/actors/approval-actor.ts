@@ -1,4 +1,5 @@
 import type { ModelMessage, ToolSet } from 'ai';
+import type { MessageHistory } from '../core/message-history.js';
 import { decideToolApproval, stricterDecision, type ToolApproval } from '../approval/tool-approval.js';
 import { fromPromise } from 'xstate';
 import { decideByRules, type ApprovalDecision, type ApprovalPolicy } from '../approval/approval-policy.js';
@@ -10,7 +11,7 @@ export interface ApprovalActorInput {
   runId: string;
   step: number;
   calls: StepToolCall[];
-  messages: ModelMessage[];
+  messages: MessageHistory;
   /** With `doomLoop.action: 'ask'`: the fingerprint of the call that repeated too often. */
   doomLoopFingerprint?: string;
 }
@@ -39,14 +40,16 @@ export interface AISDKApproval {
 export function createApprovalActor(policy: ApprovalPolicy | undefined, aiSdk: AISDKApproval = { tools: {} }) {
   return fromPromise<ApprovalVerdict[], ApprovalActorInput>(async ({ input, signal }) => {
     // The AI SDK's needsApproval and toolApproval get the messages the step was sent: the history without the step's own answer.
-    const stepInput = input.messages.at(-1)?.role === 'assistant' ? input.messages.slice(0, -1) : input.messages;
+    const history = input.messages;
+    const messages = history.toArray() as ModelMessage[];
+    const stepInput = history.at(-1)?.role === 'assistant' ? history.slice(0, -1) : messages;
     const decide = async (call: StepToolCall): Promise<ApprovalVerdict> => {
       let decision: ApprovalDecision = 'allow';
       if (policy !== undefined && !call.invalid) {
         try {
           decision =
             typeof policy === 'function'
-              ? await policy(call, { runId: input.runId, step: input.step, messages: input.messages, signal })
+              ? await policy(call, { runId: input.runId, step: input.step, messages, signal })
               : decideByRules(policy, call);
         } catch (error) {
           return { decision: 'deny', reason: 'policy', message: `the approval policy failed (${errorMessage(error)})` };

@@ -24,12 +24,15 @@ import { activeToolSet, preparedStep, type PreparedStep } from './prepared-step.
 import { hasInputCallbacks, ToolInputCallbackError, ToolInputCallbacks } from './tool-input-callbacks.js';
 import { withCause } from '../errors/error-cause.js';
 import { providerPartEvent } from './provider-part-event.js';
+import { MessageHistory, messageArray, type MessageList } from '../core/message-history.js';
+import { withLazyMessages } from '../core/lazy-messages.js';
 
 export interface LlmActorInput {
   runId: string;
   step: number;
   attempt: number;
-  messages: ModelMessage[];
+  /** The history the model is sent (a view of it with pruned tool outputs, when some are). */
+  messages: MessageList;
   /** The step's last answer the agent's `output` rejected: this attempt is sent it and what did not match, after the history. */
   rejectedOutput?: RejectedOutput;
   instructions: Instructions | undefined;
@@ -175,10 +178,13 @@ export function createLlmActor(runtime: AgentRuntime) {
 
     /** The step's `activeTools` from `prepareStep`, for its `model-call-start`. */
     let stepActiveTools: string[] | undefined;
-    const prepareCall = async (): Promise<Required<Omit<LLMCallReplacements, 'instructions'>> & Pick<LLMCallReplacements, 'instructions'> & { toolChoice?: ToolChoice<ToolSet> }> => {
+    const prepareCall = async (): Promise<
+      Required<Omit<LLMCallReplacements, 'instructions' | 'messages'>> & Pick<LLMCallReplacements, 'instructions'> & { messages: MessageList; toolChoice?: ToolChoice<ToolSet> }
+    > => {
       const history = input.rejectedOutput ? withOutputFeedback(input.messages, input.rejectedOutput) : input.messages;
-      const messages = runtime.transformContext ? await transformContext(runtime.transformContext, history, controller.signal) : history;
-      const prepared = runtime.prepareStep ? await prepareStepOnce(runtime, input, messages) : {};
+      // An array is made only for what reads one: a hook of the user's, or a step function of its own (`StepRequest.messages`).
+      const messages = runtime.transformContext ? await transformContext(runtime.transformContext, messageArray(history), controller.signal) : history;
+      const prepared = runtime.prepareStep ? await prepareStepOnce(runtime, input, messageArray(messages)) : {};
       stepActiveTools = prepared.activeTools;
       let call = {
         model: prepared.model ?? runtime.model,
@@ -189,7 +195,7 @@ export function createLlmActor(runtime: AgentRuntime) {
       };
       const hooks = runtime.hooks.beforeLLMCall ?? [];
       for (const [index, hook] of hooks.entries()) {
-        const outcome = await callHook(runtime, scope, 'beforeLLMCall', index, (signal) => hook({ ...scope, signal, attempt: input.attempt, ...call }), input.hookMs, controller.signal);
+        const outcome = await callHook(runtime, scope, 'beforeLLMCall', index, (signal) => hook({ ...scope, signal, attempt: input.attempt, ...call, messages: messageArray(call.messages) }), input.hookMs, controller.signal);
         if (settled) return call;
         if (outcome.ok) call = { ...call, ...(outcome.value ?? {}) };
       }
@@ -234,14 +240,17 @@ export function createLlmActor(runtime: AgentRuntime) {
         : { instructions: call.instructions, warnings: [] };
       if (settled) return;
       // Made only when a tool of the call has an input callback: the delta cases below cost one check without.
-      const inputCallbacks = hasInputCallbacks(call.tools) ? new ToolInputCallbacks(call.tools, call.messages, controller.signal) : undefined;
+      const inputCallbacks = hasInputCallbacks(call.tools) ? new ToolInputCallbacks(call.tools, messageArray(call.messages), controller.signal) : undefined;
       // What prepareStep or a hook set for this step, for `model-call-start` (onStepStart's arguments): built only when a `stream-start` needs it.
       const stepSettings = () => ({
         ...(stepActiveTools !== undefined ? { activeTools: stepActiveTools } : {}),
         ...(call.toolChoice !== undefined ? { toolChoice: call.toolChoice } : {}),
         ...(call.instructions !== input.instructions && call.instructions !== undefined ? { instructions: call.instructions } : {}),
       });
-      const parts = runtime.step({ ...call, instructions: structured.instructions, ...(runtime.output ? { output: runtime.output } : {}), abortSignal: controller.signal });
+      const { messages: callMessages, ...settings } = call;
+      const request = { ...settings, instructions: structured.instructions, ...(runtime.output ? { output: runtime.output } : {}), abortSignal: controller.signal };
+      // The history goes as an array made only if the step reads `messages` (the built-in one reads the history itself).
+      const parts = runtime.step(MessageHistory.isHistory(callMessages) ? withLazyMessages(request, callMessages) : { ...request, messages: callMessages as ModelMessage[] });
       for await (const part of parts) {
         if (settled) return;
         watchdog.chunk();

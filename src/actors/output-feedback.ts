@@ -1,4 +1,5 @@
 import type { ModelMessage } from 'ai';
+import { MessageHistory, type MessageList } from '../core/message-history.js';
 
 /** A final answer the agent's `output` rejected, kept until the step's next attempt: what the model wrote, and what did not match. */
 export interface RejectedOutput {
@@ -16,12 +17,12 @@ export interface RejectedOutput {
  * withOutputFeedback(history, { text: '{"celsius":"warm"}', problem: 'celsius: Invalid input: expected number, received string' })
  * // [...history, { role: 'assistant', … }, { role: 'user', content: 'Your answer was rejected: … Answer again …' }]
  */
-export function withOutputFeedback(messages: ModelMessage[], rejected: RejectedOutput): ModelMessage[] {
+export function withOutputFeedback(messages: MessageList, rejected: RejectedOutput): MessageHistory {
   const feedback: ModelMessage[] = [];
   // An empty assistant text is refused by some providers; the user message says what was wrong either way.
   if (rejected.text.trim() !== '') feedback.push({ role: 'assistant', content: [{ type: 'text', text: rejected.text }] });
   feedback.push({ role: 'user', content: outputFeedbackText(rejected.problem) });
-  return messages.concat(feedback);
+  return MessageHistory.from(messages).append(...feedback);
 }
 
 /** What the model reads when its answer was rejected. */

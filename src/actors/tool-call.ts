@@ -1,8 +1,10 @@
 import { asSchema, executeTool, safeValidateTypes } from '@ai-sdk/provider-utils';
-import type { ModelMessage, Tool } from 'ai';
+import type { Tool } from 'ai';
 import type { AnyActorRef } from 'xstate';
 import { errorMessage } from '../core/error-message.js';
 import { errorAnswer, type ToolAnswer } from '../core/history.js';
+import type { MessageHistory } from '../core/message-history.js';
+import { withLazyMessages } from '../core/lazy-messages.js';
 import { callHook } from '../resilience/call-hook.js';
 import { truncateToolOutput } from '../resilience/truncate-output.js';
 import type { TruncationLimits } from '../tools/truncate.js';
@@ -16,8 +18,8 @@ import { toolModelOutput } from '../model-call/ai-internals.js';
 export interface ToolStepScope {
   runId: string;
   step: number;
-  /** The history the model saw when it made the calls. */
-  messages: ModelMessage[];
+  /** The history the model saw when it made the calls (the tool and its hooks get it as an array, made if they read it). */
+  messages: MessageHistory;
   hookMs?: number;
 }
 
@@ -99,7 +101,7 @@ export async function runToolCall(
     let toolInput = call.input;
     const beforeHooks = runtime.hooks.beforeToolCall;
     if (beforeHooks !== undefined) for (const [index, hook] of beforeHooks.entries()) {
-      const args = { ...scope, toolCall: { ...call, input: toolInput }, messages: stepScope.messages };
+      const args = withLazyMessages({ ...scope, toolCall: { ...call, input: toolInput } }, stepScope.messages);
       const decision = await callHook(runtime, scope, 'beforeToolCall', index, (hookSignal) => hook({ ...args, signal: hookSignal }), stepScope.hookMs, signal);
       if (!decision.ok) return fail(`Tool call blocked: a beforeToolCall hook failed (${decision.error}).`);
       if (decision.value && 'block' in decision.value) return fail(`Tool call blocked: ${decision.value.block}`);
@@ -142,7 +144,7 @@ export async function runToolCall(
         const parts = executeTool({
           tool: found as Tool & { execute: NonNullable<Tool['execute']> },
           input: toolInput,
-          options: withToolScope({ toolCallId: call.toolCallId, messages: stepScope.messages, abortSignal: callSignal, context: {} as never }, callScope),
+          options: withToolScope(withLazyMessages({ toolCallId: call.toolCallId, abortSignal: callSignal, context: {} as never }, stepScope.messages), callScope),
         });
         for await (const part of parts) {
           if (part.type === 'final') output = part.output;

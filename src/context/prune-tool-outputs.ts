@@ -1,4 +1,5 @@
 import type { ModelMessage } from 'ai';
+import type { MessageList } from '../core/message-history.js';
 import { estimateTextTokens } from './token-estimate.js';
 
 export const PRUNED_TOOL_OUTPUT = '[Old tool output removed to save context; run the tool again if you need it.]';
@@ -62,7 +63,7 @@ function toolMessageView(message: Extract<ModelMessage, { role: 'tool' }>, prune
  * itself is unchanged. A message's view is made once per pruned id list, so from one call to the next
  * the view is made of the same objects and the prompt's conversion stays incremental.
  */
-export function applyPruning(messages: ModelMessage[], pruned: readonly string[]): ModelMessage[] {
+export function applyPruning<T extends MessageList>(messages: T, pruned: readonly string[]): T | ModelMessage[] {
   if (pruned.length === 0) return messages;
-  return messages.map((message) => (message.role === 'tool' ? toolMessageView(message, pruned) : message));
+  return Array.from(messages, (message) => (message.role === 'tool' ? toolMessageView(message, pruned) : message));
 }

@@ -1,4 +1,5 @@
 import type { ModelMessage, SystemModelMessage } from 'ai';
+import type { MessageList } from '../core/message-history.js';
 
 /**
  * Token estimates for context accounting: one token per four characters of
@@ -57,9 +58,9 @@ export function partCharacters(part: EstimatedPart): number {
   return jsonLength(part);
 }
 
-export function estimateTokens(messages: readonly ModelMessage[], from = 0): number {
+export function estimateTokens(messages: MessageList, from = 0): number {
   let tokens = 0;
-  for (let index = from; index < messages.length; index++) tokens += estimateMessageTokens(messages[index]!);
+  for (let index = from; index < messages.length; index++) tokens += estimateMessageTokens(messages.at(index)!);
   return tokens;
 }
 
@@ -81,7 +82,7 @@ export interface UsageMark {
  * count yet, an estimate of everything.
  */
 export function contextTokens(options: {
-  messages: readonly ModelMessage[];
+  messages: MessageList;
   instructions?: string | SystemModelMessage | SystemModelMessage[];
   mark?: UsageMark;
 }): number {

@@ -1,5 +1,6 @@
 import type { ModelMessage, ToolModelMessage, ToolResultPart } from 'ai';
 import { errorMessage } from './error-message.js';
+import { MessageHistory, type MessageList } from './message-history.js';
 
 /** One tool call's answer as it enters the history. */
 export interface ToolAnswer {
@@ -8,39 +9,9 @@ export interface ToolAnswer {
   output: ToolResultPart['output'];
 }
 
-/** A chain of histories each made by appending to the one before; `tip` is the newest. */
-interface Lineage {
-  tip: readonly ModelMessage[];
-}
-
-/** The lineage of each history `appendMessages` made or appended to. Holds no history but a lineage's newest. */
-const lineages = new WeakMap<readonly ModelMessage[], Lineage>();
-
-/**
- * A new history: `messages` followed by `added`. The context stays immutable, so every append copies
- * the array; `concat` copies it several times faster than spreading it, which at 10,000 messages is
- * most of what a step's appends cost.
- *
- * The new history joins the lineage of `messages` when `messages` is that lineage's newest (it starts
- * a lineage of its own when it branches off an older one), so {@link extendsHistory} can tell that a
- * history begins with another without comparing them message by message.
- */
-export function appendMessages(messages: readonly ModelMessage[], ...added: readonly ModelMessage[]): ModelMessage[] {
-  const next = messages.concat(added);
-  let lineage = lineages.get(messages);
-  if (lineage === undefined) {
-    lineage = { tip: messages };
-    lineages.set(messages, lineage);
-  }
-  if (lineage.tip === messages) lineage.tip = next;
-  else lineage = { tip: next };
-  lineages.set(next, lineage);
-  return next;
-}
-
 /** What a cache keyed by a history's last message remembers: which history, and how many of its messages. */
 export interface HistoryEntry {
-  source: readonly ModelMessage[];
+  source: MessageList;
   count: number;
 }
 
@@ -49,9 +20,9 @@ export interface HistoryEntry {
  * last `lookBack` messages (a step appends a few), kept only if `history` really begins with that
  * entry's history. For caches that let a step work on what was appended since the last one.
  */
-export function knownBeginning<T extends HistoryEntry>(history: readonly ModelMessage[], cache: WeakMap<ModelMessage, T>, lookBack = 16): T | undefined {
+export function knownBeginning<T extends HistoryEntry>(history: MessageList, cache: WeakMap<ModelMessage, T>, lookBack = 16): T | undefined {
   for (let index = history.length - 1; index >= Math.max(0, history.length - lookBack); index--) {
-    const entry = cache.get(history[index]!);
+    const entry = cache.get(history.at(index)!);
     if (entry !== undefined && entry.count === index + 1 && extendsHistory(history, entry.source)) return entry;
   }
   return undefined;
@@ -59,13 +30,13 @@ export function knownBeginning<T extends HistoryEntry>(history: readonly ModelMe
 
 /**
  * Whether `history` begins with every message of `earlier` (the same objects, in order). O(1) when
- * both are of one lineage of `appendMessages`; otherwise it compares them message by message.
+ * both are histories of one lineage (see `MessageHistory`); otherwise it compares them message by message.
  */
-export function extendsHistory(history: readonly ModelMessage[], earlier: readonly ModelMessage[]): boolean {
+export function extendsHistory(history: MessageList, earlier: MessageList): boolean {
   if (earlier.length > history.length) return false;
-  const lineage = lineages.get(history);
-  if (lineage !== undefined && lineage === lineages.get(earlier)) return true;
-  for (let index = 0; index < earlier.length; index++) if (earlier[index] !== history[index]) return false;
+  const known = MessageHistory.of(history);
+  if (known !== undefined) return known.startsWith(earlier);
+  for (let index = 0; index < earlier.length; index++) if (earlier.at(index) !== history.at(index)) return false;
   return true;
 }
 
@@ -92,12 +63,12 @@ export function toolMessage(answers: readonly ToolAnswer[]): ToolModelMessage {
 
 /** Tool calls made in `messages[from..]` that have no tool result yet, in call order. */
 export function unansweredToolCalls(
-  messages: readonly ModelMessage[],
+  messages: MessageList,
   from = 0,
 ): Array<{ toolCallId: string; toolName: string }> {
   const pending = new Map<string, { toolCallId: string; toolName: string }>();
   for (let index = from; index < messages.length; index++) {
-    const message = messages[index]!;
+    const message = messages.at(index)!;
     if (typeof message.content === 'string') continue;
     for (const part of message.content) {
       if (part.type === 'tool-call' && message.role === 'assistant' && !part.providerExecuted) {

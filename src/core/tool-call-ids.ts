@@ -1,5 +1,6 @@
 import type { ModelMessage } from 'ai';
 import { knownBeginning, type HistoryEntry } from './history.js';
+import type { MessageList } from './message-history.js';
 
 /** The ids read from a history (`source`), covering its first `count` messages. */
 interface KnownIds extends HistoryEntry {
@@ -22,17 +23,17 @@ const known = new WeakMap<ModelMessage, KnownIds>();
  * @example
  * toolCallIdsIn(history).has('call_0'); // an earlier step already used it
  */
-export function toolCallIdsIn(messages: readonly ModelMessage[]): ReadonlySet<string> {
+export function toolCallIdsIn(messages: MessageList): ReadonlySet<string> {
   const earlier = knownBeginning(messages, known);
   const ids = earlier?.ids ?? new Set<string>();
   for (let index = earlier?.count ?? 0; index < messages.length; index++) {
-    const message = messages[index]!;
+    const message = messages.at(index)!;
     if (message.role !== 'assistant' || typeof message.content === 'string') continue;
     for (const part of message.content) if (part.type === 'tool-call') ids.add(part.toolCallId);
   }
   const last = messages.at(-1);
   if (last !== undefined) {
-    if (earlier !== undefined && earlier.count < messages.length) known.delete(messages[earlier.count - 1]!);
+    if (earlier !== undefined && earlier.count < messages.length) known.delete(messages.at(earlier.count - 1)!);
     known.set(last, { source: messages, count: messages.length, ids });
   }
   return ids;

@@ -1,5 +1,6 @@
 import type { AnyEventObject, MachineContext } from 'xstate';
 import { redact } from '../secrets/redact.js';
+import { MessageHistory, type MessageList } from '../core/message-history.js';
 
 /** What the inspector sees of a history: its size and the last message, cut short. */
 export interface HistorySummary {
@@ -15,8 +16,13 @@ function preview(value: unknown, secrets: readonly string[]): string {
   return text.length > PREVIEW ? `${text.slice(0, PREVIEW)}…` : text;
 }
 
+/** Whether `value` is a history: the machine's `MessageHistory`, or an array of messages. */
+function isHistory(value: unknown): value is MessageList {
+  return Array.isArray(value) || MessageHistory.isHistory(value);
+}
+
 export function summariseHistory(messages: unknown, secrets: readonly string[] = []): unknown {
-  if (!Array.isArray(messages)) return messages;
+  if (!isHistory(messages)) return messages;
   const last: unknown = messages.at(-1);
   return { messages: messages.length, ...(last !== undefined ? { last: preview(last, secrets) } : {}) };
 }
@@ -104,7 +110,7 @@ function summariseMessages(value: unknown, secrets: readonly string[], depth: nu
 }
 
 function summarisedHistory(messages: unknown, secrets: readonly string[], memo: SanitizeMemo | undefined): unknown {
-  if (!Array.isArray(messages)) return summariseHistory(messages, secrets);
+  if (!isHistory(messages)) return summariseHistory(messages, secrets);
   const known = memo?.get(messages);
   if (known?.depth === HISTORY) return known.result;
   const result = summariseHistory(messages, secrets);

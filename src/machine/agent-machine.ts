@@ -3,6 +3,7 @@ import { agentSetup, approvalInput, compactionInput, llmInput, prepareInput, TOO
 import { stopConditionSteps } from './stop-condition-steps.js';
 import { errorMessage } from '../core/error-message.js';
 import { withConfigDefaults } from './config-defaults.js';
+import { MessageHistory } from '../core/message-history.js';
 
 export { type AgentMachineEvent } from './agent-setup.js';
 
@@ -27,7 +28,7 @@ export const agentMachine = agentSetup.createMachine({
   id: 'agent',
   context: ({ input }) => ({
     config: withConfigDefaults(input.config),
-    messages: input.messages ?? [],
+    messages: input.messages ? MessageHistory.from(input.messages) : MessageHistory.empty,
     queues: { steering: [], followUps: [] },
     prunedToolCallIds: [],
   }),

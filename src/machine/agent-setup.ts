@@ -331,7 +331,7 @@ export function compactionInput(context: AgentContext): CompactionActorInput {
   return {
     reason: context.run?.compaction?.reason ?? 'threshold',
     tokensBefore: context.run?.compaction?.tokensBefore ?? compaction.contextTokensOf(context),
-    messages: context.messages,
+    messages: context.messages.toArray() as ModelMessage[],
     prunedToolCallIds: context.prunedToolCallIds,
     config,
     limits: callLimits(context.config),

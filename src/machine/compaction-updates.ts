@@ -3,7 +3,8 @@ import type { CompactionReason } from '../core/compaction-config.js';
 import { contextTokens } from '../context/token-estimate.js';
 import type { AgentEvent } from '../core/events.js';
 import type { AgentContext } from './context.js';
-import { appendMessages, errorAnswer, toolMessage, unansweredToolCalls } from '../core/history.js';
+import { errorAnswer, toolMessage, unansweredToolCalls } from '../core/history.js';
+import { MessageHistory } from '../core/message-history.js';
 import { endStep } from './run-updates.js';
 import { activeRun, unchanged, type Update } from './update.js';
 
@@ -30,7 +31,7 @@ export function beginCompaction(context: AgentContext, reason: CompactionReason)
     const dangling = unansweredToolCalls(messages, run.startIndex);
     if (dangling.length > 0) {
       const message = toolMessage(dangling.map((call) => errorAnswer(call, CUT_OFF_CALL)));
-      messages = appendMessages(messages, message);
+      messages = messages.append(message);
       events.push({ type: 'message', runId: run.id, message });
     }
   }
@@ -73,7 +74,7 @@ export function applyCompaction(context: AgentContext, output: CompactionActorOu
     context: {
       ...context,
       usageMark: { tokens: output.tokensAfter, messageCount: output.messages.length },
-      messages: output.messages,
+      messages: MessageHistory.from(output.messages),
       prunedToolCallIds: [],
       run: { ...rest, startIndex: Math.max(1, run.startIndex - removed) },
     },

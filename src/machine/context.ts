@@ -9,6 +9,7 @@ import { defaultTruncationConfig, type TruncationConfig } from '../resilience/tr
 import type { RunError } from '../core/result.js';
 import type { DoomStreaks } from '../resilience/doom-loop.js';
 import type { ToolAnswer } from '../core/history.js';
+import type { MessageHistory } from '../core/message-history.js';
 import type { RejectedOutput } from '../actors/output-feedback.js';
 import type { LanguageModelUsage } from 'ai';
 import type { UsageCost } from '../core/cost.js';
@@ -20,7 +21,8 @@ import type { UsageCost } from '../core/cost.js';
  */
 export interface AgentContext {
   config: AgentConfig;
-  messages: ModelMessage[];
+  /** The run's history (appending does not copy it: see `MessageHistory`). */
+  messages: MessageHistory;
   /** The provider's token count at the end of the last LLM call, for context accounting. */
   usageMark?: UsageMark;
   /** Tool results the model no longer sees (replaced by a marker); the history keeps them. */
@@ -194,7 +196,8 @@ export type AgentConfigInput = Partial<Omit<AgentConfig, 'retry' | 'truncation' 
 export interface AgentMachineInput {
   /** Completed by `withConfigDefaults` (`retry`, `truncation` and `compaction` may be given in part). */
   config?: AgentConfigInput;
-  messages?: ModelMessage[];
+  /** The history the machine starts from (copied into a `MessageHistory`; a history is taken as it is). */
+  messages?: readonly ModelMessage[] | MessageHistory;
 }
 
 export const defaultConfig: AgentConfig = {

@@ -1,7 +1,6 @@
 import type { ModelMessage } from 'ai';
 import type { AgentEvent } from '../core/events.js';
 import type { AgentContext } from './context.js';
-import { appendMessages } from '../core/history.js';
 import type { Update } from './update.js';
 
 export function enqueueSteering(context: AgentContext, message: ModelMessage): Update {
@@ -38,7 +37,7 @@ export function deliverQueued(context: AgentContext, runId: string): Update {
 function append(context: AgentContext, runId: string, delivered: ModelMessage[], queues: AgentContext['queues']): Update {
   if (delivered.length === 0) return { context, events: [] };
   return {
-    context: { ...context, messages: appendMessages(context.messages, ...delivered), queues },
+    context: { ...context, messages: context.messages.append(...delivered), queues },
     events: delivered.map((message): AgentEvent => ({ type: 'message', runId, message })),
   };
 }

@@ -6,7 +6,8 @@ import type { Outcome, RunError, RunResult } from '../core/result.js';
 import type { AgentContext, RunState, RunStop, StepDetails, StepRecord } from './context.js';
 export type { Update } from './update.js';
 import { nextDoomStreaks } from '../resilience/doom-loop.js';
-import { appendMessages, errorAnswer, toolCrashMessage, toolMessage, unansweredToolCalls, type ToolAnswer } from '../core/history.js';
+import { errorAnswer, toolCrashMessage, toolMessage, unansweredToolCalls, type ToolAnswer } from '../core/history.js';
+import type { MessageHistory } from '../core/message-history.js';
 import { addUsage, emptyUsage } from '../core/usage.js';
 import { addCosts, type UsageCost } from '../core/cost.js';
 import { denialMessage, denialOf, isDenied, stepCalls, unrunCallResult } from './approval-updates.js';
@@ -45,7 +46,7 @@ export function beginRun(context: AgentContext, prompt: ModelMessage[], runId: s
 export function acceptPrompt(context: AgentContext, prompt: ModelMessage[]): Update {
   const { prompt: _given, ...run } = activeRun(context);
   const accepted: Update = {
-    context: { ...context, messages: appendMessages(context.messages, ...prompt), run },
+    context: { ...context, messages: context.messages.append(...prompt), run },
     events: prompt.map((message): AgentEvent => ({ type: 'message', runId: run.id, message })),
   };
   const steered = deliverSteering(accepted.context, run.id);
@@ -89,7 +90,7 @@ export function beginAttempt(context: AgentContext): Update {
 
 type StepEnd = Extract<LlmActorEvent, { type: 'llm.finish' | 'llm.aborted' }>;
 
-function appendStepOutput(context: AgentContext, run: RunState, event: StepEnd): { messages: ModelMessage[]; events: AgentEvent[] } {
+function appendStepOutput(context: AgentContext, run: RunState, event: StepEnd): { messages: MessageHistory; events: AgentEvent[] } {
   const events: AgentEvent[] = [];
   if (event.message === undefined) return { messages: context.messages, events };
   events.push({ type: 'message', runId: run.id, message: event.message });
@@ -104,7 +105,7 @@ function appendStepOutput(context: AgentContext, run: RunState, event: StepEnd):
       ...(call.invalid ? { invalid: true, error: { name: call.errorName ?? 'Error', message: call.error ?? 'invalid tool call' } } : {}),
     });
   }
-  return { messages: appendMessages(context.messages, event.message), events };
+  return { messages: context.messages.append(event.message), events };
 }
 
 export function recordFinishedStep(context: AgentContext, event: Extract<LlmActorEvent, { type: 'llm.finish' }>): Update {
@@ -342,7 +343,7 @@ export function endToolStep(context: AgentContext): Update {
   const message = toolMessage(run.answers.filter((answer): answer is ToolAnswer => answer !== null));
   const ended: AgentContext = {
     ...context,
-    messages: appendMessages(context.messages, message),
+    messages: context.messages.append(message),
     run: { ...withoutApprovals(run), calls: [], answers: [], nextCall: 0, stepOpen: false },
   };
   const steered = deliverSteering(ended, run.id);
@@ -419,7 +420,7 @@ export function endRun(
   const answers = [...pendingAnswers, ...strays];
   if (answers.length > 0) {
     const message = toolMessage(answers);
-    messages = appendMessages(messages, message);
+    messages = messages.append(message);
     events.push({ type: 'message', runId: run.id, message });
   }
   if (run.stepOpen) events.push(stepEndEvent(run));
@@ -427,7 +428,7 @@ export function endRun(
   const result: RunResult = {
     outcome,
     text: run.text,
-    messages,
+    messages: messages.slice(),
     usage: run.usage,
     ...(run.cost !== undefined ? { cost: run.cost } : {}),
     stepCount: run.steps,

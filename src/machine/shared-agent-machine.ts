@@ -2,6 +2,7 @@ import { fromCallback, fromPromise, type AnyActorLogic, type AnyActorRef, type E
 import { callbackOf, parentOf, promiseCreatorOf } from './xstate-internals.js';
 import type { agentImplementations } from './implementations.js';
 import { agentMachine, type AgentMachine } from './agent-machine.js';
+import { restoringHistory } from './history-restore.js';
 
 /** What `agentImplementations` returns: the actors that bind the machine to a model, tools and policies. */
 export type AgentImplementations = ReturnType<typeof agentImplementations>;
@@ -62,7 +63,7 @@ function delegatingPromise(name: ActorName) {
  * ({@link bindImplementations}). The persisted snapshot is unchanged: only serialisable input
  * reaches the actors.
  */
-export const sharedAgentMachine: AgentMachine = agentMachine.provide({
+export const sharedAgentMachine: AgentMachine = restoringHistory(agentMachine.provide({
   actors: {
     prepare: delegatingCallback('prepare'),
     llm: delegatingCallback('llm'),
@@ -71,4 +72,4 @@ export const sharedAgentMachine: AgentMachine = agentMachine.provide({
     compaction: delegatingPromise('compaction'),
     stopCondition: delegatingPromise('stopCondition'),
   } as unknown as Parameters<AgentMachine['provide']>[0]['actors'],
-});
+}));

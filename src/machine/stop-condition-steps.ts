@@ -1,12 +1,13 @@
-import type { ModelMessage, ToolResultPart } from 'ai';
+import type { ToolResultPart } from 'ai';
 import type { StopConditionStep } from '../actors/stop-condition-actor.js';
 import type { AgentContext } from './context.js';
+import type { MessageList } from '../core/message-history.js';
 
 /** The tool results of the run's history by call id, the output as the model saw it. */
-function toolResultsById(messages: readonly ModelMessage[], from: number): Map<string, ToolResultPart> {
+function toolResultsById(messages: MessageList, from: number): Map<string, ToolResultPart> {
   const results = new Map<string, ToolResultPart>();
   for (let index = from; index < messages.length; index++) {
-    const message = messages[index]!;
+    const message = messages.at(index)!;
     if (message.role !== 'tool') continue;
     for (const part of message.content) if (part.type === 'tool-result') results.set(part.toolCallId, part);
   }

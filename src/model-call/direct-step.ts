@@ -1,5 +1,5 @@
 import type { LanguageModelV4StreamPart, LanguageModelV4ToolCall } from '@ai-sdk/provider';
-import { ToolCallNotFoundForApprovalError, type Instructions, type ModelMessage } from 'ai';
+import { ToolCallNotFoundForApprovalError, type Instructions } from 'ai';
 import { aiInternals, DIRECT_STEP_INTERNALS, missingAiInternals, TESTED_AI_RANGE } from './ai-internals.js';
 import { ProviderApprovalRequestError } from '../errors/provider-approval-request-error.js';
 
@@ -10,6 +10,7 @@ import type { StepFunction, StepPart, StepRequest } from '../core/step.js';
 import { stepToolCall } from './step-tool-call.js';
 import { providerToolCall, providerToolResult } from './provider-tool-result.js';
 import { convertPromptIncrementally } from './incremental-prompt.js';
+import { messagesOf } from '../core/lazy-messages.js';
 
 /**
  * A step that reads the provider stream itself: the same preparation as
@@ -56,7 +57,6 @@ class DirectStep implements AsyncIterableIterator<StepPart, undefined> {
   /** Set once the `finish` part is out: the call is complete, and an abort no longer cancels anything. */
   private finished = false;
   private instructions: Instructions | undefined;
-  private messages: ModelMessage[] = [];
   /** Every tool call parsed so far (provider-executed ones included), for `tool-approval-request` parts. */
   private toolCallIds: Set<string> | undefined;
   /** The provider-executed calls: their inputs for their results (as the AI SDK gives a result its call's input), their names for an approval request. */
@@ -95,8 +95,7 @@ class DirectStep implements AsyncIterableIterator<StepPart, undefined> {
       }
       const model = aiInternals.resolveLanguageModel(request.model);
       this.instructions = request.instructions;
-      this.messages = request.messages;
-      const promptMessages = await convertPromptIncrementally(request.instructions, request.messages, {
+      const promptMessages = await convertPromptIncrementally(request.instructions, messagesOf(request), {
         supportedUrls: await model.supportedUrls,
         download: undefined,
         abortSignal: request.abortSignal,
@@ -215,7 +214,8 @@ class DirectStep implements AsyncIterableIterator<StepPart, undefined> {
         repairToolCall: undefined,
         refineToolInput: undefined,
         instructions: this.instructions,
-        messages: this.messages,
+        // Read only by repairToolCall, which is not given: the history is not made into an array for it.
+        messages: [],
         abortSignal: this.request.abortSignal,
       });
     } catch (error) {

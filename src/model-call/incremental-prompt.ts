@@ -1,13 +1,14 @@
 import type { LanguageModelV4Prompt } from '@ai-sdk/provider';
 import type { Instructions, ModelMessage } from 'ai';
 import { knownBeginning } from '../core/history.js';
+import type { MessageList } from '../core/message-history.js';
 import { aiInternals } from './ai-internals.js';
 
 type ConvertOptions = Omit<Parameters<typeof aiInternals.convertToLanguageModelPrompt>[0], 'prompt'>;
 
 interface ConvertedHistory {
   /** The history this conversion was made from, and how many of its messages it covers. */
-  source: readonly ModelMessage[];
+  source: MessageList;
   count: number;
   provider: string | undefined;
   supportedUrls: ConvertOptions['supportedUrls'];
@@ -44,7 +45,7 @@ const LOOK_BACK = 16;
  */
 export async function convertPromptIncrementally(
   instructions: Instructions | undefined,
-  messages: readonly ModelMessage[],
+  messages: MessageList,
   options: ConvertOptions,
   internals: Pick<typeof aiInternals, 'standardizePrompt' | 'convertToLanguageModelPrompt'> = aiInternals,
 ): Promise<LanguageModelV4Prompt> {
@@ -67,7 +68,7 @@ export async function convertPromptIncrementally(
   }
   const last = messages.at(-1);
   if (last !== undefined) {
-    if (earlier !== undefined && earlier.count < messages.length) conversions.delete(messages[earlier.count - 1]!);
+    if (earlier !== undefined && earlier.count < messages.length) conversions.delete(messages.at(earlier.count - 1)!);
     conversions.set(last, { source: messages, count: messages.length, provider: options.provider, supportedUrls: options.supportedUrls, converted, length });
   }
   if (instructions === undefined) return converted.slice(0, length);
@@ -76,10 +77,10 @@ export async function convertPromptIncrementally(
   return system.concat(own);
 }
 
-function reusableConversion(messages: readonly ModelMessage[], options: ConvertOptions): ConvertedHistory | undefined {
+function reusableConversion(messages: MessageList, options: ConvertOptions): ConvertedHistory | undefined {
   const earlier = knownBeginning(messages, conversions, LOOK_BACK);
   if (earlier === undefined || earlier.provider !== options.provider || earlier.supportedUrls !== options.supportedUrls) return undefined;
   // The AI SDK merges consecutive tool messages into one: that merge cannot span two conversions.
-  if (earlier.converted[earlier.length - 1]?.role === 'tool' && messages[earlier.count]?.role === 'tool') return undefined;
+  if (earlier.converted[earlier.length - 1]?.role === 'tool' && messages.at(earlier.count)?.role === 'tool') return undefined;
   return earlier;
 }

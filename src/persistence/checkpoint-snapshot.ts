@@ -1,4 +1,3 @@
-import type { ModelMessage } from 'ai';
 import type { Actor } from 'xstate';
 import type { AgentMachine } from '../machine/agent-machine.js';
 import { llmInput, TOOL_RUNNER_ID } from '../machine/agent-setup.js';
@@ -6,6 +5,7 @@ import type { AgentContext } from '../machine/context.js';
 import { sharedAgentMachine } from '../machine/shared-agent-machine.js';
 import { stateName } from '../machine/state-name.js';
 import { errorMessage } from '../core/error-message.js';
+import { MessageHistory, type MessageList } from '../core/message-history.js';
 import { SessionFormatError } from './session-store.js';
 import { persistedContextProblems } from './persisted-context-schema.js';
 import { hasPersistedChild, withChildInputs, withPersistedChild, type WithPersistedChildren } from '../machine/xstate-internals.js';
@@ -22,7 +22,7 @@ interface PersistedAgentSnapshot extends WithPersistedChildren {
  */
 export function checkpointSnapshot(persisted: unknown): unknown {
   const snapshot = withChildInputs(persisted as PersistedAgentSnapshot, (input) => ('messages' in input ? { ...input, messages: [] } : input));
-  return { ...snapshot, context: { ...snapshot.context, messages: [] } };
+  return { ...snapshot, context: { ...snapshot.context, messages: MessageHistory.empty } };
 }
 
 /**
@@ -33,7 +33,7 @@ export function checkpointSnapshot(persisted: unknown): unknown {
  */
 export function persistedWithoutHistory(actor: Actor<AgentMachine>): unknown {
   const snapshot = actor.getSnapshot();
-  return checkpointSnapshot(actor.logic.getPersistedSnapshot({ ...snapshot, context: { ...snapshot.context, messages: [] } }));
+  return checkpointSnapshot(actor.logic.getPersistedSnapshot({ ...snapshot, context: { ...snapshot.context, messages: MessageHistory.empty } }));
 }
 
 /**
@@ -42,9 +42,9 @@ export function persistedWithoutHistory(actor: Actor<AgentMachine>): unknown {
  * when each tool step started its own) gets the run's runner: XState restores the children a
  * snapshot names and starts no other.
  */
-export function restoreSnapshot(stored: unknown, messages: ModelMessage[], config: AgentContext['config']): unknown {
+export function restoreSnapshot(stored: unknown, messages: MessageList, config: AgentContext['config']): unknown {
   const snapshot = stored as PersistedAgentSnapshot;
-  const context: AgentContext = { ...snapshot.context, messages, config };
+  const context: AgentContext = { ...snapshot.context, messages: MessageHistory.from(messages), config };
   const { run } = context;
   if (run === undefined) return { ...snapshot, context };
   const restored = withChildInputs({ ...snapshot, context }, (input, id) => (id === 'llm' ? { ...llmInput(context) } : input));

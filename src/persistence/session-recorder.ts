@@ -1,6 +1,6 @@
-import type { ModelMessage } from 'ai';
 import type { Outcome } from '../core/result.js';
 import type { AgentContext } from '../machine/context.js';
+import type { MessageHistory, MessageList } from '../core/message-history.js';
 import { stateName } from '../machine/state-name.js';
 export { stateName } from '../machine/state-name.js';
 import { SessionConflictError, type CheckpointRecord, type SessionRecord, type SessionStore, type SessionVersion, type TraceContextRecord } from './session-store.js';
@@ -36,7 +36,7 @@ interface ObservedSnapshot {
  * history is.
  */
 export class SessionRecorder {
-  private written: ModelMessage[];
+  private written: MessageList;
   private lastKey: string | undefined;
   private ended: { outcome: Outcome; runId: string } | undefined;
   private readonly list: CheckpointInfo[];
@@ -65,7 +65,7 @@ export class SessionRecorder {
   constructor(
     private readonly store: SessionStore,
     private readonly sessionId: string,
-    restored: { messages: ModelMessage[]; checkpoints: CheckpointRecord[]; version?: SessionVersion | undefined; epoch?: number },
+    restored: { messages: MessageList; checkpoints: CheckpointRecord[]; version?: SessionVersion | undefined; epoch?: number },
     private readonly traceContextOf: (runId: string) => TraceContextRecord | undefined = () => undefined,
     private readonly retryWrite: WriteRetryPolicy = async () => false,
     /** The run records (timeline, model calls, trace) written with each checkpoint, before it. */
@@ -225,10 +225,10 @@ export class SessionRecorder {
   }
 
   /** New messages as message records; a replaced history (a compaction summary) as one history record. */
-  private messageRecords(messages: ModelMessage[]): SessionRecord[] {
+  private messageRecords(messages: MessageHistory): SessionRecord[] {
     const previous = this.written;
-    const kept = previous.length <= messages.length && (previous.length === 0 || messages[previous.length - 1] === previous.at(-1));
-    if (!kept) return [{ type: 'history', messages }];
+    const kept = previous.length <= messages.length && (previous.length === 0 || messages.at(previous.length - 1) === previous.at(-1));
+    if (!kept) return [{ type: 'history', messages: messages.slice() }];
     return messages.slice(previous.length).map((message, offset) => ({ type: 'message', index: previous.length + offset, message }));
   }
 }

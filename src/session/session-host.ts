@@ -1,3 +1,4 @@
+import type { MessageList } from '../core/message-history.js';
 import type { ModelMessage } from 'ai';
 import { generateId } from 'ai';
 import { Subject, type Observable } from 'rxjs';
@@ -46,7 +47,7 @@ export interface AgentEmbedding {
 
 /** How the session's run chart starts: from a history, or from a stored checkpoint. */
 export interface RunStart {
-  messages: ModelMessage[];
+  messages: MessageList;
   /** The stored checkpoint's snapshot, history put back; undefined for a fresh run chart. */
   snapshot?: unknown;
   /** What the restored run was doing: nothing (`idle`), working, or waiting for approval; `ending`: it ended (a crash), its `run-end` not yet delivered. */
@@ -209,8 +210,9 @@ export class SessionHost {
     return (this.#stable ??= stableActor(() => this.#run ?? (this.#placeholder ??= this.#createPlaceholder()))).view;
   }
 
+  /** The history as an array (made once per history: read it, do not change it). */
   get messages(): ModelMessage[] {
-    return this.#run?.getSnapshot().context.messages ?? this.#options.messages ?? [];
+    return (this.#run?.getSnapshot().context.messages.toArray() ?? this.#options.messages ?? []) as ModelMessage[];
   }
 
   get isRunActive(): boolean {

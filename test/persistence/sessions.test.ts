@@ -567,7 +567,7 @@ describe('checkpoint cost', () => {
     const persisted = vi.spyOn(agent.actor.logic, 'getPersistedSnapshot');
     await agent.run('one more');
     expect(persisted.mock.calls.length).toBeGreaterThan(0);
-    for (const [snapshot] of persisted.mock.calls) expect(snapshot.context.messages).toEqual([]);
+    for (const [snapshot] of persisted.mock.calls) expect(snapshot.context.messages).toHaveLength(0);
     const records = (await readFile(path.join(dir(), 'long.jsonl'), 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as { type: string; snapshot?: { context: { messages: unknown[] } } });
     const checkpoints = records.filter((record) => record.type === 'checkpoint');
     expect(checkpoints.length).toBeGreaterThan(0);

@@ -253,7 +253,7 @@ function toolEvents(run: RunState): AgentMachineEvent[] {
 function compactionEvents(context: AgentContext, run: RunState): AgentMachineEvent[] {
   const events: AgentMachineEvent[] = [];
   if (run.compaction?.reason === 'threshold') {
-    const pruned: CompactionActorOutput = { kind: 'pruned', prunedToolCallIds: toolResultIds(context.messages), tokensAfter: 700 };
+    const pruned: CompactionActorOutput = { kind: 'pruned', prunedToolCallIds: toolResultIds([...context.messages]), tokensAfter: 700 };
     events.push({ type: 'xstate.done.actor.compaction', output: pruned });
   }
   const cut = context.messages.findLastIndex((message) => message.role === 'user');

@@ -45,7 +45,7 @@ function enterToolExec(context: AgentContext, run: RunState, everyCallDenied: bo
 
 /** The context as the finished call leaves it: its message appended, the provider's count as the new mark. */
 function afterFinish(context: AgentContext, event: Extract<AgentMachineEvent, { type: 'llm.finish' }>): AgentContext {
-  const messages = event.message ? [...context.messages, event.message] : context.messages;
+  const messages = event.message ? context.messages.append(event.message) : context.messages;
   const tokens = (event.usage.inputTokens ?? 0) + (event.usage.outputTokens ?? 0);
   return { ...context, messages, ...(tokens > 0 ? { usageMark: { tokens, messageCount: messages.length } } : {}) };
 }
@@ -130,7 +130,7 @@ export function expectedVerdict(before: AgentSnapshot, event: AgentMachineEvent)
   }
   if (type === 'llm.finish' || type === 'llm.error' || type === 'llm.aborted') return decideLlmEnd(context, run, event);
   // The prepared prompt enters the history, and the first step boundary follows.
-  if (type === 'prompt.prepared') return atStepBoundary({ ...context, messages: [...context.messages, ...event.messages] }, run);
+  if (type === 'prompt.prepared') return atStepBoundary({ ...context, messages: context.messages.append(...event.messages) }, run);
   if (type === 'prompt.failed') return ends('failed', event.error.kind);
   // Steering while calls await approval ends the wait: toolExec skips every call, and the step is over.
   if (type === 'agent.steer' && before.matches({ running: 'awaitingApproval' })) return endOfToolStep(context, run);

@@ -171,7 +171,7 @@ export function replayPath(path: ModelPath, recorder: CoverageRecorder, log: Rep
   recorder.noteState(actor.getSnapshot().value);
   recorder.drain();
 
-  const messages = new MessageLedger(actor.getSnapshot().context.messages);
+  const messages = new MessageLedger(actor.getSnapshot().context.messages.slice());
   const stepEvents = new StepLedger();
   let run = { llmCalls: 0, retries: 0, compactions: 0 };
   const described: string[] = [];
@@ -208,7 +208,7 @@ export function replayPath(path: ModelPath, recorder: CoverageRecorder, log: Rep
           messages.restart((event as { output: { messages: ModelMessage[] } }).output.messages);
         }
       }
-      for (const message of messages.problems(after.context.messages)) problem('messages', message);
+      for (const message of messages.problems(after.context.messages.slice())) problem('messages', message);
 
       const runEnds = emitted.filter((emittedEvent) => emittedEvent.type === 'run-end');
       const endedNow = before.context.run !== undefined && after.context.run === undefined;
@@ -231,8 +231,8 @@ export function replayPath(path: ModelPath, recorder: CoverageRecorder, log: Rep
       const end = runEnds[0];
       if (end) {
         const { result } = end;
-        for (const message of toolAnswerProblems(after.context.messages)) problem('tool-results', message);
-        if (!isDeepStrictEqual(result.messages, after.context.messages)) problem('result', 'result.messages is not the history');
+        for (const message of toolAnswerProblems(after.context.messages.slice())) problem('tool-results', message);
+        if (!isDeepStrictEqual(result.messages, after.context.messages.slice())) problem('result', 'result.messages is not the history');
         if (result.outcome === 'failed' && result.error === undefined) problem('result', 'a failed run has no error');
         const bound = config.maxSteps + run.retries + run.compactions;
         if (run.llmCalls > bound) {
