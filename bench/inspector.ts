@@ -38,8 +38,8 @@ interface InspectedRun {
   frames: number;
 }
 
-/** A relay with a viewer connected and an inspector sending to it: `run()` measures one inspected run. */
-async function inspectedSetup() {
+/** A relay with a viewer connected and an inspector sending to it: `run()` measures one inspected run (bench/profile.ts's `loop-inspected` too). */
+export async function inspectedSetup() {
   const relay = await startInspectorRelay();
   const viewer = await openViewer(relay);
   const inspector = createWebSocketInspector({ url: relay.webSocketUrl });

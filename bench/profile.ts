@@ -8,7 +8,8 @@
  * Scenarios: stream-default, stream-direct (100,000-delta runs through
  * agent.run), loop-default, loop-direct, loop-machine (the 50-step tool loop;
  * loop-machine with a step that has no model), step-direct (directStep alone
- * over the loop's 51 histories), history-10 and history-10000 (the 10-step tool loop without a
+ * over the loop's 51 histories), loop-inspected (the 50-step tool loop with the WebSocket
+ * inspector, relay and viewer of bench/inspector.ts), history-10 and history-10000 (the 10-step tool loop without a
  * store of bench/history-growth.ts, from 10 and from 10,000 messages of history).
  */
 import type { ModelMessage } from 'ai';
@@ -29,6 +30,16 @@ async function stream(step?: StepFunction): Promise<number> {
 async function loop(step?: StepFunction): Promise<number> {
   const result = await createAgent({ model: toolLoopModel(50), tools, maxSteps: 51, ...(step ? { step } : {}) }).run('go');
   check(result.stepCount === 51, `loop run went wrong: ${result.outcome}`);
+  return 51;
+}
+
+let inspected: Awaited<ReturnType<typeof import('./inspector.js').inspectedSetup>> | undefined;
+
+/** The tool loop with the WebSocket inspector, through the relay, to the viewer in a process of its own, until the viewer has the end. */
+async function loopInspected(): Promise<number> {
+  // Imported here: the other scenarios' profiles do not load the relay.
+  inspected ??= await (await import('./inspector.js')).inspectedSetup();
+  await inspected.run();
   return 51;
 }
 
@@ -68,6 +79,7 @@ const scenarios: Record<string, [unit: string, run: () => Promise<number>]> = {
   'loop-direct': ['step', () => loop(directStep)],
   'loop-machine': ['step', () => loop(modelFreeToolStep(50))],
   'step-direct': ['call', stepAlone],
+  'loop-inspected': ['step', loopInspected],
   'history-10': ['step', () => fromHistory(10)],
   'history-10000': ['step', () => fromHistory(10_000)],
 };
@@ -80,3 +92,4 @@ const started = performance.now();
 let units = 0;
 while (performance.now() - started < seconds * 1000) units += await run();
 console.log(`${name}: ${(((performance.now() - started) * 1000) / units).toFixed(2)} µs per ${unit} over ${units.toLocaleString('en-US')} ${unit}s`);
+await inspected?.close();
