@@ -1,5 +1,11 @@
 import type { ModelMessage } from 'ai';
 
+/** The history each array `toArray()` made is of, so comparing it with another history stays O(1). */
+const historyOfArray = new WeakMap<readonly ModelMessage[], MessageHistory>();
+
+/** A history as the machine keeps it, or as an array of messages: what the history's pure helpers read. */
+export type MessageList = MessageHistory | readonly ModelMessage[];
+
 /**
  * A run's history as the machine's context holds it: immutable like the array it replaces, but
  * appending does not copy it. Each history is a length over a log it may share with the histories
@@ -26,12 +32,6 @@ import type { ModelMessage } from 'ai';
  * next.toArray(); // both messages, as an array of its own
  * ```
  */
-/** The history each array `toArray()` made is of, so comparing it with another history stays O(1). */
-const historyOfArray = new WeakMap<readonly ModelMessage[], MessageHistory>();
-
-/** A history as the machine keeps it, or as an array of messages: what the history's pure helpers read. */
-export type MessageList = MessageHistory | readonly ModelMessage[];
-
 export class MessageHistory implements Iterable<ModelMessage> {
   /** Messages shared with the histories of the same lineage; this history is the first `length`. */
   readonly #log: ModelMessage[];
@@ -63,7 +63,8 @@ export class MessageHistory implements Iterable<ModelMessage> {
   append(...added: readonly ModelMessage[]): MessageHistory {
     if (added.length === 0) return this;
     const log = this.#log;
-    if (log.length === this.length) {
+    // An empty history never shares its log: `empty`, shared by every agent, would keep the first one's history.
+    if (log.length === this.length && this.length > 0) {
       for (const message of added) log.push(message);
       return new MessageHistory(log, log.length);
     }

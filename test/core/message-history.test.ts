@@ -1,7 +1,12 @@
 import type { ModelMessage } from 'ai';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { messagesOf, withLazyMessages } from '../../src/core/lazy-messages.js';
 import { MessageHistory, messageArray } from '../../src/core/message-history.js';
+
+setFlagsFromString('--expose-gc');
+const collectGarbage = runInNewContext('gc') as () => void;
 
 const user = (content: string): ModelMessage => ({ role: 'user', content });
 const texts = (history: Iterable<ModelMessage>) => [...history].map((message) => message.content);
@@ -61,6 +66,19 @@ describe('MessageHistory', () => {
     expect(history.startsWith([shared, user('b'), user('c')])).toBe(false);
     expect(MessageHistory.of(history.toArray())).toBe(history);
     expect(MessageHistory.of([shared])).toBeUndefined();
+  });
+
+  it('keeps nothing of what was appended to the empty history, which every agent starts from', async () => {
+    const appended = (() => {
+      const message = user('x');
+      expect(texts(MessageHistory.empty.append(message))).toEqual(['x']);
+      return new WeakRef(message);
+    })();
+    // A WeakRef holds its target until the current job ends.
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    collectGarbage();
+    expect(appended.deref()).toBeUndefined();
+    expect(MessageHistory.empty.length).toBe(0);
   });
 
   it('finds the last message a predicate holds for', () => {
