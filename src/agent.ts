@@ -71,7 +71,7 @@ export interface Agent<TOOLS extends ToolSet = ToolSet, OUTPUT = unknown> {
    * @throws TypeError when `message` is not a string or a `ModelMessage`.
    */
   followUp(message: string | ModelMessage): void;
-  /** The current history. */
+  /** The current history, as an array made once per history and shared: read it, and copy it (`slice()`) to change it. */
   readonly messages: ModelMessage[];
   /** The agent's tools. */
   readonly tools: TOOLS;
