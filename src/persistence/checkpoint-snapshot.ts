@@ -26,10 +26,10 @@ export function checkpointSnapshot(persisted: unknown): unknown {
 }
 
 /**
- * The actor's persisted snapshot, taken without the history: XState's `getPersistedSnapshot`
- * copies the whole context (walking every message part for actor references), which at 10,000
- * messages costs milliseconds per step boundary. The context has no actor references, and the
- * history is in the session's message records, so it is left out before XState walks anything.
+ * The actor's persisted snapshot, taken without the history: the history is in the session's
+ * message records, and a `MessageHistory` left in would be written whole (its `toJSON`) into every
+ * checkpoint. (When the history was an array, XState's `getPersistedSnapshot` also walked every
+ * message part looking for actor references: milliseconds per boundary at 10,000 messages.)
  */
 export function persistedWithoutHistory(actor: Actor<AgentMachine>): unknown {
   const snapshot = actor.getSnapshot();
