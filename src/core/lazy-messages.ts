@@ -1,14 +1,32 @@
 import type { ModelMessage } from 'ai';
 import type { MessageHistory, MessageList } from './message-history.js';
 
-/** The history behind each object `withLazyMessages` gave a `messages` property. */
-const histories = new WeakMap<object, MessageHistory>();
+/** Where `withLazyMessages` keeps the history on the object it gave a `messages` property. */
+const HISTORY = Symbol('loopchart.lazyMessages');
+
+type LazyHolder = { [HISTORY]?: MessageHistory; messages?: readonly ModelMessage[] };
+
+function readMessages(this: LazyHolder): ModelMessage[] {
+  return (this[HISTORY]?.toArray() ?? []) as ModelMessage[];
+}
+
+function replaceMessages(this: LazyHolder, value: ModelMessage[]): void {
+  this[HISTORY] = undefined;
+  Object.defineProperty(this, 'messages', { value, writable: true, enumerable: true, configurable: true });
+}
+
+/**
+ * One descriptor for every object: V8 gives the objects one shape with the same accessor (a
+ * descriptor with fresh closures each time made every call ~20x dearer, and this runs for every
+ * tool call and model call).
+ */
+const LAZY_MESSAGES: PropertyDescriptor = { get: readMessages, set: replaceMessages, enumerable: true, configurable: true };
 
 /**
  * Gives `target` a `messages` property that reads `history` as an array, made when it is first read
  * (`MessageHistory.toArray`): a tool's execute options, a step's request or a hook's arguments carry
  * the AI SDK's `messages` array without copying the history for the many callers that never read it.
- * Assigning `messages` replaces it as a plain property.
+ * Assigning `messages` replaces it as a plain property; a spread copy gets the array.
  *
  * @example
  * ```ts
@@ -17,20 +35,15 @@ const histories = new WeakMap<object, MessageHistory>();
  * ```
  */
 export function withLazyMessages<T extends object>(target: T, history: MessageHistory): T & { messages: ModelMessage[] } {
-  Object.defineProperty(target, 'messages', {
-    get: () => history.toArray(),
-    set(value: ModelMessage[]) {
-      histories.delete(target);
-      Object.defineProperty(target, 'messages', { value, writable: true, enumerable: true, configurable: true });
-    },
-    enumerable: true,
-    configurable: true,
-  });
-  histories.set(target, history);
+  (target as LazyHolder)[HISTORY] = history;
+  Object.defineProperty(target, 'messages', LAZY_MESSAGES);
   return target as T & { messages: ModelMessage[] };
 }
 
 /** The history behind `holder.messages` when `withLazyMessages` gave it (read without making the array), else `holder.messages`. */
 export function messagesOf(holder: { readonly messages: readonly ModelMessage[] }): MessageList {
-  return histories.get(holder) ?? holder.messages;
+  const history = (holder as LazyHolder)[HISTORY];
+  // A spread copy carries the symbol too, but its `messages` is then a plain array: only our own accessor means the history.
+  if (history !== undefined && Object.getOwnPropertyDescriptor(holder, 'messages')?.get === readMessages) return history;
+  return holder.messages;
 }

@@ -109,4 +109,20 @@ describe('withLazyMessages', () => {
     expect(messageArray(history)).toBe(history.toArray());
     expect(messageArray(replaced)).toBe(replaced);
   });
+
+  it('hands a spread copy whose messages were replaced its own messages, not the history it was copied from', () => {
+    const history = MessageHistory.from([user('a')]);
+    const request = withLazyMessages({}, history);
+    const replaced = [user('z')];
+    const copy = { ...request, messages: replaced };
+    expect(messagesOf(copy)).toBe(replaced);
+    expect(messagesOf({ ...request })).toBe(history.toArray());
+  });
+
+  it('gives every object the same accessor: one shape, however many objects it is given to', () => {
+    const first = withLazyMessages({ toolCallId: 'a' }, MessageHistory.from([user('a')]));
+    const second = withLazyMessages({ toolCallId: 'b' }, MessageHistory.from([user('b')]));
+    expect(Object.getOwnPropertyDescriptor(first, 'messages')?.get).toBe(Object.getOwnPropertyDescriptor(second, 'messages')?.get);
+    expect([texts(first.messages), texts(second.messages)]).toEqual([['a'], ['b']]);
+  });
 });
