@@ -9,7 +9,7 @@ import { parseOptions } from '../core/options-check.js';
 import { toolInputObject } from './tool-input-schema.js';
 import { throwIfAborted } from './abort.js';
 import { describeFsError } from './fs-errors.js';
-import { displayName, namesNotUtf8Notice, unreadNotice, type UnreadPath } from './line-format.js';
+import { displayName, ignoredNotice, namesNotUtf8Notice, unreadNotice, unwalkedDirectoryNotice, type UnreadPath } from './line-format.js';
 import { WorkerDeadlineError } from './bounded-worker.js';
 import { listWorkspaceFiles } from './workspace-files.js';
 import { assertGlobPatternStaysInside, realWorkspaceRoot, resolveInWorkspace } from './workspace.js';
@@ -74,6 +74,7 @@ export function globTool(options: GlobToolOptions): BuiltinTool<GlobToolInput> {
 
       const namesNotUtf8: string[] = [];
       const unreadDirectories: UnreadPath[] = [];
+      const ignoredFiles: string[] = [];
       const files = await listWorkspaceFiles({
         realRoot,
         directory,
@@ -84,6 +85,7 @@ export function globTool(options: GlobToolOptions): BuiltinTool<GlobToolInput> {
         respectGitignore,
         namesNotUtf8,
         unreadDirectories,
+        ignoredFiles,
       }).catch((error: unknown) => {
         if (!(error instanceof WorkerDeadlineError)) throw error;
         throwIfAborted(abortSignal, 'glob');
@@ -92,9 +94,12 @@ export function globTool(options: GlobToolOptions): BuiltinTool<GlobToolInput> {
             '(several * in one path segment, such as *a*a*a*b, can take exponential time). Simplify it',
         );
       });
+      const unwalked = unwalkedDirectoryNotice(normalizeGlobPattern(pattern));
       const notices = [
         ...(namesNotUtf8.length > 0 ? [namesNotUtf8Notice(namesNotUtf8)] : []),
         ...(unreadDirectories.length > 0 ? [unreadNotice('directory', unreadDirectories, 'listed')] : []),
+        ...(ignoredFiles.length > 0 ? [ignoredNotice(ignoredFiles, 'listed')] : []),
+        ...(unwalked !== undefined ? [unwalked] : []),
       ];
       const noticed = notices.length > 0 ? `\n\n${notices.join('\n')}` : '';
       if (files.length === 0) return `No files match '${pattern}' in ${userPath}${noticed}`;

@@ -97,3 +97,37 @@ export function unreadNotice(kind: 'directory' | 'file', unread: readonly Unread
   const consequence = kind === 'directory' ? `what is in ${unread.length === 1 ? 'it' : 'them'} was not ${verb}` : `${unread.length === 1 ? 'it was' : 'they were'} not ${verb}`;
   return `[${count}, so ${consequence}: ${shown}]`;
 }
+
+/**
+ * The notice glob and grep add for matching files a `.gitignore` of the workspace ignores (in the
+ * words of ls's): without it, "No files match" would say the files are not there. Pure.
+ *
+ * @example
+ * ignoredNotice(['dist/a.js'], 'listed')
+ * // "[1 matching file ignored by .gitignore not listed: dist/a.js; name an ignored directory as path to look inside it]"
+ */
+export function ignoredNotice(paths: readonly string[], verb: 'searched' | 'listed'): string {
+  const shown = firstFive([...paths].sort().map(displayName));
+  const count = paths.length === 1 ? '1 matching file' : `${paths.length} matching files`;
+  return `[${count} ignored by .gitignore not ${verb}: ${shown}; name an ignored directory as path to look inside it]`;
+}
+
+/** Directory names no search walks into from above (`IGNORED_DIRECTORY_GLOBS`). */
+const UNWALKED_DIRECTORIES = ['node_modules', '.git'];
+
+/**
+ * The notice for a glob that names `node_modules` or `.git`, which no search walks into from
+ * above: the pattern can match nothing there, however many files it would find. Pure.
+ *
+ * @example
+ * unwalkedDirectoryNotice('node_modules/zod/**') // "[node_modules is not walked into from above: give path 'node_modules' (or a directory inside it) to look there]"
+ * unwalkedDirectoryNotice('src/**') // undefined
+ */
+export function unwalkedDirectoryNotice(pattern: string): string | undefined {
+  const segments = pattern.split('/');
+  const named = UNWALKED_DIRECTORIES.find((directory) => segments.includes(directory));
+  if (named === undefined) return undefined;
+  const above = segments.slice(0, segments.indexOf(named) + 1);
+  const path = above.every((segment) => !/[*?[\]{}()!+@]/.test(segment)) ? above.join('/') : named;
+  return `[${named} is not walked into from above: give path '${path}' (or a directory inside it) to look there]`;
+}

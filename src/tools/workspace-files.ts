@@ -51,6 +51,8 @@ export interface ListWorkspaceFilesOptions {
   namesNotUtf8?: string[];
   /** Receives the directories below `directory` that could not be read (their files are not in the result), but for those a `.gitignore` ignores. */
   unreadDirectories?: UnreadPath[];
+  /** Receives the workspace paths of matching files left out because a `.gitignore` ignores them (with `respectGitignore`). */
+  ignoredFiles?: string[];
 }
 
 /** The file system tinyglobby walks with: `node:fs`, but a directory that cannot be read is noted, not passed over in silence. */
@@ -107,7 +109,13 @@ export async function listWorkspaceFiles(options: ListWorkspaceFilesOptions): Pr
     if (workspacePath === '.' || !(await rules?.ignores(workspacePath, true))) options.unreadDirectories?.push({ path: workspacePath, code });
   }
   const kept = rules
-    ? await Promise.all(files.map(async (file) => (file && !(await rules.ignores(file.workspacePath)) ? file : undefined)))
+    ? await Promise.all(
+        files.map(async (file) => {
+          if (file === undefined || !(await rules.ignores(file.workspacePath))) return file;
+          options.ignoredFiles?.push(file.workspacePath);
+          return undefined;
+        }),
+      )
     : files;
   throwIfAborted(signal, operation);
   return kept

@@ -70,7 +70,9 @@ describe('search tools and .gitignore', () => {
 
   it('grep, glob and ls skip what .gitignore ignores, and say so in ls', async () => {
     expect(await grepTool({ cwd: root }).execute({ pattern: 'TODO' }, context)).toBe('src/index.ts:1: export const TODO = 1;');
-    expect(await globTool({ cwd: root }).execute({ pattern: '**/*' }, context)).toBe(['.gitignore', 'src/index.ts'].join('\n'));
+    expect(await globTool({ cwd: root }).execute({ pattern: '**/*' }, context)).toBe(
+      ['.gitignore', 'src/index.ts', '', '[2 matching files ignored by .gitignore not listed: debug.log, dist/index.js; name an ignored directory as path to look inside it]'].join('\n'),
+    );
     expect(await lsTool({ cwd: root }).execute({}, context)).toBe(['.gitignore', 'src/', '[2 entries ignored by .gitignore not shown]'].join('\n'));
   });
 
@@ -91,7 +93,9 @@ describe('search tools and .gitignore', () => {
     expect(await lsTool({ cwd: root }).execute({ path: 'dist' }, context)).toBe(['.gitignore', 'assets/', 'build.log', 'index.js'].join('\n'));
     expect(await lsTool({ cwd: root }).execute({ path: 'dist/assets' }, context)).toBe(['app.js', '[1 entry ignored by .gitignore not shown]'].join('\n'));
     // From higher up, the ignored directory stays left out.
-    expect(await glob.execute({ pattern: '**/*.js' }, context)).toBe("No files match '**/*.js' in .");
+    expect(await glob.execute({ pattern: '**/*.js' }, context)).toBe(
+      "No files match '**/*.js' in .\n\n[2 matching files ignored by .gitignore not listed: dist/assets/app.js, dist/index.js; name an ignored directory as path to look inside it]",
+    );
     expect(await grep.execute({ pattern: 'TODO' }, context)).toBe('src/index.ts:1: export const TODO = 1;');
   });
 

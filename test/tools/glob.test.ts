@@ -46,6 +46,16 @@ describe('glob tool', () => {
     await expect(glob({ pattern: '**/*.json' })).resolves.toBe('.config/x.json');
   });
 
+  it('says that node_modules and .git are not walked into when the pattern names them, rather than only that nothing matches', async () => {
+    await ws.file('node_modules/zod/package.json', '');
+    await ws.file('.git/config', '');
+    await expect(glob({ pattern: 'node_modules/zod/*.json' })).resolves.toBe(
+      "No files match 'node_modules/zod/*.json' in .\n\n[node_modules is not walked into from above: give path 'node_modules' (or a directory inside it) to look there]",
+    );
+    await expect(glob({ pattern: '**/.git/*' })).resolves.toBe("No files match '**/.git/*' in .\n\n[.git is not walked into from above: give path '.git' (or a directory inside it) to look there]");
+    await expect(glob({ pattern: '*/package.json', path: 'node_modules' })).resolves.toBe('node_modules/zod/package.json');
+  });
+
   it('says so when nothing matches', async () => {
     await expect(glob({ pattern: '*.nothing' })).resolves.toBe("No files match '*.nothing' in .");
   });

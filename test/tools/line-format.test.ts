@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cutLongLine, numberLines, stripCarriageReturn, unreadNotice } from '../../src/tools/line-format.js';
+import { cutLongLine, ignoredNotice, numberLines, stripCarriageReturn, unreadNotice, unwalkedDirectoryNotice } from '../../src/tools/line-format.js';
 
 describe('numberLines', () => {
   it('right-aligns numbers in a six-wide column followed by a tab, like cat -n', () => {
@@ -51,5 +51,31 @@ describe('unreadNotice', () => {
     expect(unreadNotice('directory', [{ path: 'x\ny', code: undefined }, { path: 'z', code: 'EPERM' }], 'searched')).toBe(
       '[2 directories could not be read, so what is in them was not searched: "x\\ny" (unreadable), z (permission denied)]',
     );
+  });
+});
+
+describe('ignoredNotice', () => {
+  it('counts the ignored matches, names the first five sorted, and says how to look inside an ignored directory', () => {
+    expect(ignoredNotice(['dist/a.js'], 'listed')).toBe('[1 matching file ignored by .gitignore not listed: dist/a.js; name an ignored directory as path to look inside it]');
+    expect(ignoredNotice(['f', 'e', 'd', 'c', 'b', 'a', 'g'], 'searched')).toBe(
+      '[7 matching files ignored by .gitignore not searched: a, b, c, d, e, and 2 more; name an ignored directory as path to look inside it]',
+    );
+  });
+});
+
+describe('unwalkedDirectoryNotice', () => {
+  it('names node_modules or .git when a pattern segment is one, with the path to give instead', () => {
+    expect(unwalkedDirectoryNotice('node_modules/zod/**')).toBe("[node_modules is not walked into from above: give path 'node_modules' (or a directory inside it) to look there]");
+    expect(unwalkedDirectoryNotice('packages/app/node_modules/*.json')).toBe(
+      "[node_modules is not walked into from above: give path 'packages/app/node_modules' (or a directory inside it) to look there]",
+    );
+    expect(unwalkedDirectoryNotice('*/node_modules/**')).toBe("[node_modules is not walked into from above: give path 'node_modules' (or a directory inside it) to look there]");
+    expect(unwalkedDirectoryNotice('.git/*')).toBe("[.git is not walked into from above: give path '.git' (or a directory inside it) to look there]");
+  });
+
+  it('says nothing of a pattern that only looks like one', () => {
+    expect(unwalkedDirectoryNotice('src/**')).toBeUndefined();
+    expect(unwalkedDirectoryNotice('node_modules.txt')).toBeUndefined();
+    expect(unwalkedDirectoryNotice('docs/.github/*.yml')).toBeUndefined();
   });
 });
