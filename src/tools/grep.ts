@@ -1,4 +1,4 @@
-import { stat } from 'node:fs/promises';
+import { stat, type FileHandle } from 'node:fs/promises';
 import { tool } from 'ai';
 import { z } from 'zod';
 import type { BuiltinTool } from './builtin-tool.js';
@@ -10,17 +10,22 @@ import { throwIfAborted } from './abort.js';
 import { looksBinary } from './binary.js';
 import { describeFsError, errorCode } from './fs-errors.js';
 import { cutLongLine, displayName, namesNotUtf8Notice, unreadNotice, type UnreadPath } from './line-format.js';
-import { WorkerDeadlineError } from './bounded-worker.js';
-import { regexRunner } from './regex-worker.js';
+import { WorkerDeadlineError, type JobDeadline } from './bounded-worker.js';
+import { regexRunner, type LineMatch } from './regex-worker.js';
 import { compileSearchPattern } from './search-pattern.js';
+import { cutWindow, fileLineNumber } from './window-cut.js';
 import { listWorkspaceFiles, type WorkspaceFile } from './workspace-files.js';
 import { assertGlobPatternStaysInside, openForReading, realWorkspaceRoot, resolveInWorkspace, toWorkspaceRelative } from './workspace.js';
 
 export const GREP_MAX_MATCHES = 200;
 export const GREP_MAX_LINE_CHARS = 500;
-/** Larger files are skipped (and the skip reported) rather than loaded whole. */
-export const GREP_MAX_FILE_BYTES = 10 * 1024 * 1024;
-/** How long one grep may spend matching: a pattern that backtracks catastrophically is stopped then. */
+/**
+ * How much of a file is read and matched at once: a larger file is searched
+ * window by window, each cut after its last line end, so any size takes
+ * bounded memory; a line longer than this is searched in pieces of this size.
+ */
+export const GREP_WINDOW_BYTES = 10 * 1024 * 1024;
+/** How long one grep may spend reading and matching: a pattern that backtracks catastrophically, or a huge file, is stopped then. */
 export const GREP_TIME_LIMIT_MS = 10_000;
 
 export interface GrepToolOptions {
@@ -30,7 +35,11 @@ export interface GrepToolOptions {
   respectGitignore?: boolean;
   /** Matches listed before the search stops with a notice. Default 200. */
   maxMatches?: number;
-  /** How long one grep may spend matching before it stops with an error. Default 10 s. */
+  /**
+   * How long one grep may spend reading and matching. Then it stops: with the
+   * matches found so far and a notice of how far it got, or, when it found
+   * none, with an error saying so. Default 10 s.
+   */
   timeLimitMs?: number;
 }
 
@@ -120,64 +129,66 @@ export function grepTool(options: GrepToolOptions): BuiltinTool<GrepToolInput> {
       }
 
       const matches: string[] = [];
-      let skippedLargeFiles = 0;
+      const cutLines: string[] = [];
       let hitMatchLimit = false;
-      for (const file of files) {
+      let stopped: { file: WorkspaceFile; search: FileSearch; later: number } | undefined;
+      for (const [index, file] of files.entries()) {
         throwIfAborted(abortSignal, 'grep');
         const fileStats = await stat(file.absolutePath).catch(() => undefined);
         // Only regular files: a FIFO would block the read forever.
         if (fileStats === undefined || !fileStats.isFile()) continue;
-        const size = fileStats.size;
-        if (size > GREP_MAX_FILE_BYTES) {
-          skippedLargeFiles += 1;
-          continue;
-        }
         // A file found in a directory that cannot be read is passed over, and said so; the one file asked for fails the call.
         const handle = await openForReading(cwd, file.absolutePath, file.workspacePath).catch((error: unknown) => {
           if (!searchesOneFile) return void unreadFiles.push({ path: file.workspacePath, code: errorCode(error) });
           throw error instanceof Error && !('code' in error) ? error : describeFsError(error, userPath);
         });
-        let content: Buffer | undefined;
-        if (handle) {
-          try {
-            content = await handle.readFile().catch((error: unknown) => {
-              if (!searchesOneFile) return void unreadFiles.push({ path: file.workspacePath, code: errorCode(error) });
-              throw describeFsError(error, userPath);
-            });
-          } finally {
-            await handle.close();
+        if (handle === undefined) continue;
+        let search: FileSearch;
+        try {
+          search = await searchInWindows(handle, regex, maxMatches - matches.length, { signal: abortSignal, deadline });
+        } finally {
+          await handle.close();
+        }
+        if (search.readError !== undefined) {
+          // What was found before the read failed is dropped with the rest: the notice says the file was not searched.
+          if (!searchesOneFile) {
+            unreadFiles.push({ path: file.workspacePath, code: errorCode(search.readError) });
+            continue;
           }
+          throw describeFsError(search.readError, userPath);
         }
-        if (content !== undefined && searchesOneFile && looksBinary(content)) {
-          throw new Error(`File '${userPath}' looks binary (it contains NUL bytes); grep searches only text files`);
+        if (search.binary) {
+          if (searchesOneFile) throw new Error(`File '${userPath}' looks binary (it contains NUL bytes); grep searches only text files`);
+          continue;
         }
-        if (content === undefined || looksBinary(content)) continue;
-
-        // Matching runs in a worker, where a runaway pattern can be stopped by the deadline or an abort.
-        const found = await regexRunner
-          .match(regex, content.toString('utf8'), maxMatches - matches.length, { signal: abortSignal, deadline })
-          .catch((error: unknown) => {
-            if (!(error instanceof WorkerDeadlineError)) throw error;
-            throwIfAborted(abortSignal, 'grep');
-            throw new Error(
-              `grep stopped after ${timeLimitMs / 1000} s matching /${pattern}/ in ${file.workspacePath}: the pattern takes too long ` +
-                '(nested repetition such as (a+)+ can take exponential time). Simplify it, or set literal to true to search for plain text',
-            );
-          });
-        for (const match of found.matches) matches.push(`${displayName(file.workspacePath)}:${match.line}: ${cutLongLine(match.text, GREP_MAX_LINE_CHARS)}`);
-        if (found.more) {
+        const name = displayName(file.workspacePath);
+        for (const match of search.matches) matches.push(`${name}:${match.line}: ${cutLongLine(match.text, GREP_MAX_LINE_CHARS)}`);
+        for (const line of search.cutLines) cutLines.push(`${name}:${line}`);
+        if (search.stopped !== undefined) {
+          stopped = { file, search, later: files.length - index - 1 };
+          break;
+        }
+        if (search.more) {
           hitMatchLimit = true;
           break;
         }
       }
 
       const notices: string[] = [];
+      if (stopped !== undefined) {
+        const { file, search, later } = stopped;
+        // Nothing found: an error, which no model takes for "no matches"; matches found: they are kept, and a notice says where the search stopped.
+        if (matches.length === 0) throw new Error(deadlineMessage(pattern, timeLimitMs, file.workspacePath, search));
+        const unsearched = `the rest of it${later > 0 ? ` and the ${later} file(s) after it were` : ' was'}`;
+        notices.push(
+          `[stopped after ${timeLimitMs / 1000} s in ${displayName(file.workspacePath)}${searchProgress(search)}: ${unsearched} not searched; ` +
+            'give a narrower path or glob, or a simpler pattern]',
+        );
+      }
       if (hitMatchLimit) {
         notices.push(`[truncated: stopped after ${maxMatches} matches; narrow the pattern, path or glob]`);
       }
-      if (skippedLargeFiles > 0) {
-        notices.push(`[skipped ${skippedLargeFiles} file(s) larger than ${GREP_MAX_FILE_BYTES / (1024 * 1024)} MB]`);
-      }
+      if (cutLines.length > 0) notices.push(overlongLinesNotice(cutLines));
       if (namesNotUtf8.length > 0) notices.push(namesNotUtf8Notice(namesNotUtf8));
       if (unreadDirectories.length > 0) notices.push(unreadNotice('directory', unreadDirectories, 'searched'));
       if (unreadFiles.length > 0) notices.push(unreadNotice('file', unreadFiles, 'searched'));
@@ -185,4 +196,116 @@ export function grepTool(options: GrepToolOptions): BuiltinTool<GrepToolInput> {
       return notices.length > 0 ? `${body}\n\n${notices.join('\n')}` : body;
     },
   });
+}
+
+/** What searching one file found. */
+interface FileSearch {
+  /** The file's first 8 KB hold a NUL byte: nothing was matched. */
+  binary: boolean;
+  /** Matches, numbered by the file's lines, at most the limit asked for. */
+  matches: LineMatch[];
+  /** There were more matches than the limit. */
+  more: boolean;
+  /** Lines longer than a window, searched in pieces. */
+  cutLines: number[];
+  /** Set when the deadline passed before the whole file was searched: how far the search got. */
+  stopped?: { linesSearched: number; bytesSearched: number; size: number };
+  /** A read of the file failed. */
+  readError?: unknown;
+}
+
+/**
+ * Searches an opened file window by window (`GREP_WINDOW_BYTES`, cut after
+ * the last line end by `cutWindow`), each matched in the regex worker with its
+ * matches renumbered as the file's lines. Reads the bytes the file held when
+ * the search began (a log appended to meanwhile cannot keep it going), checks
+ * the abort signal and the deadline before every window, and stops at `limit`
+ * matches.
+ */
+async function searchInWindows(handle: FileHandle, regex: RegExp, limit: number, limits: JobDeadline): Promise<FileSearch> {
+  const search: FileSearch = { binary: false, matches: [], more: false, cutLines: [] };
+  let size: number;
+  try {
+    ({ size } = await handle.stat());
+  } catch (error) {
+    return { ...search, readError: error };
+  }
+  const window = Buffer.allocUnsafe(Math.min(size, GREP_WINDOW_BYTES));
+  let position = 0; // where in the file the window starts
+  let filled = 0; // bytes of the file in the window
+  let firstLine = 1; // the file's line the window starts on (or goes on with, after a cut inside a line)
+  for (;;) {
+    throwIfAborted(limits.signal, 'grep');
+    try {
+      while (filled < window.length && position + filled < size) {
+        const { bytesRead } = await handle.read(window, filled, Math.min(window.length - filled, size - position - filled), position + filled);
+        if (bytesRead === 0) break; // the file shrank
+        filled += bytesRead;
+      }
+    } catch (error) {
+      return { ...search, readError: error };
+    }
+    const endOfFile = filled < window.length || position + filled >= size;
+    if (position === 0 && looksBinary(window.subarray(0, filled))) return { ...search, binary: true };
+    if (filled === 0) return search;
+    throwIfAborted(limits.signal, 'grep');
+    if (Date.now() >= limits.deadline) return { ...search, stopped: { linesSearched: firstLine - 1, bytesSearched: position, size } };
+
+    const cut = cutWindow(window.subarray(0, filled), endOfFile);
+    const remaining = limit - search.matches.length;
+    // One more than remains: a line cut across windows that matched in the last one is dropped here, and must not use up the limit.
+    const found = await regexRunner.match(regex, window.toString('utf8', 0, cut.length), remaining + 1, limits).catch((error: unknown) => {
+      if (!(error instanceof WorkerDeadlineError)) throw error;
+      throwIfAborted(limits.signal, 'grep');
+      return undefined;
+    });
+    if (found === undefined) return { ...search, stopped: { linesSearched: firstLine - 1, bytesSearched: position, size } };
+    const lastReported = search.matches.at(-1)?.line;
+    const fresh = found.matches
+      .map((match) => ({ line: fileLineNumber(firstLine, match.line), text: match.text }))
+      .filter((match) => match.line !== lastReported);
+    search.matches.push(...fresh.slice(0, remaining));
+    if (cut.cutInsideLine && search.cutLines.at(-1) !== firstLine) search.cutLines.push(firstLine);
+    if (fresh.length > remaining || found.more) return { ...search, more: true };
+
+    firstLine += cut.newlines;
+    window.copyWithin(0, cut.length, filled);
+    position += cut.length;
+    filled -= cut.length;
+    if (endOfFile && filled === 0) return search;
+  }
+}
+
+function megabytes(bytes: number): string {
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+}
+
+/** How far a stopped search got, for a file larger than one window (of a smaller one none of it was searched). */
+function searchProgress({ stopped }: FileSearch): string {
+  if (stopped === undefined || stopped.size <= GREP_WINDOW_BYTES) return '';
+  return `, having searched its first ${stopped.linesSearched} lines (${megabytes(stopped.bytesSearched)} of ${megabytes(stopped.size)})`;
+}
+
+function deadlineMessage(pattern: string, timeLimitMs: number, workspacePath: string, search: FileSearch): string {
+  const progress = searchProgress(search);
+  if (progress === '') {
+    return (
+      `grep stopped after ${timeLimitMs / 1000} s matching /${pattern}/ in ${workspacePath}: the pattern takes too long ` +
+      '(nested repetition such as (a+)+ can take exponential time). Simplify it, or set literal to true to search for plain text'
+    );
+  }
+  return (
+    `grep stopped after ${timeLimitMs / 1000} s matching /${pattern}/ in ${workspacePath}${progress}, with no match there: ` +
+    'the rest of it was not searched. The file may be too large to search in that time, or the pattern take too long ' +
+    '(nested repetition such as (a+)+ can take exponential time): simplify it, set literal to true to search for plain text, or search a smaller file'
+  );
+}
+
+function overlongLinesNotice(lines: readonly string[]): string {
+  const shown = lines.slice(0, 5).join(', ') + (lines.length > 5 ? `, and ${lines.length - 5} more` : '');
+  const pieces = megabytes(GREP_WINDOW_BYTES);
+  return (
+    `[${lines.length === 1 ? '1 line is' : `${lines.length} lines are`} longer than ${pieces} and ${lines.length === 1 ? 'was' : 'were'} searched in pieces of ${pieces}: ` +
+    `a match that crosses a piece's end is not found, and ^ and $ also match at the pieces' ends: ${shown}]`
+  );
 }

@@ -1,8 +1,9 @@
 import fc from 'fast-check';
 import { symlink } from 'node:fs/promises';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { grepTool } from '../../src/tools/grep.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { GREP_WINDOW_BYTES, grepTool } from '../../src/tools/grep.js';
+import { regexRunner } from '../../src/tools/regex-worker.js';
 import { runTool, useTempWorkspace } from './helpers.js';
 
 describe('grep tool', () => {
@@ -174,6 +175,15 @@ describe('grep cannot block the process', () => {
     await expect(runTool(grepTool({ cwd: ws.root }), { pattern: 'needle' })).resolves.toBe('ok.txt:1: needle here');
   });
 
+  it('a pattern stopped by the time limit after matches were found keeps them, and says which files were not searched', async () => {
+    await ws.file('a.txt', 'aaa\n');
+    await ws.file('evil.txt', evil);
+    await ws.file('later.txt', 'aaaa\n');
+    await expect(runTool(grepTool({ cwd: ws.root, timeLimitMs: 300 }), { pattern: '^(a+)+$' })).resolves.toBe(
+      'a.txt:1: aaa\n\n[stopped after 0.3 s in evil.txt: the rest of it and the 1 file(s) after it were not searched; give a narrower path or glob, or a simpler pattern]',
+    );
+  });
+
   it('any pattern over any line ends within its time limit: a match list or an error, never a hang (fast-check)', async () => {
     await fc.assert(
       fc.asyncProperty(fc.stringMatching(/^[a()+*?|.^$!]{1,12}$/), fc.string({ maxLength: 40 }), async (pattern, line) => {
@@ -184,5 +194,114 @@ describe('grep cannot block the process', () => {
       }),
       { numRuns: 40 },
     );
+  });
+});
+
+describe('grep searches files larger than one window (10 MB), window by window', () => {
+  const ws = useTempWorkspace();
+  const grep = (input: object, signal?: AbortSignal) => runTool(grepTool({ cwd: ws.root }), input, signal);
+  // 110,000 lines of 100 bytes: 11 MB, past the first 10 MB window. Line n covers bytes (n-1)*100 … n*100-1.
+  const LINE_BYTES = 100;
+  const bigLog = (lines: Record<number, string>, count = 110_000): Buffer => {
+    const content = Buffer.alloc(count * LINE_BYTES, 'x');
+    for (let line = 1; line <= count; line++) content[line * LINE_BYTES - 1] = 0x0a;
+    for (const [line, text] of Object.entries(lines)) content.write(text, (Number(line) - 1) * LINE_BYTES, 'latin1');
+    return content;
+  };
+  // The first line that reaches past the first window: it straddles the window's end.
+  const straddling = Math.ceil(GREP_WINDOW_BYTES / LINE_BYTES);
+
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  it('finds a match beyond the first window of a large file asked for directly, numbered as the line it is in the file', async () => {
+    await ws.file('big.log', bigLog({ 2: 'ERROR early', 105_000: 'ERROR late' }));
+    const output = await grep({ pattern: '^ERROR', path: 'big.log' });
+    expect(output).toBe(`big.log:2: ERROR early${'x'.repeat(88)}\nbig.log:105000: ERROR late${'x'.repeat(89)}`);
+  });
+
+  it('searches a large file in a directory instead of skipping it', async () => {
+    await ws.file('logs/big.log', bigLog({ 105_000: 'ERROR late' }));
+    await ws.file('logs/small.log', 'ERROR small\n');
+    await expect(grep({ pattern: 'ERROR \\w+' })).resolves.toBe(`logs/big.log:105000: ERROR late${'x'.repeat(89)}\nlogs/small.log:1: ERROR small`);
+  });
+
+  it('finds a match in a line that straddles the end of a window', async () => {
+    expect((straddling - 1) * LINE_BYTES).toBeLessThan(GREP_WINDOW_BYTES);
+    expect(straddling * LINE_BYTES).toBeGreaterThan(GREP_WINDOW_BYTES);
+    const content = bigLog({});
+    // The needle sits at the end of the line, past the window's end.
+    content.write('needle', straddling * LINE_BYTES - 7, 'latin1');
+    await ws.file('big.log', content);
+    await expect(grep({ pattern: 'needle$', path: 'big.log' })).resolves.toBe(`big.log:${straddling}: ${'x'.repeat(93)}needle`);
+  });
+
+  it('checks the abort signal between windows, and stops reading', async () => {
+    await ws.file('big.log', bigLog({ 105_000: 'ERROR late' }));
+    const controller = new AbortController();
+    const match = regexRunner.match.bind(regexRunner);
+    const spy = vi.spyOn(regexRunner, 'match').mockImplementation(async (...args) => {
+      const found = await match(...args);
+      controller.abort();
+      return found;
+    });
+    await expect(grep({ pattern: 'ERROR', path: 'big.log' }, controller.signal)).rejects.toThrow('grep was aborted');
+    expect(spy).toHaveBeenCalledTimes(1);
+  });
+
+  it('stops at the match limit across windows with the notice', async () => {
+    await ws.file('big.log', bigLog({ 1: 'hit', 105_000: 'hit', 106_000: 'hit' }));
+    await expect(runTool(grepTool({ cwd: ws.root, maxMatches: 2 }), { pattern: '^hit', path: 'big.log' })).resolves.toBe(
+      `big.log:1: hit${'x'.repeat(96)}\nbig.log:105000: hit${'x'.repeat(96)}\n\n[truncated: stopped after 2 matches; narrow the pattern, path or glob]`,
+    );
+  });
+
+  it('when the time limit passes, keeps the matches found and says how far it searched', async () => {
+    await ws.file('big.log', bigLog({ 2: 'ERROR early', 105_000: 'ERROR late' }));
+    // The first window takes "an hour": the time limit has passed before the second.
+    const now = Date.now.bind(Date);
+    let late = 0;
+    const match = regexRunner.match.bind(regexRunner);
+    vi.spyOn(regexRunner, 'match').mockImplementation(async (...args) => {
+      const found = await match(...args);
+      late = 3_600_000;
+      return found;
+    });
+    vi.spyOn(Date, 'now').mockImplementation(() => now() + late);
+    const windowLines = straddling - 1;
+    await expect(grep({ pattern: '^ERROR', path: 'big.log' })).resolves.toBe(
+      `big.log:2: ERROR early${'x'.repeat(88)}\n\n` +
+        `[stopped after 10 s in big.log, having searched its first ${windowLines} lines (10.0 MB of 10.5 MB): the rest of it was not searched; give a narrower path or glob, or a simpler pattern]`,
+    );
+    late = 0;
+    await expect(grep({ pattern: 'ERROR late', path: 'big.log' })).rejects.toThrow(
+      `grep stopped after 10 s matching /ERROR late/ in big.log, having searched its first ${windowLines} lines (10.0 MB of 10.5 MB), with no match there: the rest of it was not searched.`,
+    );
+  });
+
+  it('searches a line longer than a window in pieces, reports it once, and says so', async () => {
+    const line = Buffer.alloc(GREP_WINDOW_BYTES + 1000, 'y');
+    line.write('needle', 10, 'latin1');
+    line.write('needleZ', GREP_WINDOW_BYTES + 100, 'latin1');
+    await ws.file('one-line.min.js', Buffer.concat([line, Buffer.from('\nneedle again\n')]));
+    const notice =
+      "[1 line is longer than 10.0 MB and was searched in pieces of 10.0 MB: a match that crosses a piece's end is not found, and ^ and $ also match at the pieces' ends: one-line.min.js:1]";
+    // Both pieces of line 1 match: the line is reported once.
+    await expect(grep({ pattern: 'needle', path: 'one-line.min.js' })).resolves.toBe(
+      `one-line.min.js:1: ${'y'.repeat(10)}needle${'y'.repeat(484)}… [line cut: ${GREP_WINDOW_BYTES} chars]\n` + `one-line.min.js:2: needle again\n\n${notice}`,
+    );
+    // Only the second piece matches, and shows where.
+    await expect(grep({ pattern: 'needleZ', path: 'one-line.min.js' })).resolves.toBe(
+      `one-line.min.js:1: ${'y'.repeat(100)}needleZ${'y'.repeat(393)}… [line cut: 1000 chars]\n\n${notice}`,
+    );
+  });
+
+  it('refuses a large binary file asked for directly, and skips it in a directory', async () => {
+    const content = bigLog({ 105_000: 'hit' });
+    content[10] = 0;
+    await ws.file('big.bin', content);
+    await expect(grep({ pattern: 'hit', path: 'big.bin' })).rejects.toThrow("File 'big.bin' looks binary (it contains NUL bytes); grep searches only text files");
+    await expect(grep({ pattern: 'hit' })).resolves.toBe('No matches for /hit/ in .');
   });
 });
