@@ -9,7 +9,7 @@ import { toolInputObject } from './tool-input-schema.js';
 import { throwIfAborted } from './abort.js';
 import { looksBinary } from './binary.js';
 import { describeFsError, errorCode } from './fs-errors.js';
-import { cutLongLine, displayName, namesNotUtf8Notice, unreadNotice, type UnreadPath } from './line-format.js';
+import { cutLongLine, displayName, ignoredNotice, namesNotUtf8Notice, unreadNotice, type UnreadPath } from './line-format.js';
 import { WorkerDeadlineError, type JobDeadline } from './bounded-worker.js';
 import { regexRunner, type LineMatch } from './regex-worker.js';
 import { compileSearchPattern } from './search-pattern.js';
@@ -98,6 +98,7 @@ export function grepTool(options: GrepToolOptions): BuiltinTool<GrepToolInput> {
       let files: WorkspaceFile[];
       const namesNotUtf8: string[] = [];
       const unreadDirectories: UnreadPath[] = [];
+      const ignoredFiles: string[] = [];
       const unreadFiles: UnreadPath[] = [];
       const searchesOneFile = !stats.isDirectory();
       if (stats.isDirectory()) {
@@ -113,6 +114,7 @@ export function grepTool(options: GrepToolOptions): BuiltinTool<GrepToolInput> {
           respectGitignore,
           namesNotUtf8,
           unreadDirectories,
+          ignoredFiles,
         }).catch((error: unknown) => {
           if (!(error instanceof WorkerDeadlineError)) throw error;
           throwIfAborted(abortSignal, 'grep');
@@ -190,6 +192,7 @@ export function grepTool(options: GrepToolOptions): BuiltinTool<GrepToolInput> {
       }
       if (cutLines.length > 0) notices.push(overlongLinesNotice(cutLines));
       if (namesNotUtf8.length > 0) notices.push(namesNotUtf8Notice(namesNotUtf8));
+      if (ignoredFiles.length > 0) notices.push(ignoredNotice(ignoredFiles, 'searched'));
       if (unreadDirectories.length > 0) notices.push(unreadNotice('directory', unreadDirectories, 'searched'));
       if (unreadFiles.length > 0) notices.push(unreadNotice('file', unreadFiles, 'searched'));
       const body = matches.length > 0 ? matches.join('\n') : `No matches for /${pattern}/ in ${userPath}`;

@@ -99,8 +99,9 @@ export function unreadNotice(kind: 'directory' | 'file', unread: readonly Unread
 }
 
 /**
- * The notice glob and grep add for matching files a `.gitignore` of the workspace ignores (in the
- * words of ls's): without it, "No files match" would say the files are not there. Pure.
+ * The notice glob and grep add for the files (of glob's pattern, of grep's glob) a `.gitignore` of
+ * the workspace ignores, in the words of ls's: without it, "No files match" or "No matches" would
+ * say the files are not there, or hold nothing. Pure.
  *
  * @example
  * ignoredNotice(['dist/a.js'], 'listed')
@@ -108,7 +109,9 @@ export function unreadNotice(kind: 'directory' | 'file', unread: readonly Unread
  */
 export function ignoredNotice(paths: readonly string[], verb: 'searched' | 'listed'): string {
   const shown = firstFive([...paths].sort().map(displayName));
-  const count = paths.length === 1 ? '1 matching file' : `${paths.length} matching files`;
+  // grep's files are those its glob chose; "matching" would read as matching its pattern.
+  const noun = verb === 'listed' ? 'matching file' : 'file';
+  const count = paths.length === 1 ? `1 ${noun}` : `${paths.length} ${noun}s`;
   return `[${count} ignored by .gitignore not ${verb}: ${shown}; name an ignored directory as path to look inside it]`;
 }
 

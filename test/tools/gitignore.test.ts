@@ -69,7 +69,9 @@ describe('search tools and .gitignore', () => {
   afterEach(() => rmSync(root, { recursive: true, force: true }));
 
   it('grep, glob and ls skip what .gitignore ignores, and say so in ls', async () => {
-    expect(await grepTool({ cwd: root }).execute({ pattern: 'TODO' }, context)).toBe('src/index.ts:1: export const TODO = 1;');
+    expect(await grepTool({ cwd: root }).execute({ pattern: 'TODO' }, context)).toBe(
+      ['src/index.ts:1: export const TODO = 1;', '', '[2 files ignored by .gitignore not searched: debug.log, dist/index.js; name an ignored directory as path to look inside it]'].join('\n'),
+    );
     expect(await globTool({ cwd: root }).execute({ pattern: '**/*' }, context)).toBe(
       ['.gitignore', 'src/index.ts', '', '[2 matching files ignored by .gitignore not listed: debug.log, dist/index.js; name an ignored directory as path to look inside it]'].join('\n'),
     );
@@ -86,9 +88,9 @@ describe('search tools and .gitignore', () => {
     const grep = grepTool({ cwd: root });
     const glob = globTool({ cwd: root });
     expect(await grep.execute({ pattern: 'TODO', path: 'dist' }, context)).toBe(
-      ['dist/assets/app.js:1: const TODO = 2;', 'dist/build.log:1: TODO in a build log', 'dist/index.js:1: const TODO = 1;'].join('\n'),
+      ['dist/assets/app.js:1: const TODO = 2;', 'dist/build.log:1: TODO in a build log', 'dist/index.js:1: const TODO = 1;', '', '[1 file ignored by .gitignore not searched: dist/assets/app.js.map; name an ignored directory as path to look inside it]'].join('\n'),
     );
-    expect(await grep.execute({ pattern: 'TODO', path: 'dist/assets' }, context)).toBe('dist/assets/app.js:1: const TODO = 2;');
+    expect(await grep.execute({ pattern: 'TODO', path: 'dist/assets' }, context)).toBe(['dist/assets/app.js:1: const TODO = 2;', '', '[1 file ignored by .gitignore not searched: dist/assets/app.js.map; name an ignored directory as path to look inside it]'].join('\n'));
     expect(await glob.execute({ pattern: '**/*.js', path: 'dist' }, context)).toBe(['dist/assets/app.js', 'dist/index.js'].join('\n'));
     expect(await lsTool({ cwd: root }).execute({ path: 'dist' }, context)).toBe(['.gitignore', 'assets/', 'build.log', 'index.js'].join('\n'));
     expect(await lsTool({ cwd: root }).execute({ path: 'dist/assets' }, context)).toBe(['app.js', '[1 entry ignored by .gitignore not shown]'].join('\n'));
@@ -96,7 +98,14 @@ describe('search tools and .gitignore', () => {
     expect(await glob.execute({ pattern: '**/*.js' }, context)).toBe(
       "No files match '**/*.js' in .\n\n[2 matching files ignored by .gitignore not listed: dist/assets/app.js, dist/index.js; name an ignored directory as path to look inside it]",
     );
-    expect(await grep.execute({ pattern: 'TODO' }, context)).toBe('src/index.ts:1: export const TODO = 1;');
+    expect(await grep.execute({ pattern: 'TODO' }, context)).toBe(
+      [
+        'src/index.ts:1: export const TODO = 1;',
+        '',
+        '[6 files ignored by .gitignore not searched: debug.log, dist/.gitignore, dist/assets/app.js, dist/assets/app.js.map, dist/build.log, and 1 more; name an ignored directory as path to look inside it]',
+      ].join('\n'),
+    );
+    expect(await grep.execute({ pattern: 'NOWHERE' }, context)).toMatch(/^No matches for \/NOWHERE\/ in \.\n\n\[6 files ignored by \.gitignore not searched: /);
   });
 
   it('finds everything again with respectGitignore: false', async () => {

@@ -58,7 +58,7 @@ describe('ignoredNotice', () => {
   it('counts the ignored matches, names the first five sorted, and says how to look inside an ignored directory', () => {
     expect(ignoredNotice(['dist/a.js'], 'listed')).toBe('[1 matching file ignored by .gitignore not listed: dist/a.js; name an ignored directory as path to look inside it]');
     expect(ignoredNotice(['f', 'e', 'd', 'c', 'b', 'a', 'g'], 'searched')).toBe(
-      '[7 matching files ignored by .gitignore not searched: a, b, c, d, e, and 2 more; name an ignored directory as path to look inside it]',
+      '[7 files ignored by .gitignore not searched: a, b, c, d, e, and 2 more; name an ignored directory as path to look inside it]',
     );
   });
 });
