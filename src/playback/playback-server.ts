@@ -5,6 +5,7 @@ import type { ModelMessage } from 'ai';
 import { z } from 'zod';
 import { functionOption } from '../core/function-option.js';
 import { parseOptions } from '../core/options-check.js';
+import { timerMsSchema } from '../core/max-timer-ms.js';
 import { replaySession } from '../persistence/session-replay.js';
 import { sessionIdProblem, sessionIdSchema } from '../persistence/session-id.js';
 import type { SessionLog, SessionStore } from '../persistence/session-store.js';
@@ -28,7 +29,17 @@ export interface PlaybackServerOptions {
    * model spec) — the page is told why. Without it the page can fork but not run on.
    */
   runFork?: (forkId: string, request: ForkRequest) => Promise<void>;
+  /**
+   * How long the page waits for `runFork` to resolve or reject. Past it the page is told that the
+   * fork is saved but whether it runs on is not known (a `runFork` that hangs, on a store or a
+   * provider that does not answer, would otherwise keep the page's request open for ever).
+   * @default 30_000
+   */
+  runForkTimeoutMs?: number;
 }
+
+/** How long the page waits for `runFork` by default. */
+export const DEFAULT_RUN_FORK_TIMEOUT_MS = 30_000;
 
 /** `startPlaybackServer`'s options, checked whole before the session is read: a misspelt one is refused, not ignored. */
 const playbackServerOptionsSchema = z.strictObject({
@@ -37,6 +48,7 @@ const playbackServerOptionsSchema = z.strictObject({
   sessionId: sessionIdSchema,
   port: z.number().int().min(0).max(65_535).optional(),
   runFork: functionOption<NonNullable<PlaybackServerOptions['runFork']>>().optional(),
+  runForkTimeoutMs: timerMsSchema.optional(),
 });
 
 export interface PlaybackServer {
@@ -177,12 +189,24 @@ export async function startPlaybackServer(options: PlaybackServerOptions): Promi
       throw new RequestError(400, error instanceof Error ? error.message : String(error));
     }
     if (!options.runFork) return { sessionId, running: false };
+    const { prompt: _sent, ...rest } = fork;
+    const timeoutMs = options.runForkTimeoutMs ?? DEFAULT_RUN_FORK_TIMEOUT_MS;
+    let timer: NodeJS.Timeout | undefined;
+    const undecided = new Promise<'undecided'>((resolve) => {
+      timer = setTimeout(() => resolve('undecided'), timeoutMs);
+    });
     try {
-      const { prompt: _sent, ...rest } = fork;
-      await options.runFork(sessionId, beforeCall ? rest : fork);
-      return { sessionId, running: true };
+      const started = await Promise.race([options.runFork(sessionId, beforeCall ? rest : fork).then(() => 'started' as const), undecided]);
+      if (started === 'started') return { sessionId, running: true };
+      return {
+        sessionId,
+        running: false,
+        problem: `runFork did not say within ${timeoutMs / 1000} s whether the run started (runForkTimeoutMs): the fork is saved, and may still run on; open it to see`,
+      };
     } catch (error) {
       return { sessionId, running: false, problem: error instanceof Error ? error.message : String(error) };
+    } finally {
+      clearTimeout(timer);
     }
   };
 

@@ -60,6 +60,23 @@ describe('the playback server forks', () => {
 });
 
 describe('the playback server at its seams', () => {
+  it('answers a fork whose runFork never settles once runForkTimeoutMs passes, with the fork saved, instead of keeping the request open for ever', { timeout: 60_000 }, async () => {
+    const store = await recordedStore();
+    server = await startPlaybackServer({ store, sessionId: 'original', runFork: () => new Promise<void>(() => undefined), runForkTimeoutMs: 300 });
+    const { status, answer } = await postFork(server.pageUrl, { requestId: 'click-1', checkpoint: 2, prompt: 'Go on, briefly.' });
+    expect(status).toBe(200);
+    expect(answer).toEqual({
+      sessionId: expect.any(String) as string,
+      running: false,
+      problem: 'runFork did not say within 0.3 s whether the run started (runForkTimeoutMs): the fork is saved, and may still run on; open it to see',
+    });
+    expect((await readdir(dir!)).filter((name) => name.endsWith('.jsonl')).sort()).toEqual([`${answer.sessionId}.jsonl`, 'original.jsonl'].sort());
+  });
+
+  it('refuses a runForkTimeoutMs a timer cannot wait, naming the option', async () => {
+    await expect(startPlaybackServer({ store: await recordedStore(), sessionId: 'original', runForkTimeoutMs: 0 })).rejects.toThrow(/runForkTimeoutMs: Too small/);
+  });
+
   it('refuses a token of the right length in characters but not in bytes with a 403, not a 500', { timeout: 60_000 }, async () => {
     const store = await recordedStore();
     server = await startPlaybackServer({ store, sessionId: 'original' });
