@@ -180,7 +180,7 @@ export function grepTool(options: GrepToolOptions): BuiltinTool<GrepToolInput> {
       if (stopped !== undefined) {
         const { file, search, later } = stopped;
         // Nothing found: an error, which no model takes for "no matches"; matches found: they are kept, and a notice says where the search stopped.
-        if (matches.length === 0) throw new Error(deadlineMessage(pattern, timeLimitMs, file.workspacePath, search));
+        if (matches.length === 0) throw new Error(deadlineMessage(pattern, timeLimitMs, file.workspacePath, search, { before: files.length - later - 1, of: files.length }));
         const unsearched = `the rest of it${later > 0 ? ` and the ${later} file(s) after it were` : ' was'}`;
         notices.push(
           `[stopped after ${timeLimitMs / 1000} s in ${displayName(file.workspacePath)}${searchProgress(search)}: ${unsearched} not searched; ` +
@@ -212,7 +212,13 @@ interface FileSearch {
   /** Lines longer than a window, searched in pieces. */
   cutLines: number[];
   /** Set when the deadline passed before the whole file was searched: how far the search got. */
-  stopped?: { linesSearched: number; bytesSearched: number; size: number };
+  stopped?: {
+    linesSearched: number;
+    bytesSearched: number;
+    size: number;
+    /** The time ran out while the pattern was being matched (its doing), not before a window began (the files' number or size). */
+    whileMatching: boolean;
+  };
   /** A read of the file failed. */
   readError?: unknown;
 }
@@ -252,7 +258,7 @@ async function searchInWindows(handle: FileHandle, regex: RegExp, limit: number,
     if (position === 0 && looksBinary(window.subarray(0, filled))) return { ...search, binary: true };
     if (filled === 0) return search;
     throwIfAborted(limits.signal, 'grep');
-    if (Date.now() >= limits.deadline) return { ...search, stopped: { linesSearched: firstLine - 1, bytesSearched: position, size } };
+    if (Date.now() >= limits.deadline) return { ...search, stopped: { linesSearched: firstLine - 1, bytesSearched: position, size, whileMatching: false } };
 
     const cut = cutWindow(window.subarray(0, filled), endOfFile);
     const remaining = limit - search.matches.length;
@@ -262,7 +268,7 @@ async function searchInWindows(handle: FileHandle, regex: RegExp, limit: number,
       throwIfAborted(limits.signal, 'grep');
       return undefined;
     });
-    if (found === undefined) return { ...search, stopped: { linesSearched: firstLine - 1, bytesSearched: position, size } };
+    if (found === undefined) return { ...search, stopped: { linesSearched: firstLine - 1, bytesSearched: position, size, whileMatching: true } };
     const lastReported = search.matches.at(-1)?.line;
     const fresh = found.matches
       .map((match) => ({ line: fileLineNumber(firstLine, match.line), text: match.text }))
@@ -289,8 +295,17 @@ function searchProgress({ stopped }: FileSearch): string {
   return `, having searched its first ${stopped.linesSearched} lines (${megabytes(stopped.bytesSearched)} of ${megabytes(stopped.size)})`;
 }
 
-function deadlineMessage(pattern: string, timeLimitMs: number, workspacePath: string, search: FileSearch): string {
+/** `files`: how many files came before the one the search stopped in, of how many. */
+function deadlineMessage(pattern: string, timeLimitMs: number, workspacePath: string, search: FileSearch, files: { before: number; of: number }): string {
   const progress = searchProgress(search);
+  if (search.stopped?.whileMatching === false && search.stopped.bytesSearched === 0) {
+    // The pattern was not matching when the time ran out: blaming it would send the model the wrong way.
+    const rest = files.of - files.before;
+    return (
+      `grep stopped after ${timeLimitMs / 1000} s with no match for /${pattern}/ in the ${files.before} of ${files.of} files it searched: ` +
+      `the time ran out before ${workspacePath}${rest > 1 ? ` and the ${rest - 1} file(s) after it` : ''} could be searched. Give a narrower path or glob`
+    );
+  }
   if (progress === '') {
     return (
       `grep stopped after ${timeLimitMs / 1000} s matching /${pattern}/ in ${workspacePath}: the pattern takes too long ` +

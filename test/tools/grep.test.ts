@@ -280,6 +280,25 @@ describe('grep searches files larger than one window (10 MB), window by window',
     );
   });
 
+  it('says the time ran out across the files, not that the pattern takes too long, when it stopped between files with no match', async () => {
+    await ws.file('a.txt', 'nothing here\n');
+    await ws.file('b.txt', 'nor here\n');
+    await ws.file('c.txt', 'nor here either\n');
+    const now = Date.now.bind(Date);
+    let late = 0;
+    const match = regexRunner.match.bind(regexRunner);
+    // The first file's match takes "an hour": the time limit has passed before the second file.
+    vi.spyOn(regexRunner, 'match').mockImplementation(async (...args) => {
+      const found = await match(...args);
+      late = 3_600_000;
+      return found;
+    });
+    vi.spyOn(Date, 'now').mockImplementation(() => now() + late);
+    await expect(grep({ pattern: 'needle' })).rejects.toThrow(
+      'grep stopped after 10 s with no match for /needle/ in the 1 of 3 files it searched: the time ran out before b.txt and the 1 file(s) after it could be searched. Give a narrower path or glob',
+    );
+  });
+
   it('searches a line longer than a window in pieces, reports it once, and says so', async () => {
     const line = Buffer.alloc(GREP_WINDOW_BYTES + 1000, 'y');
     line.write('needle', 10, 'latin1');
