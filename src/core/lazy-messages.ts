@@ -7,7 +7,9 @@ const HISTORY = Symbol('loopchart.lazyMessages');
 type LazyHolder = { [HISTORY]?: MessageHistory; messages?: readonly ModelMessage[] };
 
 function readMessages(this: LazyHolder): ModelMessage[] {
-  return (this[HISTORY]?.toArray() ?? []) as ModelMessage[];
+  const history = this[HISTORY];
+  if (history === undefined) throw new TypeError('messages was read from an object other than the one withLazyMessages gave it to');
+  return history.toArray() as ModelMessage[];
 }
 
 function replaceMessages(this: LazyHolder, value: ModelMessage[]): void {
@@ -35,7 +37,8 @@ const LAZY_MESSAGES: PropertyDescriptor = { get: readMessages, set: replaceMessa
  * ```
  */
 export function withLazyMessages<T extends object>(target: T, history: MessageHistory): T & { messages: ModelMessage[] } {
-  (target as LazyHolder)[HISTORY] = history;
+  // Not enumerable: a spread copy or a deep-equality check of the object sees `messages`, as before, and nothing of ours.
+  Object.defineProperty(target, HISTORY, { value: history, writable: true, enumerable: false, configurable: true });
   Object.defineProperty(target, 'messages', LAZY_MESSAGES);
   return target as T & { messages: ModelMessage[] };
 }
@@ -43,7 +46,7 @@ export function withLazyMessages<T extends object>(target: T, history: MessageHi
 /** The history behind `holder.messages` when `withLazyMessages` gave it (read without making the array), else `holder.messages`. */
 export function messagesOf(holder: { readonly messages: readonly ModelMessage[] }): MessageList {
   const history = (holder as LazyHolder)[HISTORY];
-  // A spread copy carries the symbol too, but its `messages` is then a plain array: only our own accessor means the history.
+  // Read through the prototype too (an `Object.create` child), so only our own accessor on the holder itself means the history.
   if (history !== undefined && Object.getOwnPropertyDescriptor(holder, 'messages')?.get === readMessages) return history;
   return holder.messages;
 }

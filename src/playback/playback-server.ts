@@ -193,10 +193,14 @@ export async function startPlaybackServer(options: PlaybackServerOptions): Promi
     const timeoutMs = options.runForkTimeoutMs ?? DEFAULT_RUN_FORK_TIMEOUT_MS;
     let timer: NodeJS.Timeout | undefined;
     const undecided = new Promise<'undecided'>((resolve) => {
-      timer = setTimeout(() => resolve('undecided'), timeoutMs);
+      // Unreferenced: a fork still undecided when the server closes must not hold the process open.
+      timer = setTimeout(() => resolve('undecided'), timeoutMs).unref();
     });
+    const runFork = options.runFork;
     try {
-      const started = await Promise.race([options.runFork(sessionId, beforeCall ? rest : fork).then(() => 'started' as const), undecided]);
+      // Called in a promise: a runFork that returns no promise (or throws at once) is taken as an async one would be.
+      const running = Promise.resolve().then(() => runFork(sessionId, beforeCall ? rest : fork));
+      const started = await Promise.race([running.then(() => 'started' as const), undecided]);
       if (started === 'started') return { sessionId, running: true };
       return {
         sessionId,

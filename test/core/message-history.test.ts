@@ -119,6 +119,13 @@ describe('withLazyMessages', () => {
     expect(messagesOf({ ...request })).toBe(history.toArray());
   });
 
+  it('adds nothing a spread copy or a deep-equality check sees but messages', () => {
+    const history = MessageHistory.from([user('a')]);
+    const args = withLazyMessages({ toolCallId: 'x' }, history);
+    expect({ ...args, signal: 1 }).toEqual({ toolCallId: 'x', messages: [user('a')], signal: 1 });
+    expect(Object.getOwnPropertySymbols({ ...args })).toEqual([]);
+  });
+
   it('gives every object the same accessor: one shape, however many objects it is given to', () => {
     const first = withLazyMessages({ toolCallId: 'a' }, MessageHistory.from([user('a')]));
     const second = withLazyMessages({ toolCallId: 'b' }, MessageHistory.from([user('b')]));

@@ -73,6 +73,38 @@ describe('the playback server at its seams', () => {
     expect((await readdir(dir!)).filter((name) => name.endsWith('.jsonl')).sort()).toEqual([`${answer.sessionId}.jsonl`, 'original.jsonl'].sort());
   });
 
+  it('keeps no timer holding the process open while a runFork is undecided', { timeout: 60_000 }, async () => {
+    const store = await recordedStore();
+    let called!: () => void;
+    const calledNow = new Promise<void>((resolve) => (called = resolve));
+    server = await startPlaybackServer({
+      store,
+      sessionId: 'original',
+      runFork: () => {
+        called();
+        return new Promise<void>(() => undefined);
+      },
+      runForkTimeoutMs: 600_000,
+    });
+    const timers = () => process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout').length;
+    const before = timers();
+    const pending = postFork(server.pageUrl, { requestId: 'click-1', checkpoint: 2, prompt: 'Go on, briefly.' }).catch(() => undefined);
+    await calledNow;
+    expect(timers()).toBe(before);
+    await server.close();
+    server = undefined;
+    await pending;
+  });
+
+  it('takes a runFork that returns no promise as one that started the run', { timeout: 60_000 }, async () => {
+    const store = await recordedStore();
+    const called: string[] = [];
+    server = await startPlaybackServer({ store, sessionId: 'original', runFork: ((forkId: string) => void called.push(forkId)) as never });
+    const { answer } = await postFork(server.pageUrl, { requestId: 'click-1', checkpoint: 2, prompt: 'Go on, briefly.' });
+    expect(answer).toEqual({ sessionId: expect.any(String) as string, running: true });
+    expect(called).toEqual([answer.sessionId]);
+  });
+
   it('refuses a runForkTimeoutMs a timer cannot wait, naming the option', async () => {
     await expect(startPlaybackServer({ store: await recordedStore(), sessionId: 'original', runForkTimeoutMs: 0 })).rejects.toThrow(/runForkTimeoutMs: Too small/);
   });
