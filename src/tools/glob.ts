@@ -12,7 +12,7 @@ import { describeFsError } from './fs-errors.js';
 import { displayName, ignoredNotice, namesNotUtf8Notice, unreadNotice, unwalkedDirectoryNotice, type UnreadPath } from './line-format.js';
 import { WorkerDeadlineError } from './bounded-worker.js';
 import { listWorkspaceFiles } from './workspace-files.js';
-import { assertGlobPatternStaysInside, realWorkspaceRoot, resolveInWorkspace } from './workspace.js';
+import { assertGlobPatternStaysInside, realWorkspaceRoot, resolveInWorkspace, toWorkspaceRelative } from './workspace.js';
 
 export const GLOB_MAX_RESULTS = 500;
 /** How long one glob may spend matching its pattern: a pattern that backtracks catastrophically is stopped then. */
@@ -94,7 +94,7 @@ export function globTool(options: GlobToolOptions): BuiltinTool<GlobToolInput> {
             '(several * in one path segment, such as *a*a*a*b, can take exponential time). Simplify it',
         );
       });
-      const unwalked = unwalkedDirectoryNotice(normalizeGlobPattern(pattern));
+      const unwalked = unwalkedDirectoryNotice(normalizeGlobPattern(pattern), toWorkspaceRelative(realRoot, directory));
       const notices = [
         ...(namesNotUtf8.length > 0 ? [namesNotUtf8Notice(namesNotUtf8)] : []),
         ...(unreadDirectories.length > 0 ? [unreadNotice('directory', unreadDirectories, 'listed')] : []),

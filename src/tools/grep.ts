@@ -147,7 +147,7 @@ export function grepTool(options: GrepToolOptions): BuiltinTool<GrepToolInput> {
         if (handle === undefined) continue;
         let search: FileSearch;
         try {
-          search = await searchInWindows(handle, regex, maxMatches - matches.length, { signal: abortSignal, deadline });
+          search = await searchInWindows(handle, regex, maxMatches - matches.length, { signal: abortSignal, deadline }, timeLimitMs);
         } finally {
           await handle.close();
         }
@@ -164,7 +164,11 @@ export function grepTool(options: GrepToolOptions): BuiltinTool<GrepToolInput> {
           continue;
         }
         const name = displayName(file.workspacePath);
-        for (const match of search.matches) matches.push(`${name}:${match.line}: ${cutLongLine(match.text, GREP_MAX_LINE_CHARS)}`);
+        for (const match of search.matches) {
+          // A match in a piece of a line over one window: its text is the piece's, not the line's start, and its length not the line's.
+          const text = search.cutLines.includes(match.line) ? pieceText(match.text) : cutLongLine(match.text, GREP_MAX_LINE_CHARS);
+          matches.push(`${name}:${match.line}: ${text}`);
+        }
         for (const line of search.cutLines) cutLines.push(`${name}:${line}`);
         if (search.stopped !== undefined) {
           stopped = { file, search, later: files.length - index - 1 };
@@ -181,10 +185,13 @@ export function grepTool(options: GrepToolOptions): BuiltinTool<GrepToolInput> {
         const { file, search, later } = stopped;
         // Nothing found: an error, which no model takes for "no matches"; matches found: they are kept, and a notice says where the search stopped.
         if (matches.length === 0) throw new Error(deadlineMessage(pattern, timeLimitMs, file.workspacePath, search, { before: files.length - later - 1, of: files.length }));
-        const unsearched = `the rest of it${later > 0 ? ` and the ${later} file(s) after it were` : ' was'}`;
+        const begun = (search.stopped?.bytesSearched ?? 0) > 0;
+        const what = begun ? 'the rest of it' : displayName(file.workspacePath);
+        const unsearched = `${what}${later > 0 ? ` and the ${later} file(s) after it were` : ' was'}`;
+        const where = begun ? ` in ${displayName(file.workspacePath)}` : '';
         notices.push(
-          `[stopped after ${timeLimitMs / 1000} s in ${displayName(file.workspacePath)}${searchProgress(search)}: ${unsearched} not searched; ` +
-            'give a narrower path or glob, or a simpler pattern]',
+          `[stopped after ${timeLimitMs / 1000} s${where}${searchProgress(search)}: ${unsearched} not searched; ` +
+            `give a narrower path or glob${search.stopped?.patternTookTheTime ? ', or a simpler pattern' : ''}]`,
         );
       }
       if (hitMatchLimit) {
@@ -216,8 +223,13 @@ interface FileSearch {
     linesSearched: number;
     bytesSearched: number;
     size: number;
-    /** The time ran out while the pattern was being matched (its doing), not before a window began (the files' number or size). */
+    /** The time ran out while this file's window was being matched, not before it began. */
     whileMatching: boolean;
+    /**
+     * The pattern had at least half the time limit for that window and still ran out: its doing,
+     * not the number or the size of the files searched before.
+     */
+    patternTookTheTime: boolean;
   };
   /** A read of the file failed. */
   readError?: unknown;
@@ -231,7 +243,7 @@ interface FileSearch {
  * the abort signal and the deadline before every window, and stops at `limit`
  * matches.
  */
-async function searchInWindows(handle: FileHandle, regex: RegExp, limit: number, limits: JobDeadline): Promise<FileSearch> {
+async function searchInWindows(handle: FileHandle, regex: RegExp, limit: number, limits: JobDeadline, timeLimitMs: number): Promise<FileSearch> {
   const search: FileSearch = { binary: false, matches: [], more: false, cutLines: [] };
   let size: number;
   try {
@@ -258,7 +270,10 @@ async function searchInWindows(handle: FileHandle, regex: RegExp, limit: number,
     if (position === 0 && looksBinary(window.subarray(0, filled))) return { ...search, binary: true };
     if (filled === 0) return search;
     throwIfAborted(limits.signal, 'grep');
-    if (Date.now() >= limits.deadline) return { ...search, stopped: { linesSearched: firstLine - 1, bytesSearched: position, size, whileMatching: false } };
+    const matchingSince = Date.now();
+    if (matchingSince >= limits.deadline) {
+      return { ...search, stopped: { linesSearched: firstLine - 1, bytesSearched: position, size, whileMatching: false, patternTookTheTime: false } };
+    }
 
     const cut = cutWindow(window.subarray(0, filled), endOfFile);
     const remaining = limit - search.matches.length;
@@ -268,7 +283,10 @@ async function searchInWindows(handle: FileHandle, regex: RegExp, limit: number,
       throwIfAborted(limits.signal, 'grep');
       return undefined;
     });
-    if (found === undefined) return { ...search, stopped: { linesSearched: firstLine - 1, bytesSearched: position, size, whileMatching: true } };
+    if (found === undefined) {
+      const patternTookTheTime = limits.deadline - matchingSince >= timeLimitMs / 2;
+      return { ...search, stopped: { linesSearched: firstLine - 1, bytesSearched: position, size, whileMatching: true, patternTookTheTime } };
+    }
     const lastReported = search.matches.at(-1)?.line;
     const fresh = found.matches
       .map((match) => ({ line: fileLineNumber(firstLine, match.line), text: match.text }))
@@ -285,6 +303,12 @@ async function searchInWindows(handle: FileHandle, regex: RegExp, limit: number,
   }
 }
 
+/** A match's text from a piece of a line longer than a window: cut as any line, and said to be a piece. */
+function pieceText(text: string): string {
+  const shown = text.length > GREP_MAX_LINE_CHARS ? cutLongLine(text, GREP_MAX_LINE_CHARS).replace(/ \[line cut: \d+ chars\]$/, '') : text;
+  return `${shown} [part of a line over ${megabytes(GREP_WINDOW_BYTES)}]`;
+}
+
 function megabytes(bytes: number): string {
   return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 }
@@ -298,12 +322,12 @@ function searchProgress({ stopped }: FileSearch): string {
 /** `files`: how many files came before the one the search stopped in, of how many. */
 function deadlineMessage(pattern: string, timeLimitMs: number, workspacePath: string, search: FileSearch, files: { before: number; of: number }): string {
   const progress = searchProgress(search);
-  if (search.stopped?.whileMatching === false && search.stopped.bytesSearched === 0) {
-    // The pattern was not matching when the time ran out: blaming it would send the model the wrong way.
+  if (search.stopped !== undefined && !search.stopped.patternTookTheTime && progress === '') {
+    // The time went on the files before this one, not on the pattern: blaming it would send the model the wrong way.
     const rest = files.of - files.before;
     return (
       `grep stopped after ${timeLimitMs / 1000} s with no match for /${pattern}/ in the ${files.before} of ${files.of} files it searched: ` +
-      `the time ran out before ${workspacePath}${rest > 1 ? ` and the ${rest - 1} file(s) after it` : ''} could be searched. Give a narrower path or glob`
+      `the time ran out ${search.stopped.whileMatching ? 'while it searched' : 'before it searched'} ${workspacePath}${rest > 1 ? ` and the ${rest - 1} file(s) after it` : ''}. Give a narrower path or glob`
     );
   }
   if (progress === '') {

@@ -101,18 +101,21 @@ export function unreadNotice(kind: 'directory' | 'file', unread: readonly Unread
 /**
  * The notice glob and grep add for the files (of glob's pattern, of grep's glob) a `.gitignore` of
  * the workspace ignores, in the words of ls's: without it, "No files match" or "No matches" would
- * say the files are not there, or hold nothing. Pure.
+ * say the files are not there, or hold nothing. It says what reaches them: a file ignored by its own
+ * name (`*.log`) stays ignored in any directory named as path, but grep and read take the file itself.
+ * Pure.
  *
  * @example
  * ignoredNotice(['dist/a.js'], 'listed')
- * // "[1 matching file ignored by .gitignore not listed: dist/a.js; name an ignored directory as path to look inside it]"
+ * // "[1 matching file ignored by .gitignore not listed: dist/a.js; read and grep take such a file as path, and glob lists in an ignored directory named as path]"
  */
 export function ignoredNotice(paths: readonly string[], verb: 'searched' | 'listed'): string {
   const shown = firstFive([...paths].sort().map(displayName));
   // grep's files are those its glob chose; "matching" would read as matching its pattern.
   const noun = verb === 'listed' ? 'matching file' : 'file';
   const count = paths.length === 1 ? `1 ${noun}` : `${paths.length} ${noun}s`;
-  return `[${count} ignored by .gitignore not ${verb}: ${shown}; name an ignored directory as path to look inside it]`;
+  const reach = verb === 'listed' ? 'read and grep take such a file as path, and glob lists in an ignored directory named as path' : 'give one of them, or an ignored directory, as path to search it';
+  return `[${count} ignored by .gitignore not ${verb}: ${shown}; ${reach}]`;
 }
 
 /** Directory names no search walks into from above (`IGNORED_DIRECTORY_GLOBS`). */
@@ -120,17 +123,21 @@ const UNWALKED_DIRECTORIES = ['node_modules', '.git'];
 
 /**
  * The notice for a glob that names `node_modules` or `.git`, which no search walks into from
- * above: the pattern can match nothing there, however many files it would find. Pure.
+ * above: the pattern can match nothing there, however many files it would find. `searched` is the
+ * workspace path of the directory the pattern is matched in. Pure.
  *
  * @example
- * unwalkedDirectoryNotice('node_modules/zod/**') // "[node_modules is not walked into from above: give path 'node_modules' (or a directory inside it) to look there]"
- * unwalkedDirectoryNotice('src/**') // undefined
+ * unwalkedDirectoryNotice('node_modules/zod/**', 'packages/app') // "[node_modules is not walked into from above: give path 'packages/app/node_modules' (or a directory inside it) to look there]"
+ * unwalkedDirectoryNotice('src/**', '.') // undefined
  */
-export function unwalkedDirectoryNotice(pattern: string): string | undefined {
+export function unwalkedDirectoryNotice(pattern: string, searched = '.'): string | undefined {
   const segments = pattern.split('/');
   const named = UNWALKED_DIRECTORIES.find((directory) => segments.includes(directory));
   if (named === undefined) return undefined;
   const above = segments.slice(0, segments.indexOf(named) + 1);
-  const path = above.every((segment) => !/[*?[\]{}()!+@]/.test(segment)) ? above.join('/') : named;
+  if (above.some((segment) => /[*?[\]{}()!+@]/.test(segment))) {
+    return `[${named} is not walked into from above: give a ${named} directory itself (or a directory inside it) as path to look there]`;
+  }
+  const path = searched === '.' ? above.join('/') : [searched, ...above].join('/');
   return `[${named} is not walked into from above: give path '${path}' (or a directory inside it) to look there]`;
 }

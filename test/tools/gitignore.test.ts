@@ -70,10 +70,10 @@ describe('search tools and .gitignore', () => {
 
   it('grep, glob and ls skip what .gitignore ignores, and say so in ls', async () => {
     expect(await grepTool({ cwd: root }).execute({ pattern: 'TODO' }, context)).toBe(
-      ['src/index.ts:1: export const TODO = 1;', '', '[2 files ignored by .gitignore not searched: debug.log, dist/index.js; name an ignored directory as path to look inside it]'].join('\n'),
+      ['src/index.ts:1: export const TODO = 1;', '', '[2 files ignored by .gitignore not searched: debug.log, dist/index.js; give one of them, or an ignored directory, as path to search it]'].join('\n'),
     );
     expect(await globTool({ cwd: root }).execute({ pattern: '**/*' }, context)).toBe(
-      ['.gitignore', 'src/index.ts', '', '[2 matching files ignored by .gitignore not listed: debug.log, dist/index.js; name an ignored directory as path to look inside it]'].join('\n'),
+      ['.gitignore', 'src/index.ts', '', '[2 matching files ignored by .gitignore not listed: debug.log, dist/index.js; read and grep take such a file as path, and glob lists in an ignored directory named as path]'].join('\n'),
     );
     expect(await lsTool({ cwd: root }).execute({}, context)).toBe(['.gitignore', 'src/', '[2 entries ignored by .gitignore not shown]'].join('\n'));
   });
@@ -88,21 +88,21 @@ describe('search tools and .gitignore', () => {
     const grep = grepTool({ cwd: root });
     const glob = globTool({ cwd: root });
     expect(await grep.execute({ pattern: 'TODO', path: 'dist' }, context)).toBe(
-      ['dist/assets/app.js:1: const TODO = 2;', 'dist/build.log:1: TODO in a build log', 'dist/index.js:1: const TODO = 1;', '', '[1 file ignored by .gitignore not searched: dist/assets/app.js.map; name an ignored directory as path to look inside it]'].join('\n'),
+      ['dist/assets/app.js:1: const TODO = 2;', 'dist/build.log:1: TODO in a build log', 'dist/index.js:1: const TODO = 1;', '', '[1 file ignored by .gitignore not searched: dist/assets/app.js.map; give one of them, or an ignored directory, as path to search it]'].join('\n'),
     );
-    expect(await grep.execute({ pattern: 'TODO', path: 'dist/assets' }, context)).toBe(['dist/assets/app.js:1: const TODO = 2;', '', '[1 file ignored by .gitignore not searched: dist/assets/app.js.map; name an ignored directory as path to look inside it]'].join('\n'));
+    expect(await grep.execute({ pattern: 'TODO', path: 'dist/assets' }, context)).toBe(['dist/assets/app.js:1: const TODO = 2;', '', '[1 file ignored by .gitignore not searched: dist/assets/app.js.map; give one of them, or an ignored directory, as path to search it]'].join('\n'));
     expect(await glob.execute({ pattern: '**/*.js', path: 'dist' }, context)).toBe(['dist/assets/app.js', 'dist/index.js'].join('\n'));
     expect(await lsTool({ cwd: root }).execute({ path: 'dist' }, context)).toBe(['.gitignore', 'assets/', 'build.log', 'index.js'].join('\n'));
     expect(await lsTool({ cwd: root }).execute({ path: 'dist/assets' }, context)).toBe(['app.js', '[1 entry ignored by .gitignore not shown]'].join('\n'));
     // From higher up, the ignored directory stays left out.
     expect(await glob.execute({ pattern: '**/*.js' }, context)).toBe(
-      "No files match '**/*.js' in .\n\n[2 matching files ignored by .gitignore not listed: dist/assets/app.js, dist/index.js; name an ignored directory as path to look inside it]",
+      "No files match '**/*.js' in .\n\n[2 matching files ignored by .gitignore not listed: dist/assets/app.js, dist/index.js; read and grep take such a file as path, and glob lists in an ignored directory named as path]",
     );
     expect(await grep.execute({ pattern: 'TODO' }, context)).toBe(
       [
         'src/index.ts:1: export const TODO = 1;',
         '',
-        '[6 files ignored by .gitignore not searched: debug.log, dist/.gitignore, dist/assets/app.js, dist/assets/app.js.map, dist/build.log, and 1 more; name an ignored directory as path to look inside it]',
+        '[6 files ignored by .gitignore not searched: debug.log, dist/.gitignore, dist/assets/app.js, dist/assets/app.js.map, dist/build.log, and 1 more; give one of them, or an ignored directory, as path to search it]',
       ].join('\n'),
     );
     expect(await grep.execute({ pattern: 'NOWHERE' }, context)).toMatch(/^No matches for \/NOWHERE\/ in \.\n\n\[6 files ignored by \.gitignore not searched: /);

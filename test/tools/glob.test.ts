@@ -52,7 +52,13 @@ describe('glob tool', () => {
     await expect(glob({ pattern: 'node_modules/zod/*.json' })).resolves.toBe(
       "No files match 'node_modules/zod/*.json' in .\n\n[node_modules is not walked into from above: give path 'node_modules' (or a directory inside it) to look there]",
     );
-    await expect(glob({ pattern: '**/.git/*' })).resolves.toBe("No files match '**/.git/*' in .\n\n[.git is not walked into from above: give path '.git' (or a directory inside it) to look there]");
+    await expect(glob({ pattern: '**/.git/*' })).resolves.toBe(
+      "No files match '**/.git/*' in .\n\n[.git is not walked into from above: give a .git directory itself (or a directory inside it) as path to look there]",
+    );
+    await ws.file('packages/a/node_modules/zod/package.json', '');
+    await expect(glob({ pattern: 'node_modules/zod/*.json', path: 'packages/a' })).resolves.toBe(
+      "No files match 'node_modules/zod/*.json' in packages/a\n\n[node_modules is not walked into from above: give path 'packages/a/node_modules' (or a directory inside it) to look there]",
+    );
     await expect(glob({ pattern: '*/package.json', path: 'node_modules' })).resolves.toBe('node_modules/zod/package.json');
   });
 

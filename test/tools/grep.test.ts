@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { GREP_WINDOW_BYTES, grepTool } from '../../src/tools/grep.js';
 import { regexRunner } from '../../src/tools/regex-worker.js';
+import { WorkerDeadlineError } from '../../src/tools/bounded-worker.js';
 import { runTool, useTempWorkspace } from './helpers.js';
 
 describe('grep tool', () => {
@@ -180,7 +181,7 @@ describe('grep cannot block the process', () => {
     await ws.file('evil.txt', evil);
     await ws.file('later.txt', 'aaaa\n');
     await expect(runTool(grepTool({ cwd: ws.root, timeLimitMs: 300 }), { pattern: '^(a+)+$' })).resolves.toBe(
-      'a.txt:1: aaa\n\n[stopped after 0.3 s in evil.txt: the rest of it and the 1 file(s) after it were not searched; give a narrower path or glob, or a simpler pattern]',
+      'a.txt:1: aaa\n\n[stopped after 0.3 s: evil.txt and the 1 file(s) after it were not searched; give a narrower path or glob, or a simpler pattern]',
     );
   });
 
@@ -272,7 +273,7 @@ describe('grep searches files larger than one window (10 MB), window by window',
     const windowLines = straddling - 1;
     await expect(grep({ pattern: '^ERROR', path: 'big.log' })).resolves.toBe(
       `big.log:2: ERROR early${'x'.repeat(88)}\n\n` +
-        `[stopped after 10 s in big.log, having searched its first ${windowLines} lines (10.0 MB of 10.5 MB): the rest of it was not searched; give a narrower path or glob, or a simpler pattern]`,
+        `[stopped after 10 s in big.log, having searched its first ${windowLines} lines (10.0 MB of 10.5 MB): the rest of it was not searched; give a narrower path or glob]`,
     );
     late = 0;
     await expect(grep({ pattern: 'ERROR late', path: 'big.log' })).rejects.toThrow(
@@ -295,7 +296,28 @@ describe('grep searches files larger than one window (10 MB), window by window',
     });
     vi.spyOn(Date, 'now').mockImplementation(() => now() + late);
     await expect(grep({ pattern: 'needle' })).rejects.toThrow(
-      'grep stopped after 10 s with no match for /needle/ in the 1 of 3 files it searched: the time ran out before b.txt and the 1 file(s) after it could be searched. Give a narrower path or glob',
+      'grep stopped after 10 s with no match for /needle/ in the 1 of 3 files it searched: the time ran out before it searched b.txt and the 1 file(s) after it. Give a narrower path or glob',
+    );
+  });
+
+  it('does not blame the pattern when the time ran out while a later file was matched with little of it left', async () => {
+    await ws.file('a.txt', 'nothing here\n');
+    await ws.file('b.txt', 'nor here\n');
+    const now = Date.now.bind(Date);
+    let late = 0;
+    let calls = 0;
+    const match = regexRunner.match.bind(regexRunner);
+    vi.spyOn(regexRunner, 'match').mockImplementation(async (...args) => {
+      calls += 1;
+      // The first file takes 9 of the 10 s; the second is stopped by the deadline with 1 s to go.
+      if (calls === 2) throw new WorkerDeadlineError('grep');
+      const found = await match(...args);
+      late = 9_000;
+      return found;
+    });
+    vi.spyOn(Date, 'now').mockImplementation(() => now() + late);
+    await expect(grep({ pattern: 'needle' })).rejects.toThrow(
+      'grep stopped after 10 s with no match for /needle/ in the 1 of 2 files it searched: the time ran out while it searched b.txt. Give a narrower path or glob',
     );
   });
 
@@ -308,11 +330,11 @@ describe('grep searches files larger than one window (10 MB), window by window',
       "[1 line is longer than 10.0 MB and was searched in pieces of 10.0 MB: a match that crosses a piece's end is not found, and ^ and $ also match at the pieces' ends: one-line.min.js:1]";
     // Both pieces of line 1 match: the line is reported once.
     await expect(grep({ pattern: 'needle', path: 'one-line.min.js' })).resolves.toBe(
-      `one-line.min.js:1: ${'y'.repeat(10)}needle${'y'.repeat(484)}… [line cut: ${GREP_WINDOW_BYTES} chars]\n` + `one-line.min.js:2: needle again\n\n${notice}`,
+      `one-line.min.js:1: ${'y'.repeat(10)}needle${'y'.repeat(484)}… [part of a line over 10.0 MB]\n` + `one-line.min.js:2: needle again\n\n${notice}`,
     );
     // Only the second piece matches, and shows where.
     await expect(grep({ pattern: 'needleZ', path: 'one-line.min.js' })).resolves.toBe(
-      `one-line.min.js:1: ${'y'.repeat(100)}needleZ${'y'.repeat(393)}… [line cut: 1000 chars]\n\n${notice}`,
+      `one-line.min.js:1: ${'y'.repeat(100)}needleZ${'y'.repeat(393)}… [part of a line over 10.0 MB]\n\n${notice}`,
     );
   });
 

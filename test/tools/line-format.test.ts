@@ -56,21 +56,32 @@ describe('unreadNotice', () => {
 
 describe('ignoredNotice', () => {
   it('counts the ignored matches, names the first five sorted, and says how to look inside an ignored directory', () => {
-    expect(ignoredNotice(['dist/a.js'], 'listed')).toBe('[1 matching file ignored by .gitignore not listed: dist/a.js; name an ignored directory as path to look inside it]');
+    expect(ignoredNotice(['dist/a.js'], 'listed')).toBe(
+      '[1 matching file ignored by .gitignore not listed: dist/a.js; read and grep take such a file as path, and glob lists in an ignored directory named as path]',
+    );
     expect(ignoredNotice(['f', 'e', 'd', 'c', 'b', 'a', 'g'], 'searched')).toBe(
-      '[7 files ignored by .gitignore not searched: a, b, c, d, e, and 2 more; name an ignored directory as path to look inside it]',
+      '[7 files ignored by .gitignore not searched: a, b, c, d, e, and 2 more; give one of them, or an ignored directory, as path to search it]',
     );
   });
 });
 
 describe('unwalkedDirectoryNotice', () => {
-  it('names node_modules or .git when a pattern segment is one, with the path to give instead', () => {
+  it('names node_modules or .git when a pattern segment is one, with the path to give instead, from the directory searched', () => {
     expect(unwalkedDirectoryNotice('node_modules/zod/**')).toBe("[node_modules is not walked into from above: give path 'node_modules' (or a directory inside it) to look there]");
+    expect(unwalkedDirectoryNotice('node_modules/zod/*.json', 'packages/a')).toBe(
+      "[node_modules is not walked into from above: give path 'packages/a/node_modules' (or a directory inside it) to look there]",
+    );
     expect(unwalkedDirectoryNotice('packages/app/node_modules/*.json')).toBe(
       "[node_modules is not walked into from above: give path 'packages/app/node_modules' (or a directory inside it) to look there]",
     );
-    expect(unwalkedDirectoryNotice('*/node_modules/**')).toBe("[node_modules is not walked into from above: give path 'node_modules' (or a directory inside it) to look there]");
     expect(unwalkedDirectoryNotice('.git/*')).toBe("[.git is not walked into from above: give path '.git' (or a directory inside it) to look there]");
+  });
+
+  it('names no path it cannot know, for a wildcard before the directory', () => {
+    expect(unwalkedDirectoryNotice('packages/*/node_modules/**')).toBe(
+      '[node_modules is not walked into from above: give a node_modules directory itself (or a directory inside it) as path to look there]',
+    );
+    expect(unwalkedDirectoryNotice('**/.git/*')).toBe('[.git is not walked into from above: give a .git directory itself (or a directory inside it) as path to look there]');
   });
 
   it('says nothing of a pattern that only looks like one', () => {
