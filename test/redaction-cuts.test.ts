@@ -41,6 +41,23 @@ describe('redaction and cuts', () => {
     );
   });
 
+  it('bash: the end of a key at the start of what its output buffer kept of one line is redacted, though redaction leaves nothing for the 50 KB cut', () => {
+    const capacity = BASH_MAX_OUTPUT_BYTES * 2;
+    fc.assert(
+      fc.property(keys, fc.integer({ min: 4, max: 40 }), (key, kept) => {
+        fc.pre(kept < key.length);
+        // The buffer keeps the key's last `kept` characters, then copies of the key that redaction shrinks below the 50 KB cut.
+        const copies = Math.ceil(capacity / key.length) + 1;
+        const tail = new OutputTail(capacity);
+        tail.append(Buffer.from(`${filler(4096)}${key}${`${key} `.repeat(copies)}`));
+        const snapshot = tail.snapshot();
+        expect(snapshot.startsMidLine).toBe(true);
+        expect(piecesLeft(bashOutputText(snapshot, [key]), key)).toEqual([]);
+      }),
+      { numRuns: 15 },
+    );
+  });
+
   it('the middle cut: a key across where the head or the tail of a long line is cut, redacted after the cut, leaves no piece', () => {
     const limits = { maxLines: 10, maxBytes: 200 };
     const total = 1000;

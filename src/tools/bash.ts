@@ -63,6 +63,9 @@ export interface BashToolOptions {
   passEnv?: readonly string[];
 }
 
+/** The longest command `bash -c` can be given: Linux's limit on one argument (`MAX_ARG_STRLEN`, 128 KiB with its NUL). */
+export const BASH_MAX_COMMAND_BYTES = 128 * 1024 - 1;
+
 const bashInputSchema = toolInputObject('bash', {
   command: z.string().min(1).describe('Shell command, run with bash -c in the workspace root.'),
   timeoutMs: bashTimeoutMsSchema.optional().describe('Time limit for this command in milliseconds.'),
@@ -106,9 +109,16 @@ export function bashTool(options: BashToolOptions): BuiltinTool<BashToolInput> {
     execute: async ({ command, timeoutMs = defaultTimeoutMs }, { abortSignal }) => {
       throwIfAborted(abortSignal, 'bash');
       if (command.includes('\0')) throw new Error("The command contains a NUL byte, which no shell command can hold; remove it (printf '\\0' prints one)");
+      const commandBytes = Buffer.byteLength(command, 'utf8');
+      if (commandBytes > BASH_MAX_COMMAND_BYTES) {
+        throw new Error(
+          `The command is ${commandBytes} bytes; Linux passes at most ${BASH_MAX_COMMAND_BYTES} bytes as one argument (bash -c's command). ` +
+            'Write it to a script with the write tool and run that (bash script.sh)',
+        );
+      }
       const root = await realWorkspaceRoot(cwd);
       const { env } = commandEnvironment(process.env, passEnv);
-      const spawnAs = await sandboxedCommand(sandbox, { command: 'bash', args: ['-c', command], workspace: root, env });
+      const spawnAs = await sandboxedCommand(sandbox, { command: 'bash', args: ['-c', '--', command], workspace: root, env });
       throwIfAborted(abortSignal, 'bash');
       const result = await runShellCommand({
         command,

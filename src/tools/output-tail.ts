@@ -3,6 +3,7 @@
  * bytes, while counting what it dropped. Lets a command print gigabytes
  * without the agent holding more than `capacityBytes` of it.
  */
+import { isUtf8 } from 'node:buffer';
 
 const NEWLINE = 0x0a;
 
@@ -15,6 +16,8 @@ export interface OutputTailSnapshot {
   droppedLines: number;
   /** True when `text` starts in the middle of a line (only when it is all one line). */
   startsMidLine: boolean;
+  /** The kept bytes are not valid UTF-8 (but for a character cut at their start): `text` shows those bytes as U+FFFD. */
+  notUtf8: boolean;
 }
 
 /**
@@ -64,7 +67,10 @@ export class OutputTail {
         startsMidLine = false;
       }
     }
-    return { text: retained.toString('utf8'), droppedBytes, droppedLines, startsMidLine };
+    // A character the drop cut in two leaves its continuation bytes at the start: that is the cut's doing, not the output's.
+    let start = 0;
+    if (droppedBytes > 0) while (start < 3 && start < retained.length && (retained[start]! & 0xc0) === 0x80) start += 1;
+    return { text: retained.toString('utf8'), droppedBytes, droppedLines, startsMidLine, notUtf8: !isUtf8(retained.subarray(start)) };
   }
 }
 

@@ -3,7 +3,8 @@
  * group, collecting the tail of its interleaved stdout and stderr, and kills
  * the whole group on timeout or abort.
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
+import type { Readable } from 'node:stream';
 import { OutputTail, type OutputTailSnapshot } from './output-tail.js';
 import { killGroupOnExit, killProcessGroup } from './process-group.js';
 
@@ -49,9 +50,17 @@ export function runShellCommand(options: ShellCommandOptions): Promise<ShellComm
   const output = new OutputTail(outputCapacityBytes);
 
   return new Promise((resolve, reject) => {
-    const child = spawnAs
-      ? spawn(spawnAs.command, spawnAs.args, { cwd, env: spawnAs.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
-      : spawn('bash', ['-c', command], { cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    let child: ChildProcessByStdio<null, Readable, Readable>;
+    try {
+      // `--`: a command that begins with - or + is the command, not bash's options.
+      child = spawnAs
+        ? spawn(spawnAs.command, spawnAs.args, { cwd, env: spawnAs.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
+        : spawn('bash', ['-c', '--', command], { cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    } catch (error) {
+      // spawn throws at once for what the kernel refuses outright (E2BIG: arguments too long).
+      reject(new Error(`Could not start bash: ${error instanceof Error ? error.message : String(error)}`, { cause: error }));
+      return;
+    }
     // Detached, the command would outlive this process: killed with it if it is still running then.
     const forgetOnExit = child.pid === undefined ? () => undefined : killGroupOnExit(child.pid);
     child.stdout.on('data', (chunk: Buffer) => output.append(chunk));

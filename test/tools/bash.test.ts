@@ -35,6 +35,25 @@ describe('bash tool', () => {
     await expect(bash({ command: 'echo partial; exit 3' })).resolves.toBe('partial\n\nexit code 3');
   });
 
+  it('runs a command that begins with - or + as the command, not as bash options', async () => {
+    await expect(bash({ command: '-x' })).resolves.toMatch(/-x: command not found\n\nexit code 127$/);
+    await expect(bash({ command: '+x; echo after' })).resolves.toMatch(/\+x: command not found\nafter\n\nexit code 0$/);
+  });
+
+  it('refuses a command longer than Linux passes as one argument, saying what to do, instead of a bare spawn E2BIG', async () => {
+    await expect(bash({ command: `: ${'a'.repeat(131_069)}` })).resolves.toBe('(no output)\n\nexit code 0');
+    await expect(bash({ command: `: ${'a'.repeat(131_070)}` })).rejects.toThrow(
+      'The command is 131072 bytes; Linux passes at most 131071 bytes as one argument (bash -c\'s command). Write it to a script with the write tool and run that (bash script.sh)',
+    );
+  });
+
+  it('says when the output is not valid UTF-8, as read does, instead of changing its bytes in silence', async () => {
+    await expect(bash({ command: "printf 'caf\\xe9\\n'" })).resolves.toBe(
+      'caf\uFFFD\n\n[the output is not valid UTF-8: the bytes that are not are shown as \uFFFD; writing this text to a file would replace them]\n\nexit code 0',
+    );
+    await expect(bash({ command: "printf 'caf\\xc3\\xa9\\n'" })).resolves.toBe('café\n\nexit code 0');
+  });
+
   it('says when there is no output', async () => {
     await expect(bash({ command: 'true' })).resolves.toBe('(no output)\n\nexit code 0');
   });
