@@ -178,6 +178,14 @@ describe('timeout (the AI SDK TimeoutConfiguration)', () => {
     expect(result.error).toEqual({ kind: 'timeout', message: 'No first chunk within 30 ms (timeout.firstChunkMs).' });
   });
 
+  it('a server that sends its headers and then nothing fails at firstChunkMs: stream-start is not a chunk', async () => {
+    const model = mockModel([{ text: ['x'], holdAfter: 1 }]);
+    const result = await createAgent({ model, timeout: { firstChunkMs: 30 }, retry: { maxAttempts: 1 } }).run('go');
+    expect(result.outcome).toBe('failed');
+    expect(result.error).toEqual({ kind: 'timeout', message: 'No first chunk within 30 ms (timeout.firstChunkMs).' });
+    expect(result.trace?.steps[0]?.firstChunkMs).toBeUndefined();
+  });
+
   it('a tool that never settles gets a timeout error result and the loop goes on', async () => {
     const model = mockModel([{ toolCalls: [{ id: 'h', name: 'hang', input: {} }] }, { text: ['moving on'] }]);
     const agent = createAgent({ model, tools: { hang: hangingTool }, timeout: { toolMs: 40 } });

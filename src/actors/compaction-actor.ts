@@ -100,7 +100,8 @@ async function summarise(step: StepFunction, request: StepRequest, limits: StepL
   const chunks: string[] = [];
   try {
     for await (const part of step({ ...request, abortSignal: controller.signal })) {
-      watchdog.chunk();
+      // As the llm actor: the headers' `stream-start` is no chunk of the body.
+      if (part.type !== 'stream-start') watchdog.chunk();
       if (part.type === 'text-delta') chunks.push(part.text);
       else if (part.type === 'error') throw new Error(`the summariser failed: ${errorMessage(part.error)}`);
       else if (part.type === 'finish') {

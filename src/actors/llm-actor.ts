@@ -253,8 +253,10 @@ export function createLlmActor(runtime: AgentRuntime) {
       const parts = runtime.step(MessageHistory.isHistory(callMessages) ? withLazyMessages(request, callMessages) : { ...request, messages: callMessages as ModelMessage[] });
       for await (const part of parts) {
         if (settled) return;
-        watchdog.chunk();
-        if (!started && part.type !== 'error' && part.type !== 'finish') {
+        // `stream-start` comes with the response's headers, before any of its body: a server that sends
+        // headers and then nothing has sent no chunk, and firstChunkMs must still end the call.
+        if (part.type !== 'stream-start') watchdog.chunk();
+        if (!started && part.type !== 'error' && part.type !== 'finish' && part.type !== 'stream-start') {
           started = true;
           sendBack({ type: 'llm.firstChunk' });
         }
