@@ -15,6 +15,12 @@ describe('retry policy', () => {
     expect(parseRetryAfter(undefined, now)).toBeUndefined();
   });
 
+  it('reads only HTTP dates as dates: garbage that Date.parse takes for a date is no wait at all, and the backoff applies', () => {
+    expect(parseRetryAfter({ 'retry-after': 'Sunday, 22-Nov-26 10:00:07 GMT' }, now)).toBe(7000);
+    expect(parseRetryAfter({ 'retry-after': 'Sun Nov 22 10:00:09 2026' }, now)).toBe(9000);
+    for (const garbage of ['-1', 'in 10', '1.5.2', 'abc 12', '2026-11-22T10:00:05Z']) expect(parseRetryAfter({ 'retry-after': garbage }, now), garbage).toBeUndefined();
+  });
+
   it('honours the provider’s wait up to maxDelayMs', () => {
     const config = { maxAttempts: 3, baseDelayMs: 1000, maxDelayMs: 5000 };
     expect(retryDelayMs({ nextAttempt: 2, retryAfterMs: 1234, config, random: () => 0.5 })).toBe(1234);

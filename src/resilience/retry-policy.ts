@@ -19,6 +19,9 @@ export function isRetryableKind(kind: ErrorKind): boolean {
   return RETRYABLE.has(kind);
 }
 
+/** How every HTTP-date form (IMF-fixdate, RFC 850, asctime) begins: the day's name. */
+const HTTP_DATE_START = /^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*,? /i;
+
 /**
  * The wait a provider asked for, from `retry-after-ms` (milliseconds) or
  * `retry-after` (seconds, or an HTTP date). Header names are matched without
@@ -35,7 +38,10 @@ export function parseRetryAfter(headers: Record<string, string | undefined> | un
   const retryAfter = lookup('retry-after');
   if (retryAfter === undefined || retryAfter === '') return undefined;
   if (/^\d+(\.\d+)?$/.test(retryAfter)) return Number(retryAfter) * 1000;
-  const date = Date.parse(retryAfter);
+  // Only the HTTP-date forms, which all begin with the day's name: V8's Date.parse reads "-1", "in 10" or "1.5.2" as dates in 2001, a wait of 0.
+  if (!HTTP_DATE_START.test(retryAfter)) return undefined;
+  // An HTTP date is GMT; asctime's form does not say so, and Date.parse would read it in the local time zone.
+  const date = Date.parse(/\b(?:GMT|UTC)\b/i.test(retryAfter) ? retryAfter : `${retryAfter} GMT`);
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
