@@ -57,6 +57,18 @@ describe('boundedEventStreamFetch', () => {
     expect(await read(await fetch('http://127.0.0.1/'))).toHaveLength(508);
   });
 
+  it('bounds an event stream whatever the case of its type, and any successful answer to a streaming request whatever its type', async () => {
+    const endless = ['data: "', 'y'.repeat(150)];
+    const streaming = { method: 'POST', body: '{"model":"m","stream":true}' };
+    for (const contentType of ['TEXT/EVENT-STREAM', 'text/plain', 'application/octet-stream', '']) {
+      const fetch = boundedEventStreamFetch({ fetch: answering(endless, contentType), maxEventBytes: 100 });
+      await expect(read(await fetch('http://127.0.0.1/', streaming)), contentType).rejects.toThrow('more than 100 bytes');
+    }
+    // Google asks for its stream in the URL.
+    const google = boundedEventStreamFetch({ fetch: answering(endless, 'text/plain'), maxEventBytes: 100 });
+    await expect(read(await google('http://127.0.0.1/v1beta/models/m:streamGenerateContent?alt=sse', { method: 'POST', body: '{}' }))).rejects.toThrow('more than 100 bytes');
+  });
+
   it('refuses a maxEventBytes that is not a positive integer', () => {
     expect(() => boundedEventStreamFetch({ maxEventBytes: 0 })).toThrow('maxEventBytes must be a positive integer, got 0');
   });

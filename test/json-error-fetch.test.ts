@@ -41,3 +41,36 @@ describe('jsonErrorAwareFetch and a page that does not end', () => {
     expect(sent).toBeLessThan(4 * 1024 * 1024);
   }, 15_000);
 });
+
+describe('jsonErrorAwareFetch and an error body that does not end', () => {
+  it('reads at most the first MiB of an error response, and says where it cut: the provider reads the body whole into its message', async () => {
+    let cancelled = false;
+    let sent = 0;
+    const chunk = new TextEncoder().encode('a'.repeat(64 * 1024));
+    // 8 MiB (as a small gzip body unpacks to), then the end: read whole, it would all be the error's message.
+    const endless = new ReadableStream<Uint8Array>({
+      pull: (controller) => (sent < 8 * 1024 * 1024 ? (controller.enqueue(chunk), void (sent += chunk.length)) : controller.close()),
+      cancel: () => void (cancelled = true),
+    });
+    const base: typeof fetch = async () => new Response(endless, { status: 500, statusText: 'Internal Server Error', headers: { 'content-type': 'application/json' } });
+    const response = await jsonErrorAwareFetch(base)('http://127.0.0.1:1/v1/chat/completions', streamingRequest);
+    expect(response.status).toBe(500);
+    const body = await response.text();
+    expect(body.length).toBeLessThan(1024 * 1024 + 100);
+    expect(body.endsWith('\n[… the error body was cut at 1 MiB]')).toBe(true);
+    expect(cancelled).toBe(true);
+  });
+
+  it('passes a small error response on as it came', async () => {
+    const base: typeof fetch = async () => new Response('{"error":{"message":"bad key"}}', { status: 401, headers: { 'content-type': 'application/json' } });
+    const response = await jsonErrorAwareFetch(base)('http://127.0.0.1:1/v1/chat/completions', streamingRequest);
+    expect(response.status).toBe(401);
+    await expect(response.text()).resolves.toBe('{"error":{"message":"bad key"}}');
+  });
+
+  it('reads a 200 HTML page answering a Google streaming request (alt=sse in its URL) as the error it is', async () => {
+    const response = await jsonErrorAwareFetch(answering('text/html', '<html>captive portal</html>'))('http://127.0.0.1:1/v1beta/models/m:streamGenerateContent?alt=sse', { method: 'POST', body: '{}' });
+    expect(response.status).toBe(502);
+    expect(response.statusText).toContain('<html>captive portal</html>');
+  });
+});

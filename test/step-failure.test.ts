@@ -60,4 +60,10 @@ describe('the provider’s verdict on retrying', () => {
     const limited = new APICallError({ message: 'slow down', url: 'u', requestBodyValues: {}, statusCode: 429, isRetryable: true });
     expect(canRetry(context(classifyError(limited)))).toBe(true);
   });
+
+  it('keeps at most 64 KiB of an error message, and says how much it cut: a provider can make its message its whole error body', () => {
+    const error = classifyError(new Error('x'.repeat(200_000)));
+    expect(error.message).toBe(`${'x'.repeat(64 * 1024)}… [${200_000 - 64 * 1024} more characters cut]`);
+    expect(classifyError(new Error('short')).message).toBe('short');
+  });
 });

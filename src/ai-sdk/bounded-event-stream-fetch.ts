@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { parseOptions } from '../core/options-check.js';
 import { functionOption } from '../core/function-option.js';
+import { isStreamingRequest } from './streaming-request.js';
 export interface BoundedEventStreamFetchOptions {
   /** The fetch that sends each request. Default: the global `fetch`. */
   fetch?: typeof fetch;
@@ -16,10 +17,13 @@ const CR = 0x0d;
  * hold. The providers' event-stream parser keeps an event in memory until the
  * blank line that ends it, without a limit: a server that sends one endless
  * line, or data lines without a blank line, grows the process until it dies.
- * This `fetch` cuts such a `text/event-stream` response off once an event
- * passes `maxEventBytes` (default 32 MiB, room for an image in one event), with
- * an error that says so; the provider reports it as the call's failure. Any
- * other response is passed on as it is.
+ * This `fetch` cuts such a response off once an event passes `maxEventBytes`
+ * (default 32 MiB, room for an image in one event), with an error that says
+ * so; the provider reports it as the call's failure. It bounds every
+ * `text/event-stream` response (the type in any case), and every successful
+ * answer to a streaming request whatever its type, or none: the providers
+ * parse any body they asked a stream of as events. Any other response is
+ * passed on as it is.
  *
  * @example
  * import { createOpenAI } from '@ai-sdk/openai';
@@ -34,7 +38,9 @@ export function boundedEventStreamFetch(options: BoundedEventStreamFetchOptions 
   const send: typeof fetch = options.fetch ?? ((input, init) => fetch(input, init));
   return async (input, init) => {
     const response = await send(input, init);
-    if (response.body === null || !(response.headers.get('content-type') ?? '').includes('text/event-stream')) return response;
+    if (response.body === null) return response;
+    const eventStream = (response.headers.get('content-type') ?? '').toLowerCase().includes('text/event-stream');
+    if (!eventStream && !(response.ok && isStreamingRequest(input, init))) return response;
     return new Response(response.body.pipeThrough(eventBound(maxEventBytes)), { status: response.status, statusText: response.statusText, headers: response.headers });
   };
 }

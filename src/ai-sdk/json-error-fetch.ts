@@ -1,3 +1,5 @@
+import { isStreamingRequest } from './streaming-request.js';
+
 /**
  * Some OpenAI-compatible servers answer a streaming request with HTTP 200 and
  * a JSON error document instead of an event stream
@@ -12,7 +14,9 @@
  * page (a login page, a base URL that is a web app's) in a 200 answer to a
  * streaming request becomes a 502 whose message names the content type and
  * the start of the body. Only the first MiB of such a body is read, the rest
- * cancelled (a page may never end).
+ * cancelled (a page may never end). So is an error response's body (status 400
+ * or more), which the provider reads whole into its error's message: a
+ * compressed body of 100 KB can unpack to gigabytes.
  *
  * @example
  * const provider = createOpenAI({ baseURL, apiKey, fetch: jsonErrorAwareFetch() });
@@ -20,11 +24,12 @@
 export function jsonErrorAwareFetch(base: typeof fetch = fetch): typeof fetch {
   return async (input, init) => {
     const response = await base(input, init);
+    if (response.status >= 400 && response.body !== null) return await withBodyCut(response);
     const contentType = response.headers.get('content-type') ?? '';
     const mediaType = contentType.split(';')[0]!.trim().toLowerCase();
     // One JSON document, not a stream of them: application/x-ndjson (Ollama's chat), jsonl or json-seq are events of their own.
     const json = mediaType === 'application/json' || mediaType.endsWith('+json');
-    if (response.status !== 200 || !(json || mediaType === 'text/html') || !isStreamingRequest(init)) return response;
+    if (response.status !== 200 || !(json || mediaType === 'text/html') || !isStreamingRequest(input, init)) return response;
     const { text, whole } = await readStart(response, MAX_READ_BYTES);
     const status = json && whole ? errorStatusOf(text) : undefined;
     // The provider's message for a body it cannot read as its error document is the status text: it says what came instead of events.
@@ -62,8 +67,12 @@ function notAnEventStream(contentType: string, body: string): string {
   return `The server answered a streaming request with ${type}, not an event stream (text/event-stream): it does not stream, or the base URL is not the API's. It sent: ${excerpt}`;
 }
 
-function isStreamingRequest(init: RequestInit | undefined): boolean {
-  return typeof init?.body === 'string' && /"stream"\s*:\s*true/.test(init.body);
+/** An error response with at most the first MiB of its body, and a line that says where it was cut. */
+async function withBodyCut(response: Response): Promise<Response> {
+  const { text, whole } = await readStart(response, MAX_READ_BYTES);
+  if (whole) return new Response(text, { status: response.status, statusText: response.statusText, headers: response.headers });
+  const cut = `${text.slice(0, MAX_READ_BYTES)}\n[… the error body was cut at ${MAX_READ_BYTES / 1024 / 1024} MiB]`;
+  return new Response(cut, { status: response.status, statusText: response.statusText, headers: response.headers });
 }
 
 /** The HTTP status an error document stands for, or undefined when the body is no error document. */

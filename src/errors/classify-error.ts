@@ -23,8 +23,16 @@ export function classifyError(error: unknown, now: number = Date.now()): RunErro
   return withCause(classify(error, now), error);
 }
 
+/** The longest error message a run keeps: a provider's message can be its whole error body, which a server may make gigabytes. */
+export const MAX_ERROR_MESSAGE_CHARS = 64 * 1024;
+
+function clippedMessage(message: string): string {
+  if (message.length <= MAX_ERROR_MESSAGE_CHARS) return message;
+  return `${message.slice(0, MAX_ERROR_MESSAGE_CHARS)}… [${message.length - MAX_ERROR_MESSAGE_CHARS} more characters cut]`;
+}
+
 function classify(error: unknown, now: number): RunError {
-  const message = errorMessage(error);
+  const message = clippedMessage(errorMessage(error));
   if (isAbortError(error)) return { kind: 'aborted', message };
   if (APICallError.isInstance(error)) {
     const status = error.statusCode;
