@@ -216,6 +216,26 @@ describe('grep searches files larger than one window (10 MB), window by window',
     vi.restoreAllMocks();
   });
 
+  /**
+   * A clock that jumps `lateBy` ms once the first match has run (that match took "that long"), and a
+   * matcher that fails call `deadlineOnCall` as the worker's deadline would. Returns a way to set the clock back.
+   */
+  const slowFirstMatch = (lateBy: number, deadlineOnCall?: number): { onTime(): void } => {
+    const now = Date.now.bind(Date);
+    let late = 0;
+    let calls = 0;
+    const match = regexRunner.match.bind(regexRunner);
+    vi.spyOn(regexRunner, 'match').mockImplementation(async (...args) => {
+      calls += 1;
+      if (calls === deadlineOnCall) throw new WorkerDeadlineError('grep');
+      const found = await match(...args);
+      late = lateBy;
+      return found;
+    });
+    vi.spyOn(Date, 'now').mockImplementation(() => now() + late);
+    return { onTime: () => void (late = 0) };
+  };
+
   it('finds a match beyond the first window of a large file asked for directly, numbered as the line it is in the file', async () => {
     await ws.file('big.log', bigLog({ 2: 'ERROR early', 105_000: 'ERROR late' }));
     const output = await grep({ pattern: '^ERROR', path: 'big.log' });
@@ -261,21 +281,13 @@ describe('grep searches files larger than one window (10 MB), window by window',
   it('when the time limit passes, keeps the matches found and says how far it searched', async () => {
     await ws.file('big.log', bigLog({ 2: 'ERROR early', 105_000: 'ERROR late' }));
     // The first window takes "an hour": the time limit has passed before the second.
-    const now = Date.now.bind(Date);
-    let late = 0;
-    const match = regexRunner.match.bind(regexRunner);
-    vi.spyOn(regexRunner, 'match').mockImplementation(async (...args) => {
-      const found = await match(...args);
-      late = 3_600_000;
-      return found;
-    });
-    vi.spyOn(Date, 'now').mockImplementation(() => now() + late);
+    const clock = slowFirstMatch(3_600_000);
     const windowLines = straddling - 1;
     await expect(grep({ pattern: '^ERROR', path: 'big.log' })).resolves.toBe(
       `big.log:2: ERROR early${'x'.repeat(88)}\n\n` +
         `[stopped after 10 s in big.log, having searched its first ${windowLines} lines (10.0 MB of 10.5 MB): the rest of it was not searched; give a narrower path or glob]`,
     );
-    late = 0;
+    clock.onTime();
     await expect(grep({ pattern: 'ERROR late', path: 'big.log' })).rejects.toThrow(
       `grep stopped after 10 s matching /ERROR late/ in big.log, having searched its first ${windowLines} lines (10.0 MB of 10.5 MB), with no match there: the rest of it was not searched.`,
     );
@@ -285,16 +297,8 @@ describe('grep searches files larger than one window (10 MB), window by window',
     await ws.file('a.txt', 'nothing here\n');
     await ws.file('b.txt', 'nor here\n');
     await ws.file('c.txt', 'nor here either\n');
-    const now = Date.now.bind(Date);
-    let late = 0;
-    const match = regexRunner.match.bind(regexRunner);
     // The first file's match takes "an hour": the time limit has passed before the second file.
-    vi.spyOn(regexRunner, 'match').mockImplementation(async (...args) => {
-      const found = await match(...args);
-      late = 3_600_000;
-      return found;
-    });
-    vi.spyOn(Date, 'now').mockImplementation(() => now() + late);
+    slowFirstMatch(3_600_000);
     await expect(grep({ pattern: 'needle' })).rejects.toThrow(
       'grep stopped after 10 s with no match for /needle/ in the 1 of 3 files it searched: the time ran out before it searched b.txt and the 1 file(s) after it. Give a narrower path or glob',
     );
@@ -303,19 +307,8 @@ describe('grep searches files larger than one window (10 MB), window by window',
   it('does not blame the pattern when the time ran out while a later file was matched with little of it left', async () => {
     await ws.file('a.txt', 'nothing here\n');
     await ws.file('b.txt', 'nor here\n');
-    const now = Date.now.bind(Date);
-    let late = 0;
-    let calls = 0;
-    const match = regexRunner.match.bind(regexRunner);
-    vi.spyOn(regexRunner, 'match').mockImplementation(async (...args) => {
-      calls += 1;
-      // The first file takes 9 of the 10 s; the second is stopped by the deadline with 1 s to go.
-      if (calls === 2) throw new WorkerDeadlineError('grep');
-      const found = await match(...args);
-      late = 9_000;
-      return found;
-    });
-    vi.spyOn(Date, 'now').mockImplementation(() => now() + late);
+    // The first file takes 9 of the 10 s; the second is stopped by the deadline with 1 s to go.
+    slowFirstMatch(9_000, 2);
     await expect(grep({ pattern: 'needle' })).rejects.toThrow(
       'grep stopped after 10 s with no match for /needle/ in the 1 of 2 files it searched: the time ran out while it searched b.txt. Give a narrower path or glob',
     );
