@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { jsonErrorAwareFetch } from '../src/ai-sdk/json-error-fetch.js';
+import { errorStatusOf, jsonErrorAwareFetch } from '../src/ai-sdk/json-error-fetch.js';
 
 /** A base fetch that answers every request with `body` as `contentType`, status 200. */
 const answering = (contentType: string, body: string): typeof fetch => async () => new Response(body, { status: 200, headers: { 'content-type': contentType } });
@@ -72,5 +72,14 @@ describe('jsonErrorAwareFetch and an error body that does not end', () => {
     const response = await jsonErrorAwareFetch(answering('text/html', '<html>captive portal</html>'))('http://127.0.0.1:1/v1beta/models/m:streamGenerateContent?alt=sse', { method: 'POST', body: '{}' });
     expect(response.status).toBe(502);
     expect(response.statusText).toContain('<html>captive portal</html>');
+  });
+});
+
+describe('errorStatusOf', () => {
+  it('reads an error document named as a rate limit or a used-up quota as the 429 it is, not a 502 to retry', () => {
+    expect(errorStatusOf('{"error":{"message":"You exceeded your current quota","type":"insufficient_quota","code":"insufficient_quota"}}')).toBe(429);
+    expect(errorStatusOf('{"error":{"message":"Rate limit reached","type":"requests","code":"rate_limit_exceeded"}}')).toBe(429);
+    expect(errorStatusOf('{"error":{"message":"boom","code":"server_error"}}')).toBe(502);
+    expect(errorStatusOf('{"error":{"message":"not found","code":404}}')).toBe(404);
   });
 });

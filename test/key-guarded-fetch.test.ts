@@ -58,6 +58,11 @@ describe('keyGuardedFetch', () => {
     await expect(keyGuardedFetch({ maxRedirects: 2 })(`${server.url}/v1`, post({ 'x-api-key': 'sk-ant-secret-1' }))).rejects.toThrow('more than 2 redirects');
   });
 
+  it('names the URL without its query when it stops, so that a key in it (?key=) is not in the error', async () => {
+    const server = await serve([redirect(307, '/a?key=AIza-secret-2'), redirect(307, '/b?key=AIza-secret-2')]);
+    await expect(keyGuardedFetch({ maxRedirects: 1 })(`${server.url}/v1?key=AIza-secret-2`, post({}))).rejects.toThrow(new RegExp(`^${server.url}/a\\?…: more than 1 redirects$`));
+  });
+
   it('lets a request without a key follow a redirect anywhere, as fetch does', async () => {
     const elsewhere = await serve([streamResponse({ text: 'ok' })]);
     const server = await serve([redirect(307, `${elsewhere.url}/v1/chat/completions`)]);

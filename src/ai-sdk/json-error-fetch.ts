@@ -85,10 +85,12 @@ export function errorStatusOf(text: string): number | undefined {
   }
   const error = typeof body === 'object' && body !== null ? (body as { error?: unknown }).error : undefined;
   if (typeof error !== 'object' || error === null || typeof (error as { message?: unknown }).message !== 'string') return undefined;
-  const { code, status } = error as { code?: unknown; status?: unknown };
+  const { code, status, type } = error as { code?: unknown; status?: unknown; type?: unknown };
   for (const candidate of [status, code]) {
     const value = typeof candidate === 'string' && /^\d{3}$/.test(candidate) ? Number(candidate) : candidate;
     if (typeof value === 'number' && Number.isInteger(value) && value >= 400 && value <= 599) return value;
   }
+  // OpenAI's names for a 429 (a used-up quota among them, which a retry cannot get past): a 502 would be retried.
+  if ([code, type].some((name) => typeof name === 'string' && /^(?:insufficient_quota|rate_limit_exceeded|rate_limit_error)$/.test(name))) return 429;
   return 502;
 }

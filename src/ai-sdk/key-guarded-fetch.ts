@@ -82,7 +82,7 @@ export function keyGuardedFetch(options: KeyGuardedFetchOptions = {}): typeof fe
           `${from.origin} answered ${response.status} with a redirect to ${target.origin}, another origin: ${credential} is not sent there. If that server is the one to use, set the base URL to it`,
         );
       }
-      if (redirects >= maxRedirects) throw new KeyExposureError(`${url}: more than ${maxRedirects} redirects`);
+      if (redirects >= maxRedirects) throw new KeyExposureError(`${withoutQuery(url)}: more than ${maxRedirects} redirects`);
       current = afterRedirect(current, response.status, target.href);
       url = target.href;
     }
@@ -103,6 +103,12 @@ export function credentialIn(url: string, headers: RequestInit['headers']): stri
   return undefined;
 }
 
+/** A URL for a message: its query left out, since a key may be one of its parameters (`?key=`). */
+function withoutQuery(url: string): string {
+  const parsed = new URL(url);
+  return `${parsed.origin}${parsed.pathname}${parsed.search === '' ? '' : '?…'}`;
+}
+
 /** The request to send to where a redirect points: a 303, or a 301/302 after a POST, becomes a GET without a body, as fetch does. */
 function afterRedirect(init: RequestInit, status: number, target: string): RequestInit {
   const method = (init.method ?? 'GET').toUpperCase();
@@ -112,7 +118,7 @@ function afterRedirect(init: RequestInit, status: number, target: string): Reque
     return { ...init, method: 'GET', headers, body: null };
   }
   if (init.body instanceof ReadableStream || (typeof init.body === 'object' && init.body !== null && Symbol.asyncIterator in init.body)) {
-    throw new KeyExposureError(`cannot follow the ${status} redirect to ${target}: the request's body is a stream, which cannot be sent twice`);
+    throw new KeyExposureError(`cannot follow the ${status} redirect to ${withoutQuery(target)}: the request's body is a stream, which cannot be sent twice`);
   }
   return init;
 }
