@@ -15,6 +15,14 @@ export const ENV_VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const CREDENTIAL_NAME = /KEY|SECRET|TOKEN|PASSWORD|PASSWD|PASSPHRASE|CREDENTIAL/i;
 
 /**
+ * Words that say so only as a whole part of the name (between `_`s): anywhere, `AUTH` would take
+ * `GIT_AUTHOR_NAME` and `PAT` would take `PATH`. `NPM_CONFIG__AUTH`, `DOCKER_AUTH_CONFIG`,
+ * `CI_JOB_JWT`, `GH_PAT`, `SENTRY_DSN` and `SLACK_WEBHOOK_URL` hold credentials.
+ */
+// `SSH_AUTH_SOCK` is a socket's path (git over ssh needs it), not a credential.
+const CREDENTIAL_NAME_PART = /(?:^|_)(?:AUTH(?!_SOCK$)|JWT|PAT|DSN|WEBHOOK)(?:_|$)/i;
+
+/**
  * Whether a value is a URL with a password in it (`postgres://app:pw@db/app`,
  * `https://user:token@host`): a connection string holds its credential.
  *
@@ -30,8 +38,8 @@ export function isUrlWithPassword(value: string): boolean {
 /**
  * Whether the variable `name`, holding `value`, looks like a credential: a
  * provider key (`*_API_KEY`, …), a name with KEY, SECRET, TOKEN, PASSWORD,
- * PASSWD, PASSPHRASE or CREDENTIAL in it, or a value that is a URL with a
- * password.
+ * PASSWD, PASSPHRASE or CREDENTIAL in it, or AUTH, JWT, PAT, DSN or WEBHOOK as
+ * a part of it between `_`s, or a value that is a URL with a password.
  *
  * @example
  * isCredentialVariable('GITHUB_TOKEN', 'ghp_…')                          // true
@@ -39,7 +47,7 @@ export function isUrlWithPassword(value: string): boolean {
  * isCredentialVariable('PATH', '/usr/bin')                                // false
  */
 export function isCredentialVariable(name: string, value: string | undefined): boolean {
-  return isProviderKeyVariable(name) || CREDENTIAL_NAME.test(name) || (value !== undefined && isUrlWithPassword(value));
+  return isProviderKeyVariable(name) || CREDENTIAL_NAME.test(name) || CREDENTIAL_NAME_PART.test(name) || (value !== undefined && isUrlWithPassword(value));
 }
 
 /** A command's environment, and the names left out of it. */

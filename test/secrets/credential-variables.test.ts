@@ -9,6 +9,11 @@ describe('isCredentialVariable', () => {
 
   it.each(['PATH', 'HOME', 'LANG', 'TERM', 'PWD', 'SSH_AUTH_SOCK', 'NODE_ENV', 'CI'])('%s does not', (name) => expect(isCredentialVariable(name, '/usr/bin')).toBe(false));
 
+  it('takes AUTH, JWT, PAT, DSN and WEBHOOK as a whole part of a name, and only so (GIT_AUTHOR_NAME and PATH are no credentials)', () => {
+    for (const name of ['NPM_CONFIG__AUTH', 'DOCKER_AUTH_CONFIG', 'CI_JOB_JWT', 'GH_PAT', 'SENTRY_DSN', 'SLACK_WEBHOOK_URL', 'auth']) expect(isCredentialVariable(name, 'x'), name).toBe(true);
+    for (const name of ['GIT_AUTHOR_NAME', 'GIT_AUTHOR_EMAIL', 'PATH', 'PATHEXT', 'XDG_DATA_DIRS', 'DSNAME']) expect(isCredentialVariable(name, 'x'), name).toBe(false);
+  });
+
   it('looks at the value too: a URL with a password is a connection string that holds its credential', () => {
     expect(isCredentialVariable('DATABASE_URL', 'postgres://app:hunter22@db:5432/app')).toBe(true);
     expect(isCredentialVariable('REDIS_URL', 'redis://:s3cret@127.0.0.1:6379')).toBe(true);
