@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addUsage, emptyUsage, usageFrom } from '../src/core/usage.js';
+import { addUsage, emptyUsage, usageFrom, usageProblem } from '../src/core/usage.js';
 
 describe('usage (the AI SDK LanguageModelUsage)', () => {
   it('keeps the provider’s details and counts unreported totals as 0', () => {
@@ -33,5 +33,17 @@ describe('usage (the AI SDK LanguageModelUsage)', () => {
   it('does not carry the provider’s raw figures of one call into a sum', () => {
     const withRaw = { ...usageFrom({ inputTokens: 1 }), raw: { prompt_tokens: 1 } };
     expect(addUsage(emptyUsage, withRaw)).not.toHaveProperty('raw');
+  });
+});
+
+describe('usageProblem', () => {
+  it('names what does not add up: a count below 0 or not whole, cache above input, reasoning above output', () => {
+    expect(usageProblem(usageFrom({ inputTokens: 10, outputTokens: 2 }))).toBeUndefined();
+    expect(usageProblem(usageFrom({ inputTokens: -5, outputTokens: 2 }))).toBe('input tokens: -5, not a whole number of 0 or more');
+    expect(usageProblem(usageFrom({ inputTokens: 10, outputTokens: 2.5 }))).toBe('output tokens: 2.5, not a whole number of 0 or more');
+    expect(usageProblem(usageFrom({ inputTokens: 1000, outputTokens: 5, inputTokenDetails: { noCacheTokens: undefined, cacheReadTokens: 800, cacheWriteTokens: 300 } }))).toBe(
+      'cache reads and writes (1100) above the input tokens (1000)',
+    );
+    expect(usageProblem(usageFrom({ inputTokens: 10, outputTokens: 5, outputTokenDetails: { textTokens: undefined, reasoningTokens: 9 } }))).toBe('reasoning tokens (9) above the output tokens (5)');
   });
 });

@@ -8,7 +8,7 @@ import { classifyError } from '../errors/classify-error.js';
 import { classifyStreamError, failedFinish } from '../errors/step-failure.js';
 import type { LLMCallReplacements } from '../core/callbacks.js';
 import type { LanguageModelUsage } from 'ai';
-import { isUsageUnreported, usageFrom } from '../core/usage.js';
+import { isUsageUnreported, usageFrom, usageProblem } from '../core/usage.js';
 import type { UsageCost } from '../core/cost.js';
 import { stepCost } from '../cost/step-cost.js';
 import { callHook } from '../resilience/call-hook.js';
@@ -84,6 +84,14 @@ export type LlmActorEvent =
   | (StepOutput & { type: 'llm.aborted' });
 
 class ContextTransformError extends Error {}
+
+/** The warning of a call whose provider reported usage that does not add up (`usageProblem`). */
+function inconsistentUsageWarning(problem: string): CallWarning {
+  return {
+    type: 'other',
+    message: `The provider's token usage for this call does not add up (${problem}): it is kept as reported, and a priced call counts as $0, so a cost budget (isCostOver, --max-cost) does not see it.`,
+  };
+}
 
 /** What `prepareStep` returned for each step, by run: a retried attempt of a step gets the same, as `ToolLoopAgent` calls it once per step. */
 const preparedSteps = new WeakMap<AgentRuntime, { key: string; prepared: PreparedStep }>();
@@ -308,6 +316,9 @@ export function createLlmActor(runtime: AgentRuntime) {
             const cost = await stepCost(call.model, usage);
             // A priced call the provider reported no usage for costs $0 here: said, so that a budget is not trusted blindly.
             if (cost !== undefined && isUsageUnreported(part.usage)) warnings = [...warnings, UNREPORTED_USAGE_WARNING];
+            // A report that does not add up is kept as given; priced, the catalogue refuses it and the call costs $0: said, as above.
+            const problem = usageProblem(usage);
+            if (problem !== undefined) warnings = [...warnings, inconsistentUsageWarning(problem)];
             // What the call billed, for an error that ends it: made only when one does.
             const billed = () => (cost !== undefined ? { usage, cost } : { usage });
             const failure = failedFinish(part, streamErrors.at(-1));

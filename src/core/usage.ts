@@ -40,6 +40,33 @@ export function isUsageUnreported(usage: Partial<LanguageModelUsage> | undefined
   return usage?.inputTokens === undefined && usage?.outputTokens === undefined && usage?.totalTokens === undefined;
 }
 
+/**
+ * What does not add up in a usage report, or undefined when it does: a count that is negative or
+ * not a whole number, cache reads and writes above the input total, reasoning above the output
+ * total. The price catalogue refuses such a report, so a priced call counts as $0. Pure.
+ *
+ * @example
+ * usageProblem(usageFrom({ inputTokens: 1000, outputTokens: 500, inputTokenDetails: { cacheReadTokens: 2000 } })) // 'cache reads and writes (2000) above the input tokens (1000)'
+ * usageProblem(usageFrom({ inputTokens: 10, outputTokens: 2 })) // undefined
+ */
+export function usageProblem(usage: LanguageModelUsage): string | undefined {
+  const counts: Array<[string, number | undefined]> = [
+    ['input tokens', usage.inputTokens],
+    ['output tokens', usage.outputTokens],
+    ['cache reads', usage.inputTokenDetails?.cacheReadTokens],
+    ['cache writes', usage.inputTokenDetails?.cacheWriteTokens],
+    ['reasoning tokens', usage.outputTokenDetails?.reasoningTokens],
+  ];
+  for (const [name, count] of counts) {
+    if (count !== undefined && !(Number.isSafeInteger(count) && count >= 0)) return `${name}: ${count}, not a whole number of 0 or more`;
+  }
+  const cached = (usage.inputTokenDetails?.cacheReadTokens ?? 0) + (usage.inputTokenDetails?.cacheWriteTokens ?? 0);
+  if (usage.inputTokens !== undefined && cached > usage.inputTokens) return `cache reads and writes (${cached}) above the input tokens (${usage.inputTokens})`;
+  const reasoning = usage.outputTokenDetails?.reasoningTokens;
+  if (reasoning !== undefined && usage.outputTokens !== undefined && reasoning > usage.outputTokens) return `reasoning tokens (${reasoning}) above the output tokens (${usage.outputTokens})`;
+  return undefined;
+}
+
 /** `undefined` only while neither side reported the figure, as the AI SDK sums usage. */
 function addCount(a: number | undefined, b: number | undefined): number | undefined {
   return a === undefined && b === undefined ? undefined : (a ?? 0) + (b ?? 0);

@@ -57,6 +57,32 @@ describe('a priced call whose provider reported no usage', () => {
   });
 });
 
+describe('a priced call whose provider reported usage that does not add up', () => {
+  it('warns on its finish-step that it counts as $0 and a budget cannot see it, and says what does not add up', async () => {
+    const inconsistent: LanguageModelV4Usage = {
+      inputTokens: { total: 1000, noCache: undefined, cacheRead: 2000, cacheWrite: undefined },
+      outputTokens: { total: 500, text: 500, reasoning: undefined },
+    };
+    const { model } = streamPartsModel([
+      () => [
+        { type: 'stream-start', warnings: [] },
+        { type: 'text-start', id: 't' },
+        { type: 'text-delta', id: 't', delta: 'Hi.' },
+        { type: 'text-end', id: 't' },
+        { type: 'finish', finishReason: { unified: 'stop', raw: 'stop' }, usage: inconsistent },
+      ],
+    ]);
+    const agent = createAgent({ model: Object.assign(model, { provider: 'openai.chat', modelId: 'gpt-4o' }) });
+    const events = recordEvents(agent);
+    await agent.run('hi');
+    const finish = events.find((event) => event.type === 'finish-step');
+    const warnings = finish?.type === 'finish-step' ? (finish.warnings ?? []) : [];
+    expect(warnings.map((warning) => (warning.type === 'other' ? warning.message : ''))).toContain(
+      "The provider's token usage for this call does not add up (cache reads and writes (2000) above the input tokens (1000)): it is kept as reported, and a priced call counts as $0, so a cost budget (isCostOver, --max-cost) does not see it.",
+    );
+  });
+});
+
 describe('cost of a run', () => {
   it('prices each step with its model, cached input included, and sums the steps into the run’s cost', async () => {
     const model = { provider: 'openai.chat', modelId: 'gpt-4o-mini' };
