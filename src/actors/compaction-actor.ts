@@ -8,7 +8,7 @@ import { estimateTokens } from '../context/token-estimate.js';
 import { errorMessage } from '../core/error-message.js';
 import type { AgentRuntime, ContextTransform } from '../core/runtime.js';
 import type { StepFunction, StepRequest } from '../core/step.js';
-import { StepWatchdog, type StepLimits } from './step-watchdog.js';
+import { isBodyChunk, StepWatchdog, type StepLimits } from './step-watchdog.js';
 
 export interface CompactionActorInput {
   reason: CompactionReason;
@@ -100,8 +100,7 @@ async function summarise(step: StepFunction, request: StepRequest, limits: StepL
   const chunks: string[] = [];
   try {
     for await (const part of step({ ...request, abortSignal: controller.signal })) {
-      // As the llm actor: the headers' `stream-start` is no chunk of the body.
-      if (part.type !== 'stream-start') watchdog.chunk();
+      if (isBodyChunk(part)) watchdog.chunk();
       if (part.type === 'text-delta') chunks.push(part.text);
       else if (part.type === 'error') throw new Error(`the summariser failed: ${errorMessage(part.error)}`);
       else if (part.type === 'finish') {

@@ -19,7 +19,7 @@ import type { StepToolCall } from '../core/step.js';
 import { StepAccumulator } from '../model-call/step-accumulator.js';
 import { toolCallIdsIn } from '../core/tool-call-ids.js';
 import { modelIdentity, type ModelIdentity } from '../core/model-identity.js';
-import { StepWatchdog, type StepLimits } from './step-watchdog.js';
+import { isBodyChunk, StepWatchdog, type StepLimits } from './step-watchdog.js';
 import { activeToolSet, preparedStep, type PreparedStep } from './prepared-step.js';
 import { hasInputCallbacks, ToolInputCallbackError, ToolInputCallbacks } from './tool-input-callbacks.js';
 import { withCause } from '../errors/error-cause.js';
@@ -261,10 +261,9 @@ export function createLlmActor(runtime: AgentRuntime) {
       const parts = runtime.step(MessageHistory.isHistory(callMessages) ? withLazyMessages(request, callMessages) : { ...request, messages: callMessages as ModelMessage[] });
       for await (const part of parts) {
         if (settled) return;
-        // `stream-start` comes with the response's headers, before any of its body: a server that sends
-        // headers and then nothing has sent no chunk, and firstChunkMs must still end the call.
-        if (part.type !== 'stream-start') watchdog.chunk();
-        if (!started && part.type !== 'error' && part.type !== 'finish' && part.type !== 'stream-start') {
+        const bodyChunk = isBodyChunk(part);
+        if (bodyChunk) watchdog.chunk();
+        if (!started && bodyChunk && part.type !== 'error' && part.type !== 'finish') {
           started = true;
           sendBack({ type: 'llm.firstChunk' });
         }

@@ -6,6 +6,19 @@ export interface StepLimits {
 }
 
 /**
+ * Whether a part of a model call's stream is a chunk of the response's body, which the chunk time
+ * limits and the first chunk count: `stream-start` comes with the headers, so a server that sends
+ * headers and then nothing has sent none. Pure.
+ *
+ * @example
+ * isBodyChunk({ type: 'stream-start' }) // false
+ * isBodyChunk({ type: 'text-delta' })   // true
+ */
+export function isBodyChunk(part: { type: string }): boolean {
+  return part.type !== 'stream-start';
+}
+
+/**
  * Watches one LLM call against its limits with a single timer: a chunk only
  * records a timestamp (constant cost), and the timer re-arms itself for the
  * nearest deadline. `onTimeout` is called once, with a message that says

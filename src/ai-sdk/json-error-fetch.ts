@@ -70,9 +70,8 @@ function notAnEventStream(contentType: string, body: string): string {
 /** An error response with at most the first MiB of its body, and a line that says where it was cut. */
 async function withBodyCut(response: Response): Promise<Response> {
   const { text, whole } = await readStart(response, MAX_READ_BYTES);
-  if (whole) return new Response(text, { status: response.status, statusText: response.statusText, headers: response.headers });
-  const cut = `${text.slice(0, MAX_READ_BYTES)}\n[… the error body was cut at ${MAX_READ_BYTES / 1024 / 1024} MiB]`;
-  return new Response(cut, { status: response.status, statusText: response.statusText, headers: response.headers });
+  const body = whole ? text : `${text.slice(0, MAX_READ_BYTES)}\n[… the error body was cut at ${MAX_READ_BYTES / 1024 / 1024} MiB]`;
+  return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
 }
 
 /** The HTTP status an error document stands for, or undefined when the body is no error document. */

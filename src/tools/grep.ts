@@ -9,7 +9,7 @@ import { toolInputObject } from './tool-input-schema.js';
 import { throwIfAborted } from './abort.js';
 import { looksBinary } from './binary.js';
 import { describeFsError, errorCode } from './fs-errors.js';
-import { cutLongLine, displayName, ignoredNotice, namesNotUtf8Notice, unreadNotice, type UnreadPath } from './line-format.js';
+import { cutAt, cutLongLine, displayName, firstFive, ignoredNotice, namesNotUtf8Notice, unreadNotice, type UnreadPath } from './line-format.js';
 import { WorkerDeadlineError, type JobDeadline } from './bounded-worker.js';
 import { regexRunner, type LineMatch } from './regex-worker.js';
 import { compileSearchPattern } from './search-pattern.js';
@@ -305,7 +305,7 @@ async function searchInWindows(handle: FileHandle, regex: RegExp, limit: number,
 
 /** A match's text from a piece of a line longer than a window: cut as any line, and said to be a piece. */
 function pieceText(text: string): string {
-  const shown = text.length > GREP_MAX_LINE_CHARS ? cutLongLine(text, GREP_MAX_LINE_CHARS).replace(/ \[line cut: \d+ chars\]$/, '') : text;
+  const shown = text.length > GREP_MAX_LINE_CHARS ? `${cutAt(text, GREP_MAX_LINE_CHARS)}…` : text;
   return `${shown} [part of a line over ${megabytes(GREP_WINDOW_BYTES)}]`;
 }
 
@@ -344,7 +344,7 @@ function deadlineMessage(pattern: string, timeLimitMs: number, workspacePath: st
 }
 
 function overlongLinesNotice(lines: readonly string[]): string {
-  const shown = lines.slice(0, 5).join(', ') + (lines.length > 5 ? `, and ${lines.length - 5} more` : '');
+  const shown = firstFive(lines);
   const pieces = megabytes(GREP_WINDOW_BYTES);
   return (
     `[${lines.length === 1 ? '1 line is' : `${lines.length} lines are`} longer than ${pieces} and ${lines.length === 1 ? 'was' : 'were'} searched in pieces of ${pieces}: ` +

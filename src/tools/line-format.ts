@@ -25,10 +25,21 @@ export function numberLines(lines: readonly string[], firstLineNumber = 1): stri
  */
 export function cutLongLine(line: string, maxChars: number, totalChars = line.length): string {
   if (totalChars <= maxChars) return line;
+  return `${cutAt(line, maxChars)}… [line cut: ${totalChars} chars]`;
+}
+
+/**
+ * The first `maxChars` characters of `line` (fewer by one rather than half of a surrogate pair).
+ * Pure.
+ *
+ * @example
+ * cutAt('abcdef', 3) // "abc"
+ */
+export function cutAt(line: string, maxChars: number): string {
   let end = Math.min(maxChars, line.length);
   const lastKept = line.charCodeAt(end - 1);
   if (end > 0 && lastKept >= 0xd800 && lastKept <= 0xdbff) end -= 1;
-  return `${line.slice(0, end)}… [line cut: ${totalChars} chars]`;
+  return line.slice(0, end);
 }
 
 /** Removes one trailing carriage return, so CRLF files display like LF files. */
@@ -69,7 +80,7 @@ export function namesNotUtf8Notice(paths: readonly string[]): string {
 }
 
 /** The first five of `items`, then how many more: a notice names a few and counts the rest. */
-function firstFive(items: readonly string[]): string {
+export function firstFive(items: readonly string[]): string {
   return items.slice(0, 5).join(', ') + (items.length > 5 ? `, and ${items.length - 5} more` : '');
 }
 

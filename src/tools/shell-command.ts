@@ -49,6 +49,9 @@ export function runShellCommand(options: ShellCommandOptions): Promise<ShellComm
   const { command, cwd, timeoutMs, signal, outputCapacityBytes, killGraceMs = 1000, spawnAs, spawnsSandbox = false } = options;
   const output = new OutputTail(outputCapacityBytes);
 
+  const couldNotStart = (error: unknown) =>
+    new Error(`Could not start ${spawnAs?.command ?? 'bash'} in ${cwd}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+
   return new Promise((resolve, reject) => {
     let child: ChildProcessByStdio<null, Readable, Readable>;
     try {
@@ -58,7 +61,7 @@ export function runShellCommand(options: ShellCommandOptions): Promise<ShellComm
         : spawn('bash', ['-c', '--', command], { cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
     } catch (error) {
       // spawn throws at once for what the kernel refuses outright (E2BIG: arguments too long).
-      reject(new Error(`Could not start bash: ${error instanceof Error ? error.message : String(error)}`, { cause: error }));
+      reject(couldNotStart(error));
       return;
     }
     // Detached, the command would outlive this process: killed with it if it is still running then.
@@ -105,7 +108,7 @@ export function runShellCommand(options: ShellCommandOptions): Promise<ShellComm
       settled = true;
       cleanUp();
       forgetOnExit();
-      reject(new Error(`Could not start ${spawnAs?.command ?? 'bash'} in ${cwd}: ${error.message}`, { cause: error }));
+      reject(couldNotStart(error));
     });
     child.on('exit', (code, exitSignal) => {
       exit = { code, signal: exitSignal };
