@@ -3,6 +3,17 @@ import { Worker } from 'node:worker_threads';
 /** Why a job was stopped: the caller's abort, or its deadline. */
 export class WorkerDeadlineError extends Error {
   override readonly name = 'WorkerDeadlineError';
+
+  /**
+   * @param ranMs How long the job ran in its worker before it was stopped (0 when it never got to
+   * run): starting the worker does not count, as it does not count against the deadline.
+   */
+  constructor(
+    message: string,
+    readonly ranMs = 0,
+  ) {
+    super(message);
+  }
 }
 
 /** When a job must be done: an epoch-ms deadline, and optionally an abort signal. */
@@ -65,6 +76,8 @@ export class BoundedWorker {
   private post(worker: Worker, job: Record<string, unknown>, limits: JobDeadline, original: JobDeadline): Promise<Record<string, unknown>> {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
+      // When the job reaches the worker (it is posted below, at once): what a stopped job ran counts from here.
+      const postedAt = Date.now();
       const finish = () => {
         clearTimeout(timer);
         limits.signal?.removeEventListener('abort', onAbort);
@@ -75,7 +88,7 @@ export class BoundedWorker {
       const stop = (reason: string) => {
         finish();
         this.terminate(worker);
-        reject(new WorkerDeadlineError(reason));
+        reject(new WorkerDeadlineError(reason, Date.now() - postedAt));
       };
       const onMessage = (reply: { id?: number; error?: string }) => {
         if (reply.id !== id) return;
@@ -102,6 +115,11 @@ export class BoundedWorker {
       worker.on('exit', onExit);
       worker.postMessage({ ...job, id });
     });
+  }
+
+  /** Resolves once a worker is up to take jobs (started now if none is): a caller can start its clock after it. */
+  async started(): Promise<void> {
+    await this.ensureWorker().ready;
   }
 
   private ensureWorker(): StartedWorker {

@@ -87,6 +87,8 @@ export function grepTool(options: GrepToolOptions): BuiltinTool<GrepToolInput> {
         // Relative to the directory searched, as glob's pattern is: an absolute or '..' one could only ever find nothing.
         assertGlobPatternStaysInside(glob);
       }
+      // The clock starts once the matching worker is up: starting one (after a runaway search stopped the last) is not the search's time.
+      await regexRunner.started();
       const deadline = Date.now() + timeLimitMs;
       const realRoot = await realWorkspaceRoot(cwd);
       const target = await resolveInWorkspace(cwd, userPath);
@@ -278,13 +280,16 @@ async function searchInWindows(handle: FileHandle, regex: RegExp, limit: number,
     const cut = cutWindow(window.subarray(0, filled), endOfFile);
     const remaining = limit - search.matches.length;
     // One more than remains: a line cut across windows that matched in the last one is dropped here, and must not use up the limit.
+    let ranMs = 0;
     const found = await regexRunner.match(regex, window.toString('utf8', 0, cut.length), remaining + 1, limits).catch((error: unknown) => {
       if (!(error instanceof WorkerDeadlineError)) throw error;
       throwIfAborted(limits.signal, 'grep');
+      ranMs = error.ranMs;
       return undefined;
     });
     if (found === undefined) {
-      const patternTookTheTime = limits.deadline - matchingSince >= timeLimitMs / 2;
+      // The time the pattern ran in the worker: a worker started for it (after a runaway search) did not run it meanwhile.
+      const patternTookTheTime = ranMs >= timeLimitMs / 2;
       return { ...search, stopped: { linesSearched: firstLine - 1, bytesSearched: position, size, whileMatching: true, patternTookTheTime } };
     }
     const lastReported = search.matches.at(-1)?.line;

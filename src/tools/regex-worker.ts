@@ -71,6 +71,11 @@ parentPort.postMessage({ ready: true });
 export class RegexRunner {
   private readonly worker = new BoundedWorker(WORKER_SOURCE, { picomatch: createRequire(import.meta.url).resolve('picomatch') });
 
+  /** Resolves once the matching worker is up (after a runaway pattern got the last one stopped, a new one starts). */
+  started(): Promise<void> {
+    return this.worker.started();
+  }
+
   /**
    * The lines of `text` that `regex` matches, at most `limit` (`more` says whether there were more).
    * @throws WorkerDeadlineError when `signal` aborts or the deadline (epoch ms) passes first; the worker is then terminated.
